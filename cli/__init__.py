@@ -1,0 +1,1 @@
+"""The ``holdem`` command line (installed as :mod:`holdem.cli`)."""

@@ -1,0 +1,255 @@
+"""Cards as plain integers, their text form, card sets and a seeded deck.
+
+A :data:`Card` is an ``int`` in 0..51, ``rank * 4 + suit`` with ranks
+2..A = 0..12 and suits c d h s = 0..3 (the table is in ``csrc/holdem.h``).
+A :data:`CardSet` is an ``int`` bit mask with bit ``card`` set per card.
+
+>>> parse_cards("AsKs")
+[51, 47]
+>>> format_cards(parse_cards("10d, a♠ 2c"))
+'Td As 2c'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from typing import TypeAlias
+
+from .errors import HoldemError, InvalidCardError
+
+Card: TypeAlias = int
+CardSet: TypeAlias = int
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+RANK_NAMES = (
+    "Two", "Three", "Four", "Five", "Six", "Seven", "Eight",
+    "Nine", "Ten", "Jack", "Queen", "King", "Ace",
+)  # fmt: skip
+FULL_DECK: CardSet = (1 << 52) - 1
+
+_RANK_OF = {ch: i for i, ch in enumerate(RANKS)} | {ch.lower(): i for i, ch in enumerate(RANKS)}
+_SUIT_OF = {
+    "c": 0, "d": 1, "h": 2, "s": 3, "C": 0, "D": 1, "H": 2, "S": 3,
+    "♣": 0, "♦": 1, "♥": 2, "♠": 3, "♧": 0, "♢": 1, "♡": 2, "♤": 3,
+}  # fmt: skip
+_SEPARATORS = frozenset(" \t\r\n,;")
+_VARIATION_SELECTOR = "\ufe0f"  # as in the emoji form "♠️"
+_TEXT = tuple(r + s for r in RANKS for s in SUITS)
+
+
+def card(rank: int, suit: int) -> Card:
+    """The card of a rank (0 = deuce .. 12 = ace) and a suit (0..3 = c d h s)."""
+    return rank * 4 + suit
+
+
+def rank_of(c: Card) -> int:
+    """Rank of a card, 0 (deuce) to 12 (ace)."""
+    return c >> 2
+
+
+def suit_of(c: Card) -> int:
+    """Suit of a card, 0..3 for clubs, diamonds, hearts, spades."""
+    return c & 3
+
+
+def format_card(c: Card) -> str:
+    """Text form of one card: ``format_card(51) == 'As'``."""
+    if not 0 <= c < 52:
+        raise InvalidCardError(f"card {c} is out of range 0..51", token=c)
+    return _TEXT[c]
+
+
+def format_cards(cards: Iterable[Card], sep: str = " ") -> str:
+    """Text form of several cards, joined by ``sep``."""
+    return sep.join(format_card(c) for c in cards)
+
+
+def _parse_text(text: str, position: int = 0) -> Iterator[Card]:
+    """Yields the cards of a text; raises on bad text.
+
+    ``position`` is the number of cards before this text in the request.
+    """
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in _SEPARATORS or ch == _VARIATION_SELECTOR:
+            i += 1
+            continue
+        position += 1
+        start = i
+        if text.startswith("10", i):
+            rank, i = 8, i + 2
+        elif ch in _RANK_OF:
+            rank, i = _RANK_OF[ch], i + 1
+        else:
+            token = text[start : start + 2].rstrip("".join(_SEPARATORS))
+            raise InvalidCardError(
+                f"unknown card {token!r} at position {position}: "
+                f"the rank must be one of {' '.join(RANKS)} (or 10)",
+                token=token,
+                position=position,
+            )
+        if i >= n or text[i] in _SEPARATORS:
+            token = text[start:i]
+            raise InvalidCardError(
+                f"unknown card {token!r} at position {position}: the suit is missing "
+                "(one of c d h s or ♣ ♦ ♥ ♠)",
+                token=token,
+                position=position,
+            )
+        suit = _SUIT_OF.get(text[i])
+        if suit is None:
+            token = text[start : i + 1]
+            raise InvalidCardError(
+                f"unknown card {token!r} at position {position}: "
+                f"{text[i]!r} is not a suit (one of c d h s or ♣ ♦ ♥ ♠)",
+                token=token,
+                position=position,
+            )
+        i += 1
+        yield rank * 4 + suit
+
+
+def parse_card(text: str) -> Card:
+    """Parses one card: ``As``, ``td``, ``10d``, ``A♠``.
+
+    >>> parse_card("Td") == parse_card("10d") == parse_card("t♦")
+    True
+    """
+    cards = parse_cards(text)
+    if len(cards) != 1:
+        raise InvalidCardError(f"expected one card, got {len(cards)} in {text!r}", token=text)
+    return cards[0]
+
+
+def parse_cards(cards: str | Iterable[Card | str], *, allow_duplicates: bool = False) -> list[Card]:
+    """Parses a list of cards given as text or as card ints (or a mix).
+
+    Text may be run together (``"AsKs"``) or separated by spaces or commas;
+    ranks may be lower case or ``10``, suits letters or ``♣ ♦ ♥ ♠``.  Raises
+    :class:`InvalidCardError` naming the token and its 1-based position,
+    also for a card given twice (unless ``allow_duplicates``).
+
+    >>> parse_cards(["As", 47, "qh"])
+    [51, 47, 42]
+    """
+    out: list[Card] = []
+    if isinstance(cards, str):
+        out.extend(_parse_text(cards))
+    else:
+        for item in cards:
+            if isinstance(item, str):
+                out.extend(_parse_text(item, len(out)))
+            elif isinstance(item, int) and not isinstance(item, bool):
+                if not 0 <= item < 52:
+                    raise InvalidCardError(
+                        f"card {item} at position {len(out) + 1} is out of range 0..51",
+                        token=item,
+                        position=len(out) + 1,
+                    )
+                out.append(item)
+            else:
+                raise InvalidCardError(
+                    f"card at position {len(out) + 1} is a {type(item).__name__}, "
+                    "not a card (text like 'As' or an int 0..51)",
+                    token=item,
+                    position=len(out) + 1,
+                )
+    if not allow_duplicates:
+        check_distinct(out)
+    return out
+
+
+def check_distinct(cards: list[Card]) -> None:
+    """Raises :class:`InvalidCardError` if a card occurs twice in ``cards``."""
+    seen: dict[Card, int] = {}
+    for position, c in enumerate(cards, 1):
+        first = seen.setdefault(c, position)
+        if first != position:
+            raise InvalidCardError(
+                f"duplicate card {_TEXT[c]} (positions {first} and {position})",
+                token=_TEXT[c],
+                position=position,
+            )
+
+
+def mask_of(cards: Iterable[Card]) -> CardSet:
+    """The :data:`CardSet` holding the given cards."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def cards_of(mask: CardSet) -> list[Card]:
+    """The cards of a :data:`CardSet`, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class Deck:
+    """A deck of cards shuffled by a given random source.
+
+    ``rng`` is a seed (same seed, same order), a :class:`random.Random`, or
+    None for a fresh unpredictable order; ``exclude`` removes known cards.
+    The shuffle is Fisher-Yates with unbiased draws, and cards are dealt from
+    the front of :attr:`order`.
+
+    >>> deck = Deck(7)
+    >>> hand = deck.deal(2)
+    >>> len(deck)
+    50
+    >>> Deck(7).deal(2) == hand
+    True
+    """
+
+    __slots__ = ("_cards", "_next", "_rng")
+
+    def __init__(
+        self,
+        rng: int | random.Random | None = None,
+        *,
+        exclude: Iterable[Card | str] = (),
+    ) -> None:
+        self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+        excluded = mask_of(parse_cards(exclude, allow_duplicates=True))
+        self._cards = [c for c in range(52) if not excluded >> c & 1]
+        self._next = 0
+        self.shuffle()
+
+    def shuffle(self) -> None:
+        """Puts every card back and shuffles (Fisher-Yates)."""
+        cards, randbelow = self._cards, self._rng.randrange
+        for i in range(len(cards) - 1, 0, -1):
+            j = randbelow(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        self._next = 0
+
+    def deal(self, n: int = 1) -> list[Card]:
+        """Takes the next ``n`` cards."""
+        if n < 0 or self._next + n > len(self._cards):
+            raise HoldemError(f"cannot deal {n} cards: {len(self)} left in the deck")
+        start = self._next
+        self._next += n
+        return self._cards[start : self._next]
+
+    def burn(self) -> Card:
+        """Discards the next card face down and returns it."""
+        return self.deal(1)[0]
+
+    @property
+    def order(self) -> tuple[Card, ...]:
+        """The cards not yet dealt, in the order they will come."""
+        return tuple(self._cards[self._next :])
+
+    def __len__(self) -> int:
+        return len(self._cards) - self._next
+
+    def __repr__(self) -> str:
+        return f"<Deck: {len(self)} cards left>"

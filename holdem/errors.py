@@ -1,0 +1,24 @@
+"""The exceptions of holdem: one hierarchy, with builtin mix-ins.
+
+Catch :class:`HoldemError` for anything holdem raises on bad input; the
+leaves also derive from the builtin a caller would expect (``ValueError``).
+"""
+
+from __future__ import annotations
+
+
+class HoldemError(Exception):
+    """Base class of every error holdem raises on purpose."""
+
+
+class InvalidCardError(HoldemError, ValueError):
+    """A card, or a list of cards, that cannot be used.
+
+    ``token`` is the offending text (or number), ``position`` its 1-based
+    place among the cards of the request, when known.
+    """
+
+    def __init__(self, message: str, *, token: object = None, position: int | None = None):
+        super().__init__(message)
+        self.token = token
+        self.position = position

@@ -1,0 +1,27 @@
+"""The two compiled modules; everything else is in pyproject.toml.
+
+- holdem._core: the C core through cffi (API mode), built by csrc/build_ffi.py;
+- holdem._fastcall: the per-hand calls as a small CPython extension that
+  reads holdem._core's tables (see csrc/hd_fastcall.c for why).
+
+Both use the limited API, so one abi3 wheel serves CPython 3.11 and later.
+"""
+
+import sys
+
+from setuptools import Extension, setup
+
+fastcall = Extension(
+    "holdem._fastcall",
+    sources=["csrc/hd_fastcall.c"],
+    depends=["csrc/hd_internal.h", "csrc/holdem.h"],
+    include_dirs=["csrc"],
+    py_limited_api=True,
+    extra_compile_args=[] if sys.platform == "win32" else ["-O3", "-std=c99"],
+)
+
+setup(
+    cffi_modules=["csrc/build_ffi.py:ffibuilder"],
+    ext_modules=[fastcall],
+    options={"bdist_wheel": {"py_limited_api": "cp311"}},
+)

@@ -1,0 +1,144 @@
+"""The command line: ``holdem eval``, errors, ``--json``, the installed script."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import holdem
+from holdem.cli.main import main
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_eval_one_hand() -> None:
+    code, out, err = run("eval", "AsKs", "QhJhTh9h2c")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "cards     As Ks Qh Jh Th 9h 2c"
+    assert lines[1] == "hand      Straight, Ace high"
+    assert lines[2] == "best five As Ks Qh Jh Th"
+    assert lines[3] == "category  Straight (5 of 9)"
+    assert lines[4] == f"value     {holdem.evaluate('AsKsQhJhTh9h2c')}"
+
+
+def test_eval_one_hand_json() -> None:
+    code, out, _ = run("eval", "--json", "As", "Ks", "Qh", "Jh", "Th")
+    assert code == 0
+    record = json.loads(out)
+    assert record["hand"] == "Straight, Ace high"
+    assert record["category"] == "straight"
+    assert record["best_five"] == ["As", "Ks", "Qh", "Jh", "Th"]
+    assert record["value"] == holdem.evaluate("AsKsQhJhTh")
+
+
+def test_eval_board_ranks_players() -> None:
+    code, out, err = run("eval", "--board", "QhJhTh", "AsKs", "9h8h", "2c2d")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "board  Qh Jh Th"
+    assert "Straight Flush, Queen high  wins" in lines[3]
+    assert lines[3].split()[:2] == ["1", "2"]  # place 1 is player 2 (9h8h)
+    assert "Straight, Ace high" in lines[4]
+    assert "One Pair, Twos" in lines[5]
+
+
+def test_eval_board_split_json() -> None:
+    code, out, _ = run("eval", "--json", "--board", "AsKsQsJsTs", "2c3d", "4h5h", "AcKd")
+    assert code == 0
+    result = json.loads(out)
+    assert result["winners"] == [1, 2, 3]
+    assert result["split"] is True
+    assert all(p["hand"] == "Royal Flush" and p["place"] == 1 for p in result["players"])
+
+
+def test_eval_board_split_text_names_the_split() -> None:
+    code, out, _ = run("eval", "--board", "KcKdQcQd9s", "2c3d", "4h5h", "Ah3s")
+    assert code == 0
+    assert out.count("splits 2 ways") == 0
+    assert "wins" in out  # Ah3s plays the ace kicker
+    code, out, _ = run("eval", "--board", "KcKdQcQd9s", "2c3d", "4h5h")
+    assert out.count("splits 2 ways") == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["eval", "As", "Ax", "Kd", "Qd", "Jd"], "unknown card 'Ax' at position 2"),
+        (["eval", "AsKs", "Ks", "Qd", "Jd", "Td"], "duplicate card Ks (positions 2 and 3)"),
+        (["eval", "AsKs"], "a hand has 5 to 7 cards, got 2"),
+        (
+            ["eval", "--board", "QhJh9d", "AsKs", "QhTd"],
+            "duplicate card Qh (the board and player 2)",
+        ),
+        (
+            ["eval", "--board", "QhJh9d", "AsKs", "QxTd"],
+            "player 2: unknown card 'Qx' at position 1",
+        ),
+        (["eval", "--board", "QhJh", "AsKs"], "player 1 (AsKs) has 2 cards and the board 2"),
+        (["eval", "--board", "QhJh9d8d7d6d", "AsKs"], "the board has at most 5 cards, got 6"),
+    ],
+)
+def test_eval_errors_are_one_line_exit_2(args: list[str], message: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and message in err
+    assert "Traceback" not in err
+
+
+def test_version_and_help() -> None:
+    code, out, _ = run("--version")
+    assert code == 0 and holdem.__version__ in out
+    code, out, _ = run("eval", "--help")
+    assert code == 0
+    assert "holdem eval --board QhJhTh AsKs 9h8h 2c2d" in out
+    code, out, _ = run("--help")
+    assert code == 0 and "eval" in out
+
+
+def installed_holdem() -> str:
+    script = Path(sys.executable).parent / ("holdem.exe" if os.name == "nt" else "holdem")
+    if not script.exists():
+        pytest.skip("the holdem script is not installed next to this Python")
+    return str(script)
+
+
+def test_installed_command_runs() -> None:
+    done = subprocess.run(
+        [installed_holdem(), "eval", "--json", "AsKs", "QhJhTh9h2c"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hand"] == "Straight, Ace high"
+
+
+def test_installed_command_bad_input() -> None:
+    done = subprocess.run(
+        [installed_holdem(), "eval", "As", "Ax", "Kd", "Qd", "Jd"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.strip().splitlines() == [
+        "holdem eval: error: unknown card 'Ax' at position 2: 'x' is not a suit "
+        "(one of c d h s or ♣ ♦ ♥ ♠)"
+    ]
+
+
+def test_python_dash_m() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "holdem.cli", "eval", "2c3c4c5c6c"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Straight Flush, Six high" in done.stdout

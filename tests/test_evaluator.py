@@ -1,0 +1,303 @@
+"""The evaluator: exhaustive counts (RULES R2), the reference, known hands."""
+
+from __future__ import annotations
+
+import random
+from array import array
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from reference_eval import score
+
+import holdem
+from holdem import Category, InvalidCardError, category, describe, evaluate, evaluate7
+from holdem._core import lib
+from holdem.cards import format_cards, parse_cards
+from holdem.errors import HoldemError
+from holdem.evaluator import best_five, evaluate_many, value_counts
+
+# RULES.md R2, strongest category first
+SEVEN_CARD_COUNTS = [41_584, 224_848, 3_473_184, 4_047_644, 6_180_020,
+                     6_461_620, 31_433_400, 58_627_800, 23_294_460]  # fmt: skip
+FIVE_CARD_COUNTS = [40, 624, 3_744, 5_108, 10_200, 54_912, 123_552, 1_098_240, 1_302_540]
+
+
+def by_category(counts: dict[int, int]) -> list[int]:
+    totals: Counter[Category] = Counter()
+    for value, n in counts.items():
+        totals[category(value)] += n
+    return [totals[c] for c in sorted(Category, reverse=True)]
+
+
+def test_r2_all_five_card_hands_category_counts_and_7462_values() -> None:
+    counts = value_counts(5)
+    assert sum(counts.values()) == 2_598_960
+    assert by_category(counts) == FIVE_CARD_COUNTS
+    assert len(counts) == 7462
+
+
+def test_r2_all_seven_card_hands_category_counts() -> None:
+    counts = value_counts(7)
+    assert sum(counts.values()) == 133_784_560
+    assert by_category(counts) == SEVEN_CARD_COUNTS
+    # a best five of seven can never be, e.g., 7-5-4-3-2 high: 4,824 values occur
+    assert len(counts) == 4824
+
+
+def test_r2_values_are_dense_per_category() -> None:
+    values = sorted(value_counts(5))
+    per_category = Counter(v >> 12 for v in values)
+    # distinct five-card hands per category, high card first
+    assert [per_category[c] for c in Category] == [1277, 2860, 858, 858, 10, 1277, 156, 156, 10]
+    for cat in Category:
+        inside = [v & 0xFFF for v in values if v >> 12 == cat]
+        assert inside == list(range(len(inside)))
+
+
+def test_six_card_hands_total_and_fixed_cards() -> None:
+    assert sum(value_counts(6).values()) == 20_358_520
+    # every 7-card hand holding the royal flush in spades is that royal flush
+    royal = value_counts(7, fixed="AsKsQsJsTs")
+    assert royal == {evaluate("AsKsQsJsTs"): 1081}
+    # dead cards leave the pool: 5 fixed + nothing to draw from = one hand
+    assert sum(value_counts(5, fixed="2c3c4c5c7d", dead="As").values()) == 1
+
+
+def test_value_counts_rejects_conflicts() -> None:
+    with pytest.raises(InvalidCardError, match="both fixed and dead"):
+        value_counts(7, fixed="AsKs", dead="Ks")
+    with pytest.raises(InvalidCardError, match="do not fit"):
+        value_counts(5, fixed="AsKsQsJsTs9s")
+    with pytest.raises(ValueError, match="hand_size"):
+        value_counts(8)
+
+
+hands = st.integers(5, 7).flatmap(
+    lambda n: st.lists(st.integers(0, 51), min_size=n, max_size=n, unique=True)
+)
+
+
+@given(hands, hands)
+def test_agrees_with_reference_evaluator(a: list[int], b: list[int]) -> None:
+    va, vb = evaluate(a), evaluate(b)
+    ra, rb = score(a), score(b)
+    assert category(va) == ra[0]
+    assert category(vb) == rb[0]
+    assert (va > vb) == (ra > rb)
+    assert (va == vb) == (ra == rb)
+
+
+def test_agrees_with_reference_on_near_ties() -> None:
+    # random hands rarely tie; same ranks with other suits and kickers do
+    rng = random.Random(2026)
+    for _ in range(3000):
+        ranks = [rng.randrange(13) for _ in range(7)]
+        a = _with_suits(ranks, rng)
+        b = _with_suits(ranks[:5] + [rng.randrange(13) for _ in range(2)], rng)
+        if a is None or b is None:
+            continue
+        assert (evaluate(a) > evaluate(b)) == (score(a) > score(b)), (a, b)
+        assert (evaluate(a) == evaluate(b)) == (score(a) == score(b)), (a, b)
+
+
+def _with_suits(ranks: list[int], rng: random.Random) -> list[int] | None:
+    cards: set[int] = set()
+    for r in ranks:
+        free = [r * 4 + s for s in range(4) if r * 4 + s not in cards]
+        if not free:
+            return None
+        cards.add(rng.choice(free))
+    return sorted(cards)
+
+
+@pytest.mark.parametrize(
+    ("better", "worse"),
+    [
+        ("6h2c3d4s5h Kc9d", "Ah2c3d4s5h Kc9d"),  # six-high straight beats the wheel
+        ("5c4c3c2cAc", "KdKhKsKcQd"),  # steel wheel beats four of a kind
+        ("AsKdQd7h4c", "AsKdQd6h4c"),  # fourth card decides
+        ("AsKdQd7h4c", "AsKdQd7h3c"),  # fifth card decides
+        ("9h9s9d5c5d 2c2d", "8h8s8d Ac Ad Ks Kd"),  # higher trips make the better full house
+        ("AhAd KcKd 2s 3c 4h", "AhAd QcQd Ks 9s 8h"),  # two pair: second pair before kicker
+        ("JcJd 8h 8s 7c 7d As", "JcJd 8h 8s 6c 6d Ks"),  # third pair only as kicker: Ace
+        ("TsJsQsKsAs", "9s Ts Js Qs Ks"),  # royal flush beats king-high straight flush
+        ("Ac Kc 9c 5c 3c", "Ad Qd Jd Td 8d"),  # flush: second card
+        ("2c 2d 2h 3s 3d", "Ac Ad Kh Ks Qd"),  # any full house beats two pair
+    ],
+)
+def test_known_hands_order(better: str, worse: str) -> None:
+    assert evaluate(better) > evaluate(worse)
+
+
+@pytest.mark.parametrize(
+    ("cards", "text", "cat"),
+    [
+        ("Ah2c3d4s5h", "Straight, Five high", Category.STRAIGHT),
+        ("5c4c3c2cAc", "Straight Flush, Five high", Category.STRAIGHT_FLUSH),
+        ("AsKsQsJsTs", "Royal Flush", Category.STRAIGHT_FLUSH),
+        ("KsKd9h9c2s", "Two Pair, Kings and Nines", Category.TWO_PAIR),
+        ("6c6d6h6s Ad", "Four of a Kind, Sixes", Category.FOUR_OF_A_KIND),
+        ("KcKdKs9h9c", "Full House, Kings full of Nines", Category.FULL_HOUSE),
+        ("Ah Jh 8h 4h 2h", "Flush, Ace high", Category.FLUSH),
+        ("7c7d7h Ks 2d", "Three of a Kind, Sevens", Category.THREE_OF_A_KIND),
+        ("JcJd 9s 4h 2c", "One Pair, Jacks", Category.ONE_PAIR),
+        ("Ac Qd 9s 4h 2c", "High Card, Ace", Category.HIGH_CARD),
+    ],
+)
+def test_describe_and_category(cards: str, text: str, cat: Category) -> None:
+    value = evaluate(cards)
+    assert describe(value) == text
+    assert category(value) is cat
+    assert value >> 12 == cat
+
+
+def test_describe_with_kickers_and_labels() -> None:
+    assert (
+        describe(evaluate("JcJd 9s 4h 2c"), kickers=True)
+        == "One Pair, Jacks, Nine, Four, Two kickers"
+    )
+    assert describe(evaluate("6c6d6h6s Ad 2c"), kickers=True) == "Four of a Kind, Sixes, Ace kicker"
+    assert Category.FOUR_OF_A_KIND.label == "Four of a Kind"
+    assert Category.ONE_PAIR.label == "One Pair"
+    with pytest.raises(HoldemError, match="not a hand value"):
+        describe(0)
+    with pytest.raises(HoldemError, match="not a hand value"):
+        category(10 << 12)
+    with pytest.raises(HoldemError, match="not a hand value"):
+        category((1 << 12) + 1277)  # one past the last high-card value
+
+
+def test_board_plays_and_split() -> None:
+    board = "AsKsQsJsTs"
+    assert evaluate(board + "2c3d") == evaluate(board + "4h5h")
+    # a better kicker on the board makes both hands equal: split
+    assert evaluate("KcKd QcQd 9s 2c3d") == evaluate("KcKd QcQd 9s 4h5h")
+    # one player pairs the kicker
+    assert evaluate("KcKd QcQd 9s Ah3d") > evaluate("KcKd QcQd 9s 4h5h")
+
+
+def test_best_five() -> None:
+    assert format_cards(best_five("9c 9d As Kh 9s 2c Ad")) == "9s 9d 9c As Ad"
+    assert format_cards(best_five("Ah 2c 3d 4s 5h Kc Kd")) == "5h 4s 3d 2c Ah"
+    assert format_cards(best_five("Qh 2h 7h 9h Kh Ah 3c")) == "Ah Kh Qh 9h 7h"
+    five = best_five("AsKs QhJhTh 9h2c")
+    assert evaluate(five) == evaluate("AsKs QhJhTh 9h2c")
+
+
+def test_evaluate_accepts_ints_text_and_mixes() -> None:
+    text = "As Ks Qh Jh Th 9h 2c"
+    ints = parse_cards(text)
+    expected = evaluate(text)
+    assert evaluate(ints) == evaluate(tuple(ints)) == evaluate(iter(ints)) == expected
+    assert evaluate(["As", 47, "Qh", "Jh", "Th", "9h", "2c"]) == expected
+    assert evaluate7(*ints) == expected
+
+
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        ([51, 47, 43, 39, 35, 31, 52], "card 52 at position 7 is out of range"),
+        ([51, 47, 43, 39, 35, 31, -1], "card -1 at position 7 is out of range"),
+        ([51, 47, 43, 39, 35, 31, 51], r"duplicate card As \(positions 1 and 7\)"),
+        ("AsKs", "a hand has 5 to 7 cards, got 2"),
+        ("AsKsQsJsTs9s8s7s", "a hand has 5 to 7 cards, got 8"),
+        ([51, 47, 43, 39, 35, 31, 1.5], "position 7 is a float"),
+    ],
+)
+def test_evaluate_rejects_bad_hands(cards: object, message: str) -> None:
+    with pytest.raises(InvalidCardError, match=message):
+        evaluate(cards)  # type: ignore[arg-type]
+
+
+def test_evaluate7_returns_zero_for_invalid_cards() -> None:
+    assert evaluate7(51, 47, 43, 39, 35, 31, 51) == 0
+    assert evaluate7(51, 47, 43, 39, 35, 31, 52) == 0
+    assert evaluate7(51, 47, 43, 39, 35, 31, -1) == 0
+    assert evaluate7(51, 47, 43, 39, 35, 31, 2**70) == 0
+    assert evaluate7(51, 47, 43, 39, 35, 31, True) == 0
+    with pytest.raises(TypeError, match="argument 7 is not an int"):
+        evaluate7(51, 47, 43, 39, 35, 31, "2c")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="takes 7 cards"):
+        evaluate7(51, 47, 43)  # type: ignore[call-arg]
+
+
+def test_evaluate_fast_path_falls_back_for_everything_else() -> None:
+    # the C fast path takes exact lists/tuples of ints; the rest is parsed
+    hand = [51, 47, 43, 39, 35]
+    assert evaluate(hand) == evaluate(tuple(hand)) == evaluate("AsKsQsJsTs")
+    assert evaluate(bytearray(hand)) == evaluate(hand)
+    with pytest.raises(InvalidCardError, match="position 5 is a bool"):
+        evaluate([51, 47, 43, 39, True])
+    with pytest.raises(InvalidCardError, match="out of range"):
+        evaluate([51, 47, 43, 39, 2**70])
+    with pytest.raises(InvalidCardError, match="duplicate card As"):
+        evaluate((51, 47, 43, 39, 51))
+
+
+def random_hands(n: int, k: int, seed: int) -> bytes:
+    rng = random.Random(seed)
+    deck = list(range(52))
+    out = bytearray()
+    for _ in range(n):
+        out += bytes(rng.sample(deck, k))
+    return bytes(out)
+
+
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_evaluate_many_matches_single_calls(k: int) -> None:
+    data = random_hands(5000, k, seed=k)
+    values = evaluate_many(data, k)
+    assert isinstance(values, array)
+    assert list(values) == [evaluate(list(data[i : i + k])) for i in range(0, len(data), k)]
+
+
+def test_evaluate_many_numpy_out_and_threads() -> None:
+    np = pytest.importorskip("numpy")
+    data = np.frombuffer(random_hands(100_000, 7, seed=1), dtype=np.uint8).reshape(-1, 7)
+    values = evaluate_many(data)
+    assert values.dtype == np.uint16 and values.shape == (100_000,)
+    assert values[17] == evaluate(data[17].tolist())
+    threaded = evaluate_many(data, threads=2)
+    assert (threaded == values).all()
+    out = bytearray(2 * 100_000)
+    evaluate_many(data.tobytes(), out=out, check=False)
+    assert bytes(out) == values.tobytes()
+
+
+def test_evaluate_many_errors_name_the_hand() -> None:
+    good = bytes(random_hands(3, 7, seed=3))
+    with pytest.raises(InvalidCardError, match="hand at index 3: duplicate card 3d at position 7"):
+        evaluate_many(good + bytes([0, 1, 2, 3, 4, 5, 5]))
+    with pytest.raises(
+        InvalidCardError, match="hand at index 3: byte 60 at position 1 is not a card"
+    ):
+        evaluate_many(good + bytes([60, 1, 2, 3, 4, 5, 6]))
+    with pytest.raises(ValueError, match="not a whole number of 7-card hands"):
+        evaluate_many(good + b"\x01")
+    with pytest.raises(ValueError, match="cards_per_hand"):
+        evaluate_many(good, 4)
+    with pytest.raises(ValueError, match="out holds 1 values"):
+        evaluate_many(good, out=bytearray(2))
+    with pytest.raises(TypeError, match="one byte each"):
+        evaluate_many(array("H", [1, 2, 3, 4, 5, 6, 7]))
+
+
+def test_unchecked_garbage_never_crashes() -> None:
+    # duplicates and bytes > 51 give meaningless values, but stay in bounds
+    junk = bytes(random.Random(9).randrange(256) for _ in range(7 * 20_000))
+    values = evaluate_many(junk, check=False)
+    assert len(values) == 20_000
+    sevens = bytes([51] * 7 + [200] * 7)
+    assert len(evaluate_many(sevens, check=False)) == 2
+
+
+def test_lookup_tables_fit_in_cache() -> None:
+    # a few hundred KB at most (issue #2): the hot tables stay in L2
+    assert lib.hd_table_bytes() <= 400 * 1024
+
+
+def test_public_api_is_exported() -> None:
+    for name in holdem.__all__:
+        assert hasattr(holdem, name), name
