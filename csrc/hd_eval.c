@@ -1,6 +1,6 @@
 /* hd_eval.c - the hand evaluator: table construction and evaluation.
  *
- * Tables are built deterministically by hd_init() in a few milliseconds:
+ * Tables are built deterministically by hd_init(), in about 20 ms:
  *  - every distinct five-card hand gets a raw score (category, then the five
  *    ranks in display order); sorting the 7,462 scores gives the values;
  *  - flush_value: for each 13-bit rank mask of a suit holding five or
@@ -187,56 +187,69 @@ static void collect_multiset(const int *counts, int size, void *ctx) {
     m->n++;
 }
 
-/* Builds hd_tables.displacement and hd_tables.rank_value; 0, or -1 if a bucket can't fit. */
-static int build_rank_table(void) {
-    static multisets_t m;
-    static uint32_t member[N_MULTISETS], first[N_BUCKETS + 1], by_size[N_BUCKETS];
-    static uint8_t used[HD_RANK_SLOTS];
-    uint32_t size_count[N_MULTISETS + 1] = {0}, slots[N_MULTISETS];
+/* Scratch space of build_rank_table, on the heap and freed after. */
+typedef struct {
+    multisets_t m;
+    uint32_t member[N_MULTISETS], first[N_BUCKETS + 1], fill[N_BUCKETS], by_size[N_BUCKETS];
+    uint8_t used[HD_RANK_SLOTS];
+} scratch_t;
 
-    m.n = 0;
-    for_each_multiset(5, 7, collect_multiset, &m);
-    /* counting sort of the multisets by bucket: bucket b is
-     * member[first[b] .. first[b + 1] - 1] */
-    memset(first, 0, sizeof first);
-    for (size_t i = 0; i < m.n; i++) first[HD_BUCKET(m.hash[i]) + 1]++;
-    for (unsigned b = 0; b < N_BUCKETS; b++) first[b + 1] += first[b];
-    {
-        static uint32_t fill[N_BUCKETS];
-        memcpy(fill, first, sizeof fill);
-        for (size_t i = 0; i < m.n; i++) member[fill[HD_BUCKET(m.hash[i])]++] = (uint32_t)i;
+enum { MAX_BUCKET = 255 };
+
+/* Places each bucket, largest first, at the smallest displacement that puts
+ * all its members on free slots; 0, or -1 if one cannot be placed. */
+static int place_buckets(scratch_t *w) {
+    uint32_t size_count[MAX_BUCKET + 2] = {0}, slots[MAX_BUCKET];
+    const uint32_t *first = w->first;
+    for (unsigned b = 0; b < N_BUCKETS; b++) {
+        if (first[b + 1] - first[b] > MAX_BUCKET) return -1;
+        size_count[first[b + 1] - first[b]]++;
     }
-    /* counting sort of the buckets, largest first */
-    for (unsigned b = 0; b < N_BUCKETS; b++) size_count[first[b + 1] - first[b]]++;
-    for (unsigned size = N_MULTISETS, start = 0;; size--) {
+    /* counting sort of the buckets by size, largest first */
+    for (unsigned size = MAX_BUCKET + 1, start = 0; size-- > 0;) {
         unsigned count = size_count[size];
         size_count[size] = start;
         start += count;
-        if (size == 0) break;
     }
-    for (unsigned b = 0; b < N_BUCKETS; b++) by_size[size_count[first[b + 1] - first[b]]++] = b;
+    for (unsigned b = 0; b < N_BUCKETS; b++) w->by_size[size_count[first[b + 1] - first[b]]++] = b;
 
-    memset(used, 0, sizeof used);
-    memset(hd_tables.displacement, 0, sizeof hd_tables.displacement);
     for (unsigned k = 0; k < N_BUCKETS; k++) {
-        uint32_t b = by_size[k], size = first[b + 1] - first[b], d;
-        const uint32_t *members = member + first[b];
+        uint32_t b = w->by_size[k], size = first[b + 1] - first[b], d;
+        const uint32_t *members = w->member + first[b];
         if (size == 0) break;
         for (d = 0; d < HD_RANK_SLOTS; d++) {
             unsigned i;
             for (i = 0; i < size; i++) {
-                slots[i] = hd_slot(m.hash[members[i]], d);
-                if (used[slots[i]]) break;
-                used[slots[i]] = 1;
+                slots[i] = hd_slot(w->m.hash[members[i]], d);
+                if (w->used[slots[i]]) break;
+                w->used[slots[i]] = 1;
             }
             if (i == size) break;
-            while (i-- > 0) used[slots[i]] = 0;
+            while (i-- > 0) w->used[slots[i]] = 0;
         }
         if (d == HD_RANK_SLOTS) return -1;
-        for (unsigned i = 0; i < size; i++) hd_tables.rank_value[slots[i]] = m.value[members[i]];
+        for (unsigned i = 0; i < size; i++)
+            hd_tables.rank_value[slots[i]] = w->m.value[members[i]];
         hd_tables.displacement[b] = d;
     }
     return 0;
+}
+
+/* Builds hd_tables.displacement and hd_tables.rank_value; 0, or -1. */
+static int build_rank_table(void) {
+    scratch_t *w = calloc(1, sizeof *w);
+    int status;
+    if (!w) return -1;
+    for_each_multiset(5, 7, collect_multiset, &w->m);
+    /* counting sort of the multisets by bucket: bucket b is
+     * member[first[b] .. first[b + 1] - 1] */
+    for (size_t i = 0; i < w->m.n; i++) w->first[HD_BUCKET(w->m.hash[i]) + 1]++;
+    for (unsigned b = 0; b < N_BUCKETS; b++) w->first[b + 1] += w->first[b];
+    memcpy(w->fill, w->first, sizeof w->fill);
+    for (size_t i = 0; i < w->m.n; i++) w->member[w->fill[HD_BUCKET(w->m.hash[i])]++] = (uint32_t)i;
+    status = place_buckets(w);
+    free(w);
+    return status;
 }
 
 int hd_init(void) {
@@ -252,6 +265,7 @@ int hd_init(void) {
     for (unsigned mask = 0; mask < (1u << 13); mask++)
         hd_tables.flush_value[mask] =
             popcount13(mask) >= 5 ? value_of_raw(flush_raw(mask)) : 0;
+    for (unsigned c = HD_NUM_CARDS; c < 256; c++) hd_tables.card_bit[c] = HD_BAD_CARD_BIT;
     for (unsigned c = 0; c < HD_NUM_CARDS; c++) {
         hd_tables.card_key[c] = (UINT64_C(1) << (3 * (c >> 2))) + (UINT64_C(1) << (48 + 4 * (c & 3)));
         hd_tables.card_bit[c] = UINT64_C(1) << (16 * (c & 3) + (c >> 2));
@@ -265,36 +279,59 @@ size_t hd_table_bytes(void) { return sizeof hd_tables; }
 
 const void *hd_tables_address(void) { return &hd_tables; }
 
+/* Value of n cards into *value if they are valid and distinct; else 0. */
+static inline int evaluate_checked(const uint8_t *cards, size_t n, uint16_t *value) {
+    uint64_t key = HD_KEY_INIT, or_bits = 0, sum_bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t bit = hd_tables.card_bit[cards[i]];
+        key += hd_tables.card_key[cards[i]];
+        or_bits |= bit;
+        sum_bits += bit;
+    }
+    if (!hd_cards_ok(or_bits, sum_bits)) return 0;
+    *value = hd_lookup(key, or_bits);
+    return 1;
+}
+
 uint16_t hd_evaluate7(uint8_t a, uint8_t b, uint8_t c, uint8_t d, uint8_t e,
                       uint8_t f, uint8_t g) {
     const uint8_t cards[7] = {a, b, c, d, e, f, g};
-    if (hd_check_batch(cards, 1, 7) >= 0) return 0;
-    return hd_evaluate_in(&hd_tables, cards, 7);
+    uint16_t value = 0;
+    evaluate_checked(cards, 7, &value);
+    return value;
 }
 
 uint16_t hd_evaluate(const uint8_t *cards, size_t n) {
     return hd_evaluate_in(&hd_tables, cards, n);
 }
 
-void hd_evaluate_batch(const uint8_t *cards, size_t n, unsigned k,
-                       uint16_t *out) {
-    /* one loop per size, so that each is unrolled for its constant k */
-    if (k == 7)
-        for (size_t i = 0; i < n; i++) out[i] = hd_evaluate_in(&hd_tables, cards + 7 * i, 7);
-    else if (k == 6)
-        for (size_t i = 0; i < n; i++) out[i] = hd_evaluate_in(&hd_tables, cards + 6 * i, 6);
-    else if (k == 5)
-        for (size_t i = 0; i < n; i++) out[i] = hd_evaluate_in(&hd_tables, cards + 5 * i, 5);
+/* The batch loops for a constant k, so that the compiler unrolls them. */
+#define BATCH(k)                                                                        \
+    do {                                                                                \
+        for (size_t i = 0; i < n; i++)                                                  \
+            out[i] = hd_evaluate_in(&hd_tables, cards + (k) * i, (k));                  \
+    } while (0)
+#define BATCH_CHECKED(k)                                                                \
+    do {                                                                                \
+        for (size_t i = 0; i < n; i++)                                                  \
+            if (!evaluate_checked(cards + (k) * i, (k), &out[i])) return (int64_t)i;    \
+    } while (0)
+
+void hd_evaluate_batch(const uint8_t *cards, size_t n, unsigned k, uint16_t *out) {
+    switch (k) {
+    case 7: BATCH(7); break;
+    case 6: BATCH(6); break;
+    case 5: BATCH(5); break;
+    default: break;
+    }
 }
 
-int64_t hd_check_batch(const uint8_t *cards, size_t n, unsigned k) {
-    for (size_t i = 0; i < n; i++, cards += k) {
-        uint64_t seen = 0;
-        for (unsigned j = 0; j < k; j++) {
-            uint64_t bit = UINT64_C(1) << (cards[j] & 63);
-            if (cards[j] >= HD_NUM_CARDS || (seen & bit)) return (int64_t)i;
-            seen |= bit;
-        }
+int64_t hd_evaluate_batch_checked(const uint8_t *cards, size_t n, unsigned k, uint16_t *out) {
+    switch (k) {
+    case 7: BATCH_CHECKED(7); break;
+    case 6: BATCH_CHECKED(6); break;
+    case 5: BATCH_CHECKED(5); break;
+    default: return 0;
     }
     return -1;
 }

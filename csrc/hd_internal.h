@@ -38,6 +38,9 @@ static inline unsigned hd_ctz64(uint64_t x) {
 #define HD_BUCKET_BITS 13
 #define HD_RANK_SLOTS (1u << 17) /* for 73,775 rank multisets of 5..7 cards */
 #define HD_BUCKET(hash) ((uint32_t)((hash) >> (64 - HD_BUCKET_BITS)))
+/* card_bit of a byte that is not a card: an unused bit (a 16-bit suit lane
+ * holds 13 ranks), so that checked paths can spot it; lookups ignore it. */
+#define HD_BAD_CARD_BIT (UINT64_C(1) << 15)
 #define HD_HASH_MUL UINT64_C(0x9E3779B97F4A7C15)
 #define HD_DISP_MUL 0x85EBCA6Bu
 #define HD_SLOT_MUL 0xC2B2AE35u
@@ -76,6 +79,12 @@ static inline uint16_t hd_lookup_in(const hd_tables_t *t, uint64_t key, uint64_t
 
 static inline uint16_t hd_lookup(uint64_t key, uint64_t bits) {
     return hd_lookup_in(&hd_tables, key, bits);
+}
+
+/* Whether the cards whose bits were or-ed into or_bits and added into
+ * sum_bits are all valid and distinct (a repeated card makes a carry). */
+static inline int hd_cards_ok(uint64_t or_bits, uint64_t sum_bits) {
+    return or_bits == sum_bits && !(or_bits & HD_BAD_CARD_BIT);
 }
 
 /* Value of n (5..7) valid cards. */

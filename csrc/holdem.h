@@ -30,6 +30,11 @@
 /* One past the largest hand value: size for arrays indexed by value. */
 #define HD_VALUE_LIMIT (10 << 12)
 
+/* Players in an equity calculation, and the size of a per-player row of
+ * tie counters (indexed by the number of players sharing the pot). */
+#define HD_MAX_PLAYERS 10
+#define HD_TIE_SLOTS 11
+
 #define HD_HIGH_CARD 1
 #define HD_ONE_PAIR 2
 #define HD_TWO_PAIR 3
@@ -47,7 +52,8 @@ int hd_init(void);
 /* Bytes of lookup tables the evaluator reads. */
 size_t hd_table_bytes(void);
 
-/* Value of the best five of seven cards; 0 if a card is > 51 or repeated. */
+/* Value of the best five of seven cards; 0 if a card is > 51 or repeated
+ * (checks anything, assumes nothing). */
 uint16_t hd_evaluate7(uint8_t a, uint8_t b, uint8_t c, uint8_t d, uint8_t e,
                       uint8_t f, uint8_t g);
 
@@ -58,9 +64,11 @@ uint16_t hd_evaluate(const uint8_t *cards, size_t n);
 void hd_evaluate_batch(const uint8_t *cards, size_t n, unsigned k,
                        uint16_t *out);
 
-/* Index of the first of n k-card hands with a card > 51 or a repeated card,
- * or -1 if all are valid.  Checks anything; assumes nothing. */
-int64_t hd_check_batch(const uint8_t *cards, size_t n, unsigned k);
+/* As hd_evaluate_batch, but first checks each hand: stops at the first
+ * hand with a card > 51 or a repeated card and returns its index, or
+ * returns -1 when all n were valued.  Assumes nothing of the input. */
+int64_t hd_evaluate_batch_checked(const uint8_t *cards, size_t n, unsigned k,
+                                  uint16_t *out);
 
 /* Writes the five ranks (0..12) of a value in display order (e.g. full
  * house: trips rank x3 then pair rank x2; wheel: 5 4 3 2 A) and returns
@@ -73,5 +81,30 @@ int hd_value_ranks(uint16_t value, uint8_t ranks[5]);
 uint64_t hd_enumerate(const uint8_t *fixed, unsigned n_fixed,
                       const uint8_t *pool, unsigned n_pool, unsigned k,
                       uint64_t *hist);
+
+/* Exact equity: scores every completion of the nb-card board (nb = 0, 3,
+ * 4 or 5) with cards of deck[0..nd) for n (2..10) players holding
+ * holes[2i], holes[2i+1]; only the boards whose first drawn card has its
+ * index in [lo, hi) (to split the work).  deck must hold no card of the
+ * holes or board.  Adds to wins[i] and ties_k[i * HD_TIE_SLOTS + k] (player i
+ * shares the best hand with k - 1 others); returns the boards scored. */
+uint64_t hd_equity_enumerate(const uint8_t *holes, unsigned n, const uint8_t *board,
+                             unsigned nb, const uint8_t *deck, unsigned nd, unsigned lo,
+                             unsigned hi, uint64_t *wins, uint64_t *ties_k);
+
+/* Monte Carlo equity over `trials` deals from the random stream `seed`:
+ * player i gets one of its combos combos[2j], combos[2j+1] for j in
+ * [start[i], start[i+1]), drawn with probability proportional to
+ * weights[j]; a deal where cards collide (with each other, the board or the
+ * dead mask) is drawn again whole, so the result has no bias; the board is
+ * completed from the unused cards.  Adds to wins and ties_k as above, to
+ * sum_sq[i] the square of player i's share of each pot, and to *rejected the
+ * deals drawn again.  Stops early after max_rejects rejections; returns the
+ * deals scored. */
+uint64_t hd_equity_montecarlo(const uint8_t *combos, const double *weights,
+                              const uint32_t *start, unsigned n, const uint8_t *board,
+                              unsigned nb, uint64_t dead, uint64_t trials, uint64_t seed,
+                              uint64_t max_rejects, uint64_t *wins, uint64_t *ties_k,
+                              double *sum_sq, uint64_t *rejected);
 
 #endif

@@ -8,8 +8,6 @@ Cards are ints 0..51 (``rank * 4 + suit``, see :mod:`holdem.cards`); hand
 values are ints, higher is better (see :mod:`holdem.evaluator`).
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 from .cards import (
     Card,
     CardSet,
@@ -34,10 +32,18 @@ from .evaluator import (
     value_counts,
 )
 
-try:
-    __version__ = version("holdem")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0+unknown"
+
+def __getattr__(name: str) -> str:
+    # importlib.metadata costs megabytes and tens of milliseconds: only on demand
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("holdem")
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            return "0+unknown"
+    raise AttributeError(f"module 'holdem' has no attribute {name!r}")
+
 
 __all__ = [
     "Card",

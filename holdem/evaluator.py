@@ -24,7 +24,6 @@ from __future__ import annotations
 import itertools
 from array import array
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from enum import IntEnum
 from typing import Any, TypeAlias
 
@@ -208,10 +207,10 @@ def evaluate_many(
     (any writable buffer of at least n uint16), else a new ``array('H')``,
     or a ``numpy.uint16`` array when the input is a numpy array.
 
-    ``check`` first validates every hand in C (about a nanosecond a hand) and
-    raises :class:`~holdem.errors.InvalidCardError` naming the first bad
-    one; with ``check=False`` bad hands give meaningless values (never a
-    crash).  ``threads`` splits the work over that many threads (the C call
+    ``check`` validates every hand in C as it is valued (a nanosecond or
+    two a hand) and raises :class:`~holdem.errors.InvalidCardError` naming
+    the first bad one; with ``check=False`` bad hands give meaningless
+    values (never a crash).  ``threads`` splits the work over that many threads (the C call
     runs without the GIL).
 
     >>> list(evaluate_many(bytes([51, 47, 43, 39, 35, 0, 1]))) == [evaluate("AsKsQsJsTs2c2d")]
@@ -224,10 +223,6 @@ def evaluate_many(
     if len(src) % k:
         raise ValueError(f"the buffer holds {len(src)} bytes, not a whole number of {k}-card hands")
     n = len(src) // k
-    if check:
-        bad = lib.hd_check_batch(src, n, k)
-        if bad >= 0:
-            raise _bad_hand(list(src[bad * k : bad * k + k]), bad)
     if out is None:
         if _is_numpy(buffer):
             import numpy
@@ -238,17 +233,28 @@ def evaluate_many(
     dst = ffi.from_buffer("uint16_t[]", out, require_writable=True)
     if len(dst) < n:
         raise ValueError(f"out holds {len(dst)} values, {n} are needed")
+
+    def run(start: int, count: int) -> int:
+        """Values hands [start, start + count); the index of a bad one, or -1."""
+        if not check:
+            lib.hd_evaluate_batch(src + start * k, count, k, dst + start)
+            return -1
+        bad = lib.hd_evaluate_batch_checked(src + start * k, count, k, dst + start)
+        return -1 if bad < 0 else start + bad
+
     if threads <= 1 or n < 65536:
-        lib.hd_evaluate_batch(src, n, k, dst)
-        return out
-    step = -(-n // threads)
+        bad = run(0, n)
+    else:
+        from concurrent.futures import ThreadPoolExecutor
 
-    def run(start: int) -> None:
-        count = min(step, n - start)
-        lib.hd_evaluate_batch(src + start * k, count, k, dst + start)
-
-    with ThreadPoolExecutor(threads) as pool:
-        list(pool.map(run, range(0, n, step)))
+        step = -(-n // threads)
+        with ThreadPoolExecutor(threads) as pool:
+            found = list(
+                pool.map(lambda start: run(start, min(step, n - start)), range(0, n, step))
+            )
+        bad = min((b for b in found if b >= 0), default=-1)
+    if bad >= 0:
+        raise _bad_hand(list(src[bad * k : bad * k + k]), bad)
     return out
 
 

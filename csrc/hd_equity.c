@@ -1,0 +1,259 @@
+/* hd_equity.c - equities: exact enumeration of boards, and Monte Carlo.
+ *
+ * Both add, per player, three kinds of counts over the deals they look at:
+ * wins (the player alone has the best hand), ties_k[i * HD_TIE_SLOTS + k]
+ * (the player shares the best hand with k - 1 others) and, for Monte Carlo,
+ * the sum of squares of the player's share of the pot, for standard errors.
+ * A player's equity is (wins + sum over k of ties_k / k) / deals.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hd_internal.h"
+
+typedef struct {
+    unsigned n;
+    uint64_t key[HD_MAX_PLAYERS], bits[HD_MAX_PLAYERS];
+    uint64_t *wins, *ties_k;
+} showdown_t;
+
+/* Values one complete board (summed into key, bits) for every player; sets
+ * bit i of *winners for each player with the best hand; returns how many. */
+static inline unsigned showdown(const showdown_t *s, uint64_t key, uint64_t bits,
+                                uint32_t *winners) {
+    uint16_t best = 0;
+    unsigned count = 0;
+    uint32_t mask = 0;
+    for (unsigned i = 0; i < s->n; i++) {
+        uint16_t value = hd_lookup(key + s->key[i], bits | s->bits[i]);
+        if (value > best) {
+            best = value;
+            count = 1;
+            mask = UINT32_C(1) << i;
+        } else if (value == best) {
+            count++;
+            mask |= UINT32_C(1) << i;
+        }
+    }
+    *winners = mask;
+    return count;
+}
+
+/* Adds one deal's result to the counts. */
+static inline void tally(const showdown_t *s, uint32_t winners, unsigned count) {
+    if (count == 1) {
+        s->wins[hd_ctz64(winners)]++;
+        return;
+    }
+    for (; winners; winners &= winners - 1)
+        s->ties_k[hd_ctz64(winners) * HD_TIE_SLOTS + count]++;
+}
+
+static inline void score(const showdown_t *s, uint64_t key, uint64_t bits) {
+    uint32_t winners;
+    unsigned count = showdown(s, key, bits, &winners);
+    tally(s, winners, count);
+}
+
+/* Every choice of k cards from deck[from..nd) added to the board sums. */
+static uint64_t enumerate_boards(const showdown_t *s, const uint64_t *dk, const uint64_t *db,
+                                 unsigned nd, unsigned from, unsigned k, uint64_t key,
+                                 uint64_t bits) {
+    uint64_t total = 0;
+    if (k == 1) {
+        for (unsigned i = from; i < nd; i++) score(s, key + dk[i], bits | db[i]);
+        return nd - from;
+    }
+    for (unsigned i = from; i + k <= nd; i++)
+        total += enumerate_boards(s, dk, db, nd, i + 1, k - 1, key + dk[i], bits | db[i]);
+    return total;
+}
+
+uint64_t hd_equity_enumerate(const uint8_t *holes, unsigned n, const uint8_t *board,
+                             unsigned nb, const uint8_t *deck, unsigned nd, unsigned lo,
+                             unsigned hi, uint64_t *wins, uint64_t *ties_k) {
+    showdown_t s;
+    uint64_t dk[HD_NUM_CARDS], db[HD_NUM_CARDS], key = 0, bits = 0, total = 0;
+    unsigned k = 5 - nb;
+    if (n < 2 || n > HD_MAX_PLAYERS || nb > 5 || nd > HD_NUM_CARDS) return 0;
+    s.n = n;
+    s.wins = wins;
+    s.ties_k = ties_k;
+    for (unsigned i = 0; i < n; i++) {
+        s.key[i] = hd_tables.card_key[holes[2 * i]] + hd_tables.card_key[holes[2 * i + 1]];
+        s.bits[i] = hd_tables.card_bit[holes[2 * i]] | hd_tables.card_bit[holes[2 * i + 1]];
+    }
+    key = HD_KEY_INIT;
+    for (unsigned i = 0; i < nb; i++) {
+        key += hd_tables.card_key[board[i]];
+        bits |= hd_tables.card_bit[board[i]];
+    }
+    if (k == 0) {
+        if (lo > 0) return 0;
+        score(&s, key, bits);
+        return 1;
+    }
+    for (unsigned i = 0; i < nd; i++) {
+        dk[i] = hd_tables.card_key[deck[i]];
+        db[i] = hd_tables.card_bit[deck[i]];
+    }
+    if (hi > nd) hi = nd;
+    for (unsigned i = lo; i < hi && i + k <= nd; i++) {
+        if (k == 1) {
+            score(&s, key + dk[i], bits | db[i]);
+            total++;
+        } else {
+            total += enumerate_boards(&s, dk, db, nd, i + 1, k - 1, key + dk[i], bits | db[i]);
+        }
+    }
+    return total;
+}
+
+/* ---- Monte Carlo ------------------------------------------------------ */
+
+/* xoshiro256** (Blackman and Vigna), seeded through splitmix64. */
+typedef struct {
+    uint64_t s[4];
+} rng_t;
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t rng_next(rng_t *r) {
+    uint64_t *s = r->s, result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+static void rng_seed(rng_t *r, uint64_t seed) {
+    for (int i = 0; i < 4; i++) {
+        uint64_t z = (seed += UINT64_C(0x9E3779B97F4A7C15));
+        z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+        r->s[i] = z ^ (z >> 31);
+    }
+}
+
+/* Uniform integer in [0, bound), bound >= 1, without bias (Lemire). */
+static inline uint32_t rng_below(rng_t *r, uint32_t bound) {
+    uint64_t m = (uint64_t)(uint32_t)(rng_next(r) >> 32) * bound;
+    uint32_t low = (uint32_t)m;
+    if (low < bound) {
+        uint32_t threshold = (uint32_t)(-bound) % bound;
+        while (low < threshold) {
+            m = (uint64_t)(uint32_t)(rng_next(r) >> 32) * bound;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+/* Walker's alias table over m weights: draw = one uniform slot, one coin. */
+typedef struct {
+    uint32_t m;
+    uint32_t *alias;
+    uint64_t *cut; /* keep slot j if 53-bit uniform < cut[j] */
+} alias_t;
+
+static int alias_build(alias_t *a, const double *w, uint32_t m) {
+    double total = 0, *scaled = malloc(m * sizeof *scaled);
+    uint32_t *small = malloc(m * sizeof *small), *large = malloc(m * sizeof *large);
+    uint32_t ns = 0, nl = 0;
+    a->m = m;
+    a->alias = malloc(m * sizeof *a->alias);
+    a->cut = malloc(m * sizeof *a->cut);
+    if (!scaled || !small || !large || !a->alias || !a->cut) {
+        free(scaled), free(small), free(large);
+        return -1;
+    }
+    for (uint32_t j = 0; j < m; j++) total += w[j];
+    for (uint32_t j = 0; j < m; j++) {
+        scaled[j] = w[j] * m / total;
+        if (scaled[j] < 1.0) small[ns++] = j;
+        else large[nl++] = j;
+    }
+    while (ns && nl) {
+        uint32_t s = small[--ns], l = large[nl - 1];
+        a->cut[s] = (uint64_t)(scaled[s] * 9007199254740992.0); /* 2^53 */
+        a->alias[s] = l;
+        scaled[l] -= 1.0 - scaled[s];
+        if (scaled[l] < 1.0) {
+            nl--;
+            small[ns++] = l;
+        }
+    }
+    /* what is left is 1 up to rounding */
+    while (nl) a->cut[large[--nl]] = UINT64_C(1) << 53, a->alias[large[nl]] = large[nl];
+    while (ns) a->cut[small[--ns]] = UINT64_C(1) << 53, a->alias[small[ns]] = small[ns];
+    free(scaled), free(small), free(large);
+    return 0;
+}
+
+static inline uint32_t alias_draw(const alias_t *a, rng_t *r) {
+    uint32_t j = a->m == 1 ? 0 : rng_below(r, a->m);
+    return (rng_next(r) >> 11) < a->cut[j] ? j : a->alias[j];
+}
+
+uint64_t hd_equity_montecarlo(const uint8_t *combos, const double *weights,
+                              const uint32_t *start, unsigned n, const uint8_t *board,
+                              unsigned nb, uint64_t dead, uint64_t trials, uint64_t seed,
+                              uint64_t max_rejects, uint64_t *wins, uint64_t *ties_k,
+                              double *sum_sq, uint64_t *rejected) {
+    alias_t table[HD_MAX_PLAYERS];
+    showdown_t s;
+    rng_t rng;
+    uint64_t base_key = HD_KEY_INIT, base_bits = 0, used0 = dead, done = 0, rejects = 0;
+    unsigned built = 0, k = 5 - nb;
+    if (n < 2 || n > HD_MAX_PLAYERS || nb > 5) return 0;
+    for (unsigned i = 0; i < nb; i++) {
+        base_key += hd_tables.card_key[board[i]];
+        base_bits |= hd_tables.card_bit[board[i]];
+        used0 |= UINT64_C(1) << board[i];
+    }
+    for (; built < n; built++)
+        if (alias_build(&table[built], weights + start[built], start[built + 1] - start[built]))
+            break;
+    rng_seed(&rng, seed);
+    s.n = n;
+    s.wins = wins;
+    s.ties_k = ties_k;
+    while (built == n && done < trials && rejects <= max_rejects) {
+        uint64_t used = used0, key = base_key, bits = base_bits;
+        unsigned i;
+        for (i = 0; i < n; i++) {
+            const uint8_t *c = combos + 2 * (start[i] + alias_draw(&table[i], &rng));
+            uint64_t pair = (UINT64_C(1) << c[0]) | (UINT64_C(1) << c[1]);
+            if (used & pair) break;
+            used |= pair;
+            s.key[i] = hd_tables.card_key[c[0]] + hd_tables.card_key[c[1]];
+            s.bits[i] = hd_tables.card_bit[c[0]] | hd_tables.card_bit[c[1]];
+        }
+        if (i < n) { /* a collision: draw the whole deal again, so no bias */
+            rejects++;
+            continue;
+        }
+        for (unsigned j = 0; j < k; j++) {
+            unsigned card;
+            do card = rng_below(&rng, HD_NUM_CARDS);
+            while (used >> card & 1);
+            used |= UINT64_C(1) << card;
+            key += hd_tables.card_key[card];
+            bits |= hd_tables.card_bit[card];
+        }
+        {
+            uint32_t winners;
+            unsigned count = showdown(&s, key, bits, &winners);
+            double share_sq = 1.0 / ((double)count * count);
+            tally(&s, winners, count);
+            for (; winners; winners &= winners - 1) sum_sq[hd_ctz64(winners)] += share_sq;
+        }
+        done++;
+    }
+    for (unsigned i = 0; i < built; i++) free(table[i].alias), free(table[i].cut);
+    *rejected += rejects;
+    return done;
+}
