@@ -8,7 +8,9 @@ import click
 
 from holdem.errors import HoldemError
 
+from .equity import equity_command
 from .eval import eval_command
+from .range import range_command
 
 EXIT_BAD_INPUT = 2
 
@@ -39,9 +41,14 @@ def main() -> None:
       holdem eval AsKs QhJhTh9h2c
       holdem eval --board QhJhTh AsKs 9h8h 2c2d
       holdem eval --json AsKs QhJhTh9h2c
+      holdem equity AsKs QdQh
+      holdem equity "QQ+,AKs" random --board 9c8d2h
+      holdem range "QQ+,AKs,A5s-A2s"
 
     Run 'holdem COMMAND --help' for the options of each command.
     """
 
 
 main.add_command(eval_command, "eval")
+main.add_command(equity_command, "equity")
+main.add_command(range_command, "range")

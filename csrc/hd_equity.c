@@ -4,7 +4,8 @@
  * wins (the player alone has the best hand), ties_k[i * HD_TIE_SLOTS + k]
  * (the player shares the best hand with k - 1 others) and, for Monte Carlo,
  * the sum of squares of the player's share of the pot, for standard errors.
- * A player's equity is (wins + sum over k of ties_k / k) / deals.
+ * A player's equity is (wins + sum over k of ties_k / k) / deals, and the sum
+ * of the squares of its shares, for a standard error, wins + ties_k / k^2.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,24 @@ static uint64_t enumerate_boards(const showdown_t *s, const uint64_t *dk, const 
                                  unsigned nd, unsigned from, unsigned k, uint64_t key,
                                  uint64_t bits) {
     uint64_t total = 0;
+    if (k == 1 && s->n == 2) {
+        /* heads-up, the common case: two lookups and three counters a board */
+        uint64_t key0 = key + s->key[0], key1 = key + s->key[1];
+        uint64_t bits0 = bits | s->bits[0], bits1 = bits | s->bits[1];
+        uint64_t win0 = 0, win1 = 0, tie = 0;
+        for (unsigned i = from; i < nd; i++) {
+            uint16_t v0 = hd_lookup(key0 + dk[i], bits0 | db[i]);
+            uint16_t v1 = hd_lookup(key1 + dk[i], bits1 | db[i]);
+            win0 += v0 > v1;
+            win1 += v1 > v0;
+            tie += v0 == v1;
+        }
+        s->wins[0] += win0;
+        s->wins[1] += win1;
+        s->ties_k[2] += tie;
+        s->ties_k[HD_TIE_SLOTS + 2] += tie;
+        return nd - from;
+    }
     if (k == 1) {
         for (unsigned i = from; i < nd; i++) score(s, key + dk[i], bits | db[i]);
         return nd - from;
@@ -198,62 +217,84 @@ static inline uint32_t alias_draw(const alias_t *a, rng_t *r) {
     return (rng_next(r) >> 11) < a->cut[j] ? j : a->alias[j];
 }
 
+/* Adds the k cards still to come to (key, bits), drawn uniformly from the
+ * cards not in *used (exact: a 32-bit draw that would favour some cards is
+ * thrown away), two draws per random word. */
+static inline void draw_board(rng_t *rng, unsigned k, uint64_t *used, uint64_t *key,
+                              uint64_t *bits) {
+    const uint32_t threshold = (uint32_t)(UINT64_C(1) << 32) % HD_NUM_CARDS; /* 2^32 mod 52 */
+    unsigned j = 0;
+    while (j < k) {
+        uint64_t x = rng_next(rng);
+        for (int half = 0; half < 2 && j < k; half++, x >>= 32) {
+            uint64_t m = (x & 0xffffffffu) * HD_NUM_CARDS;
+            unsigned card = (unsigned)(m >> 32);
+            if ((uint32_t)m < threshold || (*used >> card & 1)) continue;
+            *used |= UINT64_C(1) << card;
+            *key += hd_tables.card_key[card];
+            *bits |= hd_tables.card_bit[card];
+            j++;
+        }
+    }
+}
+
 uint64_t hd_equity_montecarlo(const uint8_t *combos, const double *weights,
                               const uint32_t *start, unsigned n, const uint8_t *board,
                               unsigned nb, uint64_t dead, uint64_t trials, uint64_t seed,
                               uint64_t max_rejects, uint64_t *wins, uint64_t *ties_k,
-                              double *sum_sq, uint64_t *rejected) {
+                              uint64_t *rejected) {
     alias_t table[HD_MAX_PLAYERS];
+    unsigned drawn[HD_MAX_PLAYERS], n_drawn = 0; /* the players with a choice of combos */
     showdown_t s;
     rng_t rng;
     uint64_t base_key = HD_KEY_INIT, base_bits = 0, used0 = dead, done = 0, rejects = 0;
-    unsigned built = 0, k = 5 - nb;
+    unsigned k = 5 - nb;
+    int ok = 1;
     if (n < 2 || n > HD_MAX_PLAYERS || nb > 5) return 0;
     for (unsigned i = 0; i < nb; i++) {
         base_key += hd_tables.card_key[board[i]];
         base_bits |= hd_tables.card_bit[board[i]];
         used0 |= UINT64_C(1) << board[i];
     }
-    for (; built < n; built++)
-        if (alias_build(&table[built], weights + start[built], start[built + 1] - start[built]))
-            break;
-    rng_seed(&rng, seed);
     s.n = n;
     s.wins = wins;
     s.ties_k = ties_k;
-    while (built == n && done < trials && rejects <= max_rejects) {
+    for (unsigned i = 0; i < n; i++) {
+        const uint8_t *c = combos + 2 * start[i];
+        if (start[i + 1] - start[i] == 1) { /* a known hand: once for all deals */
+            uint64_t pair = (UINT64_C(1) << c[0]) | (UINT64_C(1) << c[1]);
+            if (used0 & pair) ok = 0;
+            used0 |= pair;
+            s.key[i] = hd_tables.card_key[c[0]] + hd_tables.card_key[c[1]];
+            s.bits[i] = hd_tables.card_bit[c[0]] | hd_tables.card_bit[c[1]];
+        } else if (alias_build(&table[n_drawn], weights + start[i], start[i + 1] - start[i]) == 0) {
+            drawn[n_drawn++] = i;
+        } else {
+            ok = 0;
+        }
+    }
+    rng_seed(&rng, seed);
+    while (ok && done < trials && rejects <= max_rejects) {
         uint64_t used = used0, key = base_key, bits = base_bits;
-        unsigned i;
-        for (i = 0; i < n; i++) {
-            const uint8_t *c = combos + 2 * (start[i] + alias_draw(&table[i], &rng));
+        unsigned d;
+        for (d = 0; d < n_drawn; d++) {
+            unsigned i = drawn[d];
+            const uint8_t *c = combos + 2 * (start[i] + alias_draw(&table[d], &rng));
             uint64_t pair = (UINT64_C(1) << c[0]) | (UINT64_C(1) << c[1]);
             if (used & pair) break;
             used |= pair;
             s.key[i] = hd_tables.card_key[c[0]] + hd_tables.card_key[c[1]];
             s.bits[i] = hd_tables.card_bit[c[0]] | hd_tables.card_bit[c[1]];
         }
-        if (i < n) { /* a collision: draw the whole deal again, so no bias */
+        if (d < n_drawn) { /* a collision: draw the whole deal again, so no bias */
             rejects++;
             continue;
         }
-        for (unsigned j = 0; j < k; j++) {
-            unsigned card;
-            do card = rng_below(&rng, HD_NUM_CARDS);
-            while (used >> card & 1);
-            used |= UINT64_C(1) << card;
-            key += hd_tables.card_key[card];
-            bits |= hd_tables.card_bit[card];
-        }
-        {
-            uint32_t winners;
-            unsigned count = showdown(&s, key, bits, &winners);
-            double share_sq = 1.0 / ((double)count * count);
-            tally(&s, winners, count);
-            for (; winners; winners &= winners - 1) sum_sq[hd_ctz64(winners)] += share_sq;
-        }
+        draw_board(&rng, k, &used, &key, &bits);
+        score(&s, key, bits);
         done++;
     }
-    for (unsigned i = 0; i < built; i++) free(table[i].alias), free(table[i].cut);
+    for (unsigned d = 0; d < n_drawn; d++) free(table[d].alias), free(table[d].cut);
     *rejected += rejects;
     return done;
 }

@@ -97,14 +97,13 @@ uint64_t hd_equity_enumerate(const uint8_t *holes, unsigned n, const uint8_t *bo
  * [start[i], start[i+1]), drawn with probability proportional to
  * weights[j]; a deal where cards collide (with each other, the board or the
  * dead mask) is drawn again whole, so the result has no bias; the board is
- * completed from the unused cards.  Adds to wins and ties_k as above, to
- * sum_sq[i] the square of player i's share of each pot, and to *rejected the
- * deals drawn again.  Stops early after max_rejects rejections; returns the
+ * completed from the unused cards.  Adds to wins and ties_k as above, and
+ * to *rejected the deals drawn again.  Stops early after max_rejects rejections; returns the
  * deals scored. */
 uint64_t hd_equity_montecarlo(const uint8_t *combos, const double *weights,
                               const uint32_t *start, unsigned n, const uint8_t *board,
                               unsigned nb, uint64_t dead, uint64_t trials, uint64_t seed,
                               uint64_t max_rejects, uint64_t *wins, uint64_t *ties_k,
-                              double *sum_sq, uint64_t *rejected);
+                              uint64_t *rejected);
 
 #endif

@@ -19,6 +19,7 @@ from .cards import (
     parse_card,
     parse_cards,
 )
+from .equity import EquityError, EquityResult, PlayerEquity, equity
 from .errors import HoldemError, InvalidCardError
 from .evaluator import (
     Category,
@@ -31,6 +32,7 @@ from .evaluator import (
     evaluate_many,
     value_counts,
 )
+from .ranges import Range, RangeSyntaxError
 
 
 def __getattr__(name: str) -> str:
@@ -50,14 +52,20 @@ __all__ = [
     "CardSet",
     "Category",
     "Deck",
+    "EquityError",
+    "EquityResult",
     "HandValue",
     "HoldemError",
     "InvalidCardError",
+    "PlayerEquity",
+    "Range",
+    "RangeSyntaxError",
     "__version__",
     "best_five",
     "cards_of",
     "category",
     "describe",
+    "equity",
     "evaluate",
     "evaluate7",
     "evaluate_many",

@@ -142,3 +142,93 @@ def test_python_dash_m() -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Straight Flush, Six high" in done.stdout
+
+
+def test_equity_exact_table() -> None:
+    code, out, err = run("equity", "AsKs", "QdQh")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "board   (none)"
+    assert lines[1].startswith("method  exact, 1,712,304 boards")
+    assert lines[4].split() == ["1", "AsKs", "46.21%", "46.02%", "0.39%"]
+    assert lines[5].split() == ["2", "QdQh", "53.79%", "53.59%", "0.39%"]
+
+
+def test_equity_monte_carlo_json_is_reproducible() -> None:
+    args = ("equity", "AK", "QQ+", "--trials", "100000", "--seed", "3", "--json")
+    code, out, _ = run(*args)
+    assert code == 0
+    first = json.loads(out)
+    assert first["method"] == "monte carlo" and first["deals"] == 100_000 and first["seed"] == 3
+    assert sum(p["equity"] for p in first["players"]) == pytest.approx(1.0)
+    _, again, _ = run(*args, "--threads", "2")
+    assert json.loads(again)["players"] == first["players"]
+
+
+def test_equity_board_dead_and_stderr() -> None:
+    code, out, _ = run(
+        "equity", "AsKs", "QdQh", "JcTc", "--board", "9c8d2h", "--dead", "2s", "--json"
+    )
+    assert code == 0
+    result = json.loads(out)
+    assert result["board"] == ["9c", "8d", "2h"] and result["dead"] == ["2s"]
+    code, out, _ = run("equity", "AK", "QQ+", "--stderr", "0.002", "--seed", "1")
+    assert code == 0 and "Monte Carlo" in out and "±" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["equity", "AsKs", "AsQd"], "duplicate card As (player 1 and player 2)"),
+        (["equity", "QQ+,AKx", "AsKs"], "player 1: bad range token 'AKx' at column 5"),
+        (["equity", "AA", "AA", "AA"], "no legal deal"),
+        (["equity", "AK", "QQ", "--board", "Qx7d2c"], "unknown card 'Qx' at position 1"),
+    ],
+)
+def test_equity_errors_are_one_line_exit_2(args: list[str], message: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and message in err
+
+
+def test_equity_usage_errors() -> None:
+    result = CliRunner().invoke(main, ["equity", "AK", "QQ", "--exact", "--trials", "5"])
+    assert result.exit_code == 2
+    assert "--exact takes no --trials" in result.stderr
+
+
+def test_range_chart() -> None:
+    code, out, _ = run("range", "QQ+,AKs,A5s-A2s", "--no-color")
+    assert code == 0
+    rows = out.splitlines()
+    assert rows[0].split() == [
+        "AA",
+        "AKs",
+        ".",
+        ".",
+        ".",
+        ".",
+        ".",
+        ".",
+        ".",
+        "A5s",
+        "A4s",
+        "A3s",
+        "A2s",
+    ]
+    assert rows[1].split()[:2] == [".", "KK"]
+    assert "38 combos, 2.87% of all hands" in out
+    assert "range: QQ+,AKs,A5s-A2s" in out
+
+
+def test_range_partial_cells_and_json() -> None:
+    code, out, _ = run("range", "AA:0.5,AhKh", "--no-color")
+    assert code == 0
+    assert out.splitlines()[0].split()[:2] == ["AA~", "AKs~"]
+    code, out, _ = run("range", "40%(AKs,QQ),AA:0.5", "--json")
+    record = json.loads(out)
+    assert record["hands"] == {"AA": 0.5, "AKs": 0.4, "QQ": 0.4}
+    assert record["combos"] == pytest.approx(7.0)
+    code, _, err = run("range", "AKx")
+    assert code == 2 and "bad range token 'AKx' at column 1" in err

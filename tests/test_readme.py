@@ -1,4 +1,5 @@
-"""README.md's examples are run as tests, and .ci/run runs its test command."""
+"""The examples of README.md and docs/*.md are run as tests, and .ci/run
+runs the README's test command."""
 
 from __future__ import annotations
 
@@ -19,30 +20,34 @@ if not README.exists():  # pragma: no cover - tests run from an unpacked wheel
     pytest.skip("README.md is not beside the tests", allow_module_level=True)
 
 TEXT = README.read_text(encoding="utf-8")
+DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
 
 
 def console_examples() -> list[tuple[str, str]]:
-    """(command, expected output) for each ``$ holdem ...`` line of the README."""
+    """(command, expected output) for each ``$ holdem ...`` line of the docs."""
     examples = []
-    for block in re.findall(r"```console\n(.*?)```", TEXT, re.S):
-        for chunk in re.split(r"^\$ ", block, flags=re.M)[1:]:
-            command, _, output = chunk.partition("\n")
-            examples.append((command, output))
+    for doc in DOCS:
+        for block in re.findall(r"```console\n(.*?)```", doc.read_text(encoding="utf-8"), re.S):
+            for chunk in re.split(r"^\$ ", block, flags=re.M)[1:]:
+                command, _, output = chunk.partition("\n")
+                examples.append(pytest.param(command, output, id=f"{doc.name}: {command}"))
     return examples
 
 
 @pytest.mark.parametrize(("command", "expected"), console_examples())
-def test_readme_console_example(command: str, expected: str) -> None:
+def test_console_example(command: str, expected: str) -> None:
     argv = shlex.split(command)
     assert argv[0] == "holdem"
     result = CliRunner().invoke(main, argv[1:])
     assert result.stdout + result.stderr == expected
 
 
-def test_readme_python_examples() -> None:
-    result = doctest.testfile(str(README), module_relative=False)
-    assert result.attempted >= 8
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_python_examples(doc: Path) -> None:
+    result = doctest.testfile(str(doc), module_relative=False)
     assert result.failed == 0
+    if doc == README:
+        assert result.attempted >= 8
 
 
 def test_ci_runs_the_readme_test_command() -> None:
