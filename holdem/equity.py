@@ -29,14 +29,18 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from math import comb, sqrt
-from typing import TypeAlias, TypeVar
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from ._core import ffi, lib
 from .cards import Card, format_card, parse_cards
 from .errors import HoldemError, InvalidCardError
 from .ranges import Combo, Range, RangeSyntaxError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 PlayerLike: TypeAlias = "str | Range | Sequence[Card]"
 _T = TypeVar("_T")
@@ -311,16 +315,22 @@ def _run_exact(
     return EquityResult(players, "exact", deals, tuple(board), tuple(dead))
 
 
-def _map(fn: Callable[[_T], _R], items: Sequence[_T], threads: int) -> Iterator[_R]:
-    """fn over items in order, on a thread pool when threads > 1."""
-    if threads <= 1 or len(items) <= 1:
-        for item in items:
-            yield fn(item)
+@contextmanager
+def _pool(threads: int) -> Iterator[Executor | None]:
+    """A thread pool when threads > 1 (the C calls run without the GIL)."""
+    if threads <= 1:
+        yield None
         return
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(threads) as pool:
-        yield from pool.map(fn, items)
+        yield pool
+
+
+def _map(fn: Callable[[_T], _R], items: Sequence[_T], threads: int) -> Iterator[_R]:
+    """fn over items in order, on a thread pool when threads > 1."""
+    with _pool(threads if len(items) > 1 else 1) as pool:
+        yield from pool.map(fn, items) if pool else map(fn, items)
 
 
 class _Totals:
@@ -404,28 +414,30 @@ def _run_monte_carlo(
     deals = 0
     chunks = -(-limit // _CHUNK)
     error = [1.0] * n
-    batch = max(threads, 1) * 4
-    next_chunk = 0
-    while next_chunk < chunks:
-        todo = range(next_chunk, min(chunks, next_chunk + batch))
-        next_chunk = todo.stop
-        finished = False
-        for count, wins, ties in _map(run, todo, threads):
-            if count == 0:
-                raise EquityError("the ranges collide on almost every deal; no deal was found")
-            totals.add(1.0, count, wins, ties)
-            deals += count
-            error = [_stderr(totals.share[i], totals.share_sq[i], deals) for i in range(n)]
-            if stderr is not None and deals >= 1000 and max(error) <= stderr:
-                finished = True
-                break  # the later chunks of this batch are dropped: same result any threads
-        if progress:
-            if stderr is not None:
-                progress(min(1.0, (stderr / max(max(error), 1e-300)) ** 2))
-            else:
-                progress(deals / limit)
-        if finished:
-            break
+    with _pool(threads) as pool:
+        # chunks go out in batches, and results are read in chunk order: the
+        # run stops at the same chunk whatever the number of threads
+        batch = 4 * threads
+        for first in range(0, chunks, batch):
+            todo = range(first, min(chunks, first + batch))
+            results = pool.map(run, todo) if pool else map(run, todo)
+            finished = False
+            for count, wins, ties in results:
+                if count == 0:
+                    raise EquityError("the ranges collide on almost every deal; no deal was found")
+                totals.add(1.0, count, wins, ties)
+                deals += count
+                error = [_stderr(totals.share[i], totals.share_sq[i], deals) for i in range(n)]
+                if stderr is not None and deals >= 1000 and max(error) <= stderr:
+                    finished = True
+                    break  # later chunks of this batch are dropped
+            if progress:
+                if stderr is not None:
+                    progress(min(1.0, (stderr / max(max(error), 1e-300)) ** 2))
+                else:
+                    progress(deals / limit)
+            if finished:
+                break
     players = tuple(totals.player(i, names[i], error[i]) for i in range(n))
     return EquityResult(players, "monte carlo", deals, tuple(board), tuple(dead), seed)
 
