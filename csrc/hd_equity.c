@@ -162,7 +162,7 @@ static inline uint32_t rng_below(rng_t *r, uint32_t bound) {
     uint64_t m = (uint64_t)(uint32_t)(rng_next(r) >> 32) * bound;
     uint32_t low = (uint32_t)m;
     if (low < bound) {
-        uint32_t threshold = (uint32_t)(-bound) % bound;
+        uint32_t threshold = (0u - bound) % bound; /* 2^32 mod bound */
         while (low < threshold) {
             m = (uint64_t)(uint32_t)(rng_next(r) >> 32) * bound;
             low = (uint32_t)m;
@@ -222,7 +222,7 @@ static inline uint32_t alias_draw(const alias_t *a, rng_t *r) {
  * thrown away), two draws per random word. */
 static inline void draw_board(rng_t *rng, unsigned k, uint64_t *used, uint64_t *key,
                               uint64_t *bits) {
-    const uint32_t threshold = (uint32_t)(UINT64_C(1) << 32) % HD_NUM_CARDS; /* 2^32 mod 52 */
+    const uint32_t threshold = (uint32_t)((UINT64_C(1) << 32) % HD_NUM_CARDS); /* 48 */
     unsigned j = 0;
     while (j < k) {
         uint64_t x = rng_next(rng);
