@@ -11,7 +11,7 @@ plus the three-way AsKs vs QdQh vs JcTc and AK vs QQ+ vs JTs for holdem alone.
 
 Measured, in one run, the libraries interleaved in every round:
 
-- exact preflop equity: ``holdem.equity.equity(..., exact=True)`` on one and
+- exact preflop equity: ``holdem.equity(..., exact=True)`` on one and
   on two threads; eval7 has no preflop enumeration, so the Python loop a
   user would write over every board with eval7's one-board exact call
   (``py_hand_vs_range_exact``), and for the hand against hand spot also the
@@ -55,7 +55,7 @@ from typing import Any
 
 import holdem
 from holdem.cards import format_card, parse_cards
-from holdem.equity import equity
+from holdem.equities import equity
 from holdem.ranges import Range
 
 DESCRIPTION = "Benchmark of holdem's equity calculator against eval7 and pokerkit."

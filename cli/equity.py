@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import click
 
 from holdem.cards import format_cards, parse_cards
-from holdem.equity import EquityResult, equity
+from holdem.equities import EquityResult, equity
 
 
 @contextmanager

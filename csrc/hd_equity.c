@@ -298,3 +298,38 @@ uint64_t hd_equity_montecarlo(const uint8_t *combos, const double *weights,
     *rejected += rejects;
     return done;
 }
+
+uint64_t hd_equity_montecarlo_deals(const uint8_t *deals, const double *weights, uint32_t m,
+                                    unsigned n, const uint8_t *board, unsigned nb,
+                                    uint64_t dead, uint64_t trials, uint64_t seed,
+                                    uint64_t *wins, uint64_t *ties_k) {
+    alias_t table;
+    showdown_t s;
+    rng_t rng;
+    uint64_t base_key = HD_KEY_INIT, base_bits = 0, used0 = dead;
+    unsigned k = 5 - nb;
+    if (n < 2 || n > HD_MAX_PLAYERS || nb > 5 || m == 0) return 0;
+    if (alias_build(&table, weights, m)) return 0;
+    for (unsigned i = 0; i < nb; i++) {
+        base_key += hd_tables.card_key[board[i]];
+        base_bits |= hd_tables.card_bit[board[i]];
+        used0 |= UINT64_C(1) << board[i];
+    }
+    s.n = n;
+    s.wins = wins;
+    s.ties_k = ties_k;
+    rng_seed(&rng, seed);
+    for (uint64_t t = 0; t < trials; t++) {
+        const uint8_t *c = deals + 2 * (size_t)n * alias_draw(&table, &rng);
+        uint64_t used = used0, key = base_key, bits = base_bits;
+        for (unsigned i = 0; i < n; i++, c += 2) {
+            used |= (UINT64_C(1) << c[0]) | (UINT64_C(1) << c[1]);
+            s.key[i] = hd_tables.card_key[c[0]] + hd_tables.card_key[c[1]];
+            s.bits[i] = hd_tables.card_bit[c[0]] | hd_tables.card_bit[c[1]];
+        }
+        draw_board(&rng, k, &used, &key, &bits);
+        score(&s, key, bits);
+    }
+    free(table.alias), free(table.cut);
+    return trials;
+}

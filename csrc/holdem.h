@@ -106,4 +106,15 @@ uint64_t hd_equity_montecarlo(const uint8_t *combos, const double *weights,
                               uint64_t max_rejects, uint64_t *wins, uint64_t *ties_k,
                               uint64_t *rejected);
 
+/* Monte Carlo over a list of m whole deals: deal j gives player i the
+ * cards deals[2(jn + i)] and deals[2(jn + i) + 1].  Each deal is drawn with
+ * probability proportional to weights[j] (the caller lists only deals with
+ * no card twice and none on the board or dead), then the board is completed
+ * as in hd_equity_montecarlo.  No rejections: the choice for ranges whose
+ * legal deals are few enough to list.  Returns the deals scored. */
+uint64_t hd_equity_montecarlo_deals(const uint8_t *deals, const double *weights, uint32_t m,
+                                    unsigned n, const uint8_t *board, unsigned nb,
+                                    uint64_t dead, uint64_t trials, uint64_t seed,
+                                    uint64_t *wins, uint64_t *ties_k);
+
 #endif

@@ -19,7 +19,7 @@ from .cards import (
     parse_card,
     parse_cards,
 )
-from .equity import EquityError, EquityResult, PlayerEquity, equity
+from .equities import EquityError, EquityResult, PlayerEquity, equity
 from .errors import HoldemError, InvalidCardError
 from .evaluator import (
     Category,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+import holdem.equities as equities_module
 from holdem import InvalidCardError
-from holdem.equity import EquityError, equity
+from holdem.equities import EquityError, equity
 from holdem.ranges import Range, RangeSyntaxError
 
 
@@ -92,9 +93,15 @@ def test_weights_act_as_the_hand_computed_example_says() -> None:
     assert equity([hero, "KK, QQ"]).players[0].equity != pytest.approx(total / weight)
 
 
-def test_weights_in_monte_carlo_are_unbiased_with_collisions() -> None:
-    # overlapping ranges force rejections; the draw must stay proportional
+@pytest.mark.parametrize("listed", [True, False])
+def test_weights_in_monte_carlo_are_unbiased_with_collisions(
+    listed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # overlapping ranges: whether deals are listed and drawn whole, or drawn
+    # player by player with rejections, the draw must stay proportional
     exact = equity(["AA, KK:0.3", "AK, AA"], exact=True)
+    if not listed:
+        monkeypatch.setattr(equities_module, "_LIST_LIMIT", 0)
     mc = equity(["AA, KK:0.3", "AK, AA"], trials=300_000, seed=4)
     for e, m in zip(exact.players, mc.players, strict=True):
         assert abs(m.equity - e.equity) < 4 * m.stderr

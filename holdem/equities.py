@@ -1,0 +1,494 @@
+"""Equities: how often each hand or range wins, exactly or by Monte Carlo.
+
+>>> result = equity(["AsKs", "QdQh"])
+>>> result.method, [round(p.equity, 5) for p in result.players]
+('exact', [0.46214, 0.53786])
+>>> round(equity(["AK", "QQ+"]).players[0].equity, 6)
+0.3179
+
+Players are exact hands (``"AsKs"``, ``[51, 47]``), ranges (``"QQ+,AKs"``,
+a :class:`~holdem.ranges.Range`) or ``"random"``.  The work runs in C
+(``csrc/hd_equity.c``) in chunks, on ``threads`` threads (the C calls run
+without the GIL).
+
+- **Exact**: every assignment of combos to the players that shares no card is
+  enumerated with every completion of the board.  Assignments that are the
+  same up to a renaming of suits (one that keeps the board and dead cards in
+  place) are computed once and counted with their multiplicity.
+- **Monte Carlo**: each deal draws one combo per player by weight and, if two
+  players' cards collide, draws the whole deal again, which keeps the
+  sampling unbiased; then it completes the board from the remaining cards.
+  Work is cut in fixed chunks of deals, each with its own random stream
+  derived from ``seed``, and merged in chunk order, so **the same seed gives
+  the same result with any number of threads**.  It stops after ``trials``
+  deals or once every player's standard error is at most ``stderr``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from math import comb, sqrt
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+
+from ._core import ffi, lib
+from .cards import Card, format_card, parse_cards
+from .errors import HoldemError, InvalidCardError
+from .ranges import Combo, Range, RangeSyntaxError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+PlayerLike: TypeAlias = "str | Range | Sequence[Card]"
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+MAX_PLAYERS = lib.HD_MAX_PLAYERS
+_TIES = lib.HD_TIE_SLOTS
+#: Exact enumeration is chosen automatically below this many hand evaluations.
+EXACT_LIMIT = 150_000_000
+_CHUNK = 1 << 15  # Monte Carlo deals per chunk (one C call, one random stream)
+_MAX_TRIALS = 10**10
+_LIST_LIMIT = 200_000  # legal deals are listed (exact, Monte Carlo without rejections) up to this
+
+
+class EquityError(HoldemError, ValueError):
+    """An equity question that has no answer (e.g. no legal deal)."""
+
+
+@dataclass(frozen=True)
+class PlayerEquity:
+    """One player's result: ``equity`` is the expected share of the pot.
+
+    ``win`` is the share of deals the player wins alone, ``tie`` the share it
+    splits; ``stderr`` the standard error of ``equity`` (0 when exact).
+    """
+
+    hand: str
+    equity: float
+    win: float
+    tie: float
+    stderr: float
+
+
+@dataclass(frozen=True)
+class EquityResult:
+    """The result of :func:`equity`, players in the order given."""
+
+    players: tuple[PlayerEquity, ...]
+    method: str  # "exact" or "monte carlo"
+    deals: int  # boards scored (over the distinct deals of hole cards) or deals simulated
+    board: tuple[Card, ...]
+    dead: tuple[Card, ...]
+    seed: int | None = None  # the Monte Carlo seed, to reproduce a run
+
+
+def _as_range(player: PlayerLike, index: int) -> Range:
+    if isinstance(player, Range):
+        return player
+    if isinstance(player, str):
+        try:
+            cards = parse_cards(player)
+        except InvalidCardError:
+            cards = []
+        if len(cards) == 2:
+            return Range([(cards[0], cards[1])])
+        try:
+            return Range.parse(player)
+        except RangeSyntaxError as exc:
+            raise RangeSyntaxError(
+                f"player {index}: {exc}", token=exc.token, column=exc.column
+            ) from None
+    cards = parse_cards(player)
+    if len(cards) != 2:
+        raise InvalidCardError(f"player {index} has {len(cards)} cards, a hand has 2")
+    return Range([(cards[0], cards[1])])
+
+
+def equity(
+    players: Sequence[PlayerLike],
+    *,
+    board: str | Iterable[Card | str] = (),
+    dead: str | Iterable[Card | str] = (),
+    exact: bool | None = None,
+    trials: int | None = None,
+    stderr: float | None = None,
+    seed: int | None = None,
+    threads: int = 1,
+    progress: Callable[[float], None] | None = None,
+) -> EquityResult:
+    """Equity of 2 to 10 players (hands or ranges) on a board of 0, 3, 4 or 5 cards.
+
+    ``exact=None`` enumerates when that takes at most :data:`EXACT_LIMIT`
+    evaluations and uses Monte Carlo otherwise; ``exact=True`` forces
+    enumeration, ``exact=False`` Monte Carlo.  Monte Carlo runs ``trials``
+    deals, or until every player's standard error is at most ``stderr``
+    (default 0.0005 when neither is given).  ``progress`` is called with the
+    fraction done (0..1) as the work goes.
+    """
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise EquityError(f"equity needs 2 to {MAX_PLAYERS} players, got {len(players)}")
+    board_cards = parse_cards(board)
+    dead_cards = parse_cards(dead)
+    if len(board_cards) not in (0, 3, 4, 5):
+        raise InvalidCardError(f"the board has 0, 3, 4 or 5 cards, got {len(board_cards)}")
+    known = board_cards + dead_cards
+    _check_distinct_known(board_cards, dead_cards)
+    ranges = []
+    owner = {c: "the board" for c in board_cards} | {c: "the dead cards" for c in dead_cards}
+    for i, p in enumerate(players, 1):
+        full = _as_range(p, i)
+        if len(full) == 1:  # an exact hand: say which card it shares, and with whom
+            for c in next(iter(full)):
+                if c in owner:
+                    raise InvalidCardError(
+                        f"duplicate card {format_card(c)} ({owner[c]} and player {i})",
+                        token=format_card(c),
+                    )
+                owner[c] = f"player {i}"
+        r = full.without(known)
+        if not len(r):
+            raise EquityError(
+                f"player {i} ({_describe(p)}) has no hand left once the board and dead cards "
+                "are taken out"
+            )
+        ranges.append(r)
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
+    if trials is not None and trials < 1:
+        raise ValueError(f"trials must be at least 1, not {trials}")
+    if stderr is not None and not stderr > 0:
+        raise ValueError(f"stderr must be positive, not {stderr}")
+    if exact and (trials is not None or stderr is not None):
+        raise ValueError("exact=True takes no trials or stderr")
+    names = tuple(_describe(p) for p in players)
+
+    # the legal deals of hole cards, when they are few enough to list
+    bound = 1
+    for r in ranges:
+        bound *= len(r)
+    deals = list(_legal_deals(ranges)) if bound <= _LIST_LIMIT else None
+    if deals == [] or (deals is None and not _has_legal_deal(ranges)):
+        raise EquityError("the ranges leave no legal deal: every combination shares a card")
+    plan = None
+    if exact is not False and trials is None and stderr is None:
+        plan = _exact_plan(deals, len(ranges), board_cards, dead_cards, forced=exact is True)
+    if plan is not None:
+        return _run_exact(plan, names, board_cards, dead_cards, threads, progress)
+    return _run_monte_carlo(
+        ranges, deals, names, board_cards, dead_cards, trials, stderr, seed, threads, progress
+    )
+
+
+def _describe(player: PlayerLike) -> str:
+    if isinstance(player, str):
+        return player
+    if isinstance(player, Range):
+        return str(player)
+    return "".join(format_card(c) for c in parse_cards(player))
+
+
+def _check_distinct_known(board: list[Card], dead: list[Card]) -> None:
+    clash = set(board) & set(dead)
+    if clash:
+        card = format_card(min(clash))
+        raise InvalidCardError(f"card {card} is both on the board and dead", token=card)
+
+
+# --- exact ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _ExactPlan:
+    classes: list[tuple[tuple[Combo, ...], float]]  # representative deal, total weight
+    deck: bytes  # cards left for the board when no hole card is taken out
+    draws: int  # board cards to deal
+
+
+def _suit_maps(board: list[Card], dead: list[Card]) -> list[list[Card]]:
+    """Card maps of the suit renamings that keep the board and the dead cards in place."""
+    maps = []
+    for perm in itertools.permutations(range(4)):
+        card_map = [(c & ~3) | perm[c & 3] for c in range(52)]
+        if {card_map[c] for c in board} == set(board) and {card_map[c] for c in dead} == set(dead):
+            maps.append(card_map)
+    return maps
+
+
+Deal: TypeAlias = tuple[Combo, ...]
+
+
+def _exact_plan(
+    deals: list[tuple[Deal, float]] | None,
+    n: int,
+    board: list[Card],
+    dead: list[Card],
+    forced: bool,
+) -> _ExactPlan | None:
+    """The distinct deals to enumerate, or None when Monte Carlo should be used."""
+    draws = 5 - len(board)
+    boards = comb(52 - len(board) - len(dead) - 2 * n, draws)
+    if deals is None:
+        if forced:
+            raise EquityError("exact enumeration over so many combinations of hands is too "
+                              "large; use Monte Carlo")  # fmt: skip
+        return None
+    if not forced and len(deals) * boards * n > 50 * EXACT_LIMIT:
+        return None  # far too big even before merging symmetric deals
+    maps = _suit_maps(board, dead)
+    classes: dict[Deal, float] = {}
+    if len(maps) > 1:
+        # each combo's image under each renaming, for the combos that occur
+        used = {combo for deal, _ in deals for combo in deal}
+        images = [
+            {(a, b): (m[a], m[b]) if m[a] > m[b] else (m[b], m[a]) for a, b in used} for m in maps
+        ]
+        for deal, weight in deals:
+            key = min(tuple(image[c] for c in deal) for image in images)
+            classes[key] = classes.get(key, 0.0) + weight
+    else:
+        for deal, weight in deals:
+            classes[deal] = classes.get(deal, 0.0) + weight
+    if not forced and len(classes) * boards * n > EXACT_LIMIT:
+        return None
+    taken = set(board) | set(dead)
+    deck = bytes(c for c in range(52) if c not in taken)
+    return _ExactPlan(sorted(classes.items()), deck, draws)
+
+
+def _legal_deals(ranges: list[Range]) -> Iterable[tuple[tuple[Combo, ...], float]]:
+    """Every choice of one combo per player with no card twice, and its weight."""
+    items = [r.items() for r in ranges]
+
+    def walk(
+        i: int, used: int, deal: tuple[Combo, ...], weight: float
+    ) -> Iterator[tuple[tuple[Combo, ...], float]]:
+        if i == len(items):
+            yield deal, weight
+            return
+        for combo, w in items[i]:
+            bits = (1 << combo[0]) | (1 << combo[1])
+            if not used & bits:
+                yield from walk(i + 1, used | bits, (*deal, combo), weight * w)
+
+    yield from walk(0, 0, (), 1.0)
+
+
+def _run_exact(
+    plan: _ExactPlan,
+    names: tuple[str, ...],
+    board: list[Card],
+    dead: list[Card],
+    threads: int,
+    progress: Callable[[float], None] | None,
+) -> EquityResult:
+    n = len(names)
+    tasks = []  # (class index, lo, hi): a slice of the first board card
+    for index, (deal, _) in enumerate(plan.classes):
+        holes = {c for combo in deal for c in combo}
+        deck = bytes(c for c in plan.deck if c not in holes)
+        if plan.draws == 0:
+            tasks.append((index, deck, 0, 1))
+        else:
+            # few classes: cut each by its first board card, for threads and progress
+            step = 4 if len(plan.classes) < 16 else len(deck)
+            tasks.extend((index, deck, lo, lo + step) for lo in range(0, len(deck), step))
+    board_bytes = bytes(board)
+
+    def run(task: tuple[int, bytes, int, int]) -> tuple[int, int, list[int], list[int]]:
+        index, deck, lo, hi = task
+        holes = bytes(c for combo in plan.classes[index][0] for c in combo)
+        wins = ffi.new("uint64_t[]", n)
+        ties = ffi.new("uint64_t[]", n * _TIES)
+        count = lib.hd_equity_enumerate(
+            holes, n, board_bytes, len(board_bytes), deck, len(deck), lo, hi, wins, ties
+        )
+        return index, count, list(wins), list(ties)
+
+    totals = _Totals(n)
+    deals = 0
+    for done, (index, count, wins, ties) in enumerate(_map(run, tasks, threads), 1):
+        totals.add(plan.classes[index][1], count, wins, ties)
+        deals += count
+        if progress:
+            progress(done / len(tasks))
+    players = tuple(totals.player(i, names[i], 0.0) for i in range(n))
+    return EquityResult(players, "exact", deals, tuple(board), tuple(dead))
+
+
+@contextmanager
+def _pool(threads: int) -> Iterator[Executor | None]:
+    """A thread pool when threads > 1 (the C calls run without the GIL)."""
+    if threads <= 1:
+        yield None
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(threads) as pool:
+        yield pool
+
+
+def _map(fn: Callable[[_T], _R], items: Sequence[_T], threads: int) -> Iterator[_R]:
+    """fn over items in order, on a thread pool when threads > 1."""
+    with _pool(threads if len(items) > 1 else 1) as pool:
+        yield from pool.map(fn, items) if pool else map(fn, items)
+
+
+class _Totals:
+    """Weighted sums of wins, ties and shares over chunks of work."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.deals = 0.0
+        self.win = [0.0] * n
+        self.tie = [0.0] * n
+        self.share = [0.0] * n
+        self.share_sq = [0.0] * n  # sum of the squares of the per-deal shares
+
+    def add(self, weight: float, count: int, wins: list[int], ties: list[int]) -> None:
+        self.deals += weight * count
+        for i in range(self.n):
+            row = ties[i * _TIES : (i + 1) * _TIES]
+            self.win[i] += weight * wins[i]
+            self.tie[i] += weight * sum(row)
+            self.share[i] += weight * (wins[i] + sum(row[k] / k for k in range(2, _TIES)))
+            self.share_sq[i] += weight * (wins[i] + sum(row[k] / k**2 for k in range(2, _TIES)))
+
+    def player(self, i: int, name: str, stderr: float) -> PlayerEquity:
+        d = self.deals
+        return PlayerEquity(name, self.share[i] / d, self.win[i] / d, self.tie[i] / d, stderr)
+
+
+# --- Monte Carlo -----------------------------------------------------------
+
+
+def _has_legal_deal(ranges: list[Range]) -> bool:
+    return next(iter(_legal_deals(sorted(ranges, key=len))), None) is not None
+
+
+def _run_monte_carlo(
+    ranges: list[Range],
+    deals: list[tuple[Deal, float]] | None,
+    names: tuple[str, ...],
+    board: list[Card],
+    dead: list[Card],
+    trials: int | None,
+    stderr: float | None,
+    seed: int | None,
+    threads: int,
+    progress: Callable[[float], None] | None,
+) -> EquityResult:
+    n = len(ranges)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    if trials is None and stderr is None:
+        stderr = 0.0005
+    limit = trials if trials is not None else _MAX_TRIALS
+    board_bytes = bytes(board)
+    dead_mask = 0
+    for c in dead:
+        dead_mask |= 1 << c
+    if deals is not None:  # draw whole legal deals: no rejections
+        c_deals = ffi.new(
+            "uint8_t[]", bytes(c for deal, _ in deals for combo in deal for c in combo)
+        )
+        c_deal_weights = ffi.new("double[]", [w for _, w in deals])
+
+        def simulate(size: int, chunk_seed: int, wins: Any, ties: Any) -> int:
+            return int(
+                lib.hd_equity_montecarlo_deals(
+                    c_deals,
+                    c_deal_weights,
+                    len(deals),
+                    n,
+                    board_bytes,
+                    len(board_bytes),
+                    dead_mask,
+                    size,
+                    chunk_seed,
+                    wins,
+                    ties,
+                )
+            )
+    else:  # draw each player's combo, and the whole deal again on a collision
+        combos = bytearray()
+        weights: list[float] = []
+        start = [0]
+        for r in ranges:
+            for (a, b), w in r.items():
+                combos += bytes((a, b))
+                weights.append(w)
+            start.append(len(weights))
+        c_combos = ffi.new("uint8_t[]", bytes(combos))
+        c_weights = ffi.new("double[]", weights)
+        c_start = ffi.new("uint32_t[]", start)
+        rejected = ffi.new("uint64_t *")
+
+        def simulate(size: int, chunk_seed: int, wins: Any, ties: Any) -> int:
+            return int(
+                lib.hd_equity_montecarlo(
+                    c_combos,
+                    c_weights,
+                    c_start,
+                    n,
+                    board_bytes,
+                    len(board_bytes),
+                    dead_mask,
+                    size,
+                    chunk_seed,
+                    1000 * size + 10_000,
+                    wins,
+                    ties,
+                    rejected,
+                )
+            )
+
+    def run(chunk: int) -> tuple[int, list[int], list[int]]:
+        size = min(_CHUNK, limit - chunk * _CHUNK)
+        wins = ffi.new("uint64_t[]", n)
+        ties = ffi.new("uint64_t[]", n * _TIES)
+        chunk_seed = (seed * 0x9E3779B97F4A7C15 + chunk) % 2**64
+        count = simulate(size, chunk_seed, wins, ties)
+        return count, list(wins), list(ties)
+
+    totals = _Totals(n)
+    done = 0
+    chunks = -(-limit // _CHUNK)
+    error = [1.0] * n
+    with _pool(threads) as pool:
+        # chunks go out in batches, and results are read in chunk order: the
+        # run stops at the same chunk whatever the number of threads
+        batch = 4 * threads
+        for first in range(0, chunks, batch):
+            todo = range(first, min(chunks, first + batch))
+            results = pool.map(run, todo) if pool else map(run, todo)
+            finished = False
+            for count, wins, ties in results:
+                if count == 0:
+                    raise EquityError("the ranges collide on almost every deal; no deal was found")
+                totals.add(1.0, count, wins, ties)
+                done += count
+                error = [_stderr(totals.share[i], totals.share_sq[i], done) for i in range(n)]
+                if stderr is not None and done >= 1000 and max(error) <= stderr:
+                    finished = True
+                    break  # later chunks of this batch are dropped
+            if progress:
+                if stderr is not None:
+                    progress(min(1.0, (stderr / max(max(error), 1e-300)) ** 2))
+                else:
+                    progress(done / limit)
+            if finished:
+                break
+    players = tuple(totals.player(i, names[i], error[i]) for i in range(n))
+    return EquityResult(players, "monte carlo", done, tuple(board), tuple(dead), seed)
+
+
+def _stderr(share: float, sum_sq: float, deals: int) -> float:
+    mean = share / deals
+    variance = max(sum_sq / deals - mean * mean, 0.0)
+    return sqrt(variance / deals)
+
+
+__all__ = ["EXACT_LIMIT", "EquityError", "EquityResult", "PlayerEquity", "equity"]
