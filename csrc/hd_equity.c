@@ -213,7 +213,8 @@ static int alias_build(alias_t *a, const double *w, uint32_t m) {
 }
 
 static inline uint32_t alias_draw(const alias_t *a, rng_t *r) {
-    uint32_t j = a->m == 1 ? 0 : rng_below(r, a->m);
+    if (a->m == 1) return 0;
+    uint32_t j = rng_below(r, a->m);
     return (rng_next(r) >> 11) < a->cut[j] ? j : a->alias[j];
 }
 
