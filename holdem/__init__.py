@@ -8,6 +8,8 @@ Cards are ints 0..51 (``rank * 4 + suit``, see :mod:`holdem.cards`); hand
 values are ints, higher is better (see :mod:`holdem.evaluator`).
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .cards import (
     Card,
     CardSet,
@@ -19,8 +21,7 @@ from .cards import (
     parse_card,
     parse_cards,
 )
-from .equities import EquityError, EquityResult, PlayerEquity, equity
-from .errors import HoldemError, InvalidCardError
+from .errors import ConfigError, HoldemError, IllegalActionError, InvalidCardError
 from .evaluator import (
     Category,
     HandValue,
@@ -32,10 +33,38 @@ from .evaluator import (
     evaluate_many,
     value_counts,
 )
-from .ranges import Range, RangeSyntaxError
+
+if TYPE_CHECKING:
+    from .actions import Action, ActionKind, LegalActions, Street
+    from .config import HandConfig, HeadsUpCap, Post, Structure
+    from .equities import EquityError, EquityResult, PlayerEquity, equity
+    from .hand import Hand, Phase
+    from .pots import Outcome, Pot, ShownHand
+    from .ranges import Range, RangeSyntaxError
+    from .views import PlayerView
+
+# The evaluator is imported at once; the rest on first use, so that
+# `import holdem` (and a command such as `holdem eval`) stays light.
+_LAZY = {
+    "actions": ("Action", "ActionKind", "LegalActions", "Street"),
+    "config": ("HandConfig", "HeadsUpCap", "Post", "Structure"),
+    "equities": ("EquityError", "EquityResult", "PlayerEquity", "equity"),
+    "hand": ("Hand", "Phase"),
+    "pots": ("Outcome", "Pot", "ShownHand"),
+    "ranges": ("Range", "RangeSyntaxError"),
+    "views": ("PlayerView",),
+}
+_LAZY_MODULE = {name: module for module, names in _LAZY.items() for name in names}
 
 
-def __getattr__(name: str) -> str:
+def __getattr__(name: str) -> Any:
+    module = _LAZY_MODULE.get(name)
+    if module is not None:
+        from importlib import import_module
+
+        value = getattr(import_module(f".{module}", __name__), name)
+        globals()[name] = value
+        return value
     # importlib.metadata costs megabytes and tens of milliseconds: only on demand
     if name == "__version__":
         from importlib.metadata import PackageNotFoundError, version
@@ -48,18 +77,34 @@ def __getattr__(name: str) -> str:
 
 
 __all__ = [
+    "Action",
+    "ActionKind",
     "Card",
     "CardSet",
     "Category",
+    "ConfigError",
     "Deck",
     "EquityError",
     "EquityResult",
+    "Hand",
+    "HandConfig",
     "HandValue",
+    "HeadsUpCap",
     "HoldemError",
+    "IllegalActionError",
     "InvalidCardError",
+    "LegalActions",
+    "Outcome",
+    "Phase",
     "PlayerEquity",
+    "PlayerView",
+    "Post",
+    "Pot",
     "Range",
     "RangeSyntaxError",
+    "ShownHand",
+    "Street",
+    "Structure",
     "__version__",
     "best_five",
     "cards_of",

@@ -22,3 +22,28 @@ class InvalidCardError(HoldemError, ValueError):
         super().__init__(message)
         self.token = token
         self.position = position
+
+
+class ConfigError(HoldemError, ValueError):
+    """A configuration that cannot be used (of a hand, a table, a game).
+
+    ``field`` names the offending setting and ``value`` is what was given.
+    """
+
+    def __init__(self, message: str, *, field: str | None = None, value: object = None):
+        super().__init__(message)
+        self.field = field
+        self.value = value
+
+
+class IllegalActionError(HoldemError, ValueError):
+    """An action the rules do not allow now, with the reason in the message.
+
+    ``seat`` is the player who tried it (None for a dealer step) and
+    ``action`` the name of the action (``"raise"``, ``"check"``, ...).
+    """
+
+    def __init__(self, message: str, *, seat: int | None = None, action: str | None = None):
+        super().__init__(message)
+        self.seat = seat
+        self.action = action

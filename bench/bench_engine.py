@@ -1,0 +1,360 @@
+"""Benchmark of the holdem hand state machine against other Python poker engines.
+
+Run it from the repository root::
+
+    pip install -e '.[bench]' && python bench/bench_engine.py
+
+``--quick`` gives a smoke run of a few seconds.  Every engine plays
+complete hands (forced bets, dealing, betting, showdown, pots awarded) of
+6 players with 200 chips and blinds 1/2, in the same run, with the same
+two kinds of players:
+
+- ``call``: call-only players (check when possible, else call): every hand
+  goes to a six-way showdown;
+- ``random``: random legal players: fold, check-or-call or bet/raise with
+  equal chances, a bet or raise to a uniform amount between the legal
+  minimum and maximum.
+
+Peers: texasholdem, PyPokerEngine (call-only), pokerkit.  Every engine
+keeps the stacks from hand to hand as texasholdem does: a player with no
+chips leaves, and the game starts again when one player is left; the
+button moves every hand.  Each figure is the best of ``--repeat`` rounds; the rounds interleave the
+engines, so a noisy neighbour slows them all alike.
+
+Output: one JSON object a line on stdout: a result per engine and kind of
+player, ratios against each peer, and a verdict per performance target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import json
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import holdem
+from holdem.config import HandConfig
+from holdem.hand import Hand
+
+SEED = 20240601
+PLAYERS = 6
+STACK = 200
+SB, BB = 1, 2
+
+#: hands per round for each engine, (call, random); ``--quick`` divides by 10
+HANDS = {
+    "holdem": (20_000, 30_000),
+    "texasholdem": (2_000, 3_000),
+    "PyPokerEngine": (300, 0),
+    "pokerkit": (150, 400),
+}
+
+
+def emit(**fields: Any) -> None:
+    print(json.dumps(fields), flush=True)
+
+
+# ------------------------------------------------------------------ holdem
+
+
+class Table:
+    """Seats, stacks and the button between hands, as the peers keep them.
+
+    A player with no chips leaves; when fewer than two are left the game
+    starts again with everybody at 200 (texasholdem's and PyPokerEngine's
+    behaviour), and the button moves to the next seated player.
+    """
+
+    def __init__(self) -> None:
+        self.stacks = [STACK] * PLAYERS
+        self.button = PLAYERS - 1
+
+    def next_hand(self) -> tuple[list[int], HandConfig]:
+        seats = [s for s in range(PLAYERS) if self.stacks[s]]
+        if len(seats) < 2:
+            self.stacks = [STACK] * PLAYERS
+            seats = list(range(PLAYERS))
+        after = [s for s in seats if s > self.button]
+        self.button = after[0] if after else seats[0]
+        stacks = tuple(self.stacks[s] for s in seats)
+        return seats, HandConfig(stacks, seats.index(self.button), SB, BB)
+
+    def settle(self, seats: list[int], stacks: tuple[int, ...] | list[int]) -> None:
+        for seat, chips in zip(seats, stacks, strict=True):
+            self.stacks[seat] = chips
+
+
+def holdem_call(hands: int, rng: random.Random) -> int:
+    table = Table()
+    for _ in range(hands):
+        seats, config = table.next_hand()
+        hand = Hand(config, rng=rng)
+        while not hand.done:
+            hand.check_or_call()
+        table.settle(seats, hand.stacks)
+    return hands
+
+
+def holdem_random(hands: int, rng: random.Random) -> int:
+    table = Table()
+    choice, randint = rng.choice, rng.randint
+    for _ in range(hands):
+        seats, config = table.next_hand()
+        hand = Hand(config, rng=rng)
+        while not hand.done:
+            legal = hand.legal_actions()
+            assert legal is not None
+            moves = ["fold", "check" if legal.check else "call"]
+            if legal.wager is not None:
+                moves.append("raise")
+            move = choice(moves)
+            if move == "raise":
+                assert legal.min_to is not None and legal.max_to is not None
+                to = randint(legal.min_to, legal.max_to)
+                if hand.current_bet:
+                    hand.raise_to(to)
+                else:
+                    hand.bet(to)
+            elif move == "check":
+                hand.check()
+            elif move == "call":
+                hand.call()
+            else:
+                hand.fold()
+        table.settle(seats, hand.stacks)
+    return hands
+
+
+# ------------------------------------------------------------- texasholdem
+
+
+def texasholdem_run(hands: int, rng: random.Random, players: str) -> int:
+    from texasholdem import ActionType, TexasHoldEm
+    from texasholdem.agents import call_agent, random_agent
+
+    random.seed(rng.getrandbits(32))  # texasholdem shuffles with the global RNG
+    agent = call_agent if players == "call" else random_agent
+    game = TexasHoldEm(buyin=STACK, big_blind=BB, small_blind=SB, max_players=PLAYERS)
+    done = 0
+    while done < hands:
+        if not game.is_game_running():
+            game = TexasHoldEm(buyin=STACK, big_blind=BB, small_blind=SB, max_players=PLAYERS)
+        game.start_hand()
+        if not game.is_game_running():  # one player left: no hand was played
+            continue
+        while game.is_hand_running():
+            action, total = agent(game)
+            if action == ActionType.RAISE:
+                game.take_action(action, total=total)
+            else:
+                game.take_action(action)
+        done += 1
+    return done
+
+
+# ------------------------------------------------------------ PyPokerEngine
+
+
+def pypokerengine_call(hands: int, rng: random.Random) -> int:
+    from pypokerengine.api.game import setup_config, start_poker
+    from pypokerengine.players import BasePokerPlayer
+
+    random.seed(rng.getrandbits(32))  # PyPokerEngine shuffles with the global RNG
+    played = [0]
+
+    class CallPlayer(BasePokerPlayer):  # type: ignore[misc]
+        def __init__(self, counts: bool) -> None:
+            self.counts = counts  # every player hears each result: one counts the hands
+
+        def declare_action(self, valid_actions: Any, hole_card: Any, round_state: Any) -> Any:
+            call = valid_actions[1]
+            return call["action"], call["amount"]
+
+        def receive_game_start_message(self, game_info: Any) -> None:
+            pass
+
+        def receive_round_start_message(self, round_count: Any, hole: Any, seats: Any) -> None:
+            pass
+
+        def receive_street_start_message(self, street: Any, round_state: Any) -> None:
+            pass
+
+        def receive_game_update_message(self, action: Any, round_state: Any) -> None:
+            pass
+
+        def receive_round_result_message(self, winners: Any, info: Any, state: Any) -> None:
+            played[0] += self.counts
+
+    while played[0] < hands:
+        config = setup_config(
+            max_round=hands - played[0], initial_stack=STACK, small_blind_amount=SB
+        )
+        for i in range(PLAYERS):
+            config.register_player(name=f"p{i}", algorithm=CallPlayer(i == 0))
+        start_poker(config, verbose=0)
+    return played[0]
+
+
+# ----------------------------------------------------------------- pokerkit
+
+
+def pokerkit_run(hands: int, rng: random.Random, players: str) -> int:
+    from pokerkit import Automation, Mode, NoLimitTexasHoldem
+
+    random.seed(rng.getrandbits(32))  # pokerkit shuffles with the global RNG
+    automations = (
+        Automation.ANTE_POSTING,
+        Automation.BET_COLLECTION,
+        Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING,
+        Automation.HOLE_DEALING,
+        Automation.BOARD_DEALING,
+        Automation.RUNOUT_COUNT_SELECTION,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+        Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING,
+        Automation.CHIPS_PULLING,
+    )
+    table = Table()
+    played = 0
+    for _ in range(hands):
+        seats, config = table.next_hand()
+        n = len(seats)
+        order = [(config.button + 1 + i) % n for i in range(n)]  # pokerkit: SB first
+        state = NoLimitTexasHoldem.create_state(
+            automations, True, 0, (SB, BB), BB,
+            tuple(config.stacks[i] for i in order), n, mode=Mode.CASH_GAME,
+        )  # fmt: skip
+        try:
+            play_pokerkit(state, rng, players)
+        except AssertionError:  # pokerkit 0.7 trips on some random hands: not counted
+            table = Table()
+            continue
+        played += 1
+        after = list(config.stacks)
+        for i, chips in zip(order, state.stacks, strict=True):
+            after[i] = chips
+        table.settle(seats, after)
+    return played
+
+
+def play_pokerkit(state: Any, rng: random.Random, players: str) -> None:
+    while state.status:
+        if players == "call":
+            state.check_or_call()
+            continue
+        moves = ["fold", "call"]
+        if state.can_complete_bet_or_raise_to():
+            moves.append("raise")
+        move = rng.choice(moves)
+        if move == "raise":
+            low = state.min_completion_betting_or_raising_to_amount
+            high = state.max_completion_betting_or_raising_to_amount
+            state.complete_bet_or_raise_to(rng.randint(low, high))
+        elif move == "fold" and state.can_fold():
+            state.fold()
+        else:
+            state.check_or_call()
+
+
+RUNNERS: dict[str, dict[str, Callable[[int, random.Random], int]]] = {
+    "holdem": {"call": holdem_call, "random": holdem_random},
+    "texasholdem": {
+        "call": lambda n, r: texasholdem_run(n, r, "call"),
+        "random": lambda n, r: texasholdem_run(n, r, "random"),
+    },
+    "PyPokerEngine": {"call": pypokerengine_call},
+    "pokerkit": {
+        "call": lambda n, r: pokerkit_run(n, r, "call"),
+        "random": lambda n, r: pokerkit_run(n, r, "random"),
+    },
+}
+PIP_NAMES = {"holdem": "holdem", "texasholdem": "texasholdem",
+             "PyPokerEngine": "PyPokerEngine", "pokerkit": "pokerkit"}  # fmt: skip
+MODULES = {"holdem": "holdem", "texasholdem": "texasholdem",
+           "PyPokerEngine": "pypokerengine", "pokerkit": "pokerkit"}  # fmt: skip
+
+
+def version_of(engine: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(PIP_NAMES[engine])
+    except PackageNotFoundError:
+        return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run (10x fewer hands)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds; the best counts")
+    args = parser.parse_args(argv)
+    scale = 10 if args.quick else 1
+    engines = []
+    for engine in RUNNERS:
+        try:
+            importlib.import_module(MODULES[engine])
+        except ImportError:
+            emit(note=f"{engine} is not installed: skipped", engine=engine)
+            continue
+        engines.append(engine)
+    emit(
+        bench="engine",
+        python=platform.python_version(),
+        machine=platform.machine(),
+        holdem=holdem.__version__,
+        players=PLAYERS,
+        stack=STACK,
+        blinds=[SB, BB],
+        peers={e: version_of(e) for e in engines if e != "holdem"},
+    )
+    best: dict[tuple[str, str], float] = {}
+    hands_of: dict[tuple[str, str], int] = {}
+    rng = random.Random(SEED)
+    for _ in range(max(1, args.repeat)):
+        for kind in ("call", "random"):
+            for engine in engines:
+                runner = RUNNERS[engine].get(kind)
+                if runner is None:
+                    continue
+                n = HANDS[engine][0 if kind == "call" else 1] // scale
+                gc.collect()
+                start = time.perf_counter()
+                played = runner(n, rng)
+                seconds = time.perf_counter() - start
+                rate = played / seconds
+                if rate > best.get((engine, kind), 0.0):
+                    best[(engine, kind)] = rate
+                    hands_of[(engine, kind)] = played
+    for (engine, kind), rate in best.items():
+        emit(result="hands_per_second", engine=engine, players=kind,
+             hands=hands_of[(engine, kind)], value=round(rate, 1))  # fmt: skip
+    for kind in ("call", "random"):
+        mine = best.get(("holdem", kind))
+        for engine in engines:
+            if engine == "holdem" or (engine, kind) not in best or mine is None:
+                continue
+            emit(
+                ratio=f"holdem/{engine}", players=kind, value=round(mine / best[(engine, kind)], 1)
+            )
+    targets = [
+        ("call-only >= 10,000 hands/s", best.get(("holdem", "call"), 0.0) >= 10_000),
+    ]
+    for kind in ("call", "random"):
+        peer = best.get(("texasholdem", kind))
+        if peer:
+            ratio = best.get(("holdem", kind), 0.0) / peer
+            targets.append((f"{kind} players >= 10x texasholdem", ratio >= 10))
+    for name, met in targets:
+        emit(target=name, met=met)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

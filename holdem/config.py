@@ -1,0 +1,317 @@
+"""The configuration of one hand: structure, seats, stacks and forced bets.
+
+A :class:`HandConfig` says everything the rules engine needs to know before
+the cards are dealt (RULES.md R3, R6, R8).  Players are numbered 0..n-1 in
+clockwise seat order ("seat" in messages means this number); ``button`` is
+the seat that has the dealer button.  Chip amounts are integers in the
+smallest unit.
+
+>>> cfg = HandConfig(stacks=(200, 200, 200), button=0, small_blind=1, big_blind=2)
+>>> cfg.small_blind_seat, cfg.big_blind_seat
+(1, 2)
+>>> [(kind.value, seat, amount) for kind, seat, amount in cfg.forced_bets]
+[('small blind', 1, 1), ('big blind', 2, 2)]
+
+Table-level rules (moving the button, missed blinds, tournaments) live
+elsewhere; a hand only needs to be told, per hand, what they decided:
+dead blinds and a new player's live post (:class:`Post`), a missing small
+blind, a dead button.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from .actions import ActionKind
+from .errors import ConfigError
+
+__all__ = ["MAX_PLAYERS", "HandConfig", "HeadsUpCap", "Post", "Structure"]
+
+#: Most players one hand can have (RULES.md R3).
+MAX_PLAYERS = 10
+
+_ANTE = ActionKind.ANTE
+_SMALL_BLIND = ActionKind.SMALL_BLIND
+_BIG_BLIND = ActionKind.BIG_BLIND
+_STRADDLE = ActionKind.STRADDLE
+_LIVE_POST = ActionKind.LIVE_POST
+_DEAD_BLIND = ActionKind.DEAD_BLIND
+
+
+class Structure(Enum):
+    """Betting structure (RULES.md R6, R8)."""
+
+    NO_LIMIT = "no-limit"
+    POT_LIMIT = "pot-limit"
+    FIXED_LIMIT = "fixed-limit"
+
+
+class HeadsUpCap(Enum):
+    """When the fixed-limit raise cap is lifted because only two players are left.
+
+    "Left" means in the hand and not all-in (Robert's Rules: the cap
+    applies to pots of three or more players who are not all-in).
+    """
+
+    #: The cap always applies (tournaments; the WSOP tournament rule).
+    NEVER = "never"
+    #: No cap on a betting round that starts with only two such players (WSOP cash).
+    ROUND_START = "round-start"
+    #: No cap as soon as only two are left, unless the round was already
+    #: capped while more were in (Robert's Rules; the default).
+    TWO_LEFT = "two-left"
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """An extra forced bet of one seat for this hand (cash-game rules, R3).
+
+    ``dead=False`` is a live post (a new player's big blind, or the live
+    big blind of a player coming back after missing blinds): it counts
+    toward the player's bet in the preflop round, and the player keeps the
+    option to raise when the action comes back unraised.  ``dead=True`` is
+    a dead blind: straight into the pot, not part of the player's bet.
+
+    >>> Post(seat=4, amount=2), Post(seat=4, amount=1, dead=True)
+    (Post(seat=4, amount=2, dead=False), Post(seat=4, amount=1, dead=True))
+    """
+
+    seat: int
+    amount: int
+    dead: bool = False
+
+
+_FIXED_LIMIT = Structure.FIXED_LIMIT
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _fail(name: str, value: object, why: str) -> ConfigError:
+    return ConfigError(f"invalid {name}={value!r}: {why}", field=name, value=value)
+
+
+def _coerce_enum(name: str, value: Any, enum: type[Enum]) -> Any:
+    if isinstance(value, enum):
+        return value
+    try:
+        return enum(value)
+    except ValueError:
+        choices = ", ".join(repr(m.value) for m in enum)
+        raise _fail(name, value, f"must be one of {choices}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class HandConfig:
+    """Everything about one hand that is fixed before the deal.
+
+    :param stacks: chips of each player in clockwise seat order (2 to 10
+        players, each at least one chip).
+    :param button: the seat with the dealer button.  With a dead button
+        (``dead_button=True``, TDA), give the last seat before the empty
+        button seat: the first seat after it is then the first left of the
+        button, as a live button there would make it.
+    :param small_blind: the small blind; ``0`` for a game without one.
+    :param big_blind: the big blind (also the no-limit minimum bet).
+    :param structure: :class:`Structure` (or its value, e.g. ``"pot-limit"``).
+    :param ante: an ante; every player posts it, or with
+        ``big_blind_ante`` only the big blind does (after the blind: the
+        blind comes first when the stack does not cover both, TDA).
+    :param straddle: a live straddle posted by the player left of the big
+        blind (at least two big blinds; 3+ players, not in fixed-limit).
+        It counts as the big blind of the hand for the minimum raise.
+    :param missing_small_blind: this hand has no small blind (its seat is
+        empty): the first player left of the button posts the big blind.
+    :param posts: extra :class:`Post` s (live posts, dead blinds).
+    :param small_bet: fixed-limit bet on preflop and flop; default and
+        only allowed value: the big blind.
+    :param big_bet: fixed-limit bet on turn and river (default 2 small bets).
+    :param raise_cap: fixed-limit raises allowed after the bet (default 3;
+        the WSOP uses 4).
+    :param heads_up_cap: :class:`HeadsUpCap` policy.
+    :param hand_id: an identifier quoted in error messages.
+
+    Invalid values raise :class:`~holdem.errors.ConfigError` naming the field:
+
+    >>> HandConfig(stacks=(100,), button=0, small_blind=1, big_blind=2)
+    Traceback (most recent call last):
+    ...
+    holdem.errors.ConfigError: invalid stacks=(100,): a hand needs 2 to 10 players, got 1
+    """
+
+    stacks: tuple[int, ...]
+    button: int
+    small_blind: int
+    big_blind: int
+    structure: Structure = Structure.NO_LIMIT
+    ante: int = 0
+    big_blind_ante: bool = False
+    straddle: int = 0
+    missing_small_blind: bool = False
+    dead_button: bool = False
+    posts: tuple[Post, ...] = ()
+    small_bet: int = 0
+    big_bet: int = 0
+    raise_cap: int = 3
+    heads_up_cap: HeadsUpCap = HeadsUpCap.TWO_LEFT
+    hand_id: int | str | None = None
+    #: Seat that posts the small blind (None: none this hand).  Derived.
+    small_blind_seat: int | None = field(init=False, repr=False, compare=False)
+    #: Seat that posts the big blind.  Derived.
+    big_blind_seat: int = field(init=False, repr=False, compare=False)
+    #: Seat that posts the straddle (None: no straddle).  Derived.
+    straddle_seat: int | None = field(init=False, repr=False, compare=False)
+    #: The forced bets in posting order: ``(kind, seat, amount)``, nominal
+    #: amounts (a short stack posts what it has).  Derived.
+    forced_bets: tuple[tuple[ActionKind, int, int], ...] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        put = object.__setattr__
+        stacks = self.stacks
+        if not isinstance(stacks, tuple):
+            try:
+                stacks = tuple(stacks)
+            except TypeError:
+                raise _fail("stacks", stacks, "must be a sequence of chip counts") from None
+            put(self, "stacks", stacks)
+        n = len(stacks)
+        if not 2 <= n <= MAX_PLAYERS:
+            raise _fail("stacks", stacks, f"a hand needs 2 to {MAX_PLAYERS} players, got {n}")
+        for seat, chips in enumerate(stacks):
+            if (type(chips) is not int and not _is_int(chips)) or chips < 1:
+                raise _fail(
+                    "stacks",
+                    stacks,
+                    f"seat {seat} has {chips!r}: stacks are integers of at least 1",
+                )
+        if type(self.structure) is not Structure:
+            put(self, "structure", _coerce_enum("structure", self.structure, Structure))
+        if type(self.heads_up_cap) is not HeadsUpCap:
+            put(self, "heads_up_cap", _coerce_enum("heads_up_cap", self.heads_up_cap, HeadsUpCap))
+        if not _is_int(self.button) or not 0 <= self.button < n:
+            raise _fail("button", self.button, f"must be a seat 0..{n - 1}")
+        for name, value in (
+            ("small_blind", self.small_blind),
+            ("ante", self.ante),
+            ("straddle", self.straddle),
+            ("small_bet", self.small_bet),
+            ("big_bet", self.big_bet),
+        ):
+            if (type(value) is not int and not _is_int(value)) or value < 0:
+                raise _fail(name, value, "must be an integer of at least 0")
+        if not _is_int(self.big_blind) or self.big_blind < 1:
+            raise _fail("big_blind", self.big_blind, "must be an integer of at least 1")
+        if self.small_blind > self.big_blind:
+            raise _fail(
+                "small_blind", self.small_blind, f"is larger than the big blind {self.big_blind}"
+            )
+        if not _is_int(self.raise_cap) or self.raise_cap < 0:
+            raise _fail("raise_cap", self.raise_cap, "must be an integer of at least 0")
+        if self.big_blind_ante and not self.ante:
+            raise _fail("big_blind_ante", True, "needs an ante amount (ante > 0)")
+        self._check_limits()
+        sb_seat, bb_seat, straddle_seat = self._blind_seats(n)
+        put(self, "small_blind_seat", sb_seat)
+        put(self, "big_blind_seat", bb_seat)
+        put(self, "straddle_seat", straddle_seat)
+        posts = self.posts
+        if not isinstance(posts, tuple):
+            posts = tuple(posts)
+            put(self, "posts", posts)
+        if posts:
+            self._check_posts(n, sb_seat, bb_seat, straddle_seat)
+        put(self, "forced_bets", self._forced(n, sb_seat, bb_seat, straddle_seat))
+
+    def _check_limits(self) -> None:
+        if self.structure is not _FIXED_LIMIT:
+            for name in ("small_bet", "big_bet"):
+                if getattr(self, name):
+                    raise _fail(name, getattr(self, name), "is only for fixed-limit")
+            return
+        small = self.small_bet or self.big_blind
+        if small != self.big_blind:
+            raise _fail(
+                "small_bet",
+                self.small_bet,
+                f"must equal the big blind {self.big_blind} in fixed-limit",
+            )
+        put = object.__setattr__
+        put(self, "small_bet", small)
+        big = self.big_bet or 2 * small
+        if big < small:
+            raise _fail("big_bet", self.big_bet, f"is smaller than the small bet {small}")
+        put(self, "big_bet", big)
+        if self.straddle:
+            raise _fail("straddle", self.straddle, "straddles are not played in fixed-limit")
+
+    def _blind_seats(self, n: int) -> tuple[int | None, int, int | None]:
+        b = self.button
+        if self.missing_small_blind or not self.small_blind:
+            sb_seat = None
+            bb_seat = (b + 1) % n
+        elif n == 2:
+            sb_seat, bb_seat = b, (b + 1) % n
+        else:
+            sb_seat, bb_seat = (b + 1) % n, (b + 2) % n
+        straddle_seat = None
+        if self.straddle:
+            if self.straddle < 2 * self.big_blind:
+                raise _fail(
+                    "straddle",
+                    self.straddle,
+                    f"must be at least two big blinds ({2 * self.big_blind})",
+                )
+            straddle_seat = (bb_seat + 1) % n
+            if straddle_seat in (sb_seat, bb_seat) or n < 3:
+                raise _fail("straddle", self.straddle, "a straddle needs at least 3 players")
+        return sb_seat, bb_seat, straddle_seat
+
+    def _check_posts(
+        self, n: int, sb_seat: int | None, bb_seat: int, straddle_seat: int | None
+    ) -> None:
+        live_seats: set[int] = set()
+        for post in self.posts:
+            if not isinstance(post, Post):
+                raise _fail("posts", self.posts, f"{post!r} is not a Post")
+            if not _is_int(post.seat) or not 0 <= post.seat < n:
+                raise _fail("posts", post, f"seat must be 0..{n - 1}")
+            if not _is_int(post.amount) or post.amount < 1:
+                raise _fail("posts", post, "amount must be an integer of at least 1")
+            if post.dead:
+                continue
+            if post.seat in (sb_seat, bb_seat, straddle_seat):
+                raise _fail("posts", post, f"seat {post.seat} already posts a blind")
+            if post.seat in live_seats:
+                raise _fail("posts", post, f"seat {post.seat} has two live posts")
+            if post.amount > self.big_blind:
+                raise _fail("posts", post, f"a live post is at most the big blind {self.big_blind}")
+            live_seats.add(post.seat)
+
+    def _forced(
+        self, n: int, sb_seat: int | None, bb_seat: int, straddle_seat: int | None
+    ) -> tuple[tuple[ActionKind, int, int], ...]:
+        out: list[tuple[ActionKind, int, int]] = []
+        if self.ante and not self.big_blind_ante:
+            first = self.button + 1
+            out.extend((_ANTE, (first + i) % n, self.ante) for i in range(n))
+        if sb_seat is not None:
+            out.append((_SMALL_BLIND, sb_seat, self.small_blind))
+        out.append((_BIG_BLIND, bb_seat, self.big_blind))
+        if self.ante and self.big_blind_ante:
+            out.append((_ANTE, bb_seat, self.ante))
+        if straddle_seat is not None:
+            out.append((_STRADDLE, straddle_seat, self.straddle))
+        if self.posts:
+            out.extend((_LIVE_POST, p.seat, p.amount) for p in self.posts if not p.dead)
+            out.extend((_DEAD_BLIND, p.seat, p.amount) for p in self.posts if p.dead)
+        return tuple(out)
+
+    @property
+    def players(self) -> int:
+        """Number of players dealt in."""
+        return len(self.stacks)

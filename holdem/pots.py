@@ -1,0 +1,164 @@
+"""Side pots from contribution levels, splitting, and a hand's outcome (RULES.md R9).
+
+>>> build_pots([100, 300, 300], [True, True, True])
+[(300, (0, 1, 2)), (400, (1, 2))]
+>>> split(7, [2, 0], order_from=1, players=3)
+[(2, 4), (0, 3)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card, format_cards
+from .evaluator import describe
+
+__all__ = ["Outcome", "Pot", "ShownHand", "build_pots", "split"]
+
+
+def build_pots(
+    contributions: Sequence[int], in_hand: Sequence[bool]
+) -> list[tuple[int, tuple[int, ...]]]:
+    """Splits the chips put in into pots: ``[(amount, eligible seats), ...]``.
+
+    The main pot comes first.  Levels are the distinct contributions of the
+    players still in the hand; a player can win from each opponent at most
+    what they put in themselves.  Folded players' chips stay in the pots
+    they reach.  Neighbouring levels with the same eligible players are one
+    pot.  Chips above the highest level (which only dead money can leave)
+    go into the last pot; if no player in the hand put in anything, all the
+    chips form one pot for all of them.
+    """
+    levels = {c for c, live in zip(contributions, in_hand, strict=True) if live and c > 0}
+    total = sum(contributions)
+    if len(levels) <= 1:  # one pot (the common case): everybody in matched the same
+        eligible = tuple(
+            p for p, live in enumerate(in_hand) if live and (contributions[p] or not levels)
+        )
+        return [(total, eligible)] if total else []
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    prev = 0
+    taken = 0
+    for level in sorted(levels):
+        amount = 0
+        for c in contributions:
+            if c > prev:
+                amount += (c if c < level else level) - prev
+        eligible = tuple(p for p, c in enumerate(contributions) if in_hand[p] and c >= level)
+        taken += amount
+        if pots and pots[-1][1] == eligible:
+            pots[-1] = (pots[-1][0] + amount, eligible)
+        else:
+            pots.append((amount, eligible))
+        prev = level
+    if taken < total:
+        pots[-1] = (pots[-1][0] + total - taken, pots[-1][1])
+    return pots
+
+
+def split(
+    amount: int, winners: Sequence[int], order_from: int, players: int
+) -> list[tuple[int, int]]:
+    """Shares of a pot among tied winners: ``[(seat, chips), ...]``.
+
+    Winners are listed clockwise from seat ``order_from`` (the first seat
+    left of the button); chips that do not divide go one at a time to
+    them in that order (RULES.md R9).
+    """
+    ordered = sorted(winners, key=lambda p: (p - order_from) % players)
+    share, odd = divmod(amount, len(ordered))
+    return [(p, share + (1 if i < odd else 0)) for i, p in enumerate(ordered)]
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """One pot of a finished hand.
+
+    :ivar amount: chips in the pot.
+    :ivar eligible: seats that could win it.
+    :ivar winners: seats that won it, clockwise from the first seat left of the button.
+    :ivar shares: chips each winner got, in the order of ``winners``.
+    """
+
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...] = ()
+    shares: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {
+            "amount": self.amount,
+            "eligible": list(self.eligible),
+            "winners": list(self.winners),
+            "shares": list(self.shares),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """Hole cards shown at showdown, with the value the engine read from them (R10)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    value: int
+
+    @property
+    def description(self) -> str:
+        """The hand as players say it: ``'Two Pair, Kings and Nines'``."""
+        return describe(self.value)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {
+            "seat": self.seat,
+            "cards": format_cards(self.cards),
+            "value": self.value,
+            "description": self.description,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a hand ended: data, not an exception.
+
+    :ivar pots: every pot, the main pot first (they are awarded last-formed first).
+    :ivar shown: hands shown at showdown, in the order they were shown.
+    :ivar mucked: seats that mucked at showdown.
+    :ivar returned: uncalled chips given back, per seat.
+    :ivar net: each seat's result: final stack minus starting stack.
+    :ivar stacks: final stacks.
+    :ivar showdown: whether the hand went to a showdown (else all but one folded).
+    """
+
+    pots: tuple[Pot, ...]
+    shown: tuple[ShownHand, ...]
+    mucked: tuple[int, ...]
+    returned: tuple[int, ...]
+    net: tuple[int, ...]
+    stacks: tuple[int, ...]
+    showdown: bool
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats that won chips from any pot, lowest seat first."""
+        return tuple(sorted({p for pot in self.pots for p in pot.winners}))
+
+    @property
+    def total(self) -> int:
+        """Chips in all the pots together."""
+        return sum(pot.amount for pot in self.pots)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {
+            "pots": [pot.to_dict() for pot in self.pots],
+            "shown": [hand.to_dict() for hand in self.shown],
+            "mucked": list(self.mucked),
+            "returned": list(self.returned),
+            "net": list(self.net),
+            "stacks": list(self.stacks),
+            "showdown": self.showdown,
+        }
