@@ -8,9 +8,11 @@ import click
 
 from holdem.errors import HoldemError
 
+from .convert import convert_command
 from .equity import equity_command
 from .eval import eval_command
 from .range import range_command
+from .validate import validate_command
 
 EXIT_BAD_INPUT = 2
 
@@ -44,6 +46,8 @@ def main() -> None:
       holdem equity AsKs QdQh
       holdem equity "QQ+,AKs" random --board 9c8d2h
       holdem range "QQ+,AKs,A5s-A2s"
+      holdem validate hands.phhs histories/ --jobs 2
+      holdem convert hand.phh --to pokerstars
 
     Run 'holdem COMMAND --help' for the options of each command.
     """
@@ -52,3 +56,5 @@ def main() -> None:
 main.add_command(eval_command, "eval")
 main.add_command(equity_command, "equity")
 main.add_command(range_command, "range")
+main.add_command(validate_command, "validate")
+main.add_command(convert_command, "convert")

@@ -47,3 +47,17 @@ class IllegalActionError(HoldemError, ValueError):
         super().__init__(message)
         self.seat = seat
         self.action = action
+
+
+class HistoryFormatError(HoldemError, ValueError):
+    """A hand history that cannot be read: names the file, line and column."""
+
+    def __init__(
+        self, message: str, *, path: str | None = None, line: int = 0, column: int = 0
+    ) -> None:
+        where = f"{path or '<input>'}:{line}" + (f":{column}" if column else "")
+        super().__init__(f"{where}: {message}")
+        self.path = path
+        self.line = line
+        self.column = column
+        self.reason = message

@@ -1313,7 +1313,7 @@ class Hand:
             pots = [(sum(self._contrib), (winner,))]
         else:
             in_hand = [s != FOLDED and s != MUCKED for s in status]
-            pots = build_pots(self._contrib, in_hand)
+            pots = self._pots(in_hand)
         stacks = self._stacks
         vals = self._vals
         log = self._log
@@ -1344,6 +1344,33 @@ class Hand:
         self._bets = [0] * n
         self._phase = _PH_COMPLETE
         return record
+
+    def _pots(self, in_hand: list[bool]) -> list[tuple[int, tuple[int, ...]]]:
+        """The pots at showdown (R9).
+
+        Dead money (a big-blind ante, dead blinds) is posted for the table,
+        not to match anybody's bet: it goes into the main pot and does not
+        count toward its poster's level for side pots.
+        """
+        cfg = self._cfg
+        if not cfg.big_blind_ante and not any(post.dead for post in cfg.posts):
+            return build_pots(self._contrib, in_hand)
+        dead = [0] * self._n
+        for record in self._log[: len(cfg.forced_bets)]:
+            kind = record.kind
+            seat = record.seat
+            if seat is not None and (
+                kind is _K_DEAD_BLIND or (kind is _K_ANTE and cfg.big_blind_ante)
+            ):
+                dead[seat] += record.amount
+        live = [c - d for c, d in zip(self._contrib, dead, strict=True)]
+        pots = build_pots(live, in_hand)
+        money = sum(dead)
+        if pots:
+            pots[0] = (pots[0][0] + money, pots[0][1])
+        elif money:
+            pots = [(money, tuple(p for p in range(self._n) if in_hand[p]))]
+        return pots
 
     @property
     def outcome(self) -> Outcome | None:

@@ -798,3 +798,24 @@ def test_illegal_actions_after_the_hand() -> None:
         hand.check()
     with pytest.raises(IllegalActionError, match="unknown action"):
         hand.act("dance")
+
+
+def test_r9_big_blind_ante_is_dead_money_in_the_main_pot() -> None:
+    """A big-blind ante is posted for the table: it goes to the main pot and
+    gives its poster no side pot of their own (WSOP 2023 #43, hand 68)."""
+    cfg = HandConfig(
+        stacks=(2_275_000, 3_575_000, 2_675_000, 3_125_000, 18_050_000),
+        button=4, small_blind=75_000, big_blind=150_000, ante=225_000, big_blind_ante=True,
+    )  # fmt: skip
+    hand = Hand(cfg, hole_cards=["8d3s", "9d9c", "6c5h", "Js4h", "AcKc"], board="2c8cTh Ah 6d")
+    hand.fold()
+    hand.fold()
+    hand.raise_to(300_000)
+    hand.fold()
+    hand.all_in()  # the big blind: raise to 3,350,000, every chip
+    hand.call()
+    assert hand.done
+    outcome = hand.outcome
+    assert outcome is not None
+    assert [(p.amount, p.eligible) for p in outcome.pots] == [(7_000_000, (1, 4))]
+    assert outcome.stacks == (2_200_000, 0, 2_675_000, 3_125_000, 21_700_000)

@@ -1,0 +1,137 @@
+"""``holdem validate``: replay hand-history files and check every number."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterator
+
+import click
+
+from holdem.validate import FORMATS, FileReport, find_files, validate_file
+
+EXIT_PROBLEMS = 1
+EXIT_UNUSABLE = 2
+
+
+def _reports(files: list[str], fmt: str | None, jobs: int) -> Iterator[FileReport]:
+    """Reports in file order; on ``jobs`` processes when there are several files."""
+    if jobs <= 1 or len(files) <= 1:
+        for path in files:
+            yield validate_file(path, fmt)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(jobs) as pool:
+        chunk = max(1, len(files) // (jobs * 8))
+        yield from pool.map(validate_file, files, [fmt] * len(files), chunksize=chunk)
+
+
+@click.command(
+    "validate",
+    epilog="""\b
+Examples:
+  holdem validate hands.phh                  one file
+  holdem validate ~/histories --jobs 2       every .phh, .phhs and .txt below a folder
+  holdem validate session.txt --strict       warnings fail too
+  holdem validate corpus/ --json > report.json
+\b
+Exit status: 0 all clean, 1 problems found, 2 input that cannot be read.
+""",
+)
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(sorted(FORMATS)),
+    default=None,
+    help="Read every file as this format (default: by file ending).",
+)
+@click.option("--strict", is_flag=True, help="Warnings count as problems (exit status 1).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Files validated in parallel (processes).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Only problems and the summary.")
+def validate_command(
+    paths: tuple[str, ...], fmt: str | None, strict: bool, as_json: bool, jobs: int, quiet: bool
+) -> None:
+    """Validate hand histories (PHH .phh/.phhs, PokerStars .txt).
+
+    Every hand is replayed through the rules engine: an illegal action is
+    reported with its line, and every number the file claims (pots, collected
+    amounts, uncalled bets, rake, finishing stacks, winnings, shown hands) is
+    compared with what the rules give. Each file is reported OK, OK with
+    warnings or FAILED, then each problem as 'path:line: hand ID: message'.
+    """
+    files, missing = find_files(list(paths))
+    for path in missing:
+        click.echo(f"holdem validate: error: {path}: no such file or folder", err=True)
+    if not files:
+        if not missing:
+            click.echo(
+                "holdem validate: error: no hand-history files found (.phh, .phhs, .txt)", err=True
+            )
+        sys.exit(EXIT_UNUSABLE)
+    reports: list[FileReport] = []
+    show_bar = not as_json and sys.stderr.isatty() and len(files) > 1
+    with click.progressbar(
+        length=len(files), label="validating", file=sys.stderr, hidden=not show_bar
+    ) as bar:
+        for report in _reports(files, fmt, jobs):
+            reports.append(report)
+            bar.update(1)
+            if not as_json:
+                _print_report(report, quiet)
+    totals = Counter(report.status for report in reports)
+    severities = Counter(p.severity for r in reports for p in r.problems)
+    hands = sum(r.hands for r in reports)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "files": [r.to_dict() for r in reports],
+                    "summary": {"files": len(reports), "hands": hands, **totals, **severities},
+                }
+            )
+        )
+    else:
+        parts = [
+            f"{totals[s]} {s}"
+            for s in ("OK", "OK with warnings", "FAILED", "UNREADABLE")
+            if totals[s]
+        ]
+        kinds = ", ".join(
+            f"{severities[s]} {s}{'s' * (severities[s] != 1)}"
+            for s in ("error", "warning", "unsupported")
+            if severities[s]
+        )
+        click.echo(
+            f"{len(reports)} file{'s' * (len(reports) != 1)}: {', '.join(parts)}; "
+            f"{hands} hand{'s' * (hands != 1)}" + (f"; {kinds}" if kinds else "")
+        )
+    if missing or totals["UNREADABLE"]:
+        sys.exit(EXIT_UNUSABLE)
+    if totals["FAILED"] or (strict and totals["OK with warnings"]):
+        sys.exit(EXIT_PROBLEMS)
+
+
+def _print_report(report: FileReport, quiet: bool) -> None:
+    if report.unreadable is not None:
+        click.echo(f"{report.path}: UNREADABLE: {report.unreadable}")
+        return
+    detail = f"{report.hands} hand{'s' * (report.hands != 1)}"
+    if report.errors:
+        detail += f", {report.errors} error{'s' * (report.errors != 1)}"
+    if report.warnings:
+        detail += f", {report.warnings} warning{'s' * (report.warnings != 1)}"
+    if not quiet or report.problems:
+        click.echo(f"{report.path}: {report.status} ({detail})")
+    for problem in report.problems:
+        click.echo(f"  {problem}")

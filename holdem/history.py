@@ -1,0 +1,229 @@
+"""Hand histories: one model for every file format, and the problems found in them.
+
+Readers (:mod:`holdem.phh`, :mod:`holdem.pokerstars`) turn files into
+:class:`HandHistory` records, one hand at a time; writers turn records back
+into text; :mod:`holdem.replay` plays a record through the rules engine and
+compares every number the file claims with what the rules give.
+
+Conventions, shared by all formats:
+
+- **Players** are listed in clockwise seat order from the first seat left of
+  the button, so the **button is the last player** (the small blind the
+  first, except heads-up, where the button posts the small blind).  This is
+  PHH's order, and the engine's seat numbering for replay.
+- **Amounts are integers** in the file's smallest unit: a file in dollars
+  and cents is read in cents (``unit = Decimal("0.01")``); no float anywhere.
+  ``to_text(amount)`` gives the file's notation back.
+- **Moves** are what happened, in order, with the line of the file they come
+  from: deals, and each player's decisions.  Forced bets are in the hand's
+  setup (:class:`Blinds`), not in the moves.
+- **Claims** are the numbers a file states that the rules also determine
+  (pots, collected amounts, rake, finishing stacks ...): replay checks them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from .cards import Card, format_cards
+from .errors import HistoryFormatError
+
+__all__ = [
+    "Blinds",
+    "Claims",
+    "HandHistory",
+    "HistoryFormatError",
+    "Move",
+    "Player",
+    "Problem",
+]
+
+#: Move kinds.  ``to`` is the player's total bet of the street after the
+#: move (bets and raises); ``cards`` holds None for unknown cards.
+DEAL_HOLE = "deal_hole"  # actor: the player dealt; cards: their hole cards
+DEAL_BOARD = "deal_board"  # actor None; cards: the new board cards
+FOLD = "fold"
+CHECK_CALL = "check_call"  # a check, or a call (all-in for less included)
+BET_RAISE = "bet_raise"  # a bet or a raise, to ``to``
+SHOW = "show"  # cards: the shown cards (None where the file does not say)
+MUCK = "muck"
+MOVE_KINDS = (DEAL_HOLE, DEAL_BOARD, FOLD, CHECK_CALL, BET_RAISE, SHOW, MUCK)
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One player of a hand.
+
+    :ivar name: as the file writes it (None when the file has no names).
+    :ivar stack: chips at the start of the hand (None when unknown).
+    :ivar seat: the table's seat number as the file gives it (None if not given).
+    """
+
+    name: str | None
+    stack: int | None
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One step of a hand: a deal or a player's decision.
+
+    :ivar kind: one of :data:`MOVE_KINDS`.
+    :ivar actor: index of the player in :attr:`HandHistory.players` (None: the dealer).
+    :ivar to: the to-amount of a bet or raise (the player's total for the street).
+    :ivar cards: dealt or shown cards; None for a card the file does not know.
+    :ivar line: the line of the file it comes from (1-based; 0 if unknown).
+    :ivar comment: a comment the file attaches to it.
+    :ivar all_in: the file says it is all-in (informational: replay checks it).
+    """
+
+    kind: str
+    actor: int | None = None
+    to: int | None = None
+    cards: tuple[Card | None, ...] = ()
+    line: int = 0
+    comment: str | None = None
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Blinds:
+    """The forced bets of a hand, in chips.
+
+    ``antes`` and ``blinds`` are per player (in :attr:`HandHistory.players`
+    order), as the file states them, so unusual ones (a button ante, a
+    straddle) keep their place.  ``dead`` are chips posted straight into the
+    pot (a dead small blind), ``posts`` live posts of players who are not in
+    the blinds (a new player's big blind).
+    """
+
+    antes: tuple[int, ...]
+    blinds: tuple[int, ...]
+    dead: tuple[int, ...] = ()
+    posts: tuple[int, ...] = ()
+    small_bet: int = 0  # fixed-limit
+    big_bet: int = 0  # fixed-limit
+    min_bet: int = 0  # no-limit and pot-limit (the big blind, usually)
+
+
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """Numbers the file states about the result, per player where it applies.
+
+    Every field is None when the file does not state it.
+    """
+
+    finishing_stacks: tuple[int | None, ...] | None = None
+    winnings: tuple[int, ...] | None = None  # chips won from the pots, per player
+    collected: tuple[tuple[int, int, str], ...] | None = None  # (player, chips, pot name)
+    returned: tuple[tuple[int, int], ...] | None = None  # (player, uncalled chips)
+    total_pot: int | None = None
+    rake: int | None = None
+    described: tuple[tuple[int, str], ...] = ()  # (player, hand as the file describes it)
+    lines: dict[str, int] = field(default_factory=dict)  # claim name -> line
+    #: the pots as the file lists them, main pot first, then the side pots
+    #: (PokerStars ``Main pot X. Side pot-1 Y.``); None when the file lists none.
+    pots: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandHistory:
+    """One hand as read from a file.
+
+    :ivar variant: ``"NT"`` no-limit, ``"FT"`` fixed-limit or ``"PT"``
+        pot-limit Texas hold'em (PHH codes; PT is ours).
+    :ivar players: clockwise from the first seat left of the button.
+    :ivar blinds: the forced bets.
+    :ivar moves: what happened, in order.
+    :ivar claims: numbers the file states about the result.
+    :ivar unit: the value of one chip in the file's notation.
+    :ivar hand_id: the hand's identifier in the file, if any.
+    :ivar source: the file it comes from; ``line`` where the hand starts.
+    :ivar fields: everything else the file says (format specific, kept for
+        writing the hand back: a PHH ``event``, a PokerStars table name ...).
+    :ivar tournament: whether it is a tournament hand (else a cash game).
+    :ivar chip: the smallest amount of the play, in units (see below).
+    :ivar notes: warnings found while reading.
+    """
+
+    variant: str
+    players: tuple[Player, ...]
+    blinds: Blinds
+    moves: tuple[Move, ...]
+    claims: Claims = field(default_factory=Claims)
+    unit: Decimal = Decimal(1)
+    hand_id: str | None = None
+    source: str | None = None
+    line: int = 0
+    fields: dict[str, Any] = field(default_factory=dict)
+    tournament: bool = False
+    #: The smallest amount the play itself uses (bets, blinds, stacks), in
+    #: units: a claim that is not a multiple of it splits a chip.
+    chip: int = 1
+    #: Problems found while reading (warnings about the file itself).
+    notes: tuple[Problem, ...] = ()
+
+    def to_text(self, amount: int) -> str:
+        """An amount in the file's notation: ``to_text(250) == '2.50'`` in cents."""
+        value = (Decimal(amount) * self.unit).normalize()
+        text = f"{value:f}"
+        if self.unit < 1 and "." in text:
+            places = -self.unit.as_tuple().exponent  # type: ignore[operator]
+            whole, _, frac = text.partition(".")
+            text = f"{whole}.{frac.ljust(places, '0')}"
+        return text
+
+    @property
+    def where(self) -> str:
+        """``path:line`` of the hand, for messages."""
+        return f"{self.source or '<input>'}:{self.line}"
+
+    def describe_move(self, move: Move) -> str:
+        """A move in words, for messages: ``p3 raises to 600``."""
+        who = "dealer" if move.actor is None else self.player_name(move.actor)
+        if move.kind in (DEAL_HOLE, DEAL_BOARD, SHOW):
+            cards = "".join("??" if c is None else format_cards([c]) for c in move.cards)
+            return f"{who} {move.kind.replace('_', ' ')} {cards}".rstrip()
+        if move.kind == BET_RAISE:
+            return f"{who} bets or raises to {self.to_text(move.to or 0)}"
+        return f"{who} {move.kind.replace('_', ' or ')}"
+
+    def player_name(self, index: int) -> str:
+        """The name of a player, or ``p1``.. (1-based, as PHH numbers them)."""
+        name = self.players[index].name if 0 <= index < len(self.players) else None
+        return name if name else f"p{index + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something wrong (or odd) in a hand history, and where.
+
+    ``severity`` is ``"error"`` (the file breaks the rules or misstates a
+    number), ``"warning"`` (a known irregularity, or something the rules
+    allow but that is unusual) or ``"unsupported"`` (a hand the engine cannot
+    represent yet, e.g. run it twice).
+    """
+
+    path: str
+    line: int
+    hand_id: str | None
+    severity: str
+    message: str
+    code: str = ""
+
+    def __str__(self) -> str:
+        hand = f" hand {self.hand_id}:" if self.hand_id else ""
+        return f"{self.path}:{self.line}:{hand} {self.severity}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {
+            "path": self.path,
+            "line": self.line,
+            "hand": self.hand_id,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+        }

@@ -1,0 +1,688 @@
+"""PHH, the Poker Hand History format (TOML): reading and writing.
+
+The spec (v0.0.2) is in ``../shared/corpus/phh/SPEC/``.  A ``.phh`` file
+holds one hand; a ``.phhs`` file many, as TOML tables ``[1]``, ``[2]`` ...
+Both are read one hand at a time, so a file of a million hands streams.
+
+>>> hand = next(read_phh('''
+... variant = 'NT'
+... antes = [0, 0, 0]
+... blinds_or_straddles = [0.25, 0.50, 0]
+... min_bet = 0.50
+... starting_stacks = [40, 42.95, 17.85]
+... actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 AsKs', 'p3 cbr 1.50', 'p1 f', 'p2 f']
+... '''))
+>>> hand.unit, [p.stack for p in hand.players], hand.moves[3].to
+(Decimal('0.01'), [4000, 4295, 1785], 150)
+
+Amounts are read as decimals (never floats) and stored as integers in the
+hand's smallest unit; writing gives the file's notation back.  Player order
+is PHH's: from the small blind to the button.  Heads-up, PHH lists the
+blinds as ``[small, big]`` but the first player posts the big blind (the
+button posts the small one): the model stores what each player posts.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tomllib
+from collections.abc import Iterable, Iterator
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any, TextIO
+
+from .cards import RANKS, SUITS, Card
+from .errors import HistoryFormatError
+from .history import (
+    BET_RAISE,
+    CHECK_CALL,
+    DEAL_BOARD,
+    DEAL_HOLE,
+    FOLD,
+    MUCK,
+    SHOW,
+    Blinds,
+    Claims,
+    HandHistory,
+    Move,
+    Player,
+    Problem,
+)
+
+__all__ = ["read_phh", "to_phh", "write_phh"]
+
+#: Variants this project replays; other PHH variants are reported as unsupported.
+VARIANTS = {"NT": "no-limit Texas hold'em", "FT": "fixed-limit Texas hold'em"}
+_OTHER_VARIANTS = {
+    "NS": "no-limit short-deck hold'em",
+    "PO": "pot-limit Omaha",
+    "FO/8": "fixed-limit Omaha hi/lo",
+    "F7S": "seven card stud",
+    "F7S/8": "seven card stud hi/lo",
+    "FR": "razz",
+    "N2L1D": "deuce-to-seven single draw",
+    "F2L3D": "deuce-to-seven triple draw",
+    "FB": "badugi",
+}
+_REQUIRED = {
+    "NT": ("antes", "blinds_or_straddles", "min_bet", "starting_stacks", "actions"),
+    "FT": ("antes", "blinds_or_straddles", "small_bet", "big_bet", "starting_stacks", "actions"),
+}
+#: Fields the model holds itself (the others are kept in ``fields``).
+_MODEL_FIELDS = {
+    "variant",
+    "antes",
+    "blinds_or_straddles",
+    "min_bet",
+    "small_bet",
+    "big_bet",
+    "starting_stacks",
+    "actions",
+    "players",
+    "seats",
+    "finishing_stacks",
+    "winnings",
+    "hand",
+}
+_CLAIMS = ("finishing_stacks", "winnings")
+_TABLE = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
+_STRING = re.compile(r"'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"")
+_CARD_CHARS = {r + s for r in RANKS for s in SUITS}
+#: Unknown stacks (``inf``) are played as this many chips.
+UNKNOWN_STACK = 10**15
+
+
+def read_phh(
+    source: str | Path | TextIO, *, path: str | None = None
+) -> Iterator[HandHistory | Problem]:
+    """Reads PHH (``.phh``) or PHH-set (``.phhs``) text, one hand at a time.
+
+    ``source`` is a path, an open text file, or the text itself (a string
+    that holds a newline or an ``=``).  Yields a :class:`HandHistory` per
+    hand, or a :class:`Problem` for a hand that cannot be read (then goes on).
+    """
+    if isinstance(source, Path) or (
+        isinstance(source, str) and "\n" not in source and "=" not in source
+    ):
+        name = path or str(source)
+        with open(source, encoding="utf-8-sig", newline=None) as f:
+            yield from _read_stream(f, name)
+        return
+    if isinstance(source, str):
+        yield from _read_stream(io.StringIO(source), path or "<text>")
+        return
+    yield from _read_stream(source, path or str(getattr(source, "name", "<stream>")))
+
+
+def _read_stream(stream: TextIO, path: str) -> Iterator[HandHistory | Problem]:
+    """Cuts the text into hands at top-level table headers and reads each."""
+    lines: list[str] = []
+    start = 1
+    name: str | None = None
+    seen_table = False
+    for number, line in enumerate(stream, 1):
+        if number == 1:
+            line = line.lstrip("\ufeff")
+        m = _TABLE.match(line)
+        if m and "." not in m.group(1) and not line.lstrip().startswith("[["):
+            if seen_table or any(x.strip() and not x.lstrip().startswith("#") for x in lines):
+                yield _read_hand(lines, start, path, name)
+            seen_table = True
+            name = m.group(1).strip("'\"")
+            lines = []
+            start = number + 1
+            continue
+        lines.append(line)
+    if seen_table or any(x.strip() and not x.lstrip().startswith("#") for x in lines):
+        yield _read_hand(lines, start, path, name)
+
+
+_KEY = re.compile(r"\s*([A-Za-z0-9_-]+)\s*=\s*")
+_VALUE = re.compile(
+    r"""\s*(?:
+      '(?P<lit>[^'\n]*)'
+    | "(?P<basic>[^"\\\n]*)"
+    | (?P<num>[+-]?(?:\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?|inf|nan))(?![\w:.-])
+    | (?P<bool>true|false)(?!\w)
+    | (?P<time>\d{2}:\d{2}:\d{2}(?:\.\d+)?)(?![\w:-])
+    | (?P<sym>[\[\],])
+    | (?P<comment>\#[^\n]*)
+    | (?P<end>$)
+    )""",
+    re.X,
+)
+
+
+_STR = r"""(?:'[^'\n]*'|"[^"\\\n]*")"""
+_NUM = r"[+-]?(?:\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?|inf)"
+_STR_ARRAY = re.compile(rf"\[\s*(?:{_STR}\s*,\s*)*(?:{_STR}\s*)?\]\s*(?:\#.*)?$")
+_NUM_ARRAY = re.compile(rf"\[\s*(?:{_NUM}\s*,\s*)*(?:{_NUM}\s*)?\]\s*(?:\#.*)?$")
+_STR_ITEM = re.compile(r"'([^'\n]*)'|\"([^\"\\\n]*)\"")
+_NUM_ITEM = re.compile(_NUM)
+
+
+def _number_of(raw: str) -> int | Decimal:
+    raw = raw.replace("_", "")
+    if "." in raw or "e" in raw or "E" in raw or "inf" in raw:
+        return Decimal(raw)
+    return int(raw)
+
+
+def _fast_toml(
+    lines: list[str], start: int
+) -> tuple[dict[str, Any], list[int], dict[str, int]] | None:
+    """Reads the plain TOML that PHH files use, much faster than :mod:`tomllib`.
+
+    Top-level ``key = value`` lines whose values are strings without escapes,
+    numbers (as ``int`` or ``Decimal``), booleans, local times and arrays of
+    those (over several lines too).  Returns the data and the line of each
+    string of ``actions``, or None for anything else (then tomllib reads it).
+    """
+    from datetime import time as local_time
+
+    data: dict[str, Any] = {}
+    action_lines: list[int] = []
+    key_lines: dict[str, int] = {}
+    i, n = 0, len(lines)
+    while i < n:
+        text = lines[i]
+        stripped = text.strip()
+        if not stripped or stripped.startswith("#"):
+            i += 1
+            continue
+        m = _KEY.match(text)
+        if not m or m.group(1) in data:
+            return None
+        key = m.group(1)
+        key_lines[key] = start + i
+        pos = m.end()
+        # the common cases first: a one-line array of strings or of numbers
+        if _STR_ARRAY.match(text, pos):
+            # findall gives '' for the group that did not match
+            items = [a or b for a, b in _STR_ITEM.findall(text, pos)]
+            data[key] = items
+            if key == "actions":
+                action_lines.extend([start + i] * len(items))
+            i += 1
+            continue
+        if _NUM_ARRAY.match(text, pos):
+            data[key] = [_number_of(x) for x in _NUM_ITEM.findall(text, pos)]
+            i += 1
+            continue
+        stack: list[list[Any]] = []
+        value: Any = None
+        done = False
+        while not done:
+            t = _VALUE.match(text, pos)
+            if t is None:
+                return None
+            pos = t.end()
+            kind = t.lastgroup
+            if kind == "end" or kind == "comment":
+                if not stack:
+                    if value is None:
+                        return None
+                    break
+                i += 1  # an array goes on on the next line
+                if i >= n:
+                    return None
+                text, pos = lines[i], 0
+                continue
+            if kind == "sym":
+                sym = t.group("sym")
+                if sym == "[":
+                    stack.append([])
+                elif sym == "]":
+                    if not stack:
+                        return None
+                    closed = stack.pop()
+                    if stack:
+                        stack[-1].append(closed)
+                    else:
+                        value = closed
+                elif not stack:
+                    return None
+                continue
+            if value is not None and not stack:
+                return None  # two values on one line
+            if kind == "lit" or kind == "basic":
+                item: Any = t.group(kind)
+                if key == "actions" and len(stack) == 1:
+                    action_lines.append(start + i)
+            elif kind == "num":
+                item = _number_of(t.group("num"))
+            elif kind == "bool":
+                item = t.group("bool") == "true"
+            else:
+                item = local_time.fromisoformat(t.group("time"))
+            if stack:
+                stack[-1].append(item)
+            else:
+                value = item
+        data[key] = value
+        i += 1
+    return data, action_lines, key_lines
+
+
+def _read_hand(lines: list[str], start: int, path: str, name: str | None) -> HandHistory | Problem:
+    line = start
+    for offset, raw in enumerate(lines):
+        if raw.strip() and not raw.lstrip().startswith("#"):
+            line = start + offset
+            break
+    fast = _fast_toml(lines, start)
+    if fast is not None:
+        data, action_lines, key_lines = fast
+    else:
+        try:
+            data = tomllib.loads("".join(lines), parse_float=Decimal)
+        except tomllib.TOMLDecodeError as exc:
+            m = re.search(r"line (\d+), column (\d+)", str(exc))
+            at = start + int(m.group(1)) - 1 if m else line
+            return Problem(path, at, name, "error", f"not valid TOML: {exc}", "toml")
+        action_lines = _action_lines(lines, start)
+        key_lines = {}
+        for offset, raw in enumerate(lines):
+            km = _KEY.match(raw)
+            if km and km.group(1) in data and km.group(1) not in key_lines:
+                key_lines[km.group(1)] = start + offset
+    try:
+        return _build(data, action_lines, key_lines, line, path, name)
+    except HistoryFormatError as exc:
+        return Problem(path, exc.line or line, _hand_id(data, name), "error", exc.reason, "format")
+    except _Unsupported as exc:
+        return Problem(path, line, _hand_id(data, name), "unsupported", str(exc), "unsupported")
+
+
+class _Unsupported(Exception):
+    """A hand of a kind this project does not replay."""
+
+
+def _hand_id(data: dict[str, Any], name: str | None) -> str | None:
+    hand = data.get("hand")
+    if isinstance(hand, (str, int)) and not isinstance(hand, bool):
+        return str(hand)
+    return name
+
+
+def _action_lines(lines: list[str], start: int) -> list[int]:
+    """The line of each string of the ``actions`` array, in order (for messages)."""
+    begin = next((i for i, raw in enumerate(lines) if re.match(r"\s*actions\s*=", raw)), None)
+    out: list[int] = []
+    if begin is None:
+        return out
+    depth = 0
+    for offset in range(begin, len(lines)):
+        code = lines[offset]
+        i = code.index("=") + 1 if offset == begin else 0
+        while i < len(code):
+            ch = code[i]
+            if ch in "'\"":
+                end = i + 1
+                while end < len(code) and code[end] != ch:
+                    end += 2 if ch == '"' and code[end] == "\\" else 1
+                out.append(start + offset)
+                i = end + 1
+                continue
+            if ch == "#":
+                break
+            if ch == "[":
+                depth += 1
+            elif ch == "]":
+                depth -= 1
+                if depth == 0:
+                    return out
+            i += 1
+    return out
+
+
+def _build(
+    data: dict[str, Any],
+    action_lines: list[int],
+    key_lines: dict[str, int],
+    line: int,
+    path: str,
+    name: str | None,
+) -> HandHistory:
+    def fail(message: str, at: int = line, key: str | None = None) -> HistoryFormatError:
+        return HistoryFormatError(message, path=path, line=key_lines.get(key or "", at))
+
+    variant = data.get("variant")
+    if not isinstance(variant, str):
+        raise fail(
+            "the required field 'variant' is missing"
+            if variant is None
+            else f"variant must be a string, not {variant!r}"
+        )
+    if variant in _OTHER_VARIANTS:
+        raise _Unsupported(f"variant {variant} ({_OTHER_VARIANTS[variant]}) is not Texas hold'em")
+    if variant not in VARIANTS:
+        raise fail(f"unknown variant {variant!r} (hold'em codes: NT, FT)")
+    for key in _REQUIRED[variant]:
+        if key not in data:
+            raise fail(f"the required field {key!r} is missing for variant {variant}")
+    stacks_raw = data["starting_stacks"]
+    if not isinstance(stacks_raw, list) or not stacks_raw:
+        raise fail("starting_stacks must be a non-empty array")
+    n = len(stacks_raw)
+    if not 2 <= n <= 10:
+        raise _Unsupported(f"{n} players: a hold'em hand here has 2 to 10")
+    for key in ("antes", "blinds_or_straddles", "players", "seats", "finishing_stacks", "winnings"):
+        value = data.get(key)
+        if value is not None and (not isinstance(value, list) or len(value) != n):
+            raise fail(
+                f"{key} must be an array of {n} values (one per player), not {value!r}", key=key
+            )
+    actions = data["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise fail("actions must be an array of strings")
+
+    # every amount, to find the smallest unit the hand uses
+    numbers: list[tuple[str, Any]] = []
+    for key in ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings"):
+        numbers.extend((key, v) for v in data.get(key) or ())
+    for key in ("min_bet", "small_bet", "big_bet"):
+        if key in data:
+            numbers.append((key, data[key]))
+    parsed = [_parse_action(text) for text in actions]
+    numbers.extend(("actions", a[2]) for a in parsed if a is not None and a[2] is not None)
+    places = play_places = 0
+    for key, value in numbers:
+        if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
+            raise fail(f"{key}: {value!r} is not a number", key=key)
+        if isinstance(value, Decimal):
+            if not value.is_finite():
+                if key in ("starting_stacks", "finishing_stacks") and value > 0:
+                    continue  # inf: unknown
+                raise fail(f"{key}: {value} is not a finite amount", key=key)
+            if value < 0:
+                raise fail(f"{key}: {value} is negative", key=key)
+            exponent = value.normalize().as_tuple().exponent
+            if isinstance(exponent, int) and -exponent > places:
+                places = -exponent
+            if isinstance(exponent, int) and -exponent > play_places and key not in _CLAIMS:
+                play_places = -exponent
+        elif value < 0:
+            raise fail(f"{key}: {value} is negative", key=key)
+    if places > 6:
+        raise fail(f"amounts with {places} decimal places are not supported (at most 6)")
+    unit = Decimal(1).scaleb(-places)
+
+    def chips(value: Any) -> int:
+        if places == 0 and type(value) is int:
+            return value
+        return int((Decimal(value) / unit).to_integral_exact())
+
+    def stack(value: Any) -> int | None:
+        return None if isinstance(value, Decimal) and not value.is_finite() else chips(value)
+
+    names = data.get("players") or [None] * n
+    seats = data.get("seats") or [None] * n
+    players = tuple(
+        Player(
+            name=str(names[i]) if names[i] is not None else None,
+            stack=stack(stacks_raw[i]),
+            seat=seats[i] if isinstance(seats[i], int) else None,
+        )
+        for i in range(n)
+    )
+    antes = [chips(v) for v in data["antes"]]
+    blinds = [chips(v) for v in data["blinds_or_straddles"]]
+    if n == 2:  # PHH lists heads-up forced bets as (small, big): the button posts the small one
+        antes.reverse()
+        blinds.reverse()
+    structure_bets: dict[str, int] = {}
+    for key in ("min_bet", "small_bet", "big_bet"):
+        if key in data:
+            structure_bets[key] = chips(data[key])
+
+    moves = []
+    for index, (text, item) in enumerate(zip(actions, parsed, strict=True)):
+        at = action_lines[index] if index < len(action_lines) else line
+        if item is None:
+            raise fail(f"action {text!r}: {_explain(text)}", at)
+        kind, actor, amount, cards, comment = item
+        if actor is not None and not 0 <= actor < n:
+            raise fail(f"action {text!r}: there is no player p{actor + 1} ({n} players)", at)
+        if kind in ("sd", "pb"):
+            raise _Unsupported(
+                f"action {text!r} ({'draw' if kind == 'sd' else 'bring-in'}) "
+                "belongs to another variant"
+            )
+        if kind == "noop":
+            continue
+        moves.append(
+            Move(
+                kind=kind,
+                actor=actor,
+                to=chips(amount) if amount is not None else None,
+                cards=cards,
+                line=at,
+                comment=comment,
+            )
+        )
+    claims = Claims(
+        finishing_stacks=tuple(stack(v) for v in data["finishing_stacks"])
+        if "finishing_stacks" in data
+        else None,
+        winnings=tuple(chips(v) for v in data["winnings"]) if "winnings" in data else None,
+        lines={k: key_lines[k] for k in _CLAIMS if k in key_lines},
+    )
+    fields = {k: v for k, v in data.items() if k not in _MODEL_FIELDS}
+    notes = []
+    if data.get("ante_trimming_status") is True and len(set(data["antes"])) > 1:
+        notes.append(
+            Problem(
+                path,
+                line,
+                _hand_id(data, name),
+                "warning",
+                "ante_trimming_status = true with antes that are not uniform (the spec "
+                "asks for false with a big-blind ante): ignored",
+                "ante-trimming",
+            )
+        )
+    return HandHistory(
+        variant=variant,
+        players=players,
+        blinds=Blinds(
+            antes=tuple(antes),
+            blinds=tuple(blinds),
+            small_bet=structure_bets.get("small_bet", 0),
+            big_bet=structure_bets.get("big_bet", 0),
+            min_bet=structure_bets.get("min_bet", 0),
+        ),
+        moves=tuple(moves),
+        claims=claims,
+        unit=unit,
+        hand_id=_hand_id(data, name),
+        source=path,
+        line=line,
+        fields=fields,
+        chip=10 ** (places - play_places),
+        notes=tuple(notes),
+    )
+
+
+_ACTION = re.compile(r"^\s*(?:(d|p(\d+))\s+(\S+)(?:\s+(.*?))?)?\s*(?:#\s?(.*))?$", re.S)
+
+
+def _parse_action(
+    text: str,
+) -> tuple[str, int | None, Any, tuple[Card | None, ...], str | None] | None:
+    """(kind, actor, amount, cards, comment) of one PHH action, or None if malformed."""
+    m = _ACTION.match(text)
+    if not m:
+        return None
+    who, number, verb, rest, comment = m.groups()
+    comment = comment.rstrip() if comment is not None else None
+    if who is None:
+        return ("noop", None, None, (), comment)
+    args = rest.split() if rest else []
+    if who == "d":
+        if verb == "db" and len(args) == 1:
+            cards = _cards(args[0])
+            if cards is None or None in cards or not 1 <= len(cards) <= 3:
+                return None
+            return (DEAL_BOARD, None, None, cards, comment)
+        if verb == "dh" and len(args) == 2 and re.fullmatch(r"p\d+", args[0]):
+            cards = _cards(args[1])
+            if cards is None or len(cards) != 2:
+                return None
+            return (DEAL_HOLE, int(args[0][1:]) - 1, None, cards, comment)
+        return None
+    actor = int(number) - 1
+    if verb == "f" and not args:
+        return (FOLD, actor, None, (), comment)
+    if verb == "cc" and not args:
+        return (CHECK_CALL, actor, None, (), comment)
+    if verb == "cbr" and len(args) == 1:
+        try:
+            amount: Any = Decimal(args[0]) if any(c in args[0] for c in ".eE") else int(args[0])
+        except (InvalidOperation, ValueError):
+            return None
+        return (BET_RAISE, actor, amount, (), comment)
+    if verb == "sm":
+        if not args:
+            return (MUCK, actor, None, (), comment)
+        if args == ["-"]:
+            return (SHOW, actor, None, (None, None), comment)
+        cards = _cards(args[0]) if len(args) == 1 else None
+        if cards is None or len(cards) != 2:
+            return None
+        return (SHOW, actor, None, cards, comment)
+    if verb in ("sd", "pb"):
+        return (verb, actor, None, (), comment)
+    return None
+
+
+def _explain(text: str) -> str:
+    m = _ACTION.match(text)
+    if not m or m.group(1) is None:
+        return (
+            "not an action: expected 'd db CARDS', 'd dh pN CARDS', "
+            "or 'pN f|cc|cbr AMOUNT|sm [CARDS]'"
+        )
+    who, _, verb, rest, _ = m.groups()
+    if who == "d" and verb not in ("db", "dh"):
+        return f"unknown dealer action {verb!r} (db or dh)"
+    if who != "d" and verb not in ("f", "cc", "cbr", "sm", "sd", "pb"):
+        return f"unknown player action {verb!r} (f, cc, cbr or sm)"
+    return f"bad arguments {rest!r} for {verb!r}" if rest else f"{verb!r} needs arguments"
+
+
+def _cards(text: str) -> tuple[Card | None, ...] | None:
+    """Run-together PHH cards (``AsKd``, ``????``); None if malformed."""
+    if len(text) % 2:
+        return None
+    out: list[Card | None] = []
+    for i in range(0, len(text), 2):
+        chunk = text[i : i + 2]
+        if chunk == "??":
+            out.append(None)
+        elif chunk in _CARD_CHARS:
+            out.append(RANKS.index(chunk[0]) * 4 + SUITS.index(chunk[1]))
+        else:
+            return None
+    return tuple(out)
+
+
+# --- writing -------------------------------------------------------------
+
+
+def _card_text(cards: Iterable[Card | None]) -> str:
+    return "".join("??" if c is None else RANKS[c >> 2] + SUITS[c & 3] for c in cards)
+
+
+def _number(hand: HandHistory, chips: int | None) -> Any:
+    if chips is None:
+        return Decimal("inf")
+    if hand.unit == 1:
+        return chips
+    return Decimal(hand.to_text(chips))
+
+
+def to_phh(hand: HandHistory) -> dict[str, Any]:
+    """The PHH fields of a hand, as a dict ready for a TOML writer."""
+    n = len(hand.players)
+    antes, blinds = list(hand.blinds.antes), list(hand.blinds.blinds)
+    if n == 2:
+        antes.reverse()
+        blinds.reverse()
+    if any(hand.blinds.dead) or any(hand.blinds.posts):
+        raise HistoryFormatError(
+            "PHH has no field for dead blinds or extra live posts: this hand cannot be written",
+            path=hand.source,
+            line=hand.line,
+        )
+    out: dict[str, Any] = {"variant": hand.variant}
+    out["antes"] = [_number(hand, a) for a in antes]
+    out["blinds_or_straddles"] = [_number(hand, b) for b in blinds]
+    if hand.variant == "FT":
+        out["small_bet"] = _number(hand, hand.blinds.small_bet)
+        out["big_bet"] = _number(hand, hand.blinds.big_bet)
+    else:
+        out["min_bet"] = _number(hand, hand.blinds.min_bet)
+    out["starting_stacks"] = [_number(hand, p.stack) for p in hand.players]
+    out["actions"] = [_action_text(hand, m) for m in hand.moves]
+    if hand.hand_id is not None and "hand" not in hand.fields:
+        out["hand"] = int(hand.hand_id) if hand.hand_id.isdigit() else hand.hand_id
+    if any(p.name for p in hand.players):
+        out["players"] = [p.name or f"p{i + 1}" for i, p in enumerate(hand.players)]
+    if all(p.seat is not None for p in hand.players):
+        out["seats"] = [p.seat for p in hand.players]
+    if hand.claims.finishing_stacks is not None:
+        out["finishing_stacks"] = [_number(hand, s) for s in hand.claims.finishing_stacks]
+    if hand.claims.winnings is not None:
+        out["winnings"] = [_number(hand, w) for w in hand.claims.winnings]
+    out.update({k: v for k, v in hand.fields.items() if _is_toml_value(v)})
+    return out
+
+
+def _is_toml_value(value: Any) -> bool:
+    return isinstance(value, (str, int, float, Decimal, bool, list, dict)) or hasattr(
+        value, "isoformat"
+    )
+
+
+def _action_text(hand: HandHistory, move: Move) -> str:
+    who = "d" if move.actor is None else f"p{move.actor + 1}"
+    if move.kind == DEAL_HOLE:
+        text = f"d dh p{(move.actor or 0) + 1} {_card_text(move.cards)}"
+    elif move.kind == DEAL_BOARD:
+        text = f"d db {_card_text(move.cards)}"
+    elif move.kind == FOLD:
+        text = f"{who} f"
+    elif move.kind == CHECK_CALL:
+        text = f"{who} cc"
+    elif move.kind == BET_RAISE:
+        text = f"{who} cbr {hand.to_text(move.to or 0)}"
+    elif move.kind == SHOW:
+        text = f"{who} sm {'-' if all(c is None for c in move.cards) else _card_text(move.cards)}"
+    elif move.kind == MUCK:
+        text = f"{who} sm"
+    else:  # pragma: no cover - the model has no other kinds
+        raise ValueError(f"unknown move kind {move.kind!r}")
+    return f"{text} # {move.comment}" if move.comment else text
+
+
+def write_phh(hands: Iterable[HandHistory], out: TextIO, *, many: bool | None = None) -> int:
+    """Writes hands as PHH; as a ``.phhs`` set (``[1]``, ``[2]`` ...) when ``many``.
+
+    ``many=None`` writes a set unless exactly one hand is given.  Returns
+    the number of hands written.
+    """
+    import tomli_w
+
+    items = list(hands) if many is None else hands
+    if many is None:
+        many = len(items) != 1  # type: ignore[arg-type]
+    count = 0
+    for count, hand in enumerate(items, 1):
+        body = tomli_w.dumps(to_phh(hand), multiline_strings=False)
+        if many:
+            out.write(f"[{count}]\n{body}\n")
+        else:
+            out.write(body)
+    return count

@@ -1,0 +1,161 @@
+"""Validating hand-history files: read every hand, replay it, report per file.
+
+>>> report = validate_text('''
+... variant = 'NT'
+... antes = [0, 0]
+... blinds_or_straddles = [1, 2]
+... min_bet = 2
+... starting_stacks = [100, 100]
+... actions = ['d dh p1 AsKs', 'd dh p2 QdQh', 'p2 cbr 1']
+... ''', "phh")
+>>> report.status, str(report.problems[0]).split(": ", 2)[2][:40]
+('FAILED', 'p2 bets or raises to 1: illegal raise to')
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .history import HandHistory, Problem
+
+__all__ = ["FORMATS", "FileReport", "detect_format", "find_files", "read_hands", "validate_file"]
+
+#: Formats by name, and the file endings read as each.
+FORMATS = {"phh": (".phh", ".phhs"), "pokerstars": (".txt",)}
+
+
+def detect_format(path: str | Path) -> str | None:
+    """The format of a file by its ending (None: not a hand-history file)."""
+    name = str(path).lower()
+    for fmt, endings in FORMATS.items():
+        if name.endswith(endings):
+            return fmt
+    return None
+
+
+_POKERSTARS_HEADER = re.compile(r"PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #")
+
+
+def _is_history(path: str) -> bool:
+    """Whether a file found in a folder is a hand history (a .txt must look like one)."""
+    fmt = detect_format(path)
+    if fmt != "pokerstars":
+        return fmt is not None
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as f:
+            return _POKERSTARS_HEADER.search(f.read(4096)) is not None
+    except OSError:
+        return True  # let validation report it
+
+
+def find_files(paths: list[str]) -> tuple[list[str], list[str]]:
+    """Hand-history files under ``paths`` (folders recursively), and paths not found.
+
+    In folders, ``.phh`` and ``.phhs`` files are taken, and ``.txt`` files
+    whose start looks like a PokerStars hand; a file named on its own is
+    always taken.
+    """
+    files: list[str] = []
+    missing: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            for root, dirs, names in os.walk(path):
+                dirs.sort()
+                files.extend(
+                    full
+                    for full in (os.path.join(root, name) for name in sorted(names))
+                    if _is_history(full)
+                )
+        elif os.path.exists(path):
+            files.append(path)
+        else:
+            missing.append(path)
+    return files, missing
+
+
+def read_hands(
+    source: str | Path, fmt: str | None = None, *, path: str | None = None
+) -> Iterator[HandHistory | Problem]:
+    """The hands of a file (or of text, with ``fmt``), one at a time."""
+    fmt = fmt or detect_format(source)
+    if fmt == "phh":
+        from .phh import read_phh
+
+        return read_phh(source, path=path)
+    if fmt == "pokerstars":
+        from .pokerstars import read_pokerstars
+
+        return read_pokerstars(source, path=path)
+    raise ValueError(f"unknown hand-history format for {source!s}: use one of {', '.join(FORMATS)}")
+
+
+@dataclass
+class FileReport:
+    """What validating one file found."""
+
+    path: str
+    hands: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    unreadable: str | None = None  # why the file could not be read at all
+
+    @property
+    def errors(self) -> int:
+        return sum(p.severity == "error" for p in self.problems)
+
+    @property
+    def warnings(self) -> int:
+        return sum(p.severity != "error" for p in self.problems)
+
+    @property
+    def status(self) -> str:
+        """``OK``, ``OK with warnings``, ``FAILED`` or ``UNREADABLE``."""
+        if self.unreadable is not None:
+            return "UNREADABLE"
+        if self.errors:
+            return "FAILED"
+        return "OK with warnings" if self.problems else "OK"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {
+            "path": self.path,
+            "status": self.status,
+            "hands": self.hands,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "unreadable": self.unreadable,
+            "problems": [p.to_dict() for p in self.problems],
+        }
+
+
+def validate_file(path: str, fmt: str | None = None) -> FileReport:
+    """Reads and replays every hand of a file (never raises for bad content)."""
+    from .replay import validate
+
+    report = FileReport(path)
+    try:
+        for item in read_hands(path, fmt):
+            report.hands += 1
+            if isinstance(item, Problem):
+                report.problems.append(item)
+            else:
+                report.problems.extend(validate(item))
+    except (OSError, UnicodeDecodeError, ValueError, ImportError) as exc:
+        report.unreadable = f"{type(exc).__name__}: {exc}"
+    return report
+
+
+def validate_text(text: str, fmt: str, *, path: str = "<text>") -> FileReport:
+    """:func:`validate_file` for text in memory."""
+    from .replay import validate
+
+    report = FileReport(path)
+    for item in read_hands(text, fmt, path=path):
+        report.hands += 1
+        report.problems.extend([item] if isinstance(item, Problem) else validate(item))
+    return report

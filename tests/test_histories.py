@@ -1,0 +1,206 @@
+"""Hand histories: PHH reading and writing, replay, validation, the corpus."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from holdem.cli.main import main
+from holdem.history import HandHistory, Problem
+from holdem.phh import read_phh, write_phh
+from holdem.replay import replay, states, validate
+from holdem.validate import validate_file
+
+DATA = Path(__file__).parent / "data" / "phh"
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+
+
+def hands_of(path: Path) -> list[HandHistory]:
+    items = list(read_phh(path))
+    assert all(isinstance(h, HandHistory) for h in items), items
+    return items  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("path", sorted(DATA.glob("ok_*")), ids=lambda p: p.name)
+def test_valid_files_replay_cleanly(path: Path) -> None:
+    report = validate_file(str(path))
+    assert report.status == "OK", [str(p) for p in report.problems]
+    assert report.hands >= 1
+
+
+@pytest.mark.parametrize("path", sorted(DATA.glob("bad_*")), ids=lambda p: p.name)
+def test_broken_files_report_the_problem_and_its_line(path: Path) -> None:
+    # each broken file starts with: # expect: line N: what is reported
+    m = re.match(r"# expect: line (\d+): (.*)", path.read_text(encoding="utf-8"))
+    assert m, "the file must start with its expectation"
+    line, message = int(m.group(1)), m.group(2)
+    report = validate_file(str(path))
+    assert report.status == "FAILED"
+    errors = [p for p in report.problems if p.severity == "error"]
+    assert len(errors) == 1, [str(p) for p in report.problems]
+    assert errors[0].line == line, str(errors[0])
+    assert message in errors[0].message
+
+
+def test_amounts_are_exact_integers_in_the_smallest_unit() -> None:
+    (hand,) = hands_of(DATA / "ok_heads_up_decimal.phh")
+    assert str(hand.unit) == "0.01"
+    assert [p.stack for p in hand.players] == [5000, 4210]
+    # heads-up: the button (p2) posts the small blind
+    assert hand.blinds.blinds == (50, 25)
+    assert hand.to_text(4360) == "43.60"
+    assert replay(hand).hand.outcome.stacks == (4850, 4360)  # type: ignore[union-attr]
+
+
+def test_comments_user_fields_and_round_trip() -> None:
+    (hand,) = hands_of(DATA / "ok_showdown.phh")
+    assert hand.moves[4].comment == "a raise to 6"
+    assert hand.fields["_source"] == "written by hand for the tests"
+    assert [p.name for p in hand.players] == ["Ann", "Bob", "Cid"]
+    for source in (
+        DATA / "ok_showdown.phh",
+        DATA / "ok_set.phhs",
+        DATA / "ok_heads_up_decimal.phh",
+    ):
+        first = hands_of(source)
+        out = io.StringIO()
+        write_phh(first, out)
+        again = list(read_phh(out.getvalue(), path=str(source)))
+        assert [_essentials(h) for h in again] == [_essentials(h) for h in first]
+
+
+def _essentials(h: HandHistory | Problem) -> tuple[object, ...]:
+    assert isinstance(h, HandHistory), str(h)
+    moves = tuple((m.kind, m.actor, m.to, m.cards, m.comment) for m in h.moves)
+    return (h.variant, h.players, h.blinds, moves, h.claims.finishing_stacks,
+            h.claims.winnings, h.unit, h.fields)  # fmt: skip
+
+
+def test_states_iterates_the_engine_states() -> None:
+    (hand,) = hands_of(DATA / "ok_showdown.phh")
+    seen = list(states(hand))
+    assert (
+        len(seen) == 1 + len([m for m in hand.moves if m.kind != "show" and m.kind != "muck"]) - 2
+    )
+    assert seen[-1].done and seen[-1].outcome.stacks == (114, 286, 200)  # type: ignore[union-attr]
+    assert not seen[0].done
+
+
+VALID = (DATA / "ok_showdown.phh").read_text(encoding="utf-8")
+
+
+@settings(max_examples=150)
+@given(st.data())
+def test_mutated_files_only_give_documented_results(data: st.DataObject) -> None:
+    lines = VALID.splitlines(keepends=True)
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(lines) - 1))
+        op = data.draw(st.sampled_from(["drop", "dup", "edit"]))
+        if op == "drop" and len(lines) > 1:
+            del lines[i]
+        elif op == "dup":
+            lines.insert(i, lines[i])
+        else:
+            text = lines[i]
+            j = data.draw(st.integers(0, max(0, len(text) - 1)))
+            ch = data.draw(st.sampled_from(list("0123456789[]',=#pdfcbrsm ?AKsh\n")))
+            lines[i] = text[:j] + ch + text[j + 1 :]
+    for item in read_phh("".join(lines) + "\n", path="fuzz.phh"):
+        assert isinstance(item, (HandHistory, Problem))
+        if isinstance(item, HandHistory):
+            for problem in validate(item):
+                assert problem.severity in ("error", "warning", "unsupported")
+
+
+@given(st.text(max_size=200))
+def test_random_text_only_gives_documented_results(text: str) -> None:
+    for item in read_phh(text + "\n=", path="random.phh"):
+        assert isinstance(item, (HandHistory, Problem))
+
+
+def test_validate_cli_exit_codes_and_json(tmp_path: Path) -> None:
+    runner = CliRunner()
+    ok = runner.invoke(main, ["validate", str(DATA / "ok_showdown.phh")])
+    assert ok.exit_code == 0, ok.output
+    assert "OK (1 hand)" in ok.stdout
+    bad = runner.invoke(main, ["validate", str(DATA)])
+    assert bad.exit_code == 1
+    assert "bad_min_raise.phh:8: error: p1 bets or raises to 3" in bad.stdout
+    assert re.search(r"13 files: 3 OK, 10 FAILED; 14 hands; 10 errors", bad.stdout)
+    js = runner.invoke(main, ["validate", "--json", str(DATA / "bad_turn_order.phh")])
+    assert js.exit_code == 1
+    record = json.loads(js.stdout)
+    assert record["files"][0]["status"] == "FAILED"
+    assert record["files"][0]["problems"][0]["line"] == 8
+    missing = runner.invoke(main, ["validate", str(tmp_path / "nope.phh")])
+    assert missing.exit_code == 2
+    assert "no such file or folder" in missing.stderr
+    empty = runner.invoke(main, ["validate", str(tmp_path)])
+    assert empty.exit_code == 2
+
+
+def test_validate_strict_fails_on_warnings(tmp_path: Path) -> None:
+    text = VALID.replace("'p2 sm QdQh',\n  'p1 sm',", "'p1 sm',\n  'p2 sm QdQh',")
+    path = tmp_path / "order.phh"
+    path.write_text(text, encoding="utf-8")
+    runner = CliRunner()
+    relaxed = runner.invoke(main, ["validate", str(path)])
+    assert relaxed.exit_code == 0 and "OK with warnings" in relaxed.stdout
+    assert runner.invoke(main, ["validate", "--strict", str(path)]).exit_code == 1
+
+
+def test_validate_jobs_gives_the_same_report() -> None:
+    runner = CliRunner()
+    one = runner.invoke(main, ["validate", "--json", str(DATA)])
+    two = runner.invoke(main, ["validate", "--json", "--jobs", "2", str(DATA)])
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+
+
+def test_convert_phh_round_trip(tmp_path: Path) -> None:
+    out = tmp_path / "copy.phhs"
+    result = CliRunner().invoke(main, ["convert", str(DATA / "ok_set.phhs"), "--to", "phh",
+                                       "-o", str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert validate_file(str(out)).status == "OK"
+    assert [_essentials(h) for h in hands_of(out)] == [
+        _essentials(h) for h in hands_of(DATA / "ok_set.phhs")
+    ]
+
+
+# --- the conformance corpus -------------------------------------------------
+
+#: Known irregularities of the PHH corpus (../shared/corpus/README.md), by code.
+KNOWN_PHH = {
+    "split-chip": 8,  # Pluribus pots split into half chips
+    "ante-trimming": 1,  # WSOP 2019 file: ante_trimming_status = true with a big-blind ante
+    "order": 1,  # WSOP 2019 file: the button's preflop fold is missing
+    "winnings-unset": 25,  # HandHQ excerpt: winnings arrays left at 0
+    "winnings-rake": 4,  # HandHQ excerpt: winnings net of the rake
+    "unknown-cards": 4,  # HandHQ excerpt: shows written as 'sm ????'
+}
+
+
+@pytest.mark.skipif(not (CORPUS / "phh").is_dir(), reason="../shared/corpus/phh is not here")
+def test_phh_corpus_is_ok_except_the_known_irregularities() -> None:
+    from collections import Counter
+
+    counts: Counter[str] = Counter()
+    hands = 0
+    for path in sorted((CORPUS / "phh").rglob("*.phh*")):
+        report = validate_file(str(path))
+        hands += report.hands
+        for problem in report.problems:
+            counts[problem.code] += 1
+            if problem.code == "order":
+                assert path.name == "00-01-07.phh"
+            if problem.code == "split-chip":
+                assert "pluribus" in path.parts
+    assert hands == 10_056
+    assert dict(counts) == KNOWN_PHH
