@@ -155,11 +155,12 @@ _VALUE = re.compile(
 
 
 _STR = r"""(?:'[^'\n]*'|"[^"\\\n]*")"""
-_NUM = r"[+-]?(?:\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?|inf)"
+_NUM = r"[+-]?(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|inf)"
 _STR_ARRAY = re.compile(rf"\[\s*(?:{_STR}\s*,\s*)*(?:{_STR}\s*)?\]\s*(?:\#.*)?$")
 _NUM_ARRAY = re.compile(rf"\[\s*(?:{_NUM}\s*,\s*)*(?:{_NUM}\s*)?\]\s*(?:\#.*)?$")
 _STR_ITEM = re.compile(r"'([^'\n]*)'|\"([^\"\\\n]*)\"")
 _NUM_ITEM = re.compile(_NUM)
+_NUM_FULL = re.compile(_NUM + r"$")
 
 
 def _number_of(raw: str) -> int | Decimal:
@@ -197,23 +198,40 @@ def _fast_toml(
         key = m.group(1)
         key_lines[key] = start + i
         pos = m.end()
-        # the common cases first: a one-line array of strings or of numbers
-        if _STR_ARRAY.match(text, pos):
-            # findall gives '' for the group that did not match
-            items = [a or b for a, b in _STR_ITEM.findall(text, pos)]
-            data[key] = items
-            if key == "actions":
-                action_lines.extend([start + i] * len(items))
+        # the common cases first: one-line arrays of numbers, of strings, a scalar
+        value_text = stripped[stripped.index("=") + 1 :].strip()
+        first = value_text[:1]
+        if first == "[" and value_text[-1:] == "]":
+            inner = value_text[1:-1]
+            if "'" not in inner and '"' not in inner and "#" not in inner:
+                parts = [p.strip() for p in inner.split(",")]
+                if parts and not parts[-1]:
+                    parts.pop()
+                if all(_NUM_FULL.match(p) for p in parts):
+                    data[key] = [int(p) if p.isdigit() else _number_of(p) for p in parts]
+                    i += 1
+                    continue
+            elif not _STR_ITEM.sub("", inner).strip(" \t,") or _STR_ARRAY.match(text, pos):
+                # findall gives '' for the group that did not match
+                items = [a or b for a, b in _STR_ITEM.findall(inner)]
+                if not _STR_ITEM.sub("", inner).replace(",", "").strip():
+                    data[key] = items
+                    if key == "actions":
+                        action_lines.extend([start + i] * len(items))
+                    i += 1
+                    continue
+        elif first == "'" and value_text.count("'") == 2 and value_text[-1] == "'":
+            data[key] = value_text[1:-1]
             i += 1
             continue
-        if _NUM_ARRAY.match(text, pos):
-            data[key] = [_number_of(x) for x in _NUM_ITEM.findall(text, pos)]
+        elif value_text.isdigit():
+            data[key] = int(value_text)
             i += 1
             continue
         stack: list[list[Any]] = []
         value: Any = None
-        done = False
-        while not done:
+        prev = "open"  # inside an array: what came last, "open", "item" or "comma"
+        while True:
             t = _VALUE.match(text, pos)
             if t is None:
                 return None
@@ -232,7 +250,10 @@ def _fast_toml(
             if kind == "sym":
                 sym = t.group("sym")
                 if sym == "[":
+                    if (not stack and value is not None) or (stack and prev == "item"):
+                        return None
                     stack.append([])
+                    prev = "open"
                 elif sym == "]":
                     if not stack:
                         return None
@@ -241,11 +262,14 @@ def _fast_toml(
                         stack[-1].append(closed)
                     else:
                         value = closed
-                elif not stack:
-                    return None
+                    prev = "item"
+                else:  # a comma
+                    if not stack or prev != "item":
+                        return None
+                    prev = "comma"
                 continue
-            if value is not None and not stack:
-                return None  # two values on one line
+            if (value is not None and not stack) or (stack and prev == "item"):
+                return None  # two values without a comma
             if kind == "lit" or kind == "basic":
                 item: Any = t.group(kind)
                 if key == "actions" and len(stack) == 1:
@@ -258,6 +282,7 @@ def _fast_toml(
                 item = local_time.fromisoformat(t.group("time"))
             if stack:
                 stack[-1].append(item)
+                prev = "item"
             else:
                 value = item
         data[key] = value
@@ -508,47 +533,59 @@ def _build(
 _ACTION = re.compile(r"^\s*(?:(d|p(\d+))\s+(\S+)(?:\s+(.*?))?)?\s*(?:#\s?(.*))?$", re.S)
 
 
+_CARD_OF = {r + u: i * 4 + j for i, r in enumerate(RANKS) for j, u in enumerate(SUITS)}
+_CARD_OF["??"] = None  # type: ignore[assignment]
+
+
 def _parse_action(
     text: str,
 ) -> tuple[str, int | None, Any, tuple[Card | None, ...], str | None] | None:
     """(kind, actor, amount, cards, comment) of one PHH action, or None if malformed."""
-    m = _ACTION.match(text)
-    if not m:
-        return None
-    who, number, verb, rest, comment = m.groups()
-    comment = comment.rstrip() if comment is not None else None
-    if who is None:
+    comment = None
+    if "#" in text:
+        text, _, comment = text.partition("#")
+        comment = comment.strip()
+    args = text.split()
+    if not args:
         return ("noop", None, None, (), comment)
-    args = rest.split() if rest else []
+    who = args[0]
+    verb = args[1] if len(args) > 1 else ""
     if who == "d":
-        if verb == "db" and len(args) == 1:
-            cards = _cards(args[0])
+        if verb == "db" and len(args) == 3:
+            cards = _cards(args[2])
             if cards is None or None in cards or not 1 <= len(cards) <= 3:
                 return None
             return (DEAL_BOARD, None, None, cards, comment)
-        if verb == "dh" and len(args) == 2 and re.fullmatch(r"p\d+", args[0]):
-            cards = _cards(args[1])
-            if cards is None or len(cards) != 2:
+        if verb == "dh" and len(args) == 4:
+            player = args[2]
+            cards = _cards(args[3])
+            if player[:1] != "p" or not player[1:].isdigit() or cards is None or len(cards) != 2:
                 return None
-            return (DEAL_HOLE, int(args[0][1:]) - 1, None, cards, comment)
+            return (DEAL_HOLE, int(player[1:]) - 1, None, cards, comment)
         return None
-    actor = int(number) - 1
-    if verb == "f" and not args:
+    if who[:1] != "p" or not who[1:].isdigit() or int(who[1:]) < 1:
+        return None
+    actor = int(who[1:]) - 1
+    n = len(args)
+    if verb == "f" and n == 2:
         return (FOLD, actor, None, (), comment)
-    if verb == "cc" and not args:
+    if verb == "cc" and n == 2:
         return (CHECK_CALL, actor, None, (), comment)
-    if verb == "cbr" and len(args) == 1:
+    if verb == "cbr" and n == 3:
+        raw = args[2]
+        if raw.isdigit():
+            return (BET_RAISE, actor, int(raw), (), comment)
         try:
-            amount: Any = Decimal(args[0]) if any(c in args[0] for c in ".eE") else int(args[0])
-        except (InvalidOperation, ValueError):
+            amount = Decimal(raw)
+        except InvalidOperation:
             return None
-        return (BET_RAISE, actor, amount, (), comment)
+        return (BET_RAISE, actor, amount, (), comment) if amount.is_finite() else None
     if verb == "sm":
-        if not args:
+        if n == 2:
             return (MUCK, actor, None, (), comment)
-        if args == ["-"]:
+        if n == 3 and args[2] == "-":
             return (SHOW, actor, None, (None, None), comment)
-        cards = _cards(args[0]) if len(args) == 1 else None
+        cards = _cards(args[2]) if n == 3 else None
         if cards is None or len(cards) != 2:
             return None
         return (SHOW, actor, None, cards, comment)
@@ -574,18 +611,14 @@ def _explain(text: str) -> str:
 
 def _cards(text: str) -> tuple[Card | None, ...] | None:
     """Run-together PHH cards (``AsKd``, ``????``); None if malformed."""
-    if len(text) % 2:
-        return None
-    out: list[Card | None] = []
+    get = _CARD_OF.get
+    out = []
     for i in range(0, len(text), 2):
-        chunk = text[i : i + 2]
-        if chunk == "??":
-            out.append(None)
-        elif chunk in _CARD_CHARS:
-            out.append(RANKS.index(chunk[0]) * 4 + SUITS.index(chunk[1]))
-        else:
+        card = get(text[i : i + 2], -1)
+        if card == -1:
             return None
-    return tuple(out)
+        out.append(card)
+    return tuple(out) if len(text) % 2 == 0 else None
 
 
 # --- writing -------------------------------------------------------------

@@ -81,6 +81,15 @@ def config_of(history: HandHistory) -> HandConfig:
     button = n - 1
     sb_seat, bb_seat = (button, 0) if n == 2 else (0, 1)
     small, big = b.blinds[sb_seat], b.blinds[bb_seat]
+    if n == 2 and small > big:
+        raise _error(
+            h,
+            None,
+            f"heads-up, the button posts the small blind (R3), but here "
+            f"{h.player_name(button)} on the button posts {h.to_text(small)} and "
+            f"{h.player_name(0)} {h.to_text(big)}",
+            "config",
+        )
     missing_small = False
     straddle = 0
     for seat, amount in enumerate(b.blinds):
@@ -104,6 +113,12 @@ def config_of(history: HandHistory) -> HandConfig:
     antes = b.antes
     ante, bb_ante = 0, False
     nonzero = {a for a in antes if a}
+    if len(nonzero) > 1 and all(antes):
+        # a uniform ante that a short stack could only post in part
+        top = max(nonzero)
+        if all(a == top or a == h.players[i].stack for i, a in enumerate(antes)):
+            nonzero = {top}
+            antes = tuple(top for _ in antes)
     if nonzero:
         if len(nonzero) == 1 and all(antes):
             ante = antes[0]
@@ -162,10 +177,11 @@ def replay(history: HandHistory, *, check_claims: bool = True) -> Replay:
     """Plays a hand history through the engine; returns the hand and the problems."""
     problems: list[Problem] = list(history.notes)
     hand: Hand | None = None
+    excess: dict[int, int] = {}
     try:
-        hand = _play(history, problems)
+        hand = _play(history, problems, excess)
         if check_claims:
-            _check_claims(history, hand, problems)
+            _check_claims(history, hand, problems, excess)
     except _Stop as stop:
         problems.append(stop.problem)
     return Replay(history, hand, problems)
@@ -188,12 +204,20 @@ def states(history: HandHistory) -> Iterator[Hand]:
         raise HoldemError(str(stop.problem)) from None
 
 
-def _play(history: HandHistory, problems: list[Problem]) -> Hand:
-    *_, hand = _play_states(history, problems, copies=False)
+def _play(history: HandHistory, problems: list[Problem], excess: dict[int, int]) -> Hand:
+    *_, hand = _play_states(history, problems, copies=False, excess=excess)
     return hand
 
 
-def _play_states(h: HandHistory, problems: list[Problem], copies: bool = True) -> Iterator[Hand]:
+def _play_states(
+    h: HandHistory,
+    problems: list[Problem],
+    copies: bool = True,
+    excess: dict[int, int] | None = None,
+) -> Iterator[Hand]:
+    """The engine's hand after each move; ``excess`` collects raises nobody could call."""
+    if excess is None:
+        excess = {}
     try:
         config = config_of(h)
     except ConfigError as exc:
@@ -233,7 +257,7 @@ def _play_states(h: HandHistory, problems: list[Problem], copies: bool = True) -
             if not dealt:
                 hand.step()
                 dealt = True
-            _player_move(hand, h, move)
+            _player_move(hand, h, move, problems, excess)
         yield hand.copy() if copies else hand
     if not dealt:
         hand.step()
@@ -280,7 +304,9 @@ def _deal_board(hand: Hand, h: HandHistory, move: Move) -> None:
         )
 
 
-def _player_move(hand: Hand, h: HandHistory, move: Move) -> None:
+def _player_move(
+    hand: Hand, h: HandHistory, move: Move, problems: list[Problem], excess: dict[int, int]
+) -> None:
     seat = move.actor
     assert seat is not None
     if hand.phase is Phase.BOARD:
@@ -315,13 +341,41 @@ def _player_move(hand: Hand, h: HandHistory, move: Move) -> None:
         else:  # pragma: no cover - other kinds are handled by the caller
             raise AssertionError(move.kind)
     except IllegalActionError as exc:
+        if move.kind == BET_RAISE and "no other player could call" in str(exc):
+            # some sites let a player raise past what anybody can call, and
+            # give the excess back: the chips end as with a call
+            hand.call(seat)
+            excess[seat] = excess.get(seat, 0) + (move.to or 0) - hand.bets[seat]
+            problems.append(
+                _warn(
+                    h,
+                    move.line,
+                    "uncallable-raise",
+                    f"{h.describe_move(move)}: nobody can call more than "
+                    f"{h.to_text(hand.bets[seat])}; replayed as a call (the "
+                    "excess comes back as an uncalled bet)",
+                )
+            )
+            return
         raise _error(h, move, f"{h.describe_move(move)}: {exc}", "illegal") from None
 
 
+def _warn(h: HandHistory, line: int, code: str, message: str) -> Problem:
+    return Problem(h.source or "<input>", line or h.line, h.hand_id, "warning", message, code)
+
+
 def _finish(hand: Hand, h: HandHistory, showdown: list[Move], problems: list[Problem]) -> None:
-    """Plays the rest: board run-out, showdown with the file's shows and mucks, awards."""
+    """Plays the rest: board run-out, showdown with the file's shows and mucks, awards.
+
+    Shows and mucks are taken in the rules' showdown order (R10), whatever
+    order the file writes them in; a player the file says nothing about does
+    the default (show if they can win).  Shows and mucks of players who are
+    not at the showdown (a winner who shows without being called) change
+    nothing.
+    """
     pending = {m.actor: m for m in showdown}
     order: list[int] = []
+    face_up = False
     while not hand.done:
         phase = hand.phase
         if phase is Phase.BETTING:
@@ -340,36 +394,43 @@ def _finish(hand: Hand, h: HandHistory, showdown: list[Move], problems: list[Pro
             assert seat is not None
             move = pending.pop(seat, None)
             order.append(seat)
+            legal = hand.legal_actions()
+            face_up = face_up or (legal is not None and not legal.muck)
+            line = move.line if move is not None else h.line
+            known = [c for c in move.cards if c is not None] if move is not None else []
+            cards = known if len(known) == 2 else None
+            if hand.hole_cards(seat) is None and cards is None:
+                if move is not None and move.kind == MUCK and legal is not None and legal.muck:
+                    hand.muck(seat)
+                    continue
+                raise _Stop(
+                    _warn(
+                        h,
+                        line,
+                        "unknown-cards",
+                        f"{h.player_name(seat)} reaches the "
+                        "showdown with cards the file does not give: the showdown "
+                        "cannot be checked",
+                    )
+                )
             try:
                 if move is not None and move.kind == MUCK:
-                    hand.muck(seat)
-                elif move is not None and move.kind == SHOW:
-                    known = [c for c in move.cards if c is not None]
-                    if len(known) != 2 and hand.hole_cards(seat) is None:
-                        raise _Stop(
-                            Problem(
-                                h.source or "<input>",
-                                move.line,
-                                h.hand_id,
-                                "warning",
-                                f"{h.player_name(seat)} shows cards the "
-                                "file does not give: the showdown cannot be checked",
-                                "unknown-cards",
+                    if legal is not None and legal.muck:
+                        hand.muck(seat)
+                    else:
+                        problems.append(
+                            _warn(
+                                h,
+                                line,
+                                "face-up",
+                                f"the file mucks "
+                                f"{h.player_name(seat)}'s hand; with a player "
+                                "all-in every hand is shown (R10)",
                             )
                         )
-                    hand.show(known if len(known) == 2 else None, seat)
-                elif hand.hole_cards(seat) is None:
-                    raise _Stop(
-                        Problem(
-                            h.source or "<input>",
-                            h.line,
-                            h.hand_id,
-                            "warning",
-                            f"{h.player_name(seat)} reaches the showdown with cards "
-                            "the file does not give: the showdown cannot be checked",
-                            "unknown-cards",
-                        )
-                    )
+                        hand.show(cards, seat)
+                elif move is not None and move.kind == SHOW:
+                    hand.show(cards, seat)
                 else:
                     hand.step()
             except HoldemError as exc:
@@ -382,32 +443,22 @@ def _finish(hand: Hand, h: HandHistory, showdown: list[Move], problems: list[Pro
         except HoldemError as exc:
             raise _error(h, None, str(exc), "deal") from None
     file_order = [m.actor for m in showdown if m.actor in order]
-    if file_order and file_order != [s for s in order if s in file_order]:
+    if not face_up and file_order and file_order != [s for s in order if s in file_order]:
         problems.append(
-            Problem(
-                h.source or "<input>",
+            _warn(
+                h,
                 showdown[0].line,
-                h.hand_id,
-                "warning",
-                "the hands are shown in another order than the rules' showdown "
-                f"order ({', '.join(h.player_name(s) for s in order)})",
                 "showdown-order",
-            )
-        )
-    for move in pending.values():
-        problems.append(
-            Problem(
-                h.source or "<input>",
-                move.line,
-                h.hand_id,
-                "warning",
-                f"{h.describe_move(move)} but that player was not at the showdown",
-                "showdown",
+                "the hands are shown in "
+                "another order than the rules' showdown order "
+                f"({', '.join(h.player_name(s) for s in order)})",
             )
         )
 
 
-def _check_claims(h: HandHistory, hand: Hand, problems: list[Problem]) -> None:
+def _check_claims(
+    h: HandHistory, hand: Hand, problems: list[Problem], excess: dict[int, int]
+) -> None:
     outcome = hand.outcome
     assert outcome is not None  # the replay ran to the end
     path = h.source or "<input>"
@@ -453,7 +504,7 @@ def _check_claims(h: HandHistory, hand: Hand, problems: list[Problem]) -> None:
             won[seat] += share
     if claims.returned is not None:
         for i, said in claims.returned:
-            if said != outcome.returned[i]:
+            if said != outcome.returned[i] + excess.get(i, 0):
                 report(
                     "returned",
                     f"uncalled bet: the file returns {h.to_text(said)} to "
@@ -485,13 +536,22 @@ def _check_claims(h: HandHistory, hand: Hand, problems: list[Problem]) -> None:
                 )
     if claims.winnings is not None:
         said_all = claims.winnings
-        if not any(said_all) and any(won):
+        if claims.rake is not None and sum(won) - sum(said_all) == claims.rake:
+            said_all = ()  # the rake the file states explains the difference
+            for i, said in enumerate(claims.winnings):
+                if said > won[i]:
+                    report(
+                        "winnings",
+                        f"winnings: the file says {h.player_name(i)} wins "
+                        f"{h.to_text(said)}; the rules award {h.to_text(won[i])}",
+                    )
+        if said_all and not any(said_all) and any(won):
             report(
                 "winnings-unset",
                 "winnings are all 0 though the pots were won: the file does not fill them in",
                 severity="warning",
             )
-        else:
+        elif said_all:
             for i, said in enumerate(said_all):
                 if said > won[i] or (said < won[i] and not said):
                     report(

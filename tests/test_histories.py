@@ -204,3 +204,29 @@ def test_phh_corpus_is_ok_except_the_known_irregularities() -> None:
                 assert "pluribus" in path.parts
     assert hands == 10_056
     assert dict(counts) == KNOWN_PHH
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_fast_toml_reader_agrees_with_tomllib(data: st.DataObject) -> None:
+    import tomllib
+    from decimal import Decimal
+
+    from holdem.phh import _fast_toml
+
+    lines = VALID.splitlines(keepends=True)
+    for _ in range(data.draw(st.integers(0, 3))):
+        i = data.draw(st.integers(0, len(lines) - 1))
+        text = lines[i]
+        j = data.draw(st.integers(0, max(0, len(text) - 1)))
+        ch = data.draw(st.sampled_from(list("0123456789[]',=#\"._ -ainf\n")))
+        lines[i] = text[:j] + ch + text[j + 1 :]
+    lines = "".join(lines).splitlines(keepends=True)  # as a file reads them
+    fast = _fast_toml(lines, 1)
+    if fast is None:
+        return  # left to tomllib
+    try:
+        expected = tomllib.loads("".join(lines), parse_float=Decimal)
+    except tomllib.TOMLDecodeError:
+        raise AssertionError(f"the fast reader accepted invalid TOML: {''.join(lines)!r}") from None
+    assert fast[0] == expected

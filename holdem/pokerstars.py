@@ -1,0 +1,1279 @@
+"""PokerStars text hand histories: a streaming reader and a writer.
+
+:func:`read_pokerstars` turns PokerStars hand-history text (a file may hold
+any number of hands) into :class:`~holdem.history.HandHistory` records, one
+hand at a time, and every hand it cannot read into a
+:class:`~holdem.history.Problem` naming the line; it never raises on bad
+input.  :func:`write_pokerstars` and :func:`to_pokerstars` write records back
+as PokerStars text.
+
+Input details handled: a UTF-8 byte-order mark (also between hands), Windows
+and old Mac line endings, files in Windows-1252, leading blanks, hands run
+together on one line, thousands separators (``$1,646.95``), lines starting
+with ``#`` before a hand (comments), chat and table noise.
+
+>>> text = '''PokerStars Hand #1: Hold'em No Limit ($0.01/$0.02 USD) - 2020/01/01 0:00:00 ET
+... Table 'T' 6-max Seat #2 is the button
+... Seat 1: alice ($2 in chips)
+... Seat 2: bob ($2.50 in chips)
+... bob: posts small blind $0.01
+... alice: posts big blind $0.02
+... *** HOLE CARDS ***
+... bob: folds
+... Uncalled bet ($0.01) returned to alice
+... alice collected $0.02 from pot
+... *** SUMMARY ***
+... Total pot $0.02 | Rake $0'''
+>>> [hand] = read_pokerstars(text)
+>>> [p.name for p in hand.players], hand.blinds.blinds, hand.unit
+(['alice', 'bob'], (2, 1), Decimal('0.01'))
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any, TextIO
+
+from .cards import Card, format_cards, parse_cards
+from .errors import HoldemError
+from .history import (
+    BET_RAISE,
+    CHECK_CALL,
+    DEAL_BOARD,
+    DEAL_HOLE,
+    FOLD,
+    MUCK,
+    SHOW,
+    Blinds,
+    Claims,
+    HandHistory,
+    Move,
+    Player,
+    Problem,
+)
+
+__all__ = ["read_pokerstars", "to_pokerstars", "write_pokerstars"]
+
+# ---------------------------------------------------------------- patterns
+
+_AMT = r"[^\s\d()\[\]|/,.:+-]{0,3}\d[\d,]*(?:\.\d+)?"
+_HEADER = re.compile(
+    r"PokerStars (?:(?P<zoom>Zoom) |(?P<home>Home Game) )?(?P<kind>Hand|Game) #(?P<id>\d+):\s*"
+)
+_CLUB = re.compile(r"\{(?P<club>[^}]*)\}\s*")
+_TOURNEY = re.compile(r"(?P<tzoom>Zoom )?Tournament #(?P<tid>\d+),\s*")
+_GAME = re.compile(
+    r"(?P<mixed>Mixed Hold'em \()?(?P<split>Split )?Hold'em "
+    r"(?P<limit>No Limit|Pot Limit|Limit)(?P<plnl> Pre-Flop, No Limit Post-Flop)?(?(mixed)\))"
+)
+_OTHER_GAME = re.compile(
+    r"Omaha|Stud|Razz|Draw|Badugi|Courchevel|6\+|Short Deck|HORSE|8-Game|Mixed|Triple|Single"
+)
+_DATE = re.compile(r"\s+-\s+(?P<date>\d{4}/\d{1,2}/\d{1,2}.*)$")
+_LEVEL = re.compile(
+    r"^-\s+(?:Match Round (?P<round>\w+), )?Level (?P<level>\w+) "
+    rf"\((?P<sb>{_AMT})/(?P<bb>{_AMT})\)$"
+)
+_STAKES = re.compile(
+    rf"^\((?P<sb>{_AMT})/(?P<bb>{_AMT})(?: - (?P<cap>{_AMT}) Cap -)?\s*(?P<cur>[A-Z]{{3}})?\)$"
+)
+_TABLE = re.compile(
+    r"^Table '(?P<table>.*)' (?:(?P<max>\d+)-max )?(?P<pm>\(Play Money\) )?"
+    r"Seat #(?P<button>\d+) is the button$"
+)
+_SEAT = re.compile(
+    rf"^Seat (?P<seat>\d+): (?P<name>.+) \((?P<stack>{_AMT}) in chips"
+    r"(?:, (?P<bounty>.+?) bounty)?\)(?: (?P<note>is sitting out|out of hand.*))?$"
+)
+_SUMMARY_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<rest>.*)$")
+_ACTOR_MARK = re.compile(r"^\((?:button|small blind|big blind)\) ?")
+_WON = re.compile(rf"(?:won|collected) \(?(?P<amt>{_AMT})\)?")
+_WITH = re.compile(r" with (?P<desc>.+?)(?:, and (?:won|lost)\b.*)?(?: \(cashed out\))?$")
+_BRACKETS = re.compile(r"\[([^\]]*)\]")
+_STREET = re.compile(r"^\*\*\* (?P<name>[A-Z ]+?) \*\*\*\s*(?P<cards>.*)$")
+_DEALT = re.compile(r"^Dealt to (?P<name>.+?)(?: \[(?P<cards>[^\]]*)\])?(?: \[(?P<new>[^\]]*)\])?$")
+_UNCALLED = re.compile(rf"^Uncalled bet \((?P<amt>{_AMT})\) returned to (?P<name>.+)$")
+_COLLECTED = re.compile(
+    rf"^(?P<name>.+) collected (?P<amt>{_AMT}) from (?P<pot>pot|main pot|side pot(?:-\d+)?)$"
+)
+_TOTAL = re.compile(
+    rf"^Total pot (?P<total>{_AMT})(?P<pots>(?: (?:Main|Side) pot(?:-\d+)? {_AMT}\.?)*)"
+    rf"\s*\|\s*Rake (?P<rake>{_AMT})(?P<more>.*)$"
+)
+_POT_PART = re.compile(rf"(?:Main|Side) pot(?:-\d+)? (?P<amt>{_AMT})")
+_CHAT = re.compile(r'^.+? said, ".*$')
+_NOISE = re.compile(
+    r"(?: joins the table at seat #\d+| leaves the table| is disconnected| is connected"
+    r"| has timed out(?: while (?:being )?disconnected)?| has returned| is sitting out"
+    r"| sits out| will be allowed to play after the button"
+    r"| was removed from the table for failing to post| finished the tournament.*"
+    r"| wins the tournament.*| wins (?:the )?\S+ bounty for eliminating .*"
+    r"| wins \S+ for eliminating .*| re-buys and receives .*| takes the add-on.*"
+    r"| cashed out the hand for .*| is sitting out| has been disconnected.*"
+    r"|: Table deposit .*|: sits out|: is sitting out|: is connected|: is disconnected"
+    r"|: has returned|: has timed out)$"
+)
+_SEPARATOR = re.compile(r"^\*{5,}.*\*{5,}$")
+_AMOUNTS_AFTER_VERB = {
+    "calls": re.compile(
+        rf"^calls (?P<amt>{_AMT})(?P<allin> and is all-in)?(?: and has reached the {_AMT} cap)?$"
+    ),
+    "bets": re.compile(
+        rf"^bets (?P<amt>{_AMT})(?P<allin> and is all-in)?(?: and has reached the {_AMT} cap)?$"
+    ),
+    "raises": re.compile(
+        rf"^raises {_AMT} to (?P<amt>{_AMT})(?P<allin> and is all-in)?"
+        rf"(?: and has reached the {_AMT} cap)?$"
+    ),
+    "posts": re.compile(
+        rf"^posts (?P<what>small blind|big blind|small & big blinds|the ante) (?P<amt>{_AMT})"
+        r"(?P<allin> and is all-in)?$"
+    ),
+}
+_SHOWS = re.compile(r"^shows \[(?P<cards>[^\]]*)\](?: \((?P<desc>.*)\))?$")
+_MUCKS = re.compile(r"^(?:mucks hand|mucks \[(?P<cards>[^\]]*)\]|doesn't show hand)$")
+_FOLDS = re.compile(r"^folds(?: \[(?P<cards>[^\]]*)\])?$")
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
+_DECIMAL_COMMA = re.compile(r"^\d+,\d{1,2}$")
+
+_STREETS = ("FLOP", "TURN", "RIVER")
+_LIMITS = {"No Limit": "NT", "Limit": "FT", "Pot Limit": "PT"}
+_LIMIT_TEXT = {v: k for k, v in _LIMITS.items()}
+
+
+class _Fail(Exception):
+    """A hand that cannot be read; becomes a :class:`Problem`."""
+
+    def __init__(self, line: int, message: str, severity: str = "error", code: str = "") -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+        self.severity = severity
+        self.code = code or ("unsupported" if severity == "unsupported" else "format")
+
+
+# ---------------------------------------------------------------- input lines
+
+
+def _physical_lines(source: str | os.PathLike[str] | TextIO | bytes) -> Iterator[str]:
+    """Lines of the input without their endings (``\\r\\n``, ``\\n``, ``\\r``)."""
+    if isinstance(source, bytes):
+        yield from _decoded_lines(io.BytesIO(source))
+    elif isinstance(source, os.PathLike) or (
+        isinstance(source, str)
+        and "\n" not in source
+        and "\r" not in source
+        and len(source) < 4096
+        and os.path.isfile(source)
+    ):
+        with open(source, "rb") as f:
+            yield from _decoded_lines(f)
+    elif isinstance(source, str):
+        yield from io.StringIO(source, newline=None)
+    else:
+        for raw in source:
+            if "\r" in raw.rstrip("\r\n"):
+                yield from raw.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n").split("\n")
+            else:
+                yield raw
+
+
+def _decoded_lines(f: Any) -> Iterator[str]:
+    """Lines of a binary file: UTF-8, or Windows-1252 for a line that is not."""
+    for raw in f:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.decode("cp1252", errors="replace")
+        body = text.rstrip("\r\n")
+        if "\r" in body:
+            yield from body.split("\r")
+        else:
+            yield body
+
+
+def _numbered_lines(source: Any) -> Iterator[tuple[int, str]]:
+    """``(line number, text)``, stripped, with a hand header in mid-line split off."""
+    for number, raw in enumerate(_physical_lines(source), 1):
+        text = raw.replace("\ufeff", "").strip()
+        if "PokerStars" in text:
+            m = _HEADER.search(text)
+            if m is not None and m.start() > 0:
+                yield number, text[: m.start()].rstrip()
+                text = text[m.start() :]
+        yield number, text
+
+
+def _hand_chunks(source: Any) -> Iterator[tuple[list[tuple[int, str]], int]]:
+    """Groups lines into hands; yields ``(lines, 0)`` per hand, or ``([], line)``
+    for a run of text outside any hand."""
+    current: list[tuple[int, str]] | None = None
+    after_blank = True
+    stray = 0
+    for number, text in _numbered_lines(source):
+        if text.startswith("PokerStars") and _HEADER.match(text):
+            if current:
+                yield current, 0
+            current = [(number, text)]
+            after_blank = False
+            continue
+        if not text:
+            after_blank = True
+            continue
+        if text.startswith("#") and (current is None or after_blank):
+            continue
+        if _SEPARATOR.match(text):
+            after_blank = True
+            continue
+        if current is None:
+            if not stray:
+                stray = number
+                yield [], number
+            continue
+        current.append((number, text))
+    if current:
+        yield current, 0
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_pokerstars(
+    source: str | os.PathLike[str] | TextIO | bytes, *, path: str | None = None
+) -> Iterator[HandHistory | Problem]:
+    """Reads PokerStars hand histories, one hand at a time.
+
+    :param source: a path, the text itself, its bytes, or a text stream.
+    :param path: the name to report in problems (defaults to the path given).
+    :returns: per hand a :class:`HandHistory`, or a :class:`Problem` (severity
+        ``"error"`` for a hand that cannot be read, ``"unsupported"`` for one
+        the engine cannot represent); text outside any hand is a problem too.
+    """
+    if path is None:
+        if isinstance(source, os.PathLike):
+            path = os.fspath(source)
+        elif isinstance(source, str) and "\n" not in source and os.path.isfile(source):
+            path = source
+        else:
+            path = getattr(source, "name", None) if not isinstance(source, str | bytes) else None
+    where = path or "<input>"
+    try:
+        for lines, stray in _hand_chunks(source):
+            if not lines:
+                yield Problem(where, stray, None, "error", "text outside a hand", "format")
+                continue
+            yield _read_hand(lines, path)
+    except (OSError, HoldemError) as exc:
+        yield Problem(where, 0, None, "error", f"cannot read the input: {exc}", "io")
+
+
+def _read_hand(lines: list[tuple[int, str]], path: str | None) -> HandHistory | Problem:
+    parser = _HandParser(lines, path)
+    try:
+        return parser.parse()
+    except _Fail as fail:
+        message = fail.message
+        if fail.severity == "error" and len(lines) > 1 and fail.line == lines[-1][0]:
+            message += " (the hand is cut short here?)"
+        return Problem(
+            path or "<input>", fail.line, parser.hand_id, fail.severity, message, fail.code
+        )
+    except Exception as exc:  # any surprise becomes a problem, never a crash
+        return Problem(
+            path or "<input>",
+            parser.lineno,
+            parser.hand_id,
+            "error",
+            f"cannot read line {parser.lineno}: {type(exc).__name__}: {exc}",
+            "internal",
+        )
+
+
+@dataclass(slots=True)
+class _RawMove:
+    kind: str
+    actor: int | None
+    to: Decimal | None
+    cards: tuple[Card | None, ...]
+    line: int
+    all_in: bool = False
+
+
+@dataclass(slots=True)
+class _Seat:
+    seat: int
+    name: str
+    stack: Decimal
+    line: int
+    bounty: str | None = None
+    note: str | None = None
+
+
+@dataclass(slots=True)
+class _HandParser:
+    lines: list[tuple[int, str]]
+    path: str | None
+    hand_id: str | None = None
+    lineno: int = 0
+    places: int = 0
+    symbol: str = ""
+    fields: dict[str, Any] = field(default_factory=dict)
+    names: dict[str, int] = field(default_factory=dict)
+    moves: list[_RawMove] = field(default_factory=list)
+    hole_index: dict[int, int] = field(default_factory=dict)
+
+    # -- amounts
+
+    def amount(self, text: str) -> Decimal:
+        """An amount as a Decimal; notes its decimals and currency symbol."""
+        m = _NUMBER.search(text)
+        if m is None:
+            raise _Fail(self.lineno, f"{text!r} is not an amount")
+        if m.start() and not self.symbol:
+            self.symbol = text[: m.start()]
+        digits = m.group()
+        if "," in digits:
+            if _THOUSANDS.match(digits):
+                digits = digits.replace(",", "")
+            elif _DECIMAL_COMMA.match(digits):
+                digits = digits.replace(",", ".")
+            else:
+                raise _Fail(self.lineno, f"cannot read the amount {text!r}")
+        try:
+            value = Decimal(digits)
+        except InvalidOperation:
+            raise _Fail(self.lineno, f"cannot read the amount {text!r}") from None
+        exponent = value.normalize().as_tuple().exponent
+        if isinstance(exponent, int) and -exponent > self.places:
+            self.places = -exponent
+        return value
+
+    def fail(self, message: str, severity: str = "error", code: str = "") -> _Fail:
+        return _Fail(self.lineno, message, severity, code)
+
+    # -- the hand
+
+    def parse(self) -> HandHistory:
+        it = iter(self.lines)
+        first_line, header = next(it)
+        self.lineno = first_line
+        variant, stakes, cap = self.parse_header(header)
+        seats: list[_Seat] = []
+        button = 0
+        table_seen = False
+        body: list[tuple[int, str]] = []
+        for number, text in it:
+            self.lineno = number
+            if not table_seen:
+                m = _TABLE.match(text)
+                if m is None:
+                    raise self.fail(f"expected the table line (Table '...' ...), got {text!r}")
+                table_seen = True
+                self.fields["table"] = m["table"]
+                if m["max"]:
+                    self.fields["max_seats"] = int(m["max"])
+                if m["pm"]:
+                    self.fields["play_money"] = True
+                button = int(m["button"])
+                continue
+            if text.startswith("Seat ") and not body:
+                m = _SEAT.match(text)
+                if m is None:
+                    raise self.fail(f"cannot read the seat line {text!r}")
+                seat = int(m["seat"])
+                if any(s.seat == seat for s in seats):
+                    raise self.fail(f"seat {seat} is listed twice")
+                seats.append(
+                    _Seat(seat, m["name"], self.amount(m["stack"]), number, m["bounty"], m["note"])
+                )
+                continue
+            body.append((number, text))
+        if not table_seen:
+            raise self.fail("the hand ends after its header (no table line)")
+        if not seats:
+            raise self.fail("no seat lines")
+        self.fields["button_seat"] = button
+        return self.parse_body(variant, stakes, cap, seats, button, body, first_line)
+
+    def parse_header(self, header: str) -> tuple[str, tuple[Decimal, Decimal], Decimal | None]:
+        m = _HEADER.match(header)
+        assert m is not None
+        self.hand_id = m["id"]
+        f = self.fields
+        f["site"] = "PokerStars"
+        f["hand_kind"] = m["kind"]
+        if m["zoom"]:
+            f["zoom"] = True
+        if m["home"]:
+            f["home_game"] = True
+        rest = header[m.end() :]
+        d = _DATE.search(rest)
+        if d is not None:
+            f["date"] = d["date"]
+            rest = rest[: d.start()]
+        c = _CLUB.match(rest)
+        if c is not None:
+            f["club"] = c["club"]
+            rest = rest[c.end() :]
+        t = _TOURNEY.match(rest)
+        g = _GAME.search(rest)
+        if g is None:
+            other = _OTHER_GAME.search(rest)
+            game = rest if other is None else rest[other.start() :]
+            raise self.fail(f"not Texas hold'em: {game.strip()!r}", "unsupported", "game")
+        if g["split"]:
+            raise self.fail("Split Hold'em (two boards) is not supported", "unsupported", "game")
+        if g["plnl"]:
+            raise self.fail(
+                "pot-limit preflop, no-limit after the flop is not supported",
+                "unsupported",
+                "game",
+            )
+        if g["mixed"]:
+            f["game"] = g.group()
+        if t is not None:
+            f["tournament_id"] = t["tid"]
+            if t["tzoom"]:
+                f["zoom"] = True
+            buy_in = rest[t.end() : g.start()].strip().rstrip("-").strip()
+            f["buy_in"] = buy_in
+        elif g.start() and rest[: g.start()].strip():
+            raise self.fail(f"cannot read the header before the game: {rest[: g.start()]!r}")
+        tail = rest[g.end() :].strip()
+        lv = _LEVEL.match(tail)
+        cap: Decimal | None = None
+        if lv is not None:
+            if lv["round"]:
+                f["match_round"] = lv["round"]
+            f["level"] = lv["level"]
+            sb, bb = lv["sb"], lv["bb"]
+        else:
+            st = _STAKES.match(tail)
+            if st is None:
+                raise self.fail(f"cannot read the stakes in the header: {tail!r}")
+            sb, bb = st["sb"], st["bb"]
+            if st["cur"]:
+                f["currency"] = st["cur"]
+            if st["cap"]:
+                cap = self.amount(st["cap"])
+        stakes = (self.amount(sb), self.amount(bb))
+        return _LIMITS[g["limit"]], stakes, cap
+
+    def parse_body(
+        self,
+        variant: str,
+        stakes: tuple[Decimal, Decimal],
+        cap: Decimal | None,
+        seats: list[_Seat],
+        button: int,
+        body: list[tuple[int, str]],
+        first_line: int,
+    ) -> HandHistory:
+        f = self.fields
+        # a seat "is sitting out" is dealt in when it posts or acts (tournaments
+        # deal sitting-out players in and fold them); "out of hand" never is
+        marked = {s.name for s in seats if s.note}
+        sitting_out = {s.name for s in seats if s.note and s.note != "is sitting out"}
+        active: set[str] = set()
+        seat_names = {s.name for s in seats}
+        pre_deal_out: set[str] = set()
+        in_posts = True
+        for _, text in body:
+            if text.startswith("*** "):
+                in_posts = False
+            if text.startswith("Dealt to "):
+                m = _DEALT.match(text)
+                if m is not None:
+                    active.add(m["name"])
+                continue
+            pos = text.find(": ")
+            while pos >= 0:
+                seated = text[:pos]
+                if seated in seat_names:
+                    rest = text[pos + 2 :]
+                    if rest.startswith(("sits out", "is sitting out")):
+                        if in_posts:
+                            pre_deal_out.add(seated)
+                    else:
+                        active.add(seated)
+                    break
+                pos = text.find(": ", pos + 1)
+        sitting_out |= (marked | pre_deal_out) - active
+        dealt_out = {s.seat for s in seats if s.note == "is sitting out" and s.name in active}
+        if dealt_out:
+            f["sitting_out_seats"] = sorted(dealt_out)
+        dealt = sorted((s for s in seats if s.name not in sitting_out), key=lambda s: s.seat)
+        if len(dealt) < 2:
+            raise _Fail(first_line, f"{len(dealt)} player(s) dealt in: a hand needs two")
+        after = [s for s in dealt if s.seat > button]
+        ordered = after + [s for s in dealt if s.seat <= button]
+        if ordered[-1].seat != button:
+            f["dead_button"] = True
+        out = [s for s in seats if s.name in sitting_out]
+        if out:
+            f["not_dealt"] = [[s.seat, s.name, s.stack, s.note or "is sitting out"] for s in out]
+        bounties = [[s.seat, s.bounty] for s in seats if s.bounty]
+        if bounties:
+            f["bounties"] = bounties
+        n = len(ordered)
+        for i, s in enumerate(ordered):
+            if s.name in self.names:
+                raise _Fail(s.line, f"player name {s.name!r} is used twice")
+            self.names[s.name] = i
+        by_seat = {s.seat: i for i, s in enumerate(ordered)}
+        zero = Decimal(0)
+        antes = [zero] * n
+        blinds = [zero] * n
+        dead = [zero] * n
+        posts = [zero] * n
+        sb_seen = bb_seen = False
+        posted: set[tuple[int, str]] = set()
+        returned: list[tuple[int, Decimal]] = []
+        collected: list[tuple[int, Decimal, str]] = []
+        lines: dict[str, int] = {}
+        described: dict[int, str] = {}
+        winnings: dict[int, Decimal] = {}
+        pots: list[Decimal] = []
+        total: Decimal | None = None
+        rake: Decimal | None = None
+        board: list[Card] = []
+        section = "posts"
+        streets_seen: list[str] = []
+        summary_seats = False
+
+        for number, text in body:
+            self.lineno = number
+            if text.startswith("*** "):
+                m = _STREET.match(text)
+                if m is None:
+                    raise self.fail(f"cannot read the street line {text!r}")
+                name = m["name"]
+                if name.startswith(("FIRST ", "SECOND ", "THIRD ")):
+                    raise self.fail("run it twice is not supported", "unsupported", "run_twice")
+                if name == "HOLE CARDS":
+                    self.deal_hole(n, number)
+                    section = "preflop"
+                elif name in _STREETS:
+                    self.deal_hole(n, number)
+                    index = _STREETS.index(name)
+                    if name in streets_seen or len(streets_seen) != index:
+                        raise self.fail(f"*** {name} *** out of order")
+                    streets_seen.append(name)
+                    groups = _BRACKETS.findall(m["cards"])
+                    want = (0, 3, 4)[index]
+                    try:
+                        parsed = [parse_cards(g) for g in groups]
+                    except HoldemError as exc:
+                        raise self.fail(f"bad board cards in {text!r}: {exc}") from None
+                    if index == 0:
+                        if len(groups) != 1 or len(parsed[0]) != 3:
+                            raise self.fail(f"the flop must be three cards: {text!r}")
+                        new = parsed[0]
+                    else:
+                        if len(groups) > 2:  # [flop] [turn] [river], as some converters write
+                            parsed = [[c for p in parsed[:-1] for c in p], parsed[-1]]
+                        if len(groups) < 2 or len(parsed[1]) != 1:
+                            raise self.fail(f"expected [board] [new card] in {text!r}")
+                        if parsed[0] != board[:want]:
+                            raise self.fail(
+                                f"the board {format_cards(parsed[0])} does not match "
+                                f"the cards dealt so far ({format_cards(board)})"
+                            )
+                        new = parsed[1]
+                    for c in new:
+                        if c in board:
+                            raise self.fail(f"the board card {format_cards([c])} is dealt twice")
+                    board.extend(new)
+                    self.moves.append(_RawMove(DEAL_BOARD, None, None, tuple(new), number))
+                    section = name.lower()
+                elif name in ("SHOW DOWN", "SHOWDOWN"):
+                    self.deal_hole(n, number)
+                    section = "showdown"
+                elif name == "SUMMARY":
+                    section = "summary"
+                else:
+                    raise self.fail(f"unknown section {text!r}")
+                continue
+            if section == "summary":
+                if text.startswith("Total pot "):
+                    m = _TOTAL.match(text)
+                    if m is None:
+                        raise self.fail(f"cannot read the total pot line {text!r}")
+                    total = self.amount(m["total"])
+                    rake = self.amount(m["rake"])
+                    pots = [self.amount(p["amt"]) for p in _POT_PART.finditer(m["pots"])]
+                    lines["total_pot"] = lines["rake"] = number
+                    if pots:
+                        lines["pots"] = number
+                    continue
+                if text.startswith("Board ") or text.startswith("Board["):
+                    continue
+                if text.startswith("Seat "):
+                    self.summary_seat(text, by_seat, ordered, winnings, described, lines)
+                    summary_seats = True
+                    continue
+                if text == "Hand was run twice":
+                    raise self.fail("run it twice is not supported", "unsupported", "run_twice")
+                if _CHAT.match(text) or _NOISE.search(text):
+                    continue
+                raise self.fail(f"cannot read the summary line {text!r}")
+            if text.startswith("Dealt to "):
+                m = _DEALT.match(text)
+                if m is None or m["name"] not in self.names:
+                    raise self.fail(f"cards dealt to someone not in the hand: {text!r}")
+                self.deal_hole(n, number)
+                shown = " ".join(x for x in (m["cards"], m["new"]) if x)
+                self.fill_hole(self.names[m["name"]], shown, number, replace_line=True)
+                continue
+            if text.startswith("Uncalled bet "):
+                m = _UNCALLED.match(text)
+                if m is None or m["name"] not in self.names:
+                    raise self.fail(f"cannot read {text!r}")
+                who = self.names[m["name"]]
+                lines.setdefault(f"returned.{len(returned)}", number)
+                returned.append((who, self.amount(m["amt"])))
+                continue
+            actor, rest = self.split_actor(text)
+            if actor is None:
+                m = _COLLECTED.match(text)
+                if m is not None and m["name"] in self.names:
+                    lines[f"collected.{len(collected)}"] = number
+                    pot = m["pot"]
+                    collected.append((self.names[m["name"]], self.amount(m["amt"]), pot))
+                    continue
+                if _CHAT.match(text) or _NOISE.search(text) or text == "Betting is capped":
+                    continue
+                if text.endswith(" has reached the cap") or " wins " in text:
+                    continue
+                m2 = re.match(r"^(.+?): (folds|checks|calls|bets|raises|posts|shows)\b", text)
+                if m2 is not None:
+                    raise self.fail(f"{m2[1]!r} acts but is not dealt in this hand")
+                raise self.fail(f"cannot read the line {text!r}")
+            verb = rest.split(" ", 1)[0]
+            if verb == "posts":
+                m = _AMOUNTS_AFTER_VERB["posts"].match(rest)
+                if m is None:
+                    raise self.fail(f"cannot read the post {text!r}")
+                if section != "posts":
+                    raise self.fail(f"a post after the cards are dealt: {text!r}")
+                amt = self.amount(m["amt"])
+                what = m["what"]
+                kind_of_post = "ante" if what == "the ante" else "blind"
+                if (actor, kind_of_post) in posted:
+                    raise self.fail(f"{text.split(': ')[0]!r} posts a second {kind_of_post}")
+                posted.add((actor, kind_of_post))
+                if what == "the ante":
+                    antes[actor] += amt
+                elif what == "small blind":
+                    if sb_seen or bb_seen:
+                        dead[actor] += amt
+                    else:
+                        blinds[actor] += amt
+                        sb_seen = True
+                elif what == "big blind":
+                    if bb_seen:
+                        posts[actor] += amt
+                    else:
+                        blinds[actor] += amt
+                        bb_seen = True
+                else:  # small & big blinds: the big blind live, the rest dead
+                    live = min(amt, stakes[1])
+                    posts[actor] += live
+                    dead[actor] += amt - live
+                continue
+            if section == "posts" and verb in ("folds", "checks", "calls", "bets", "raises"):
+                raise self.fail(f"an action before *** HOLE CARDS ***: {text!r}")
+            if verb in ("calls", "bets", "raises"):
+                m = _AMOUNTS_AFTER_VERB[verb].match(rest)
+                if m is None:
+                    raise self.fail(f"cannot read {text!r}")
+                self.deal_hole(n, number)
+                amt = self.amount(m["amt"])
+                kind = CHECK_CALL if verb == "calls" else BET_RAISE
+                to = None if verb == "calls" else amt
+                self.moves.append(_RawMove(kind, actor, to, (), number, bool(m["allin"])))
+            elif rest == "checks":
+                self.deal_hole(n, number)
+                self.moves.append(_RawMove(CHECK_CALL, actor, None, (), number))
+            elif verb == "folds":
+                m = _FOLDS.match(rest)
+                if m is None:
+                    raise self.fail(f"cannot read {text!r}")
+                self.deal_hole(n, number)
+                if m["cards"]:
+                    self.fill_hole(actor, m["cards"], number)
+                self.moves.append(_RawMove(FOLD, actor, None, (), number))
+            elif verb == "shows":
+                m = _SHOWS.match(rest)
+                if m is None:
+                    raise self.fail(f"cannot read {text!r}")
+                self.deal_hole(n, number)
+                cards = self.cards(m["cards"])
+                self.fill_hole(actor, m["cards"], number)
+                self.moves.append(_RawMove(SHOW, actor, None, tuple(cards), number))
+                if m["desc"]:
+                    described.setdefault(actor, m["desc"])
+                    lines.setdefault(f"described.{actor}", number)
+            elif verb in ("mucks", "doesn't"):
+                m = _MUCKS.match(rest)
+                if m is None:
+                    raise self.fail(f"cannot read {text!r}")
+                self.deal_hole(n, number)
+                if m["cards"]:
+                    self.fill_hole(actor, m["cards"], number)
+                self.moves.append(_RawMove(MUCK, actor, None, (), number))
+            elif _NOISE.search(text) or _CHAT.match(text):
+                continue
+            else:
+                raise self.fail(f"unknown action {rest!r} of {text.split(': ')[0]!r}")
+
+        if not streets_seen and section == "posts" and not self.moves:
+            self.lineno = body[-1][0] if body else first_line
+            raise self.fail("the hand has no *** HOLE CARDS *** section (cut short?)")
+        if cap is not None:
+            f["cap"] = cap
+
+        # amounts to integers in the hand's unit
+        unit = Decimal(1).scaleb(-self.places)
+
+        def chips(value: Decimal) -> int:
+            return int(value.scaleb(self.places))
+
+        players = tuple(Player(s.name, chips(s.stack), s.seat) for s in ordered)
+        if "cap" in f:
+            f["cap"] = chips(f["cap"])
+        if "not_dealt" in f:
+            f["not_dealt"] = [[a, b, chips(c), d] for a, b, c, d in f["not_dealt"]]
+        f["stakes"] = [chips(stakes[0]), chips(stakes[1])]
+        if self.symbol:
+            f["currency_symbol"] = self.symbol
+        if variant == "FT":
+            limits = {"small_bet": chips(stakes[0]), "big_bet": chips(stakes[1])}
+        else:
+            limits = {"min_bet": chips(stakes[1])}
+        has_dead = any(dead)
+        has_posts = any(posts)
+        blinds_model = Blinds(
+            antes=tuple(chips(a) for a in antes),
+            blinds=tuple(chips(b) for b in blinds),
+            dead=tuple(chips(d) for d in dead) if has_dead else (),
+            posts=tuple(chips(p) for p in posts) if has_posts else (),
+            **limits,
+        )
+        moves = tuple(
+            Move(
+                m.kind,
+                m.actor,
+                None if m.to is None else chips(m.to),
+                m.cards,
+                m.line,
+                None,
+                m.all_in,
+            )
+            for m in self.moves
+        )
+        claims = Claims(
+            winnings=tuple(chips(winnings.get(i, Decimal(0))) for i in range(n))
+            if summary_seats
+            else None,
+            collected=tuple((p, chips(a), pot) for p, a, pot in collected) or None,
+            returned=tuple((p, chips(a)) for p, a in returned) or None,
+            total_pot=None if total is None else chips(total),
+            rake=None if rake is None else chips(rake),
+            described=tuple(sorted(described.items())),
+            lines=lines,
+            pots=tuple(chips(p) for p in pots) or None,
+        )
+        return HandHistory(
+            variant=variant,
+            players=players,
+            blinds=blinds_model,
+            moves=moves,
+            claims=claims,
+            unit=unit,
+            hand_id=self.hand_id,
+            source=self.path,
+            line=first_line,
+            fields=f,
+            tournament="tournament_id" in f,
+        )
+
+    # -- helpers
+
+    def split_actor(self, text: str) -> tuple[int | None, str]:
+        """``(player index, rest)`` for a line ``name: rest`` of a dealt player."""
+        start = 0
+        while True:
+            pos = text.find(": ", start)
+            if pos < 0:
+                return None, text
+            who = self.names.get(text[:pos])
+            if who is not None:
+                return who, text[pos + 2 :]
+            start = pos + 1
+
+    def cards(self, text: str) -> list[Card | None]:
+        """Cards in brackets; ``XX`` or ``??`` for an unknown card."""
+        try:
+            if "X" in text or "?" in text:
+                return [
+                    None if t in ("XX", "??", "X", "?") else parse_cards(t)[0] for t in text.split()
+                ]
+            return list(parse_cards(text))
+        except HoldemError as exc:
+            raise self.fail(f"bad cards [{text}]: {exc}") from None
+
+    def deal_hole(self, n: int, line: int) -> None:
+        """Adds the hole-card deals (unknown cards) once, at the first sign of play."""
+        if self.hole_index:
+            return
+        for i in range(n):
+            self.hole_index[i] = len(self.moves)
+            self.moves.append(_RawMove(DEAL_HOLE, i, None, (None, None), line))
+
+    def fill_hole(self, player: int, text: str, line: int, replace_line: bool = False) -> None:
+        """Records hole cards the file reveals (dealt, shown or mucked)."""
+        cards = [c for c in self.cards(text) if c is not None]
+        if not cards:
+            return
+        if len(cards) > 2:
+            raise self.fail(f"{len(cards)} hole cards: [{text.strip()}]")
+        index = self.hole_index.get(player)
+        if index is None:
+            return
+        move = self.moves[index]
+        known = [c for c in move.cards if c is not None]
+        if set(cards) <= set(known):
+            return
+        if not set(known) <= set(cards):
+            raise self.fail(
+                f"cards [{text.strip()}] differ from the cards dealt ({format_cards(known)})"
+            )
+        move.cards = tuple(cards) + (None,) * (2 - len(cards))
+        if replace_line:
+            move.line = line
+
+    def summary_seat(
+        self,
+        text: str,
+        by_seat: dict[int, int],
+        ordered: list[_Seat],
+        winnings: dict[int, Decimal],
+        described: dict[int, str],
+        lines: dict[str, int],
+    ) -> None:
+        m = _SUMMARY_SEAT.match(text)
+        if m is None:
+            raise self.fail(f"cannot read the summary line {text!r}")
+        seat = int(m["seat"])
+        who = by_seat.get(seat)
+        if who is None:
+            raise self.fail(f"summary line for seat {seat}, which is not dealt in")
+        name = ordered[who].name
+        rest = m["rest"]
+        if not rest.startswith(name):
+            raise self.fail(f"summary line for seat {seat} does not name {name!r}")
+        rest = rest[len(name) :].lstrip()
+        while True:
+            mark = _ACTOR_MARK.match(rest)
+            if mark is None:
+                break
+            rest = rest[mark.end() :]
+        won = [self.amount(w["amt"]) for w in _WON.finditer(rest)]
+        if won:
+            winnings[who] = sum(won, Decimal(0))
+            lines[f"winnings.{who}"] = self.lineno
+        if rest.startswith(("showed [", "mucked [")):
+            b = _BRACKETS.search(rest)
+            if b is not None:
+                self.fill_hole(who, b.group(1), self.lineno)
+        w = _WITH.search(rest)
+        if w is not None and rest.startswith("showed"):
+            described[who] = w["desc"]
+            lines[f"described.{who}"] = self.lineno
+
+
+# ---------------------------------------------------------------- writing
+
+
+def write_pokerstars(hands: Iterable[HandHistory], out: TextIO) -> None:
+    """Writes hands as PokerStars text, separated by blank lines."""
+    for number, hand in enumerate(hands):
+        if number:
+            out.write("\n\n")
+        out.write(to_pokerstars(hand))
+
+
+def to_pokerstars(hand: HandHistory) -> str:
+    """One hand as PokerStars text (ending with a newline).
+
+    Hands from other formats get ``Player1``.. for missing names, hand id 0,
+    seats 1..n with the button last, and a made-up table and date.
+    """
+    return "\n".join(_Writer(hand).lines()) + "\n"
+
+
+class _Writer:
+    def __init__(self, hand: HandHistory) -> None:
+        self.hand = hand
+        self.f = hand.fields
+        self.n = len(hand.players)
+        self.names = [p.name or f"Player{i + 1}" for i, p in enumerate(hand.players)]
+        seats = [p.seat for p in hand.players]
+        if any(s is None for s in seats) or len(set(seats)) != self.n:
+            self.seats = list(range(1, self.n + 1))
+        else:
+            self.seats = [int(s) for s in seats if s is not None]
+        self.symbol = str(self.f.get("currency_symbol", ""))
+        self.board: list[Card] = []
+        self.returned: list[tuple[int, int]] = []
+        self.collected: tuple[tuple[int, int, str], ...] = ()
+        self.folded = [False] * self.n
+        self.fold_street = [0] * self.n
+
+    def money(self, amount: int) -> str:
+        return f"{self.symbol}{self.hand.to_text(amount)}"
+
+    def chips_text(self, amount: int) -> str:
+        """Stacks and header amounts (tournament chips have no symbol)."""
+        return self.money(amount)
+
+    def stakes(self) -> tuple[int, int]:
+        st = self.f.get("stakes")
+        if isinstance(st, list | tuple) and len(st) == 2:
+            return int(st[0]), int(st[1])
+        b = self.hand.blinds
+        if self.hand.variant == "FT":
+            return b.small_bet, b.big_bet
+        positive = sorted(x for x in b.blinds if x > 0)
+        bb = b.min_bet or (positive[-1] if positive else 0)
+        sb = positive[0] if len(positive) > 1 else bb // 2
+        return sb, bb
+
+    def header(self) -> str:
+        h, f = self.hand, self.f
+        kind = f.get("hand_kind", "Hand")
+        prefix = "Zoom " if f.get("zoom") and not h.tournament else ""
+        if f.get("home_game"):
+            prefix = "Home Game "
+        parts = [f"PokerStars {prefix}{kind} #{h.hand_id or 0}: "]
+        if "club" in f:
+            parts.append(f"{{{f['club']}}} ")
+        game = f.get("game") or f"Hold'em {_LIMIT_TEXT.get(h.variant, 'No Limit')}"
+        sb, bb = self.stakes()
+        if h.tournament:
+            zoom = "Zoom " if f.get("zoom") else ""
+            buy_in = f.get("buy_in", "")
+            parts.append(f"{zoom}Tournament #{f.get('tournament_id', 0)}, ")
+            if "level" in f:
+                parts.append(f"{buy_in} " if buy_in else "")
+                rnd = f"Match Round {f['match_round']}, " if "match_round" in f else ""
+                parts.append(f"{game} - {rnd}Level {f['level']} ({h.to_text(sb)}/{h.to_text(bb)})")
+            else:
+                parts.append(f"{buy_in} - " if buy_in else "")
+                parts.append(f"{game} ({h.to_text(sb)}/{h.to_text(bb)})")
+        else:
+            stakes = f"{self.money(sb)}/{self.money(bb)}"
+            if "cap" in f:
+                stakes += f" - {self.money(int(f['cap']))} Cap -"
+            if "currency" in f:
+                stakes += f" {f['currency']}"
+            parts.append(f" {game} ({stakes})")
+        parts.append(f" - {f.get('date', '2000/01/01 0:00:00 ET')}")
+        return "".join(parts)
+
+    def lines(self) -> list[str]:
+        h, f = self.hand, self.f
+        out = [self.header()]
+        button = f.get("button_seat", self.seats[-1] if self.seats else 1)
+        size = f.get("max_seats")
+        if size is None and "site" not in f:
+            size = max(max(self.seats, default=2), self.n)
+        table = f"Table '{f.get('table', 'holdem')}' "
+        if size:
+            table += f"{size}-max "
+        if f.get("play_money"):
+            table += "(Play Money) "
+        out.append(f"{table}Seat #{button} is the button")
+        seat_lines: list[tuple[int, str]] = []
+        bounties = {int(s): str(b) for s, b in f.get("bounties", [])}
+        out_seats = set(f.get("sitting_out_seats", []))
+        for i, p in enumerate(h.players):
+            stack = p.stack if p.stack is not None else 0
+            seat = self.seats[i]
+            bounty = f", {bounties[seat]} bounty" if seat in bounties else ""
+            note = " is sitting out" if seat in out_seats else ""
+            chips = self.money(stack)
+            seat_lines.append(
+                (seat, f"Seat {seat}: {self.names[i]} ({chips} in chips{bounty}){note}")
+            )
+        for seat, name, stack, note in f.get("not_dealt", []):
+            bounty = f", {bounties[seat]} bounty" if seat in bounties else ""
+            seat_lines.append(
+                (
+                    int(seat),
+                    f"Seat {seat}: {name} ({self.money(int(stack))} in chips{bounty}) {note}",
+                )
+            )
+        out.extend(text for _, text in sorted(seat_lines))
+        out.extend(self.posts())
+        out.extend(self.play())
+        out.extend(self.summary())
+        return out
+
+    def posts(self) -> list[str]:
+        b = self.hand.blinds
+        out: list[str] = []
+        order = sorted(range(self.n), key=lambda i: b.blinds[i] if i < len(b.blinds) else 0)
+        stacks = self.stacks_left()
+        # the small blind first, then the big blind (the smaller blind of two is the small one)
+        blinders = [i for i in order if i < len(b.blinds) and b.blinds[i] > 0]
+        if len(blinders) == 2 and b.blinds[blinders[0]] == b.blinds[blinders[1]]:
+            blinders.sort()
+        for rank, i in enumerate(blinders):
+            what = "small blind" if rank == 0 and len(blinders) > 1 else "big blind"
+            out.append(f"{self.names[i]}: posts {what} {self.money(b.blinds[i])}{stacks[i]}")
+        for i in range(self.n):
+            live = b.posts[i] if i < len(b.posts) else 0
+            dead = b.dead[i] if i < len(b.dead) else 0
+            if live and dead:
+                out.append(f"{self.names[i]}: posts small & big blinds {self.money(live + dead)}")
+            elif live:
+                out.append(f"{self.names[i]}: posts big blind {self.money(live)}")
+            elif dead:
+                out.append(f"{self.names[i]}: posts small blind {self.money(dead)}")
+        for i in range(self.n):
+            ante = b.antes[i] if i < len(b.antes) else 0
+            if ante:
+                out.append(f"{self.names[i]}: posts the ante {self.money(ante)}")
+        return out
+
+    def stacks_left(self) -> list[str]:
+        """`` and is all-in`` for blinds that take a whole stack (else '')."""
+        b = self.hand.blinds
+        out = []
+        for i, p in enumerate(self.hand.players):
+            spent = sum(x[i] for x in (b.antes, b.blinds, b.dead, b.posts) if i < len(x))
+            out.append(" and is all-in" if p.stack is not None and spent >= p.stack > 0 else "")
+        return out
+
+    def play(self) -> list[str]:
+        h = self.hand
+        b = h.blinds
+        n = self.n
+        out: list[str] = []
+        committed = [
+            (b.blinds[i] if i < len(b.blinds) else 0) + (b.posts[i] if i < len(b.posts) else 0)
+            for i in range(n)
+        ]
+        left: list[float | int] = []
+        for i, p in enumerate(h.players):
+            spent = committed[i] + sum(x[i] for x in (b.antes, b.dead) if i < len(x))
+            left.append(float("inf") if p.stack is None else p.stack - spent)
+        folded = [False] * n
+        fold_street = [0] * n
+        board: list[Card] = []
+        street = 0
+        hole_done = False
+        showdown = False
+        returned = list(h.claims.returned or ())
+        guess = h.claims.returned is None and "site" not in self.f  # not read from PokerStars
+        returned_written = False
+        # PokerStars text says when a player is all-in; other formats may not
+        guess_all_in = "site" not in self.f
+        final_to = committed[:]
+
+        def write_returned() -> None:
+            nonlocal returned_written
+            if returned_written:
+                return
+            returned_written = True
+            self.returned = returned
+            for who, amount in returned:
+                out.append(f"Uncalled bet ({self.money(amount)}) returned to {self.names[who]}")
+
+        for move in h.moves:
+            kind, who = move.kind, move.actor
+            if kind == DEAL_HOLE:
+                if not hole_done:
+                    out.append("*** HOLE CARDS ***")
+                    hole_done = True
+                known = [c for c in move.cards if c is not None]
+                if known and who is not None:
+                    out.append(f"Dealt to {self.names[who]} [{format_cards(known)}]")
+                continue
+            if not hole_done:
+                out.append("*** HOLE CARDS ***")
+                hole_done = True
+            if kind == DEAL_BOARD:
+                if street == 0 and len(move.cards) == 3:
+                    cards = [c for c in move.cards if c is not None]
+                    out.append(f"*** FLOP *** [{format_cards(cards)}]")
+                else:
+                    name = _STREETS[min(street, 2)]
+                    cards = [c for c in move.cards if c is not None]
+                    out.append(f"*** {name} *** [{format_cards(board)}] [{format_cards(cards)}]")
+                board.extend(c for c in move.cards if c is not None)
+                street += 1
+                final_to = committed[:]
+                committed = [0] * n
+                continue
+            if who is None:
+                continue
+            name = self.names[who]
+            if kind == FOLD:
+                folded[who] = True
+                fold_street[who] = street
+                out.append(f"{name}: folds")
+            elif kind == CHECK_CALL:
+                top = max(committed)
+                if committed[who] >= top:
+                    if move.all_in:  # keeps a flag the file set, however odd
+                        out.append(f"{name}: calls {self.money(0)} and is all-in")
+                    else:
+                        out.append(f"{name}: checks")
+                else:
+                    # a stack too small for what it has paid already: trust the moves
+                    owed = top - committed[who]
+                    pay = min(owed, left[who]) if left[who] > 0 else owed
+                    committed[who] += int(pay)
+                    left[who] -= pay
+                    allin = move.all_in or (guess_all_in and left[who] <= 0)
+                    out.append(f"{name}: calls {self.money(int(pay))}{' and is all-in' * allin}")
+            elif kind == BET_RAISE:
+                to = move.to or 0
+                top = max(committed)
+                pay = to - committed[who]
+                left[who] -= pay
+                committed[who] = to
+                allin = move.all_in or (guess_all_in and left[who] <= 0)
+                tail = " and is all-in" if allin else ""
+                if top == 0:
+                    out.append(f"{name}: bets {self.money(to)}{tail}")
+                else:
+                    raise_by = self.money(max(to - top, 0))
+                    out.append(f"{name}: raises {raise_by} to {self.money(to)}{tail}")
+            elif kind in (SHOW, MUCK):
+                write_returned()
+                if not showdown and folded.count(False) > 1:
+                    out.append("*** SHOW DOWN ***")
+                    showdown = True
+                if kind == SHOW:
+                    shown = " ".join("XX" if c is None else format_cards([c]) for c in move.cards)
+                    desc = dict(h.claims.described).get(who)
+                    tail = f" ({desc})" if desc else ""
+                    out.append(f"{name}: shows [{shown}]{tail}")
+                else:
+                    out.append(f"{name}: mucks hand" if showdown else f"{name}: doesn't show hand")
+        del final_to
+        if not hole_done:
+            out.append("*** HOLE CARDS ***")
+        if guess and not returned_written and n > 1:
+            # the part of the last bet nobody matched goes back to its bettor
+            second, top = sorted(committed)[-2:]
+            if top > second:
+                returned.append((committed.index(top), top - second))
+        write_returned()
+        collected = h.claims.collected
+        if collected is None and "site" not in self.f and folded.count(False) == 1:
+            collected = ((folded.index(False), self.computed_pot(returned), "pot"),)
+        self.collected = collected or ()
+        for who, amount, pot in self.collected:
+            out.append(f"{self.names[who]} collected {self.money(amount)} from {pot}")
+        self.board = board
+        self.folded = folded
+        self.fold_street = fold_street
+        return out
+
+    def summary(self) -> list[str]:
+        h, c = self.hand, self.hand.claims
+        out = ["*** SUMMARY ***"]
+        total = c.total_pot
+        if total is None and "site" not in self.f:
+            total = self.computed_pot(self.returned)
+        if total is not None:
+            pots = ""
+            if c.pots:
+                pots = f" Main pot {self.money(c.pots[0])}."
+                if len(c.pots) == 2:
+                    pots += f" Side pot {self.money(c.pots[1])}."
+                else:
+                    for k, amount in enumerate(c.pots[1:], 1):
+                        pots += f" Side pot-{k} {self.money(amount)}."
+            out.append(f"Total pot {self.money(total)}{pots} | Rake {self.money(c.rake or 0)}")
+        if self.board:
+            out.append(f"Board [{format_cards(self.board)}]")
+        winnings = c.winnings
+        if winnings is None and "site" not in self.f:
+            won = [0] * self.n
+            for who, amount, _ in self.collected:
+                won[who] += amount
+            winnings = tuple(won)
+        if winnings is None:
+            return out
+        described = dict(c.described)
+        shown = {m.actor for m in h.moves if m.kind == SHOW}
+        holes = {m.actor: m.cards for m in h.moves if m.kind == DEAL_HOLE}
+        button = self.f.get("button_seat")
+        for i in sorted(range(self.n), key=lambda k: self.seats[k]):
+            seat = self.seats[i]
+            marks = " (button)" if seat == button else ""
+            if h.blinds.blinds[i : i + 1] and h.blinds.blinds[i]:
+                small = min(x for x in h.blinds.blinds if x > 0)
+                big = max(h.blinds.blinds)
+                if small != big and h.blinds.blinds[i] == small:
+                    marks += " (small blind)"
+                else:
+                    marks += " (big blind)"
+            text = f"Seat {seat}: {self.names[i]}{marks}"
+            amount = winnings[i] if i < len(winnings) else 0
+            cards = [x for x in holes.get(i, ()) if x is not None]
+            desc = described.get(i)
+            with_desc = f" with {desc}" if desc else ""
+            if (i in shown and cards) or desc:
+                cards_text = format_cards(cards) if cards else "XX XX"
+                if amount:
+                    text += f" showed [{cards_text}] and won ({self.money(amount)}){with_desc}"
+                else:
+                    text += f" showed [{cards_text}] and lost{with_desc}"
+            elif amount:
+                text += f" collected ({self.money(amount)})"
+            elif self.folded[i]:
+                street = self.fold_street[i]
+                text += (
+                    f" folded on the {_STREETS[street - 1].title()}"
+                    if street
+                    else (" folded before Flop")
+                )
+            else:
+                text += " mucked"
+            out.append(text)
+        return out
+
+    def computed_pot(self, returned: list[tuple[int, int]]) -> int:
+        b = self.hand.blinds
+        total = sum(b.antes) + sum(b.blinds) + sum(b.dead) + sum(b.posts)
+        committed = [
+            (b.blinds[i] if i < len(b.blinds) else 0) + (b.posts[i] if i < len(b.posts) else 0)
+            for i in range(self.n)
+        ]
+        for move in self.hand.moves:
+            if move.kind == DEAL_BOARD:
+                committed = [0] * self.n
+            elif move.actor is None:
+                continue
+            elif move.kind == CHECK_CALL:
+                pay = max(0, max(committed) - committed[move.actor])
+                committed[move.actor] += pay
+                total += pay
+            elif move.kind == BET_RAISE:
+                total += (move.to or 0) - committed[move.actor]
+                committed[move.actor] = move.to or 0
+        total -= sum(amount for _, amount in returned)
+        return total

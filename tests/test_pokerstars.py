@@ -1,0 +1,353 @@
+"""PokerStars text hand histories: reading, writing, round trips, the corpus, fuzzing."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from holdem.cards import parse_cards
+from holdem.history import (
+    BET_RAISE,
+    CHECK_CALL,
+    DEAL_BOARD,
+    DEAL_HOLE,
+    FOLD,
+    MUCK,
+    SHOW,
+    Blinds,
+    HandHistory,
+    Move,
+    Player,
+    Problem,
+)
+from holdem.pokerstars import read_pokerstars, to_pokerstars, write_pokerstars
+
+DATA = Path(__file__).parent / "data" / "pokerstars"
+VALID = sorted(DATA.glob("*.txt"))
+BROKEN = sorted((DATA / "broken").glob("*.txt"))
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "pokerstars"
+_EXPECT = re.compile(r"^# expect: (?P<severity>\w+) line (?P<line>\d+): (?P<text>.+)$")
+
+
+def read_all(source: object, **kw: object) -> list[HandHistory | Problem]:
+    return list(read_pokerstars(source, **kw))  # type: ignore[arg-type]
+
+
+def hands_of(source: object) -> list[HandHistory]:
+    out = read_all(source)
+    assert all(isinstance(h, HandHistory) for h in out), [str(p) for p in out]
+    return out  # type: ignore[return-value]
+
+
+def essentials(hand: HandHistory) -> tuple[object, ...]:
+    """A hand without line numbers and source: what a round trip must keep."""
+    return (
+        hand.variant,
+        hand.players,
+        hand.blinds,
+        tuple(dataclasses.replace(m, line=0) for m in hand.moves),
+        dataclasses.replace(hand.claims, lines={}),
+        hand.unit,
+        hand.hand_id,
+        hand.fields,
+        hand.tournament,
+    )
+
+
+def round_trip(hand: HandHistory) -> HandHistory:
+    [back] = hands_of(to_pokerstars(hand))
+    return back
+
+
+# ---------------------------------------------------------------- valid files
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda p: p.name)
+def test_valid_files_read_and_round_trip(path: Path) -> None:
+    hands = hands_of(path)
+    assert hands
+    for hand in hands:
+        assert hand.source == str(path)
+        assert all(m.line > 0 for m in hand.moves)
+        assert essentials(round_trip(hand)) == essentials(hand)
+
+
+def test_cash_hand_in_detail() -> None:
+    first, second = hands_of(DATA / "cash_two_hands.txt")
+    assert first.hand_id == "1001" and first.line == 2
+    assert first.variant == "NT" and not first.tournament
+    assert first.unit == Decimal("0.01")
+    # clockwise from the seat after the button (4): eve, Ann Lee, bob:2, [cat]; dan sits out
+    assert [p.name for p in first.players] == ["eve", "Ann Lee", "bob:2", "[cat]"]
+    assert [p.seat for p in first.players] == [6, 1, 2, 4]
+    assert first.players[3].stack == 6010
+    assert first.fields["not_dealt"] == [[5, "dan", 2000, "is sitting out"]]
+    assert first.fields["table"] == "Alpha II" and first.fields["max_seats"] == 6
+    assert first.fields["currency"] == "USD" and first.fields["currency_symbol"] == "$"
+    assert first.blinds == Blinds(antes=(0,) * 4, blinds=(25, 50, 0, 0), min_bet=50)
+    kinds = [(m.kind, m.actor, m.to) for m in first.moves]
+    assert kinds[:4] == [(DEAL_HOLE, i, None) for i in range(4)]
+    assert first.moves[3].cards == tuple(parse_cards("Ah Kd"))
+    assert first.moves[0].cards == (None, None)
+    assert kinds[4:] == [
+        (BET_RAISE, 2, 150),
+        (BET_RAISE, 3, 450),
+        (FOLD, 0, None),
+        (FOLD, 1, None),
+        (CHECK_CALL, 2, None),
+        (DEAL_BOARD, None, None),
+        (CHECK_CALL, 2, None),
+        (BET_RAISE, 3, 600),
+        (FOLD, 2, None),
+        (MUCK, 3, None),
+    ]
+    c = first.claims
+    assert c.returned == ((3, 600),)
+    assert c.collected == ((3, 925, "pot"),)
+    assert (c.total_pot, c.rake) == (975, 50)
+    assert c.winnings == (0, 0, 0, 925)
+    assert c.lines["total_pot"] == 30 and c.lines["returned.0"] == 26
+    # the showdown of the second hand
+    shows = [m for m in second.moves if m.kind in (SHOW, MUCK)]
+    assert [(m.kind, m.actor) for m in shows] == [(SHOW, 1), (MUCK, 2)]
+    assert shows[0].cards == tuple(parse_cards("Kd Qs"))
+    assert dict(second.claims.described) == {1: "a pair of Kings"}
+    board = [m.cards for m in second.moves if m.kind == DEAL_BOARD]
+    assert board == [
+        tuple(parse_cards("2c 5d Jh")),
+        (parse_cards("3s")[0],),
+        (parse_cards("Kc")[0],),
+    ]
+
+
+def test_bom_crlf_zoom_euro_thousands() -> None:
+    raw = (DATA / "bom_crlf.txt").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf") and b"\r\n" in raw
+    [hand] = hands_of(DATA / "bom_crlf.txt")
+    assert hand.fields["zoom"] is True and hand.fields["currency_symbol"] == "€"
+    assert hand.players[1].stack == 120507  # €1,205.07
+    assert hand.line == 1
+    # the same text given as str, as bytes and as a stream reads the same
+    for source in (raw, raw.decode("utf-8-sig"), io.StringIO(raw.decode("utf-8-sig"))):
+        [again] = hands_of(source)
+        assert essentials(again) == essentials(hand)
+
+
+def test_tournament_antes_side_pots() -> None:
+    [hand] = hands_of(DATA / "tournament_side_pots.txt")
+    assert hand.tournament and hand.unit == 1
+    assert hand.fields["tournament_id"] == "555" and hand.fields["level"] == "III"
+    assert hand.fields["sitting_out_seats"] == [5]
+    assert hand.fields["bounties"] == [[3, "$5"]]
+    assert [p.name for p in hand.players] == ["c3", "d4", "e5", "a1", "b2"]
+    assert hand.blinds.antes == (5,) * 5 and hand.blinds.blinds == (25, 50, 0, 0, 0)
+    assert [m.all_in for m in hand.moves if m.kind in (BET_RAISE, CHECK_CALL)] == [
+        False, False, True, True, False, True,
+    ]  # fmt: skip
+    c = hand.claims
+    assert c.pots == (1255, 1500, 1400) and c.total_pot == 4155
+    assert c.collected == ((2, 1400, "side pot-2"), (0, 1500, "side pot-1"), (0, 1255, "main pot"))
+    assert c.winnings == (2755, 0, 1400, 0, 0)
+    assert c.returned == ((2, 100),)
+
+
+def test_posts_dead_button_play_money_limit() -> None:
+    nl, fl = hands_of(DATA / "posts_and_play_money.txt")
+    assert nl.fields["dead_button"] is True and nl.fields["play_money"] is True
+    assert [p.name for p in nl.players] == ["pm4", "pm6", "pm8", "pm1"]
+    # missing small blind; pm6 posts 10 dead + 20 live; pm8 a new player's live big blind
+    assert nl.blinds.blinds == (20, 0, 0, 0)
+    assert nl.blinds.dead == (0, 10, 0, 0) and nl.blinds.posts == (0, 20, 20, 0)
+    assert fl.variant == "FT" and fl.fields["hand_kind"] == "Game"
+    assert (fl.blinds.small_bet, fl.blinds.big_bet, fl.blinds.min_bet) == (10, 20, 0)
+    assert [p.name for p in fl.players] == ["y", "x"]  # heads-up: the button is last
+    assert fl.blinds.blinds == (10, 5)
+
+
+def test_comment_lines_only_before_hands() -> None:
+    text = (DATA / "cash_two_hands.txt").read_text(encoding="utf-8")
+    assert text.startswith("# ")
+    # a line starting with # inside a hand is not a comment (names may start with #)
+    inside = text.replace("eve: folds\n", "eve: folds\n# not a comment\n", 1)
+    out = read_all(inside)
+    assert isinstance(out[0], Problem) and "# not a comment" in out[0].message
+
+
+# ---------------------------------------------------------------- broken files
+
+
+@pytest.mark.parametrize("path", BROKEN, ids=lambda p: p.name)
+def test_broken_files_report_the_problem(path: Path) -> None:
+    head = path.read_text(encoding="utf-8").splitlines()
+    assert head[0].startswith("# ") and not head[0].startswith("# expect")
+    expected = [m.groupdict() for m in map(_EXPECT.match, head) if m]
+    assert expected, "a broken file says what to expect"
+    problems = [p for p in read_all(path) if isinstance(p, Problem)]
+    assert len(problems) == len(expected), [str(p) for p in problems]
+    for problem, want in zip(problems, expected, strict=True):
+        assert problem.path == str(path)
+        assert (problem.severity, problem.line) == (want["severity"], int(want["line"])), problem
+        assert want["text"] in problem.message, problem
+
+
+def test_several_problems_and_good_hands_in_one_file() -> None:
+    out = read_all(DATA / "broken" / "three_hands_two_broken.txt")
+    assert [type(x).__name__ for x in out] == ["Problem", "HandHistory", "Problem"]
+
+
+def test_text_outside_hands_and_empty_input() -> None:
+    assert read_all("") == []
+    assert read_all("# only a comment\n\n") == []
+    [problem] = read_all("hello\nworld\n")
+    assert isinstance(problem, Problem) and problem.line == 1 and problem.path == "<input>"
+
+
+def test_missing_file_is_a_problem(tmp_path: Path) -> None:
+    [problem] = read_all(tmp_path / "absent.txt")
+    assert isinstance(problem, Problem) and "cannot read" in problem.message
+
+
+def test_streams_one_hand_at_a_time() -> None:
+    hand = (DATA / "cash_two_hands.txt").read_text(encoding="utf-8").split("\n\n\n\n")[1]
+
+    def endless() -> object:
+        while True:
+            yield from io.StringIO(hand + "\n\n")
+
+    reader = read_pokerstars(endless())  # type: ignore[arg-type]
+    assert all(isinstance(next(reader), HandHistory) for _ in range(50))
+
+
+# ---------------------------------------------------------------- writing
+
+
+def test_write_several_hands() -> None:
+    hands = hands_of(DATA / "cash_two_hands.txt")
+    out = io.StringIO()
+    write_pokerstars(hands, out)
+    again = hands_of(out.getvalue())
+    assert [essentials(h) for h in again] == [essentials(h) for h in hands]
+
+
+def test_writes_pokerstars_wording() -> None:
+    [hand] = hands_of(DATA / "tournament_side_pots.txt")
+    text = to_pokerstars(hand)
+    for line in (
+        "c3: raises 500 to 795 and is all-in",
+        "a1: calls 1295 and is all-in",
+        "Uncalled bet (100) returned to e5",
+        "Total pot 4155 Main pot 1255. Side pot-1 1500. Side pot-2 1400. | Rake 0",
+        "Seat 3: c3 (800 in chips, $5 bounty)",
+        "Seat 5: d4 (2500 in chips) is sitting out",
+        "c3 collected 1500 from side pot-1",
+    ):
+        assert line in text.splitlines(), line
+
+
+def test_hand_from_another_format() -> None:
+    """A PHH-like record (no names, no id, no claims) still gives valid text."""
+    hand = HandHistory(
+        variant="NT",
+        players=(Player(None, 1000), Player(None, 1000), Player(None, 1000)),
+        blinds=Blinds(antes=(0, 0, 0), blinds=(5, 10, 0), min_bet=10),
+        moves=(
+            Move(DEAL_HOLE, 0, cards=(None, None)),
+            Move(DEAL_HOLE, 1, cards=(None, None)),
+            Move(DEAL_HOLE, 2, cards=tuple(parse_cards("AsKs"))),
+            Move(BET_RAISE, 2, to=30),
+            Move(CHECK_CALL, 0),
+            Move(FOLD, 1),
+            Move(DEAL_BOARD, cards=tuple(parse_cards("2c3d4h"))),
+            Move(CHECK_CALL, 0),
+            Move(BET_RAISE, 2, to=50),
+            Move(FOLD, 0),
+        ),
+    )
+    text = to_pokerstars(hand)
+    assert text.startswith("PokerStars Hand #0: ")
+    assert "Player3: raises 20 to 30" in text and "Player1: calls 25" in text
+    assert "Player3: bets 50" in text
+    [back] = hands_of(text)
+    assert [p.name for p in back.players] == ["Player1", "Player2", "Player3"]
+    assert [dataclasses.replace(m, line=0) for m in back.moves] == list(hand.moves)
+    assert back.blinds == hand.blinds
+    assert back.claims.total_pot == 70  # 30 + 30 + 10, the uncalled 50 not counted
+
+
+# ---------------------------------------------------------------- fuzzing
+
+_SAMPLE = (DATA / "cash_two_hands.txt").read_text(encoding="utf-8").splitlines()
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=300))
+def test_random_text_never_raises(text: str) -> None:
+    for item in read_pokerstars("PokerStars Hand #1: " + text):
+        assert isinstance(item, HandHistory | Problem)
+    for item in read_pokerstars(text):
+        assert isinstance(item, HandHistory | Problem)
+
+
+@settings(max_examples=250, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["delete", "duplicate", "alter", "swap", "truncate"]),
+            st.integers(0, len(_SAMPLE) - 1),
+            st.text(max_size=8),
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_mutated_hands_never_raise(edits: list[tuple[str, int, str]]) -> None:
+    lines = list(_SAMPLE)
+    for op, i, junk in edits:
+        i %= len(lines)
+        if op == "delete":
+            del lines[i]
+        elif op == "duplicate":
+            lines.insert(i, lines[i])
+        elif op == "alter":
+            cut = len(lines[i]) // 2
+            lines[i] = lines[i][:cut] + junk + lines[i][cut + len(junk) :]
+        elif op == "swap" and i + 1 < len(lines):
+            lines[i], lines[i + 1] = lines[i + 1], lines[i]
+        elif op == "truncate":
+            lines = lines[: i + 1]
+        if not lines:
+            return
+    for item in read_pokerstars("\n".join(lines)):
+        assert isinstance(item, HandHistory | Problem)
+        if isinstance(item, HandHistory):
+            # whatever reads also writes, as text that reads back
+            round_trip(item)
+
+
+# ---------------------------------------------------------------- the corpus
+
+
+def test_corpus() -> None:
+    if not CORPUS.is_dir():
+        pytest.skip(f"the corpus is absent ({CORPUS})")
+    files = sorted(p for p in CORPUS.rglob("*.txt"))
+    read = 0
+    problems: dict[str, int] = {}
+    for path in files:
+        for item in read_pokerstars(path):
+            if isinstance(item, HandHistory):
+                read += 1
+                assert essentials(round_trip(item)) == essentials(item), (path, item.hand_id)
+            else:
+                assert item.message and item.line > 0
+                problems[item.severity] = problems.get(item.severity, 0) + 1
+    # counts documented in docs/pokerstars.md
+    assert read == 1326
+    assert problems == {"unsupported": 4, "error": 3}
