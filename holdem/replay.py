@@ -103,6 +103,11 @@ def config_of(history: HandHistory) -> HandConfig:
                 f"a forced bet of {h.to_text(amount)} by {h.player_name(seat)} "
                 "(only small blind, big blind and an under-the-gun straddle)",
             )
+    nominal = b.small_bet if h.variant == "FT" else b.min_bet
+    if nominal > big:
+        # the big blind's seat posted less (all-in for less, or nothing left after an
+        # ante): the big blind is still the full amount for everybody else (R6)
+        big = nominal
     if not big:
         if not small:
             _unsupported(h, "no blinds: a hold'em hand here needs a big blind")

@@ -230,3 +230,44 @@ def test_fast_toml_reader_agrees_with_tomllib(data: st.DataObject) -> None:
     except tomllib.TOMLDecodeError:
         raise AssertionError(f"the fast reader accepted invalid TOML: {''.join(lines)!r}") from None
     assert fast[0] == expected
+
+
+#: PokerStars corpus results by (severity, code), each checked by hand (docs/histories.md).
+KNOWN_POKERSTARS = {
+    ("error", "cards"): 1,  # River.txt: 5d on the board and in a shown hand
+    ("error", "collected"): 14,  # converted files, an HM export, AnteTable, InValidHand
+    ("error", "config"): 1,  # heads-up with the button on the big blind
+    ("error", "format"): 3,  # two hands cut off mid-line, a blind posted without a seat
+    ("error", "order"): 4,  # a sitting-out all-in player folded by the site
+    ("error", "returned"): 3,  # converted walks return 20 of a 10 excess
+    ("error", "total_pot"): 8,
+    ("error", "winnings"): 2,
+    ("unsupported", "game"): 2,  # Split Hold'em; pot-limit preflop, no-limit after
+    ("unsupported", "run_twice"): 2,
+    ("warning", "face-up"): 16,
+    ("warning", "uncallable-raise"): 3,
+    ("warning", "unknown-cards"): 1,
+    ("warning", "winnings-rake"): 4,
+}
+
+
+@pytest.mark.skipif(
+    not (CORPUS / "pokerstars").is_dir(), reason="../shared/corpus/pokerstars is not here"
+)
+def test_pokerstars_corpus_results_are_the_checked_ones() -> None:
+    from collections import Counter
+
+    from holdem.validate import find_files
+
+    files, _ = find_files([str(CORPUS / "pokerstars")])
+    counts: Counter[tuple[str, str]] = Counter()
+    statuses: Counter[str] = Counter()
+    hands = 0
+    for path in files:
+        report = validate_file(path)
+        hands += report.hands
+        statuses[report.status] += 1
+        counts.update((p.severity, p.code) for p in report.problems)
+    assert hands == 1333
+    assert dict(statuses) == {"OK": 93, "OK with warnings": 10, "FAILED": 17}
+    assert dict(counts) == KNOWN_POKERSTARS

@@ -35,7 +35,8 @@ def console_examples() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("command", "expected"), console_examples())
-def test_console_example(command: str, expected: str) -> None:
+def test_console_example(command: str, expected: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)  # the examples name files of the project
     argv = shlex.split(command)
     assert argv[0] == "holdem"
     result = CliRunner().invoke(main, argv[1:])
@@ -43,7 +44,8 @@ def test_console_example(command: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
-def test_python_examples(doc: Path) -> None:
+def test_python_examples(doc: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
     result = doctest.testfile(str(doc), module_relative=False)
     assert result.failed == 0
     if doc == README:
