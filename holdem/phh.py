@@ -643,6 +643,13 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
     if n == 2:
         antes.reverse()
         blinds.reverse()
+    if hand.variant not in VARIANTS:
+        raise HistoryFormatError(
+            f"PHH has no code for variant {hand.variant} (pot-limit hold'em): this hand "
+            "cannot be written",
+            path=hand.source,
+            line=hand.line,
+        )
     if any(hand.blinds.dead) or any(hand.blinds.posts):
         raise HistoryFormatError(
             "PHH has no field for dead blinds or extra live posts: this hand cannot be written",

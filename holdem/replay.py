@@ -23,8 +23,9 @@ what the rules give.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from .cards import Card, format_cards
 from .config import HandConfig, Post, Structure
@@ -38,12 +39,15 @@ from .history import (
     FOLD,
     MUCK,
     SHOW,
+    Blinds,
+    Claims,
     HandHistory,
     Move,
+    Player,
     Problem,
 )
 
-__all__ = ["Replay", "replay", "states", "validate"]
+__all__ = ["Replay", "record", "replay", "states", "validate"]
 
 #: Unknown starting stacks are played as this many chips.
 UNKNOWN_STACK = 10**15
@@ -603,3 +607,120 @@ def _same_description(text: str, ours: str) -> bool:
         if words in low:
             return words in mine or (words == "straight flush" and "royal" in mine)
     return True  # words we do not know: nothing to compare
+
+
+def record(
+    hand: Hand,
+    *,
+    names: Sequence[str] | None = None,
+    hand_id: str | None = None,
+    unit: Decimal = Decimal(1),
+    show_all: bool = True,
+) -> HandHistory:
+    """The history of a hand played on the engine, to write as PHH or PokerStars.
+
+    ``names`` are per engine seat; ``unit`` is the value of one chip in the
+    file (``Decimal("0.01")`` for a game in cents).  The history holds every
+    hole card the referee knows (``show_all=False``: only the shown ones).
+
+    >>> from holdem.config import HandConfig
+    >>> hand = Hand(HandConfig(stacks=(100, 100), button=0, small_blind=1, big_blind=2), rng=1)
+    >>> _ = hand.raise_to(6), hand.fold()
+    >>> history = record(hand, names=["Ann", "Bob"])
+    >>> [p.name for p in history.players], [m.kind for m in history.moves][2:]
+    (['Bob', 'Ann'], ['bet_raise', 'fold'])
+    >>> validate(history)
+    []
+    """
+    from .actions import ActionKind as K
+
+    cfg = hand.config
+    n = len(cfg.stacks)
+    order = [(cfg.button + 1 + i) % n for i in range(n)]  # the model's order: button last
+    index = {seat: i for i, seat in enumerate(order)}
+    antes = [0] * n
+    blinds = [0] * n
+    dead = [0] * n
+    posts = [0] * n
+    nominal = {K.SMALL_BLIND: cfg.small_blind, K.BIG_BLIND: cfg.big_blind, K.STRADDLE: cfg.straddle}
+    for kind, seat, amount in cfg.forced_bets:
+        i = index[seat]
+        if kind is K.ANTE:
+            antes[i] = amount
+        elif kind in nominal:
+            blinds[i] = amount
+        elif kind is K.DEAD_BLIND:
+            dead[i] = amount
+        else:
+            posts[i] = amount
+    outcome = hand.outcome
+    if outcome is None:
+        raise HoldemError("the hand is not over: only a finished hand can be recorded")
+    single_pot = len(outcome.pots) == 1
+    shown = {a.seat for a in hand.log if a.kind is K.SHOW}
+    moves: list[Move] = []
+    returned: list[tuple[int, int]] = []
+    collected: list[tuple[int, int, str]] = []
+    for a in hand.log:
+        kind = a.kind
+        if kind is K.DEAL_HOLE:
+            for seat in order:
+                cards = hand.hole_cards(seat)
+                known = cards if cards is not None and (show_all or seat in shown) else None
+                moves.append(Move(DEAL_HOLE, index[seat], cards=known or (None, None)))
+        elif kind is K.DEAL_BOARD:
+            moves.append(Move(DEAL_BOARD, cards=a.cards))
+        elif a.seat is None:
+            continue
+        elif kind is K.FOLD:
+            moves.append(Move(FOLD, index[a.seat]))
+        elif kind is K.CHECK or kind is K.CALL:
+            moves.append(Move(CHECK_CALL, index[a.seat], all_in=a.all_in))
+        elif kind is K.BET or kind is K.RAISE:
+            moves.append(Move(BET_RAISE, index[a.seat], to=a.to, all_in=a.all_in))
+        elif kind is K.SHOW:
+            moves.append(Move(SHOW, index[a.seat], cards=a.cards))
+        elif kind is K.MUCK:
+            moves.append(Move(MUCK, index[a.seat]))
+        elif kind is K.RETURN:
+            returned.append((index[a.seat], a.amount))
+        elif kind is K.WIN:
+            pot = "pot" if single_pot else ("main pot" if a.pot == 0 else f"side pot-{a.pot}")
+            collected.append((index[a.seat], a.amount, pot))
+        elif kind is K.TIMEOUT:
+            raise HoldemError("a protected timeout has no hand-history notation")
+    won = [0] * n
+    for i, chips, _ in collected:
+        won[i] += chips
+    fixed = cfg.structure is Structure.FIXED_LIMIT
+    variant = {Structure.NO_LIMIT: "NT", Structure.FIXED_LIMIT: "FT", Structure.POT_LIMIT: "PT"}[
+        cfg.structure
+    ]
+    return HandHistory(
+        variant=variant,
+        players=tuple(
+            Player(names[seat] if names else None, cfg.stacks[seat], seat + 1) for seat in order
+        ),
+        blinds=Blinds(
+            antes=tuple(antes),
+            blinds=tuple(blinds),
+            dead=tuple(dead) if any(dead) else (),
+            posts=tuple(posts) if any(posts) else (),
+            small_bet=cfg.small_bet if fixed else 0,
+            big_bet=cfg.big_bet if fixed else 0,
+            min_bet=0 if fixed else cfg.big_blind,
+        ),
+        moves=tuple(moves),
+        claims=Claims(
+            finishing_stacks=tuple(outcome.stacks[seat] for seat in order),
+            winnings=tuple(won),
+            collected=tuple(collected),
+            returned=tuple(returned),
+            total_pot=outcome.total,
+            rake=0,
+        ),
+        unit=unit,
+        hand_id=hand_id
+        if hand_id is not None
+        else (str(cfg.hand_id) if cfg.hand_id is not None else None),
+    )

@@ -271,3 +271,44 @@ def test_pokerstars_corpus_results_are_the_checked_ones() -> None:
     assert hands == 1333
     assert dict(statuses) == {"OK": 93, "OK with warnings": 10, "FAILED": 17}
     assert dict(counts) == KNOWN_POKERSTARS
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 9), st.integers(0, 2**32), st.sampled_from(["no-limit", "fixed-limit"]))
+def test_hands_played_on_the_engine_write_and_validate_in_both_formats(
+    players: int, seed: int, structure: str
+) -> None:
+    import random
+
+    from holdem import Hand, HandConfig
+    from holdem.pokerstars import read_pokerstars, to_pokerstars
+    from holdem.replay import record
+
+    rng = random.Random(seed)
+    stacks = tuple(rng.choice([3, 40, 200, 1000]) for _ in range(players))
+    cfg = HandConfig(stacks=stacks, button=rng.randrange(players), small_blind=1, big_blind=2,
+                     structure=structure, ante=rng.choice([0, 0, 1]), hand_id=seed)  # fmt: skip
+    hand = Hand(cfg, rng=rng)
+    while not hand.done:
+        legal = hand.legal_actions()
+        assert legal is not None
+        choice = rng.random()
+        if choice < 0.15:
+            hand.fold()
+        elif choice < 0.7 or legal.wager is None:
+            hand.check_or_call()
+        else:
+            assert legal.min_to is not None and legal.max_to is not None
+            to = rng.randint(legal.min_to, legal.max_to)
+            (hand.raise_to if hand.current_bet else hand.bet)(to)
+    history = record(hand, names=[f"Player{i}" for i in range(players)])
+    assert validate(history) == []
+    text = to_pokerstars(history)
+    (again,) = list(read_pokerstars(text, path="written.txt"))
+    assert isinstance(again, HandHistory), str(again)
+    assert [p for p in validate(again) if p.severity != "warning"] == []
+    out = io.StringIO()
+    write_phh([history], out)
+    (from_phh,) = list(read_phh(out.getvalue(), path="written.phh"))
+    assert isinstance(from_phh, HandHistory), str(from_phh)
+    assert validate(from_phh) == []
