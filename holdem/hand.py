@@ -151,6 +151,10 @@ def _as_rng(rng: int | random.Random | None) -> random.Random:
 def _parse_hole(item: object, seat: int) -> tuple[Card, Card] | None:
     if item is None:
         return None
+    if type(item) is tuple and len(item) == 2:  # already cards (replay): no parsing
+        a, b = item
+        if type(a) is int and type(b) is int and 0 <= a < 52 and 0 <= b < 52 and a != b:
+            return (a, b)
     if isinstance(item, str) and item.replace("?", "").strip(" ,") == "" and "?" in item:
         return None
     if not isinstance(item, str | Sequence):

@@ -164,6 +164,8 @@ _NUM_FULL = re.compile(_NUM + r"$")
 
 
 def _number_of(raw: str) -> int | Decimal:
+    if raw.isdigit():
+        return int(raw)
     raw = raw.replace("_", "")
     if "." in raw or "e" in raw or "E" in raw or "inf" in raw:
         return Decimal(raw)
@@ -204,11 +206,11 @@ def _fast_toml(
         if first == "[" and value_text[-1:] == "]":
             inner = value_text[1:-1]
             if "'" not in inner and '"' not in inner and "#" not in inner:
-                parts = [p.strip() for p in inner.split(",")]
-                if parts and not parts[-1]:
-                    parts.pop()
-                if all(_NUM_FULL.match(p) for p in parts):
-                    data[key] = [int(p) if p.isdigit() else _number_of(p) for p in parts]
+                if _NUM_ARRAY.match(value_text):
+                    parts = inner.split(",")
+                    if parts and not parts[-1].strip():
+                        parts.pop()
+                    data[key] = [_number_of(p.strip()) for p in parts]
                     i += 1
                     continue
             elif not _STR_ITEM.sub("", inner).strip(" \t,") or _STR_ARRAY.match(text, pos):
@@ -406,14 +408,33 @@ def _build(
     # every amount, to find the smallest unit the hand uses
     numbers: list[tuple[str, Any]] = []
     for key in ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings"):
-        numbers.extend((key, v) for v in data.get(key) or ())
+        values = data.get(key)
+        if not values:
+            continue
+        if all(type(v) is int for v in values):  # the usual case: whole chips
+            if min(values) < 0:
+                raise fail(f"{key}: {min(values)} is negative", key=key)
+            continue
+        numbers.extend((key, v) for v in values)
     for key in ("min_bet", "small_bet", "big_bet"):
         if key in data:
             numbers.append((key, data[key]))
-    parsed = [_parse_action(text) for text in actions]
+    cache = _PARSED
+    if len(cache) > 50_000:
+        cache.clear()
+    parsed = []
+    for text in actions:
+        item = cache.get(text)
+        if item is None:
+            item = cache[text] = _parse_action(text)
+        parsed.append(item)
     numbers.extend(("actions", a[2]) for a in parsed if a is not None and a[2] is not None)
     places = play_places = 0
     for key, value in numbers:
+        if type(value) is int:
+            if value < 0:
+                raise fail(f"{key}: {value} is negative", key=key)
+            continue
         if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
             raise fail(f"{key}: {value!r} is not a number", key=key)
         if isinstance(value, Decimal):
@@ -478,14 +499,7 @@ def _build(
         if kind == "noop":
             continue
         moves.append(
-            Move(
-                kind=kind,
-                actor=actor,
-                to=chips(amount) if amount is not None else None,
-                cards=cards,
-                line=at,
-                comment=comment,
-            )
+            Move(kind, actor, chips(amount) if amount is not None else None, cards, at, comment)
         )
     claims = Claims(
         finishing_stacks=tuple(stack(v) for v in data["finishing_stacks"])
@@ -533,6 +547,8 @@ def _build(
 _ACTION = re.compile(r"^\s*(?:(d|p(\d+))\s+(\S+)(?:\s+(.*?))?)?\s*(?:#\s?(.*))?$", re.S)
 
 
+#: Parsed actions by text: most betting actions ('p3 f', 'p1 cc') recur from hand to hand.
+_PARSED: dict[str, Any] = {}
 _CARD_OF = {r + u: i * 4 + j for i, r in enumerate(RANKS) for j, u in enumerate(SUITS)}
 _CARD_OF["??"] = None  # type: ignore[assignment]
 
