@@ -84,6 +84,8 @@ def _write(hands: list[HandHistory], target: str, out: TextIO) -> int:
         write_phh(good, out)
     else:
         from holdem.pokerstars import write_pokerstars
+        from holdem.replay import with_results
 
-        write_pokerstars(hands, out)
+        # PokerStars states who collected what: fill in what the source leaves out
+        write_pokerstars([with_results(hand) for hand in hands], out)
     return skipped

@@ -47,7 +47,7 @@ from .history import (
     Problem,
 )
 
-__all__ = ["Replay", "record", "replay", "states", "validate"]
+__all__ = ["Replay", "record", "replay", "states", "validate", "with_results"]
 
 #: Unknown starting stacks are played as this many chips.
 UNKNOWN_STACK = 10**15
@@ -723,4 +723,35 @@ def record(
         hand_id=hand_id
         if hand_id is not None
         else (str(cfg.hand_id) if cfg.hand_id is not None else None),
+    )
+
+
+def with_results(history: HandHistory) -> HandHistory:
+    """The history with the results the rules give wherever the file states none.
+
+    Used when writing a format that states results (PokerStars' collected
+    amounts and summary) from one that need not (PHH).  A hand that does not
+    replay cleanly is returned unchanged.
+    """
+    from dataclasses import replace as _replace
+
+    result = replay(history, check_claims=False)
+    if result.hand is None or any(p.severity != "warning" for p in result.problems):
+        return history
+    done = record(result.hand).claims
+    claims = history.claims
+    known_stacks = all(p.stack is not None for p in history.players)
+    return _replace(
+        history,
+        claims=_replace(
+            claims,
+            collected=claims.collected if claims.collected is not None else done.collected,
+            returned=claims.returned if claims.returned is not None else done.returned,
+            total_pot=claims.total_pot if claims.total_pot is not None else done.total_pot,
+            rake=claims.rake if claims.rake is not None else 0,
+            winnings=claims.winnings if claims.winnings is not None else done.winnings,
+            finishing_stacks=claims.finishing_stacks
+            if claims.finishing_stacks is not None or not known_stacks
+            else done.finishing_stacks,
+        ),
     )

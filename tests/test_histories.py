@@ -312,3 +312,25 @@ def test_hands_played_on_the_engine_write_and_validate_in_both_formats(
     (from_phh,) = list(read_phh(out.getvalue(), path="written.phh"))
     assert isinstance(from_phh, HandHistory), str(from_phh)
     assert validate(from_phh) == []
+
+
+def test_convert_phh_to_pokerstars_and_back(tmp_path: Path) -> None:
+    runner = CliRunner()
+    stars = tmp_path / "hand.txt"
+    result = runner.invoke(main, ["convert", str(DATA / "ok_showdown.phh"), "--to", "pokerstars",
+                                  "-o", str(stars)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert stars.read_text(encoding="utf-8").startswith("PokerStars Hand #")
+    assert validate_file(str(stars)).status == "OK"
+    back = tmp_path / "back.phh"
+    result = runner.invoke(main, ["convert", str(stars), "--to", "phh", "-o", str(back)])
+    assert result.exit_code == 0, result.output
+    (hand,) = hands_of(back)
+    assert [p.name for p in hand.players] == ["Ann", "Bob", "Cid"]
+    assert validate_file(str(back)).status == "OK"
+
+
+def test_convert_reports_what_it_leaves_out(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["convert", str(DATA / "bad_toml.phh"), "--to", "phh"])
+    assert result.exit_code == 1
+    assert "skipped" in result.stderr and "not valid TOML" in result.stderr
