@@ -143,7 +143,7 @@ _VALUE = re.compile(
     r"""\s*(?:
       '(?P<lit>[^'\n]*)'
     | "(?P<basic>[^"\\\n]*)"
-    | (?P<num>[+-]?(?:\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?|inf|nan))(?![\w:.-])
+    | (?P<num>[+-]?(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|inf|nan))(?![\w:.-])
     | (?P<bool>true|false)(?!\w)
     | (?P<time>\d{2}:\d{2}:\d{2}(?:\.\d+)?)(?![\w:-])
     | (?P<sym>[\[\],])
@@ -213,10 +213,12 @@ def _fast_toml(
                     data[key] = [_number_of(p.strip()) for p in parts]
                     i += 1
                     continue
-            elif not _STR_ITEM.sub("", inner).strip(" \t,") or _STR_ARRAY.match(text, pos):
+            else:
                 # findall gives '' for the group that did not match
                 items = [a or b for a, b in _STR_ITEM.findall(inner)]
-                if not _STR_ITEM.sub("", inner).replace(",", "").strip():
+                shape = _STR_ITEM.sub("\0", inner).replace(" ", "").replace("\t", "")
+                body = "\0" + ",\0" * (len(items) - 1)
+                if items and shape in (body, body + ","):
                     data[key] = items
                     if key == "actions":
                         action_lines.extend([start + i] * len(items))
@@ -226,7 +228,7 @@ def _fast_toml(
             data[key] = value_text[1:-1]
             i += 1
             continue
-        elif value_text.isdigit():
+        elif value_text.isdigit() and (value_text[0] != "0" or len(value_text) == 1):
             data[key] = int(value_text)
             i += 1
             continue
