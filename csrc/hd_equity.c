@@ -56,6 +56,19 @@ static inline void score(const showdown_t *s, uint64_t key, uint64_t bits) {
     tally(s, winners, count);
 }
 
+/* The board cards summed into a key (from HD_KEY_INIT) and bits, and or-ed
+ * into *used as a 52-bit mask. */
+static void sum_board(const uint8_t *board, unsigned nb, uint64_t *key, uint64_t *bits,
+                      uint64_t *used) {
+    *key = HD_KEY_INIT;
+    *bits = 0;
+    for (unsigned i = 0; i < nb; i++) {
+        *key += hd_tables.card_key[board[i]];
+        *bits |= hd_tables.card_bit[board[i]];
+        *used |= UINT64_C(1) << board[i];
+    }
+}
+
 /* Every choice of k cards from deck[from..nd) added to the board sums. */
 static uint64_t enumerate_boards(const showdown_t *s, const uint64_t *dk, const uint64_t *db,
                                  unsigned nd, unsigned from, unsigned k, uint64_t key,
@@ -92,7 +105,7 @@ uint64_t hd_equity_enumerate(const uint8_t *holes, unsigned n, const uint8_t *bo
                              unsigned nb, const uint8_t *deck, unsigned nd, unsigned lo,
                              unsigned hi, uint64_t *wins, uint64_t *ties_k) {
     showdown_t s;
-    uint64_t dk[HD_NUM_CARDS], db[HD_NUM_CARDS], key = 0, bits = 0, total = 0;
+    uint64_t dk[HD_NUM_CARDS], db[HD_NUM_CARDS], key, bits, used = 0, total = 0;
     unsigned k = 5 - nb;
     if (n < 2 || n > HD_MAX_PLAYERS || nb > 5 || nd > HD_NUM_CARDS) return 0;
     s.n = n;
@@ -102,11 +115,7 @@ uint64_t hd_equity_enumerate(const uint8_t *holes, unsigned n, const uint8_t *bo
         s.key[i] = hd_tables.card_key[holes[2 * i]] + hd_tables.card_key[holes[2 * i + 1]];
         s.bits[i] = hd_tables.card_bit[holes[2 * i]] | hd_tables.card_bit[holes[2 * i + 1]];
     }
-    key = HD_KEY_INIT;
-    for (unsigned i = 0; i < nb; i++) {
-        key += hd_tables.card_key[board[i]];
-        bits |= hd_tables.card_bit[board[i]];
-    }
+    sum_board(board, nb, &key, &bits, &used);
     if (k == 0) {
         if (lo > 0) return 0;
         score(&s, key, bits);
@@ -248,15 +257,11 @@ uint64_t hd_equity_montecarlo(const uint8_t *combos, const double *weights,
     unsigned drawn[HD_MAX_PLAYERS], n_drawn = 0; /* the players with a choice of combos */
     showdown_t s;
     rng_t rng;
-    uint64_t base_key = HD_KEY_INIT, base_bits = 0, used0 = dead, done = 0, rejects = 0;
+    uint64_t base_key, base_bits, used0 = dead, done = 0, rejects = 0;
     unsigned k = 5 - nb;
     int ok = 1;
     if (n < 2 || n > HD_MAX_PLAYERS || nb > 5) return 0;
-    for (unsigned i = 0; i < nb; i++) {
-        base_key += hd_tables.card_key[board[i]];
-        base_bits |= hd_tables.card_bit[board[i]];
-        used0 |= UINT64_C(1) << board[i];
-    }
+    sum_board(board, nb, &base_key, &base_bits, &used0);
     s.n = n;
     s.wins = wins;
     s.ties_k = ties_k;
@@ -307,15 +312,11 @@ uint64_t hd_equity_montecarlo_deals(const uint8_t *deals, const double *weights,
     alias_t table;
     showdown_t s;
     rng_t rng;
-    uint64_t base_key = HD_KEY_INIT, base_bits = 0, used0 = dead;
+    uint64_t base_key, base_bits, used0 = dead;
     unsigned k = 5 - nb;
     if (n < 2 || n > HD_MAX_PLAYERS || nb > 5 || m == 0) return 0;
     if (alias_build(&table, weights, m)) return 0;
-    for (unsigned i = 0; i < nb; i++) {
-        base_key += hd_tables.card_key[board[i]];
-        base_bits |= hd_tables.card_bit[board[i]];
-        used0 |= UINT64_C(1) << board[i];
-    }
+    sum_board(board, nb, &base_key, &base_bits, &used0);
     s.n = n;
     s.wins = wins;
     s.ties_k = ties_k;
