@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
-import json
 import platform
 import random
 import sys
@@ -38,9 +37,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from _common import emit, set_bench
+
 import holdem
 from holdem.config import HandConfig
 from holdem.hand import Hand
+
+set_bench("engine")
 
 SEED = 20240601
 PLAYERS = 6
@@ -54,10 +57,6 @@ HANDS = {
     "PyPokerEngine": (300, 0),
     "pokerkit": (150, 400),
 }
-
-
-def emit(**fields: Any) -> None:
-    print(json.dumps(fields), flush=True)
 
 
 # ------------------------------------------------------------------ holdem

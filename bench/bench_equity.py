@@ -53,10 +53,14 @@ from dataclasses import dataclass, field
 from math import comb, sqrt
 from typing import Any
 
+from _common import cpu_model, emit, library_version, note, set_bench, warn
+
 import holdem
 from holdem.cards import format_card, parse_cards
 from holdem.equities import equity
 from holdem.ranges import Range
+
+set_bench("equity")
 
 DESCRIPTION = "Benchmark of holdem's equity calculator against eval7 and pokerkit."
 SEED = 1
@@ -88,20 +92,6 @@ NATIVE = {"exact_hu_s": 0.0046, "exact_ranges_s": 0.070, "mc_rate": 20e6}
 # --------------------------------------------------------------------- output
 
 
-def emit(**fields: Any) -> None:
-    """Prints one JSON line on stdout."""
-    print(json.dumps({"bench": "equity", **fields}), flush=True)
-
-
-def note(text: str) -> None:
-    emit(note=text)
-
-
-def warn(text: str) -> None:
-    emit(warning=text)
-    print(f"WARNING: {text}", file=sys.stderr, flush=True)
-
-
 def check(name: str, ok: bool, **details: Any) -> None:
     emit(check=name, ok=ok, **details)
     if not ok:
@@ -124,26 +114,6 @@ def set_cpus(cpus: set[int] | None) -> None:
         os.sched_setaffinity(0, cpus)
     except OSError as exc:
         warn(f"sched_setaffinity({sorted(cpus)}) failed: {exc}")
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def library_version(name: str) -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(name)
-    except PackageNotFoundError:
-        return None
 
 
 def load_average() -> list[float] | None:

@@ -49,7 +49,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from _common import cpu_model, emit, library_version, note, set_bench, warn
+
 import holdem
+
+set_bench("eval")
 
 DESCRIPTION = "Benchmark of the holdem hand evaluator against other Python evaluators."
 SEED = 20240601
@@ -75,20 +79,6 @@ Hand = tuple[int, int, int, int, int, int, int]
 
 
 # --------------------------------------------------------------------- output
-
-
-def emit(**fields: Any) -> None:
-    """Prints one JSON line on stdout."""
-    print(json.dumps({"bench": "eval", **fields}), flush=True)
-
-
-def note(text: str) -> None:
-    emit(note=text)
-
-
-def warn(text: str) -> None:
-    emit(warning=text)
-    print(f"WARNING: {text}", file=sys.stderr, flush=True)
 
 
 def emit_result(library: str, method: str, hands: int, seconds: float, **extra: Any) -> None:
@@ -118,29 +108,9 @@ def pin_to_one_core() -> int | None:
     return cpu
 
 
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def implementation(f: object) -> str:
     """Which object a holdem entry point is, e.g. 'builtin_function_or_method holdem._x'."""
     return f"{type(f).__name__} {getattr(f, '__module__', None) or ''}".strip()
-
-
-def library_version(name: str) -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(name)
-    except PackageNotFoundError:
-        return None
 
 
 # ---------------------------------------------------------------------- hands

@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
-import json
 import os
 import platform
 import pstats
@@ -56,7 +55,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from _common import cpu_model, emit, library_version, note, set_bench, warn
+
 from holdem.validate import FileReport, validate_file
+
+set_bench("histories")
 
 CORPUS = Path("/work/shared/corpus/phh/pluribus")
 EXPECTED_FILES = 10_000
@@ -69,20 +72,6 @@ TARGET_JOBS2_RATE = 20_000.0  # hands per second, `holdem validate --jobs 2`
 
 
 # --------------------------------------------------------------------- output
-
-
-def emit(**fields: Any) -> None:
-    """Prints one JSON line on stdout."""
-    print(json.dumps({"bench": "histories", **fields}), flush=True)
-
-
-def note(text: str) -> None:
-    emit(note=text)
-
-
-def warn(text: str) -> None:
-    emit(warning=text)
-    print(f"WARNING: {text}", file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------- environment
@@ -109,26 +98,6 @@ class Affinity:
         """Back to every allowed CPU (a subprocess inherits the affinity)."""
         if self.allowed is not None:
             os.sched_setaffinity(0, self.allowed)
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def library_version(name: str) -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(name)
-    except PackageNotFoundError:
-        return None
 
 
 def holdem_commit() -> str | None:
