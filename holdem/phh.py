@@ -87,10 +87,6 @@ _MODEL_FIELDS = {
 }
 _CLAIMS = ("finishing_stacks", "winnings")
 _TABLE = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
-_STRING = re.compile(r"'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"")
-_CARD_CHARS = {r + s for r in RANKS for s in SUITS}
-#: Unknown stacks (``inf``) are played as this many chips.
-UNKNOWN_STACK = 10**15
 
 
 def read_phh(
@@ -154,13 +150,9 @@ _VALUE = re.compile(
 )
 
 
-_STR = r"""(?:'[^'\n]*'|"[^"\\\n]*")"""
 _NUM = r"[+-]?(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|inf)"
-_STR_ARRAY = re.compile(rf"\[\s*(?:{_STR}\s*,\s*)*(?:{_STR}\s*)?\]\s*(?:\#.*)?$")
 _NUM_ARRAY = re.compile(rf"\[\s*(?:{_NUM}\s*,\s*)*(?:{_NUM}\s*)?\]\s*(?:\#.*)?$")
 _STR_ITEM = re.compile(r"'([^'\n]*)'|\"([^\"\\\n]*)\"")
-_NUM_ITEM = re.compile(_NUM)
-_NUM_FULL = re.compile(_NUM + r"$")
 
 
 def _number_of(raw: str) -> int | Decimal:
