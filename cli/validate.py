@@ -81,14 +81,19 @@ def validate_command(
         sys.exit(EXIT_UNUSABLE)
     reports: list[FileReport] = []
     show_bar = not as_json and sys.stderr.isatty() and len(files) > 1
+    # with a bar on the terminal, the reports come after it, not through it
+    print_now = not as_json and not show_bar
     with click.progressbar(
         length=len(files), label="validating", file=sys.stderr, hidden=not show_bar
     ) as bar:
         for report in _reports(files, fmt, jobs):
             reports.append(report)
             bar.update(1)
-            if not as_json:
+            if print_now:
                 _print_report(report, quiet)
+    if show_bar:
+        for report in reports:
+            _print_report(report, quiet)
     totals = Counter(report.status for report in reports)
     severities = Counter(p.severity for r in reports for p in r.problems)
     hands = sum(r.hands for r in reports)
@@ -108,7 +113,7 @@ def validate_command(
             if totals[s]
         ]
         kinds = ", ".join(
-            f"{severities[s]} {s}{'s' * (severities[s] != 1)}"
+            f"{severities[s]} {s}{'s' * (severities[s] != 1 and s != 'unsupported')}"
             for s in ("error", "warning", "unsupported")
             if severities[s]
         )

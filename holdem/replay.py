@@ -511,13 +511,15 @@ def _check_claims(
     for pot in outcome.pots:
         for seat, share in zip(pot.winners, pot.shares, strict=True):
             won[seat] += share
+    lines = claims.lines
     if claims.returned is not None:
-        for i, said in claims.returned:
+        for k, (i, said) in enumerate(claims.returned):
             if said != outcome.returned[i] + excess.get(i, 0):
                 report(
                     "returned",
                     f"uncalled bet: the file returns {h.to_text(said)} to "
                     f"{h.player_name(i)}; the rules return {h.to_text(outcome.returned[i])}",
+                    lines.get(f"returned.{k}"),
                 )
     rake = claims.rake or 0
     if claims.total_pot is not None and claims.total_pot != outcome.total:
@@ -528,13 +530,16 @@ def _check_claims(
         )
     if claims.collected is not None:
         got_by = [0] * len(h.players)
-        for i, chips, _ in claims.collected:
+        first_line: dict[int, int] = {}
+        for k, (i, chips, _) in enumerate(claims.collected):
             got_by[i] += chips
+            first_line.setdefault(i, lines.get(f"collected.{k}", 0))
         if sum(got_by) + rake != outcome.total:
             report(
                 "collected",
                 f"the players collect {h.to_text(sum(got_by))} and the rake is "
                 f"{h.to_text(rake)}, but the pots hold {h.to_text(outcome.total)}",
+                lines.get("total_pot"),
             )
         for i in range(len(h.players)):
             if got_by[i] > won[i] or (not rake and got_by[i] != won[i]):
@@ -542,6 +547,7 @@ def _check_claims(
                     "collected",
                     f"{h.player_name(i)} collects {h.to_text(got_by[i])}; the "
                     f"rules award {h.to_text(won[i])}",
+                    first_line.get(i),
                 )
     if claims.winnings is not None:
         said_all = claims.winnings
@@ -553,6 +559,7 @@ def _check_claims(
                         "winnings",
                         f"winnings: the file says {h.player_name(i)} wins "
                         f"{h.to_text(said)}; the rules award {h.to_text(won[i])}",
+                        lines.get(f"winnings.{i}"),
                     )
         if said_all and not any(said_all) and any(won):
             report(
@@ -567,6 +574,7 @@ def _check_claims(
                         "winnings",
                         f"winnings: the file says {h.player_name(i)} wins "
                         f"{h.to_text(said)}; the rules award {h.to_text(won[i])}",
+                        lines.get(f"winnings.{i}"),
                     )
                 elif said < won[i] and said % h.chip == 0:
                     report(
@@ -583,6 +591,7 @@ def _check_claims(
                 "described",
                 f"{h.player_name(i)}'s hand: the file says {text!r}; the "
                 f"rules read {format_cards(s.cards)} as {s.description!r}",
+                lines.get(f"described.{i}"),
             )
 
 
