@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -458,28 +459,30 @@ def _run_monte_carlo(
     chunks = -(-limit // _CHUNK)
     error = [1.0] * n
     with _pool(threads) as pool:
-        # chunks go out in batches, and results are read in chunk order: the
-        # run stops at the same chunk whatever the number of threads
-        batch = 4 * threads
-        for first in range(0, chunks, batch):
-            todo = range(first, min(chunks, first + batch))
-            results = pool.map(run, todo) if pool else map(run, todo)
-            finished = False
-            for count, wins, ties in results:
-                if count == 0:
-                    raise EquityError("the ranges collide on almost every deal; no deal was found")
-                totals.add(1.0, count, wins, ties)
-                done += count
-                error = [_stderr(totals.share[i], totals.share_sq[i], done) for i in range(n)]
-                if stderr is not None and done >= 1000 and max(error) <= stderr:
-                    finished = True
-                    break  # later chunks of this batch are dropped
-            if progress:
+        # Chunks are started ahead (a window of 2 per thread, so no thread
+        # waits for a batch to finish) and their results read in chunk order:
+        # the run stops at the same chunk whatever the number of threads.
+        pending: deque[Any] = deque()
+        started = 0
+        for chunk in range(chunks):
+            while pool is not None and started < chunks and len(pending) < 2 * threads:
+                pending.append(pool.submit(run, started))
+                started += 1
+            count, wins, ties = pending.popleft().result() if pool is not None else run(chunk)
+            if count == 0:
+                raise EquityError("the ranges collide on almost every deal; no deal was found")
+            totals.add(1.0, count, wins, ties)
+            done += count
+            error = [_stderr(totals.share[i], totals.share_sq[i], done) for i in range(n)]
+            finished = stderr is not None and done >= 1000 and max(error) <= stderr
+            if progress and (finished or chunk % 8 == 7 or chunk == chunks - 1):
                 if stderr is not None:
                     progress(min(1.0, (stderr / max(max(error), 1e-300)) ** 2))
                 else:
                     progress(done / limit)
             if finished:
+                for future in pending:
+                    future.cancel()  # started ones finish and are dropped
                 break
     players = tuple(totals.player(i, names[i], error[i]) for i in range(n))
     return EquityResult(players, "monte carlo", done, tuple(board), tuple(dead), seed)
