@@ -291,7 +291,16 @@ class Hand:
         board: str | Iterable[Card | str] | None,
     ) -> None:
         n = self._n
-        given_board = parse_cards(board) if board is not None else []
+        if board is None:
+            given_board: list[Card] = []
+        elif (
+            type(board) is tuple
+            and all(type(c) is int and 0 <= c < 52 for c in board)
+            and len(set(board)) == len(board)
+        ):
+            given_board = list(board)  # already cards (replay): no parsing
+        else:
+            given_board = parse_cards(board)
         if len(given_board) > 5:
             raise InvalidCardError(f"a board has at most 5 cards, got {len(given_board)}")
         if hole_cards is None and not given_board:

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from .cards import Card, format_cards
 from .config import HandConfig, Post, Structure
@@ -147,21 +148,44 @@ def config_of(history: HandHistory) -> HandConfig:
         _unsupported(h, f"variant {h.variant!r}")
     stacks = tuple(UNKNOWN_STACK if p.stack is None else p.stack for p in h.players)
     fixed = structure is Structure.FIXED_LIMIT
-    return HandConfig(
-        stacks=stacks,
-        button=button,
-        small_blind=small,
-        big_blind=big,
-        structure=structure,  # type: ignore[arg-type]
-        ante=ante,
-        big_blind_ante=bb_ante,
-        straddle=straddle,
-        missing_small_blind=missing_small and n > 2,
-        posts=posts,
-        small_bet=b.small_bet if fixed else 0,
-        big_bet=b.big_bet if fixed else 0,
-        hand_id=h.hand_id,
+    key = (
+        stacks,
+        button,
+        small,
+        big,
+        structure,
+        ante,
+        bb_ante,
+        straddle,
+        missing_small,
+        posts,
+        b.small_bet if fixed else 0,
+        b.big_bet if fixed else 0,
     )
+    config = _CONFIGS.get(key)
+    if config is None:
+        if len(_CONFIGS) > 4096:
+            _CONFIGS.clear()
+        # no hand_id: problems carry the file's hand id, and equal setups share one config
+        config = _CONFIGS[key] = HandConfig(
+            stacks=stacks,
+            button=button,
+            small_blind=small,
+            big_blind=big,
+            structure=structure,  # type: ignore[arg-type]
+            ante=ante,
+            big_blind_ante=bb_ante,
+            straddle=straddle,
+            missing_small_blind=missing_small and n > 2,
+            posts=posts,
+            small_bet=key[10],
+            big_bet=key[11],
+        )
+    return config
+
+
+#: Configurations by setup: hands of one table share them (a HandConfig is immutable).
+_CONFIGS: dict[tuple[Any, ...], HandConfig] = {}
 
 
 def _unsupported(h: HandHistory, what: str) -> None:
@@ -243,7 +267,7 @@ def _play_states(
         elif move.kind == DEAL_BOARD:
             board.extend(c for c in move.cards if c is not None)
     try:
-        hand = Hand(config, hole_cards=hole, board=board or None, auto=False)
+        hand = Hand(config, hole_cards=hole, board=tuple(board) if board else None, auto=False)
     except HoldemError as exc:
         raise _error(h, None, f"the cards break the rules: {exc}", "cards") from None
     _dealer_until(hand, Phase.DEALING, h, None)
