@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import Card, format_cards
 from .errors import HistoryFormatError
@@ -52,8 +52,7 @@ MUCK = "muck"
 MOVE_KINDS = (DEAL_HOLE, DEAL_BOARD, FOLD, CHECK_CALL, BET_RAISE, SHOW, MUCK)
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
+class Player(NamedTuple):
     """One player of a hand.
 
     :ivar name: as the file writes it (None when the file has no names).
@@ -66,9 +65,8 @@ class Player:
     seat: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One step of a hand: a deal or a player's decision.
+class Move(NamedTuple):
+    """One step of a hand: a deal or a player's decision (a named tuple: many per hand).
 
     :ivar kind: one of :data:`MOVE_KINDS`.
     :ivar actor: index of the player in :attr:`HandHistory.players` (None: the dealer).

@@ -115,23 +115,29 @@ def _read_stream(stream: TextIO, path: str) -> Iterator[HandHistory | Problem]:
     """Cuts the text into hands at top-level table headers and reads each."""
     lines: list[str] = []
     start = 1
+    first = 0  # the first line of the hand that is not blank or a comment
     name: str | None = None
     seen_table = False
     for number, line in enumerate(stream, 1):
         if number == 1:
             line = line.lstrip("\ufeff")
-        m = _TABLE.match(line)
-        if m and "." not in m.group(1) and not line.lstrip().startswith("[["):
-            if seen_table or any(x.strip() and not x.lstrip().startswith("#") for x in lines):
-                yield _read_hand(lines, start, path, name)
-            seen_table = True
-            name = m.group(1).strip("'\"")
-            lines = []
-            start = number + 1
-            continue
+        head = line[:1]
+        if head == "[" or head == " " or head == "\t":
+            m = _TABLE.match(line)
+            if m and "." not in m.group(1) and not line.lstrip().startswith("[["):
+                if seen_table or first:
+                    yield _read_hand(lines, start, first or start, path, name)
+                seen_table = True
+                name = m.group(1).strip("'\"")
+                lines = []
+                start = number + 1
+                first = 0
+                continue
+        if not first and head != "#" and line.strip() and not line.lstrip().startswith("#"):
+            first = number
         lines.append(line)
-    if seen_table or any(x.strip() and not x.lstrip().startswith("#") for x in lines):
-        yield _read_hand(lines, start, path, name)
+    if seen_table or first:
+        yield _read_hand(lines, start, first or start, path, name)
 
 
 _KEY = re.compile(r"\s*([A-Za-z0-9_-]+)\s*=\s*")
@@ -286,12 +292,10 @@ def _fast_toml(
     return data, action_lines, key_lines
 
 
-def _read_hand(lines: list[str], start: int, path: str, name: str | None) -> HandHistory | Problem:
-    line = start
-    for offset, raw in enumerate(lines):
-        if raw.strip() and not raw.lstrip().startswith("#"):
-            line = start + offset
-            break
+def _read_hand(
+    lines: list[str], start: int, line: int, path: str, name: str | None
+) -> HandHistory | Problem:
+    """One hand from its lines (``start``: the number of the first; ``line``: where it begins)."""
     fast = _fast_toml(lines, start)
     if fast is not None:
         data, action_lines, key_lines = fast
@@ -396,7 +400,7 @@ def _build(
                 f"{key} must be an array of {n} values (one per player), not {value!r}", key=key
             )
     actions = data["actions"]
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+    if not isinstance(actions, list) or not set(map(type, actions)) <= {str}:
         raise fail("actions must be an array of strings")
 
     # every amount, to find the smallest unit the hand uses
@@ -405,7 +409,7 @@ def _build(
         values = data.get(key)
         if not values:
             continue
-        if all(type(v) is int for v in values):  # the usual case: whole chips
+        if set(map(type, values)) == {int}:  # the usual case: whole chips
             if min(values) < 0:
                 raise fail(f"{key}: {min(values)} is negative", key=key)
             continue
@@ -467,8 +471,12 @@ def _build(
         )
         for i in range(n)
     )
-    antes = [chips(v) for v in data["antes"]]
-    blinds = [chips(v) for v in data["blinds_or_straddles"]]
+    antes = [chips(v) for v in data["antes"]] if places else list(data["antes"])
+    blinds = (
+        [chips(v) for v in data["blinds_or_straddles"]]
+        if places
+        else list(data["blinds_or_straddles"])
+    )
     if n == 2:  # PHH lists heads-up forced bets as (small, big): the button posts the small one
         antes.reverse()
         blinds.reverse()

@@ -52,7 +52,7 @@ def essentials(hand: HandHistory) -> tuple[object, ...]:
         hand.variant,
         hand.players,
         hand.blinds,
-        tuple(dataclasses.replace(m, line=0) for m in hand.moves),
+        tuple(m._replace(line=0) for m in hand.moves),
         dataclasses.replace(hand.claims, lines={}),
         hand.unit,
         hand.hand_id,
@@ -276,7 +276,7 @@ def test_hand_from_another_format() -> None:
     assert "Player3: bets 50" in text
     [back] = hands_of(text)
     assert [p.name for p in back.players] == ["Player1", "Player2", "Player3"]
-    assert [dataclasses.replace(m, line=0) for m in back.moves] == list(hand.moves)
+    assert [m._replace(line=0) for m in back.moves] == list(hand.moves)
     assert back.blinds == hand.blinds
     assert back.claims.total_pot == 70  # 30 + 30 + 10, the uncalled 50 not counted
 
