@@ -34,6 +34,18 @@ def warn(text: str) -> None:
     print(f"WARNING: {text}", file=sys.stderr, flush=True)
 
 
+def machine() -> dict[str, Any]:
+    """The facts about the machine that every header line gives."""
+    import os
+
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu": cpu_model(),
+        "cpus": os.cpu_count(),
+    }
+
+
 def cpu_model() -> str:
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:

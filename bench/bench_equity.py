@@ -44,7 +44,6 @@ import gc
 import itertools
 import json
 import os
-import platform
 import random
 import sys
 import time
@@ -53,7 +52,7 @@ from dataclasses import dataclass, field
 from math import comb, sqrt
 from typing import Any
 
-from _common import cpu_model, emit, library_version, note, set_bench, warn
+from _common import emit, library_version, machine, note, set_bench, warn
 
 import holdem
 from holdem.cards import format_card, parse_cards
@@ -713,10 +712,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     pin = None if args.no_pin or not every else max(every)
     emit(
         header=True,
-        python=platform.python_version(),
-        platform=platform.platform(),
-        cpu=cpu_model(),
-        cpus=os.cpu_count(),
+        **machine(),
         allowed_cpus=sorted(every) if every else None,
         pinned_cpu=pin,
         load_average=load_average(),

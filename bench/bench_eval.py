@@ -39,7 +39,6 @@ import importlib
 import itertools
 import json
 import os
-import platform
 import random
 import subprocess
 import sys
@@ -49,7 +48,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from _common import cpu_model, emit, library_version, note, set_bench, warn
+from _common import emit, library_version, machine, note, set_bench, warn
 
 import holdem
 
@@ -651,10 +650,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     cpu = None if args.no_pin else pin_to_one_core()
     emit(
         header=True,
-        python=platform.python_version(),
-        platform=platform.platform(),
-        cpu=cpu_model(),
-        cpus=os.cpu_count(),
+        **machine(),
         pinned_cpu=cpu,
         holdem_path=os.path.dirname(holdem.__file__ or ""),
         implementations={

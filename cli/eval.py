@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from holdem.cards import Card, check_distinct, format_card, parse_cards
+from holdem.cards import Card, format_card, parse_cards
 from holdem.errors import InvalidCardError
 from holdem.evaluator import HandValue, best_five, category, describe, evaluate
 
@@ -108,7 +108,6 @@ def _check_no_shared_cards(board: list[Card], players: list[list[Card]]) -> None
                     token=format_card(c),
                 )
             owner[c] = f"player {number}"
-    check_distinct(board + [c for hole in players for c in hole])
 
 
 @click.command(

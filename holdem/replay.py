@@ -24,10 +24,11 @@ what the rules give.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
+from .actions import ActionKind as K
 from .cards import Card, format_cards
 from .config import HandConfig, Post, Structure
 from .errors import ConfigError, HoldemError, IllegalActionError
@@ -54,6 +55,7 @@ __all__ = ["Replay", "record", "replay", "states", "validate", "with_results"]
 UNKNOWN_STACK = 10**15
 
 _STRUCTURE = {"NT": Structure.NO_LIMIT, "FT": Structure.FIXED_LIMIT, "PT": Structure.POT_LIMIT}
+_VARIANT = {structure: code for code, structure in _STRUCTURE.items()}
 
 
 class _Stop(Exception):
@@ -188,22 +190,16 @@ def config_of(history: HandHistory) -> HandConfig:
 _CONFIGS: dict[tuple[Any, ...], HandConfig] = {}
 
 
+def _problem(h: HandHistory, line: int, severity: str, code: str, message: str) -> Problem:
+    return Problem(h.source or "<input>", line or h.line, h.hand_id, severity, message, code)
+
+
 def _unsupported(h: HandHistory, what: str) -> None:
-    raise _Stop(
-        Problem(
-            h.source or "<input>",
-            h.line,
-            h.hand_id,
-            "unsupported",
-            f"{what} cannot be replayed yet",
-            "unsupported",
-        )
-    )
+    raise _Stop(_problem(h, h.line, "unsupported", "unsupported", f"{what} cannot be replayed yet"))
 
 
 def _error(h: HandHistory, move: Move | None, message: str, code: str) -> _Stop:
-    line = move.line if move is not None and move.line else h.line
-    return _Stop(Problem(h.source or "<input>", line, h.hand_id, "error", message, code))
+    return _Stop(_problem(h, move.line if move is not None else 0, "error", code, message))
 
 
 def replay(history: HandHistory, *, check_claims: bool = True) -> Replay:
@@ -270,16 +266,14 @@ def _play_states(
         hand = Hand(config, hole_cards=hole, board=tuple(board) if board else None, auto=False)
     except HoldemError as exc:
         raise _error(h, None, f"the cards break the rules: {exc}", "cards") from None
-    _dealer_until(hand, Phase.DEALING, h, None)
+    while hand.phase is Phase.POSTING:
+        hand.step()
+    hand.step()  # the hole cards: the file's deals are all known already
     yield hand.copy() if copies else hand
-    dealt = False
     showdown: list[Move] = []
     for move in h.moves:
         kind = move.kind
         if kind == DEAL_HOLE:
-            if not dealt:
-                hand.step()
-                dealt = True
             continue
         if kind == DEAL_BOARD:
             _deal_board(hand, h, move)
@@ -287,21 +281,10 @@ def _play_states(
             showdown.append(move)
             continue
         else:
-            if not dealt:
-                hand.step()
-                dealt = True
             _player_move(hand, h, move, problems, excess)
         yield hand.copy() if copies else hand
-    if not dealt:
-        hand.step()
     _finish(hand, h, showdown, problems)
     yield hand.copy() if copies else hand
-
-
-def _dealer_until(hand: Hand, phase: Phase, h: HandHistory, move: Move | None) -> None:
-    """Runs posting steps until the hand reaches ``phase``."""
-    while hand.phase is Phase.POSTING:
-        hand.step()
 
 
 def _deal_board(hand: Hand, h: HandHistory, move: Move) -> None:
@@ -374,7 +357,7 @@ def _player_move(
         else:  # pragma: no cover - other kinds are handled by the caller
             raise AssertionError(move.kind)
     except IllegalActionError as exc:
-        if move.kind == BET_RAISE and "no other player could call" in str(exc):
+        if move.kind == BET_RAISE and _nobody_can_call_more(hand, seat):
             # some sites let a player raise past what anybody can call, and
             # give the excess back: the chips end as with a call
             hand.call(seat)
@@ -393,8 +376,20 @@ def _player_move(
         raise _error(h, move, f"{h.describe_move(move)}: {exc}", "illegal") from None
 
 
+def _nobody_can_call_more(hand: Hand, seat: int) -> bool:
+    """Whether no other player in the hand has chips to call more than the current bet."""
+    bet = hand.current_bet
+    return all(
+        status != "active" or stack + bets <= bet
+        for q, (status, stack, bets) in enumerate(
+            zip(hand.statuses, hand.stacks, hand.bets, strict=True)
+        )
+        if q != seat
+    )
+
+
 def _warn(h: HandHistory, line: int, code: str, message: str) -> Problem:
-    return Problem(h.source or "<input>", line or h.line, h.hand_id, "warning", message, code)
+    return _problem(h, line, "warning", code, message)
 
 
 def _finish(hand: Hand, h: HandHistory, showdown: list[Move], problems: list[Problem]) -> None:
@@ -665,8 +660,6 @@ def record(
     >>> validate(history)
     []
     """
-    from .actions import ActionKind as K
-
     cfg = hand.config
     n = len(cfg.stacks)
     order = [(cfg.button + 1 + i) % n for i in range(n)]  # the model's order: button last
@@ -726,9 +719,7 @@ def record(
     for i, chips, _ in collected:
         won[i] += chips
     fixed = cfg.structure is Structure.FIXED_LIMIT
-    variant = {Structure.NO_LIMIT: "NT", Structure.FIXED_LIMIT: "FT", Structure.POT_LIMIT: "PT"}[
-        cfg.structure
-    ]
+    variant = _VARIANT[cfg.structure]
     return HandHistory(
         variant=variant,
         players=tuple(
@@ -766,17 +757,15 @@ def with_results(history: HandHistory) -> HandHistory:
     amounts and summary) from one that need not (PHH).  A hand that does not
     replay cleanly is returned unchanged.
     """
-    from dataclasses import replace as _replace
-
     result = replay(history, check_claims=False)
     if result.hand is None or any(p.severity != "warning" for p in result.problems):
         return history
     done = record(result.hand).claims
     claims = history.claims
     known_stacks = all(p.stack is not None for p in history.players)
-    return _replace(
+    return replace(
         history,
-        claims=_replace(
+        claims=replace(
             claims,
             collected=claims.collected if claims.collected is not None else done.collected,
             returned=claims.returned if claims.returned is not None else done.returned,

@@ -86,9 +86,8 @@ def _essentials(h: HandHistory | Problem) -> tuple[object, ...]:
 def test_states_iterates_the_engine_states() -> None:
     (hand,) = hands_of(DATA / "ok_showdown.phh")
     seen = list(states(hand))
-    assert (
-        len(seen) == 1 + len([m for m in hand.moves if m.kind != "show" and m.kind != "muck"]) - 2
-    )
+    played = [m for m in hand.moves if m.kind not in ("deal_hole", "show", "muck")]
+    assert len(seen) == 1 + len(played) + 1  # dealt, after each bet and street, the end
     assert seen[-1].done and seen[-1].outcome.stacks == (114, 286, 200)  # type: ignore[union-attr]
     assert not seen[0].done
 
