@@ -61,3 +61,25 @@ class HistoryFormatError(HoldemError, ValueError):
         self.line = line
         self.column = column
         self.reason = message
+
+
+#: Longest stretch of the user's input quoted in a message.
+QUOTE_LIMIT = 120
+
+
+def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of a piece of input, cut in the middle past ``limit`` characters.
+
+    Messages quote what the user gave; a line of a megabyte must not become
+    a message of a megabyte.
+
+    >>> quote("As Kx")
+    "'As Kx'"
+    >>> quote("x" * 100, 20)
+    "'xxxxxxxx...xxxxxxxx' (100 characters)"
+    """
+    s = text if isinstance(text, str) else str(text)
+    if len(s) <= limit:
+        return repr(s)
+    half = max(1, (limit - 3) // 2)
+    return f"{s[:half] + '...' + s[-half:]!r} ({len(s):,} characters)"

@@ -31,6 +31,8 @@ from .cards import Card, format_cards
 from .errors import HistoryFormatError
 
 __all__ = [
+    "MAX_AMOUNT",
+    "MAX_PLACES",
     "Blinds",
     "Claims",
     "HandHistory",
@@ -38,7 +40,30 @@ __all__ = [
     "Move",
     "Player",
     "Problem",
+    "decimal_places",
 ]
+
+#: Amounts a file states are below this, in the file's notation (a bigger one
+#: is refused, not rounded).
+MAX_AMOUNT = 10**15
+#: Amounts have at most this many decimal places.
+MAX_PLACES = 6
+
+
+def decimal_places(value: Decimal) -> int:
+    """The decimal places of a finite amount without its trailing zeros (2.50: 1).
+
+    Works on the digits alone, so no decimal context can trap or round.
+
+    >>> decimal_places(Decimal("2.50")), decimal_places(Decimal("1E-9")), decimal_places(Decimal(7))
+    (1, 9, 0)
+    """
+    _, digits, exponent = value.as_tuple()
+    if not any(digits) or not isinstance(exponent, int):
+        return 0
+    zeros = len(digits) - len(bytes(digits).rstrip(b"\0"))
+    return max(0, -(exponent + zeros))
+
 
 #: Move kinds.  ``to`` is the player's total bet of the street after the
 #: move (bets and raises); ``cards`` holds None for unknown cards.
@@ -74,7 +99,10 @@ class Move(NamedTuple):
     :ivar cards: dealt or shown cards; None for a card the file does not know.
     :ivar line: the line of the file it comes from (1-based; 0 if unknown).
     :ivar comment: a comment the file attaches to it.
-    :ivar all_in: the file says it is all-in (informational: replay checks it).
+    :ivar all_in: the file says it is all-in (replay checks it).
+    :ivar stated: the other amount the file states, which replay checks: what
+        a call puts in (PokerStars ``calls $3``), or by how much a raise
+        raises (``raises $3 to $4.50``); None when the file states none.
     """
 
     kind: str
@@ -84,6 +112,7 @@ class Move(NamedTuple):
     line: int = 0
     comment: str | None = None
     all_in: bool = False
+    stated: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

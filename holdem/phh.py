@@ -29,17 +29,19 @@ import re
 import tomllib
 from collections.abc import Iterable, Iterator
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 from typing import Any, TextIO
 
 from .cards import RANKS, SUITS, Card
-from .errors import HistoryFormatError
+from .config import MAX_PLAYERS
+from .errors import HistoryFormatError, quote
 from .history import (
     BET_RAISE,
     CHECK_CALL,
     DEAL_BOARD,
     DEAL_HOLE,
     FOLD,
+    MAX_AMOUNT,
+    MAX_PLACES,
     MUCK,
     SHOW,
     Blinds,
@@ -48,9 +50,14 @@ from .history import (
     Move,
     Player,
     Problem,
+    decimal_places,
 )
+from .inputs import MAX_HAND, Source, input_lines, input_name
 
-__all__ = ["read_phh", "to_phh", "write_phh"]
+__all__ = ["read_phh", "read_phh_text", "to_phh", "write_phh"]
+
+#: Arrays and tables nested deeper than this are refused (PHH's are 2 deep).
+MAX_DEPTH = 32
 
 #: Variants this project replays; other PHH variants are reported as unsupported.
 VARIANTS = {"NT": "no-limit Texas hold'em", "FT": "fixed-limit Texas hold'em"}
@@ -89,36 +96,35 @@ _CLAIMS = ("finishing_stacks", "winnings")
 _TABLE = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
 
 
-def read_phh(
-    source: str | Path | TextIO, *, path: str | None = None
-) -> Iterator[HandHistory | Problem]:
-    """Reads PHH (``.phh``) or PHH-set (``.phhs``) text, one hand at a time.
+def read_phh(source: Source, *, path: str | None = None) -> Iterator[HandHistory | Problem]:
+    """Reads a PHH (``.phh``) or PHH-set (``.phhs``) file, one hand at a time.
 
-    ``source`` is a path, an open text file, or the text itself (a string
-    that holds a newline or an ``=``).  Yields a :class:`HandHistory` per
-    hand, or a :class:`Problem` for a hand that cannot be read (then goes on).
+    ``source`` is a path (a ``str`` is always a path), the file's bytes, or an
+    open stream (:func:`read_phh_text` reads text in memory).  Yields a
+    :class:`HandHistory` per hand, or a :class:`Problem` for a hand that
+    cannot be read (then goes on).  Raises :class:`OSError` if the path cannot
+    be opened, and :class:`~holdem.errors.HistoryFormatError` where the input
+    stops being text (binary data, a line of over a megabyte: see
+    :mod:`holdem.inputs`), after the hands before it.
     """
-    if isinstance(source, Path) or (
-        isinstance(source, str) and "\n" not in source and "=" not in source
-    ):
-        name = path or str(source)
-        with open(source, encoding="utf-8-sig", newline=None) as f:
-            yield from _read_stream(f, name)
-        return
-    if isinstance(source, str):
-        yield from _read_stream(io.StringIO(source), path or "<text>")
-        return
-    yield from _read_stream(source, path or str(getattr(source, "name", "<stream>")))
+    name = input_name(source, path)
+    yield from _read_lines(input_lines(source, path=name), name)
 
 
-def _read_stream(stream: TextIO, path: str) -> Iterator[HandHistory | Problem]:
+def read_phh_text(text: str, *, path: str = "<text>") -> Iterator[HandHistory | Problem]:
+    """:func:`read_phh` for PHH text in memory."""
+    return read_phh(io.StringIO(text, newline=None), path=path)
+
+
+def _read_lines(numbered: Iterable[str], path: str) -> Iterator[HandHistory | Problem]:
     """Cuts the text into hands at top-level table headers and reads each."""
     lines: list[str] = []
+    size = 0  # characters of the hand so far
     start = 1
     first = 0  # the first line of the hand that is not blank or a comment
     name: str | None = None
     seen_table = False
-    for number, line in enumerate(stream, 1):
+    for number, line in enumerate(numbered, 1):
         if number == 1:
             line = line.lstrip("\ufeff")
         head = line[:1]
@@ -126,18 +132,21 @@ def _read_stream(stream: TextIO, path: str) -> Iterator[HandHistory | Problem]:
             m = _TABLE.match(line)
             if m and "." not in m.group(1) and not line.lstrip().startswith("[["):
                 if seen_table or first:
-                    yield _read_hand(lines, start, first or start, path, name)
+                    yield _read_hand(lines, start, first or start, path, name, size)
                 seen_table = True
                 name = m.group(1).strip("'\"")
                 lines = []
+                size = 0
                 start = number + 1
                 first = 0
                 continue
         if not first and head != "#" and line.strip() and not line.lstrip().startswith("#"):
             first = number
-        lines.append(line)
+        size += len(line) + 1
+        if size <= MAX_HAND:
+            lines.append(line)
     if seen_table or first:
-        yield _read_hand(lines, start, first or start, path, name)
+        yield _read_hand(lines, start, first or start, path, name, size)
 
 
 _KEY = re.compile(r"\s*([A-Za-z0-9_-]+)\s*=\s*")
@@ -156,18 +165,34 @@ _VALUE = re.compile(
 )
 
 
+#: Characters TOML allows in no string or comment (tab excepted).
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _NUM = r"[+-]?(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|inf)"
 _NUM_ARRAY = re.compile(rf"\[\s*(?:{_NUM}\s*,\s*)*(?:{_NUM}\s*)?\]\s*(?:\#.*)?$")
 _STR_ITEM = re.compile(r"'([^'\n]*)'|\"([^\"\\\n]*)\"")
 
 
 def _number_of(raw: str) -> int | Decimal:
-    if raw.isdigit():
+    if raw.isdigit() and len(raw) < 19:
         return int(raw)
-    raw = raw.replace("_", "")
-    if "." in raw or "e" in raw or "E" in raw or "inf" in raw:
-        return Decimal(raw)
+    if "." in raw or "e" in raw or "E" in raw or "n" in raw or len(raw) >= 19:
+        return Decimal(raw)  # any size: the amount checks say what is wrong with it
     return int(raw)
+
+
+def _amount_error(value: Any) -> str | None:
+    """What is wrong with an amount of a file, or None (whole or up to 6 decimal places)."""
+    if isinstance(value, bool) or not isinstance(value, int | Decimal):
+        return f"{quote(value)} is not a number"
+    if isinstance(value, Decimal) and not value.is_finite():
+        return f"{value} is not a finite amount"
+    if value < 0:
+        return f"{quote(value)} is negative"
+    if value >= MAX_AMOUNT:
+        return f"{quote(value)} is too large (amounts are below 10^15)"
+    if isinstance(value, Decimal) and decimal_places(value) > MAX_PLACES:
+        return f"{quote(value)} has more than {MAX_PLACES} decimal places (not supported)"
+    return None
 
 
 def _fast_toml(
@@ -182,6 +207,8 @@ def _fast_toml(
     """
     from datetime import time as local_time
 
+    if _CONTROL.search("".join(lines)):
+        return None  # tomllib says where TOML forbids it
     data: dict[str, Any] = {}
     action_lines: list[int] = []
     key_lines: dict[str, int] = {}
@@ -252,7 +279,11 @@ def _fast_toml(
             if kind == "sym":
                 sym = t.group("sym")
                 if sym == "[":
-                    if (not stack and value is not None) or (stack and prev == "item"):
+                    if (
+                        (not stack and value is not None)
+                        or (stack and prev == "item")
+                        or len(stack) >= MAX_DEPTH
+                    ):
                         return None
                     stack.append([])
                     prev = "open"
@@ -293,19 +324,41 @@ def _fast_toml(
 
 
 def _read_hand(
-    lines: list[str], start: int, line: int, path: str, name: str | None
+    lines: list[str], start: int, line: int, path: str, name: str | None, size: int
 ) -> HandHistory | Problem:
-    """One hand from its lines (``start``: the number of the first; ``line``: where it begins)."""
+    """One hand from its lines (``start``: the number of the first; ``line``: where
+    it begins; ``size``: its length in characters)."""
+    if size > MAX_HAND:
+        return Problem(
+            path,
+            line,
+            name,
+            "error",
+            f"the hand is longer than {MAX_HAND:,} characters: not read",
+            "too-large",
+        )
     fast = _fast_toml(lines, start)
     if fast is not None:
         data, action_lines, key_lines = fast
     else:
         try:
-            data = tomllib.loads("".join(lines), parse_float=Decimal)
-        except tomllib.TOMLDecodeError as exc:
+            data = tomllib.loads("\n".join(lines), parse_float=Decimal)
+        except RecursionError:
+            data = {"": [[]] * (MAX_DEPTH + 1)}  # reported as too deep below
+        except ValueError as exc:  # TOMLDecodeError, or an integer of thousands of digits
             m = re.search(r"line (\d+), column (\d+)", str(exc))
             at = start + int(m.group(1)) - 1 if m else line
-            return Problem(path, at, name, "error", f"not valid TOML: {exc}", "toml")
+            message = str(exc).split(" (at line")[0]
+            return Problem(path, at, name, "error", f"not valid TOML: {message}", "toml")
+        if _too_deep(data):
+            return Problem(
+                path,
+                line,
+                name,
+                "error",
+                f"values nested more than {MAX_DEPTH} deep (PHH values are flat arrays)",
+                "too-deep",
+            )
         action_lines = _action_lines(lines, start)
         key_lines = {}
         for offset, raw in enumerate(lines):
@@ -318,6 +371,18 @@ def _read_hand(
         return Problem(path, exc.line or line, _hand_id(data, name), "error", exc.reason, "format")
     except _Unsupported as exc:
         return Problem(path, line, _hand_id(data, name), "unsupported", str(exc), "unsupported")
+
+
+def _too_deep(data: dict[str, Any]) -> bool:
+    """Whether arrays or tables nest more than :data:`MAX_DEPTH` deep (the table is 1)."""
+    todo: list[tuple[Any, int]] = [(data, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            return True
+        children = value.values() if isinstance(value, dict) else value
+        todo.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return False
 
 
 class _Unsupported(Exception):
@@ -391,8 +456,11 @@ def _build(
     if not isinstance(stacks_raw, list) or not stacks_raw:
         raise fail("starting_stacks must be a non-empty array")
     n = len(stacks_raw)
-    if not 2 <= n <= 10:
-        raise _Unsupported(f"{n} players: a hold'em hand here has 2 to 10")
+    if not 2 <= n <= MAX_PLAYERS:
+        raise fail(
+            f"{n} player{'s' * (n != 1)}: a hold'em table has 2 to {MAX_PLAYERS} seats (R3)",
+            key="starting_stacks",
+        )
     for key in ("antes", "blinds_or_straddles", "players", "seats", "finishing_stacks", "winnings"):
         value = data.get(key)
         if value is not None and (not isinstance(value, list) or len(value) != n):
@@ -410,8 +478,9 @@ def _build(
         if not values:
             continue
         if set(map(type, values)) == {int}:  # the usual case: whole chips
-            if min(values) < 0:
-                raise fail(f"{key}: {min(values)} is negative", key=key)
+            if min(values) < 0 or max(values) >= MAX_AMOUNT:
+                bad = min(values) if min(values) < 0 else max(values)
+                raise fail(f"{key}: {_amount_error(bad)}", key=key)
             continue
         numbers.extend((key, v) for v in values)
     for key in ("min_bet", "small_bet", "big_bet"):
@@ -429,28 +498,23 @@ def _build(
     numbers.extend(("actions", a[2]) for a in parsed if a is not None and a[2] is not None)
     places = play_places = 0
     for key, value in numbers:
-        if type(value) is int:
-            if value < 0:
-                raise fail(f"{key}: {value} is negative", key=key)
+        if type(value) is int and 0 <= value < MAX_AMOUNT:
             continue
-        if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
-            raise fail(f"{key}: {value!r} is not a number", key=key)
+        if (
+            isinstance(value, Decimal)
+            and value.is_infinite()
+            and value > 0
+            and key in ("starting_stacks", "finishing_stacks")
+        ):
+            continue  # inf: unknown
+        problem = _amount_error(value)
+        if problem:
+            raise fail(f"{key}: {problem}", key=key)
         if isinstance(value, Decimal):
-            if not value.is_finite():
-                if key in ("starting_stacks", "finishing_stacks") and value > 0:
-                    continue  # inf: unknown
-                raise fail(f"{key}: {value} is not a finite amount", key=key)
-            if value < 0:
-                raise fail(f"{key}: {value} is negative", key=key)
-            exponent = value.normalize().as_tuple().exponent
-            if isinstance(exponent, int) and -exponent > places:
-                places = -exponent
-            if isinstance(exponent, int) and -exponent > play_places and key not in _CLAIMS:
-                play_places = -exponent
-        elif value < 0:
-            raise fail(f"{key}: {value} is negative", key=key)
-    if places > 6:
-        raise fail(f"amounts with {places} decimal places are not supported (at most 6)")
+            here = decimal_places(value)
+            places = max(places, here)
+            if key not in _CLAIMS:
+                play_places = max(play_places, here)
     unit = Decimal(1).scaleb(-places)
 
     def chips(value: Any) -> int:
@@ -591,7 +655,7 @@ def _parse_action(
         return (CHECK_CALL, actor, None, (), comment)
     if verb == "cbr" and n == 3:
         raw = args[2]
-        if raw.isdigit():
+        if raw.isdigit() and len(raw) < 19:
             return (BET_RAISE, actor, int(raw), (), comment)
         try:
             amount = Decimal(raw)

@@ -32,7 +32,6 @@ with ``#`` before a hand (comments), chat and table noise.
 from __future__ import annotations
 
 import io
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -40,13 +39,15 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, TextIO
 
 from .cards import Card, format_cards, parse_cards
-from .errors import HoldemError
+from .errors import HoldemError, quote
 from .history import (
     BET_RAISE,
     CHECK_CALL,
     DEAL_BOARD,
     DEAL_HOLE,
     FOLD,
+    MAX_AMOUNT,
+    MAX_PLACES,
     MUCK,
     SHOW,
     Blinds,
@@ -55,9 +56,11 @@ from .history import (
     Move,
     Player,
     Problem,
+    decimal_places,
 )
+from .inputs import MAX_HAND, Source, input_lines, input_name
 
-__all__ = ["read_pokerstars", "to_pokerstars", "write_pokerstars"]
+__all__ = ["read_pokerstars", "read_pokerstars_text", "to_pokerstars", "write_pokerstars"]
 
 # ---------------------------------------------------------------- patterns
 
@@ -127,7 +130,7 @@ _AMOUNTS_AFTER_VERB = {
         rf"^bets (?P<amt>{_AMT})(?P<allin> and is all-in)?(?: and has reached the {_AMT} cap)?$"
     ),
     "raises": re.compile(
-        rf"^raises {_AMT} to (?P<amt>{_AMT})(?P<allin> and is all-in)?"
+        rf"^raises (?P<by>{_AMT}) to (?P<amt>{_AMT})(?P<allin> and is all-in)?"
         rf"(?: and has reached the {_AMT} cap)?$"
     ),
     "posts": re.compile(
@@ -161,46 +164,9 @@ class _Fail(Exception):
 # ---------------------------------------------------------------- input lines
 
 
-def _physical_lines(source: str | os.PathLike[str] | TextIO | bytes) -> Iterator[str]:
-    """Lines of the input without their endings (``\\r\\n``, ``\\n``, ``\\r``)."""
-    if isinstance(source, bytes):
-        yield from _decoded_lines(io.BytesIO(source))
-    elif isinstance(source, os.PathLike) or (
-        isinstance(source, str)
-        and "\n" not in source
-        and "\r" not in source
-        and len(source) < 4096
-        and os.path.isfile(source)
-    ):
-        with open(source, "rb") as f:
-            yield from _decoded_lines(f)
-    elif isinstance(source, str):
-        yield from io.StringIO(source, newline=None)
-    else:
-        for raw in source:
-            if "\r" in raw.rstrip("\r\n"):
-                yield from raw.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n").split("\n")
-            else:
-                yield raw
-
-
-def _decoded_lines(f: Any) -> Iterator[str]:
-    """Lines of a binary file: UTF-8, or Windows-1252 for a line that is not."""
-    for raw in f:
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            text = raw.decode("cp1252", errors="replace")
-        body = text.rstrip("\r\n")
-        if "\r" in body:
-            yield from body.split("\r")
-        else:
-            yield body
-
-
-def _numbered_lines(source: Any) -> Iterator[tuple[int, str]]:
+def _numbered_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
     """``(line number, text)``, stripped, with a hand header in mid-line split off."""
-    for number, raw in enumerate(_physical_lines(source), 1):
+    for number, raw in enumerate(lines, 1):
         text = raw.replace("\ufeff", "").strip()
         if "PokerStars" in text:
             m = _HEADER.search(text)
@@ -210,17 +176,20 @@ def _numbered_lines(source: Any) -> Iterator[tuple[int, str]]:
         yield number, text
 
 
-def _hand_chunks(source: Any) -> Iterator[tuple[list[tuple[int, str]], int]]:
+def _hand_chunks(lines: Iterable[str]) -> Iterator[tuple[list[tuple[int, str]], int]]:
     """Groups lines into hands; yields ``(lines, 0)`` per hand, or ``([], line)``
-    for a run of text outside any hand."""
+    for a run of text outside any hand.  A hand of more than :data:`MAX_HAND`
+    characters is cut there (and then fails to read)."""
     current: list[tuple[int, str]] | None = None
     after_blank = True
     stray = 0
-    for number, text in _numbered_lines(source):
+    size = 0
+    for number, text in _numbered_lines(lines):
         if text.startswith("PokerStars") and _HEADER.match(text):
             if current:
                 yield current, 0
             current = [(number, text)]
+            size = len(text)
             after_blank = False
             continue
         if not text:
@@ -236,41 +205,49 @@ def _hand_chunks(source: Any) -> Iterator[tuple[list[tuple[int, str]], int]]:
                 stray = number
                 yield [], number
             continue
-        current.append((number, text))
+        size += len(text)
+        if size <= MAX_HAND:
+            current.append((number, text))
+        elif current[-1][1] is not _TOO_LARGE:
+            current.append((number, _TOO_LARGE))
     if current:
         yield current, 0
+
+
+#: Stands for the lines of a hand past :data:`MAX_HAND` characters.
+_TOO_LARGE = f"(the hand goes on past {MAX_HAND:,} characters)"
 
 
 # ---------------------------------------------------------------- reading
 
 
-def read_pokerstars(
-    source: str | os.PathLike[str] | TextIO | bytes, *, path: str | None = None
-) -> Iterator[HandHistory | Problem]:
+def read_pokerstars(source: Source, *, path: str | None = None) -> Iterator[HandHistory | Problem]:
     """Reads PokerStars hand histories, one hand at a time.
 
-    :param source: a path, the text itself, its bytes, or a text stream.
+    :param source: a path (a ``str`` is always a path), the file's bytes, an
+        open stream or an iterable of lines (:func:`read_pokerstars_text`
+        reads text in memory).
     :param path: the name to report in problems (defaults to the path given).
     :returns: per hand a :class:`HandHistory`, or a :class:`Problem` (severity
         ``"error"`` for a hand that cannot be read, ``"unsupported"`` for one
         the engine cannot represent); text outside any hand is a problem too.
+    :raises OSError: the path cannot be opened.
+    :raises HistoryFormatError: where the input stops being text (binary
+        data, a line of over a megabyte: see :mod:`holdem.inputs`), after the
+        hands before it.
     """
-    if path is None:
-        if isinstance(source, os.PathLike):
-            path = os.fspath(source)
-        elif isinstance(source, str) and "\n" not in source and os.path.isfile(source):
-            path = source
-        else:
-            path = getattr(source, "name", None) if not isinstance(source, str | bytes) else None
-    where = path or "<input>"
-    try:
-        for lines, stray in _hand_chunks(source):
-            if not lines:
-                yield Problem(where, stray, None, "error", "text outside a hand", "format")
-                continue
-            yield _read_hand(lines, path)
-    except (OSError, HoldemError) as exc:
-        yield Problem(where, 0, None, "error", f"cannot read the input: {exc}", "io")
+    where = input_name(source, path)
+    lines = input_lines(source, path=where, legacy="cp1252")
+    for chunk, stray in _hand_chunks(lines):
+        if not chunk:
+            yield Problem(where, stray, None, "error", "text outside a hand", "format")
+            continue
+        yield _read_hand(chunk, where)
+
+
+def read_pokerstars_text(text: str, *, path: str = "<text>") -> Iterator[HandHistory | Problem]:
+    """:func:`read_pokerstars` for PokerStars text in memory."""
+    return read_pokerstars(io.StringIO(text, newline=None), path=path)
 
 
 def _read_hand(lines: list[tuple[int, str]], path: str | None) -> HandHistory | Problem:
@@ -303,6 +280,7 @@ class _RawMove:
     cards: tuple[Card | None, ...]
     line: int
     all_in: bool = False
+    stated: Decimal | None = None  # a call's amount, a raise's increment
 
 
 @dataclass(slots=True)
@@ -334,7 +312,7 @@ class _HandParser:
         """An amount as a Decimal; notes its decimals and currency symbol."""
         m = _NUMBER.search(text)
         if m is None:
-            raise _Fail(self.lineno, f"{text!r} is not an amount")
+            raise _Fail(self.lineno, f"{quote(text)} is not an amount")
         if m.start() and not self.symbol:
             self.symbol = text[: m.start()]
         digits = m.group()
@@ -344,14 +322,19 @@ class _HandParser:
             elif _DECIMAL_COMMA.match(digits):
                 digits = digits.replace(",", ".")
             else:
-                raise _Fail(self.lineno, f"cannot read the amount {text!r}")
+                raise _Fail(self.lineno, f"cannot read the amount {quote(text)}")
         try:
             value = Decimal(digits)
         except InvalidOperation:
-            raise _Fail(self.lineno, f"cannot read the amount {text!r}") from None
-        exponent = value.normalize().as_tuple().exponent
-        if isinstance(exponent, int) and -exponent > self.places:
-            self.places = -exponent
+            raise _Fail(self.lineno, f"cannot read the amount {quote(text)}") from None
+        if value >= MAX_AMOUNT:
+            raise _Fail(self.lineno, f"the amount {quote(text)} is too large (at most 10^15)")
+        places = decimal_places(value)
+        if places > MAX_PLACES:
+            raise _Fail(
+                self.lineno, f"the amount {quote(text)} has more than {MAX_PLACES} decimal places"
+            )
+        self.places = max(self.places, places)
         return value
 
     def fail(self, message: str, severity: str = "error", code: str = "") -> _Fail:
@@ -373,7 +356,7 @@ class _HandParser:
             if not table_seen:
                 m = _TABLE.match(text)
                 if m is None:
-                    raise self.fail(f"expected the table line (Table '...' ...), got {text!r}")
+                    raise self.fail(f"expected the table line (Table '...' ...), got {quote(text)}")
                 table_seen = True
                 self.fields["table"] = m["table"]
                 if m["max"]:
@@ -385,7 +368,7 @@ class _HandParser:
             if text.startswith("Seat ") and not body:
                 m = _SEAT.match(text)
                 if m is None:
-                    raise self.fail(f"cannot read the seat line {text!r}")
+                    raise self.fail(f"cannot read the seat line {quote(text)}")
                 seat = int(m["seat"])
                 if any(s.seat == seat for s in seats):
                     raise self.fail(f"seat {seat} is listed twice")
@@ -426,7 +409,7 @@ class _HandParser:
         if g is None:
             other = _OTHER_GAME.search(rest)
             game = rest if other is None else rest[other.start() :]
-            raise self.fail(f"not Texas hold'em: {game.strip()!r}", "unsupported", "game")
+            raise self.fail(f"not Texas hold'em: {quote(game.strip())}", "unsupported", "game")
         if g["split"]:
             raise self.fail("Split Hold'em (two boards) is not supported", "unsupported", "game")
         if g["plnl"]:
@@ -444,7 +427,7 @@ class _HandParser:
             buy_in = rest[t.end() : g.start()].strip().rstrip("-").strip()
             f["buy_in"] = buy_in
         elif g.start() and rest[: g.start()].strip():
-            raise self.fail(f"cannot read the header before the game: {rest[: g.start()]!r}")
+            raise self.fail(f"cannot read the header before the game: {quote(rest[: g.start()])}")
         tail = rest[g.end() :].strip()
         lv = _LEVEL.match(tail)
         cap: Decimal | None = None
@@ -456,7 +439,7 @@ class _HandParser:
         else:
             st = _STAKES.match(tail)
             if st is None:
-                raise self.fail(f"cannot read the stakes in the header: {tail!r}")
+                raise self.fail(f"cannot read the stakes in the header: {quote(tail)}")
             sb, bb = st["sb"], st["bb"]
             if st["cur"]:
                 f["currency"] = st["cur"]
@@ -524,7 +507,7 @@ class _HandParser:
         n = len(ordered)
         for i, s in enumerate(ordered):
             if s.name in self.names:
-                raise _Fail(s.line, f"player name {s.name!r} is used twice")
+                raise _Fail(s.line, f"player name {quote(s.name)} is used twice")
             self.names[s.name] = i
         by_seat = {s.seat: i for i, s in enumerate(ordered)}
         zero = Decimal(0)
@@ -552,7 +535,7 @@ class _HandParser:
             if text.startswith("*** "):
                 m = _STREET.match(text)
                 if m is None:
-                    raise self.fail(f"cannot read the street line {text!r}")
+                    raise self.fail(f"cannot read the street line {quote(text)}")
                 name = m["name"]
                 if name.startswith(("FIRST ", "SECOND ", "THIRD ")):
                     raise self.fail("run it twice is not supported", "unsupported", "run_twice")
@@ -570,16 +553,16 @@ class _HandParser:
                     try:
                         parsed = [parse_cards(g) for g in groups]
                     except HoldemError as exc:
-                        raise self.fail(f"bad board cards in {text!r}: {exc}") from None
+                        raise self.fail(f"bad board cards in {quote(text)}: {exc}") from None
                     if index == 0:
                         if len(groups) != 1 or len(parsed[0]) != 3:
-                            raise self.fail(f"the flop must be three cards: {text!r}")
+                            raise self.fail(f"the flop must be three cards: {quote(text)}")
                         new = parsed[0]
                     else:
                         if len(groups) > 2:  # [flop] [turn] [river], as some converters write
                             parsed = [[c for p in parsed[:-1] for c in p], parsed[-1]]
                         if len(groups) < 2 or len(parsed[1]) != 1:
-                            raise self.fail(f"expected [board] [new card] in {text!r}")
+                            raise self.fail(f"expected [board] [new card] in {quote(text)}")
                         if parsed[0] != board[:want]:
                             raise self.fail(
                                 f"the board {format_cards(parsed[0])} does not match "
@@ -598,13 +581,13 @@ class _HandParser:
                 elif name == "SUMMARY":
                     section = "summary"
                 else:
-                    raise self.fail(f"unknown section {text!r}")
+                    raise self.fail(f"unknown section {quote(text)}")
                 continue
             if section == "summary":
                 if text.startswith("Total pot "):
                     m = _TOTAL.match(text)
                     if m is None:
-                        raise self.fail(f"cannot read the total pot line {text!r}")
+                        raise self.fail(f"cannot read the total pot line {quote(text)}")
                     total = self.amount(m["total"])
                     rake = self.amount(m["rake"])
                     pots = [self.amount(p["amt"]) for p in _POT_PART.finditer(m["pots"])]
@@ -622,11 +605,11 @@ class _HandParser:
                     raise self.fail("run it twice is not supported", "unsupported", "run_twice")
                 if _CHAT.match(text) or _NOISE.search(text):
                     continue
-                raise self.fail(f"cannot read the summary line {text!r}")
+                raise self.fail(f"cannot read the summary line {quote(text)}")
             if text.startswith("Dealt to "):
                 m = _DEALT.match(text)
                 if m is None or m["name"] not in self.names:
-                    raise self.fail(f"cards dealt to someone not in the hand: {text!r}")
+                    raise self.fail(f"cards dealt to someone not in the hand: {quote(text)}")
                 self.deal_hole(n, number)
                 shown = " ".join(x for x in (m["cards"], m["new"]) if x)
                 self.fill_hole(self.names[m["name"]], shown, number, replace_line=True)
@@ -634,7 +617,7 @@ class _HandParser:
             if text.startswith("Uncalled bet "):
                 m = _UNCALLED.match(text)
                 if m is None or m["name"] not in self.names:
-                    raise self.fail(f"cannot read {text!r}")
+                    raise self.fail(f"cannot read {quote(text)}")
                 who = self.names[m["name"]]
                 lines.setdefault(f"returned.{len(returned)}", number)
                 returned.append((who, self.amount(m["amt"])))
@@ -653,20 +636,20 @@ class _HandParser:
                     continue
                 m2 = re.match(r"^(.+?): (folds|checks|calls|bets|raises|posts|shows)\b", text)
                 if m2 is not None:
-                    raise self.fail(f"{m2[1]!r} acts but is not dealt in this hand")
-                raise self.fail(f"cannot read the line {text!r}")
+                    raise self.fail(f"{quote(m2[1])} acts but is not dealt in this hand")
+                raise self.fail(f"cannot read the line {quote(text)}")
             verb = rest.split(" ", 1)[0]
             if verb == "posts":
                 m = _AMOUNTS_AFTER_VERB["posts"].match(rest)
                 if m is None:
-                    raise self.fail(f"cannot read the post {text!r}")
+                    raise self.fail(f"cannot read the post {quote(text)}")
                 if section != "posts":
-                    raise self.fail(f"a post after the cards are dealt: {text!r}")
+                    raise self.fail(f"a post after the cards are dealt: {quote(text)}")
                 amt = self.amount(m["amt"])
                 what = m["what"]
                 kind_of_post = "ante" if what == "the ante" else "blind"
                 if (actor, kind_of_post) in posted:
-                    raise self.fail(f"{text.split(': ')[0]!r} posts a second {kind_of_post}")
+                    raise self.fail(f"{quote(text.split(': ')[0])} posts a second {kind_of_post}")
                 posted.add((actor, kind_of_post))
                 if what == "the ante":
                     antes[actor] += amt
@@ -688,23 +671,26 @@ class _HandParser:
                     dead[actor] += amt - live
                 continue
             if section == "posts" and verb in ("folds", "checks", "calls", "bets", "raises"):
-                raise self.fail(f"an action before *** HOLE CARDS ***: {text!r}")
+                raise self.fail(f"an action before *** HOLE CARDS ***: {quote(text)}")
             if verb in ("calls", "bets", "raises"):
                 m = _AMOUNTS_AFTER_VERB[verb].match(rest)
                 if m is None:
-                    raise self.fail(f"cannot read {text!r}")
+                    raise self.fail(f"cannot read {quote(text)}")
                 self.deal_hole(n, number)
                 amt = self.amount(m["amt"])
                 kind = CHECK_CALL if verb == "calls" else BET_RAISE
                 to = None if verb == "calls" else amt
-                self.moves.append(_RawMove(kind, actor, to, (), number, bool(m["allin"])))
+                stated = (
+                    amt if verb == "calls" else (self.amount(m["by"]) if verb == "raises" else None)
+                )
+                self.moves.append(_RawMove(kind, actor, to, (), number, bool(m["allin"]), stated))
             elif rest == "checks":
                 self.deal_hole(n, number)
                 self.moves.append(_RawMove(CHECK_CALL, actor, None, (), number))
             elif verb == "folds":
                 m = _FOLDS.match(rest)
                 if m is None:
-                    raise self.fail(f"cannot read {text!r}")
+                    raise self.fail(f"cannot read {quote(text)}")
                 self.deal_hole(n, number)
                 if m["cards"]:
                     self.fill_hole(actor, m["cards"], number)
@@ -712,7 +698,7 @@ class _HandParser:
             elif verb == "shows":
                 m = _SHOWS.match(rest)
                 if m is None:
-                    raise self.fail(f"cannot read {text!r}")
+                    raise self.fail(f"cannot read {quote(text)}")
                 self.deal_hole(n, number)
                 cards = self.cards(m["cards"])
                 self.fill_hole(actor, m["cards"], number)
@@ -723,7 +709,7 @@ class _HandParser:
             elif verb in ("mucks", "doesn't"):
                 m = _MUCKS.match(rest)
                 if m is None:
-                    raise self.fail(f"cannot read {text!r}")
+                    raise self.fail(f"cannot read {quote(text)}")
                 self.deal_hole(n, number)
                 if m["cards"]:
                     self.fill_hole(actor, m["cards"], number)
@@ -731,7 +717,7 @@ class _HandParser:
             elif _NOISE.search(text) or _CHAT.match(text):
                 continue
             else:
-                raise self.fail(f"unknown action {rest!r} of {text.split(': ')[0]!r}")
+                raise self.fail(f"unknown action {quote(rest)} of {quote(text.split(': ')[0])}")
 
         if not streets_seen and section == "posts" and not self.moves:
             self.lineno = body[-1][0] if body else first_line
@@ -775,6 +761,7 @@ class _HandParser:
                 m.line,
                 None,
                 m.all_in,
+                None if m.stated is None else chips(m.stated),
             )
             for m in self.moves
         )
@@ -870,7 +857,7 @@ class _HandParser:
     ) -> None:
         m = _SUMMARY_SEAT.match(text)
         if m is None:
-            raise self.fail(f"cannot read the summary line {text!r}")
+            raise self.fail(f"cannot read the summary line {quote(text)}")
         seat = int(m["seat"])
         who = by_seat.get(seat)
         if who is None:
@@ -878,7 +865,7 @@ class _HandParser:
         name = ordered[who].name
         rest = m["rest"]
         if not rest.startswith(name):
-            raise self.fail(f"summary line for seat {seat} does not name {name!r}")
+            raise self.fail(f"summary line for seat {seat} does not name {quote(name)}")
         rest = rest[len(name) :].lstrip()
         while True:
             mark = _ACTOR_MARK.match(rest)
@@ -1133,19 +1120,20 @@ class _Writer:
                 out.append(f"{name}: folds")
             elif kind == CHECK_CALL:
                 top = max(committed)
-                if committed[who] >= top:
-                    if move.all_in:  # keeps a flag the file set, however odd
-                        out.append(f"{name}: calls {self.money(0)} and is all-in")
-                    else:
-                        out.append(f"{name}: checks")
-                else:
+                pay = 0
+                allin = move.all_in  # kept however odd, as the file set it
+                if committed[who] < top:
                     # a stack too small for what it has paid already: trust the moves
                     owed = top - committed[who]
-                    pay = min(owed, left[who]) if left[who] > 0 else owed
-                    committed[who] += int(pay)
+                    pay = int(min(owed, left[who]) if left[who] > 0 else owed)
+                    committed[who] += pay
                     left[who] -= pay
                     allin = move.all_in or (guess_all_in and left[who] <= 0)
-                    out.append(f"{name}: calls {self.money(int(pay))}{' and is all-in' * allin}")
+                if not pay and move.stated is None and not allin:
+                    out.append(f"{name}: checks")
+                else:
+                    said = pay if move.stated is None else move.stated
+                    out.append(f"{name}: calls {self.money(said)}{' and is all-in' * allin}")
             elif kind == BET_RAISE:
                 to = move.to or 0
                 top = max(committed)
@@ -1157,8 +1145,8 @@ class _Writer:
                 if top == 0:
                     out.append(f"{name}: bets {self.money(to)}{tail}")
                 else:
-                    raise_by = self.money(max(to - top, 0))
-                    out.append(f"{name}: raises {raise_by} to {self.money(to)}{tail}")
+                    by = max(to - top, 0) if move.stated is None else move.stated
+                    out.append(f"{name}: raises {self.money(by)} to {self.money(to)}{tail}")
             elif kind in (SHOW, MUCK):
                 write_returned()
                 if not showdown and folded.count(False) > 1:

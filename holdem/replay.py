@@ -111,6 +111,10 @@ def config_of(history: HandHistory) -> HandConfig:
                 "(only small blind, big blind and an under-the-gun straddle)",
             )
     nominal = b.small_bet if h.variant == "FT" else b.min_bet
+    if not big and small and small >= nominal:
+        # a lone blind of the full amount in the small-blind seat: the big blind,
+        # the small one missing (a dead button, a small blind who left)
+        big, small = small, 0
     if nominal > big:
         # the big blind's seat posted less (all-in for less, or nothing left after an
         # ante): the big blind is still the full amount for everybody else (R6)
@@ -343,6 +347,7 @@ def _player_move(
         raise _error(
             h, move, f"{h.describe_move(move)}: it is {h.player_name(actor)}'s turn", "order"
         )
+    bets, top = hand.bets, hand.current_bet
     try:
         if move.kind == FOLD:
             hand.fold(seat)
@@ -350,7 +355,7 @@ def _player_move(
             hand.check_or_call(seat)
         elif move.kind == BET_RAISE:
             to = move.to or 0
-            if hand.current_bet:
+            if top:
                 hand.raise_to(to, seat)
             else:
                 hand.bet(to, seat)
@@ -374,6 +379,76 @@ def _player_move(
             )
             return
         raise _error(h, move, f"{h.describe_move(move)}: {exc}", "illegal") from None
+    if move.stated is not None or move.all_in:
+        _check_stated(hand, h, move, bets, top, problems)
+
+
+#: How files word ``raises X to Y`` other than PokerStars does today (X: the
+#: increment over the largest bet made): code, what X is, and its meaning.
+_RAISE_WORDINGS = (
+    ("raise-added", "the chips the raise puts in", "as PokerStars wrote some years ago"),
+    ("raise-total", "the raise's total", "as a tracker's export writes it"),
+)
+
+
+def _check_stated(
+    hand: Hand,
+    h: HandHistory,
+    move: Move,
+    bets: tuple[int, ...],
+    top: int,
+    problems: list[Problem],
+) -> None:
+    """Compares what the file says of a move (its amount, all-in) with what the rules did.
+
+    ``bets`` and ``top`` are the bets and the bet to call before the move.
+    """
+    seat = move.actor
+    assert seat is not None
+    to, stated = move.to or 0, move.stated
+    if stated is not None and move.kind == CHECK_CALL:
+        paid = hand.bets[seat] - bets[seat]
+        if stated != paid:
+            raise _error(
+                h,
+                move,
+                f"{h.player_name(seat)} calls {h.to_text(stated)}: the call puts in "
+                f"{h.to_text(paid)}",
+                "amount",
+            )
+    elif stated is not None and move.kind == BET_RAISE and stated not in (to - max(bets), to - top):
+        # the increment counts from the largest bet made: a big blind all-in for
+        # less than the blind is raised from what it posted, or from the full blind
+        wording = {to - bets[seat]: _RAISE_WORDINGS[0], to: _RAISE_WORDINGS[1]}.get(stated)
+        if wording is None:
+            raise _error(
+                h,
+                move,
+                f"{h.player_name(seat)} raises {h.to_text(stated)} to {h.to_text(to)}: "
+                f"that raises the bet of {h.to_text(max(bets))} by "
+                f"{h.to_text(to - max(bets))}",
+                "amount",
+            )
+        code, what, who = wording
+        if not any(p.code == code for p in problems):
+            problems.append(
+                _warn(
+                    h,
+                    move.line,
+                    code,
+                    f"{h.player_name(seat)} raises {h.to_text(stated)} to {h.to_text(to)}: "
+                    f"the file states {what} where PokerStars states by how much it "
+                    f"raises the bet, {who}",
+                )
+            )
+    if move.all_in and hand.stacks[seat]:
+        raise _error(
+            h,
+            move,
+            f"{h.describe_move(move)}: the file says all-in, but "
+            f"{h.to_text(hand.stacks[seat])} are left",
+            "all-in",
+        )
 
 
 def _nobody_can_call_more(hand: Hand, seat: int) -> bool:

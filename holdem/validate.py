@@ -14,24 +14,34 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from .errors import HistoryFormatError, quote
 from .history import HandHistory, Problem
+from .inputs import Source, input_name
 
-__all__ = ["FORMATS", "FileReport", "detect_format", "find_files", "read_hands", "validate_file"]
+__all__ = [
+    "FORMATS",
+    "FileReport",
+    "detect_format",
+    "find_files",
+    "read_hands",
+    "validate_file",
+    "validate_text",
+]
 
 #: Formats by name, and the file endings read as each.
 FORMATS = {"phh": (".phh", ".phhs"), "pokerstars": (".txt",)}
 
 
-def detect_format(path: str | Path) -> str | None:
+def detect_format(path: str | os.PathLike[str]) -> str | None:
     """The format of a file by its ending (None: not a hand-history file)."""
-    name = str(path).lower()
+    name = os.fspath(path).lower()
     for fmt, endings in FORMATS.items():
         if name.endswith(endings):
             return fmt
@@ -79,10 +89,15 @@ def find_files(paths: list[str]) -> tuple[list[str], list[str]]:
 
 
 def read_hands(
-    source: str | Path, fmt: str | None = None, *, path: str | None = None
+    source: Source, fmt: str | None = None, *, path: str | None = None
 ) -> Iterator[HandHistory | Problem]:
-    """The hands of a file (or of text, with ``fmt``), one at a time."""
-    fmt = fmt or detect_format(source)
+    """The hands of a file, one at a time, in the format its name says or ``fmt``.
+
+    ``source`` is a path or an open stream (see :mod:`holdem.inputs`); the
+    readers' ``*_text`` functions read text in memory.
+    """
+    if fmt is None and isinstance(source, str | os.PathLike):
+        fmt = detect_format(source)
     if fmt == "phh":
         from .phh import read_phh
 
@@ -91,7 +106,12 @@ def read_hands(
         from .pokerstars import read_pokerstars
 
         return read_pokerstars(source, path=path)
-    raise ValueError(f"unknown hand-history format for {source!s}: use one of {', '.join(FORMATS)}")
+    raise HistoryFormatError(
+        f"unknown hand-history format {fmt!r}: use one of {', '.join(FORMATS)}"
+        if fmt
+        else "cannot tell the format from the file name (.phh, .phhs, .txt): name it",
+        path=input_name(source, path),
+    )
 
 
 @dataclass
@@ -101,7 +121,7 @@ class FileReport:
     path: str
     hands: int = 0
     problems: list[Problem] = field(default_factory=list)
-    unreadable: str | None = None  # why the file could not be read at all
+    unreadable: str | None = None  # why the file could not be read (all of it, or from a line)
 
     @property
     def errors(self) -> int:
@@ -133,29 +153,51 @@ class FileReport:
         }
 
 
-def validate_file(path: str, fmt: str | None = None) -> FileReport:
-    """Reads and replays every hand of a file (never raises for bad content)."""
-    from .replay import validate
+def validate_file(path: Source, fmt: str | None = None, *, name: str | None = None) -> FileReport:
+    """Reads and replays every hand of a file or stream; never raises for bad content.
 
-    report = FileReport(path)
+    A file that cannot be opened, or that stops being text, is reported
+    ``UNREADABLE`` (with the hands before that point checked); a file without
+    a hand gets the warning ``empty``.
+    """
+    report = FileReport(input_name(path, name))
     try:
-        for item in read_hands(path, fmt):
-            report.hands += 1
-            if isinstance(item, Problem):
-                report.problems.append(item)
-            else:
-                report.problems.extend(validate(item))
-    except (OSError, UnicodeDecodeError, ValueError, ImportError) as exc:
-        report.unreadable = f"{type(exc).__name__}: {exc}"
+        _check_hands(read_hands(path, fmt, path=name), report)
+    except HistoryFormatError as exc:
+        report.unreadable = str(exc)
+    except OSError as exc:
+        report.unreadable = exc.strerror or str(exc)
+    if not report.hands and report.unreadable is None:
+        report.problems.append(
+            Problem(report.path, 0, None, "warning", "the file holds no hand", "empty")
+        )
     return report
 
 
 def validate_text(text: str, fmt: str, *, path: str = "<text>") -> FileReport:
     """:func:`validate_file` for text in memory."""
+    return validate_file(io.StringIO(text, newline=None), fmt, name=path)
+
+
+def _check_hands(items: Iterable[HandHistory | Problem], report: FileReport) -> None:
     from .replay import validate
 
-    report = FileReport(path)
-    for item in read_hands(text, fmt, path=path):
+    for item in items:
         report.hands += 1
-        report.problems.extend([item] if isinstance(item, Problem) else validate(item))
-    return report
+        if isinstance(item, Problem):
+            report.problems.append(item)
+            continue
+        try:
+            report.problems.extend(validate(item))
+        except Exception as exc:  # a bug of ours: report it with the hand, go on
+            report.problems.append(
+                Problem(
+                    item.source or report.path,
+                    item.line,
+                    item.hand_id,
+                    "error",
+                    f"internal error while replaying ({type(exc).__name__}: {quote(str(exc))}); "
+                    "please report it with this hand",
+                    "internal",
+                )
+            )

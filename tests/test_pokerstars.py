@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from holdem.cards import parse_cards
+from holdem.errors import HistoryFormatError
 from holdem.history import (
     BET_RAISE,
     CHECK_CALL,
@@ -27,7 +28,12 @@ from holdem.history import (
     Player,
     Problem,
 )
-from holdem.pokerstars import read_pokerstars, to_pokerstars, write_pokerstars
+from holdem.pokerstars import (
+    read_pokerstars,
+    read_pokerstars_text,
+    to_pokerstars,
+    write_pokerstars,
+)
 
 DATA = Path(__file__).parent / "data" / "pokerstars"
 VALID = sorted(DATA.glob("*.txt"))
@@ -37,6 +43,9 @@ _EXPECT = re.compile(r"^# expect: (?P<severity>\w+) line (?P<line>\d+): (?P<text
 
 
 def read_all(source: object, **kw: object) -> list[HandHistory | Problem]:
+    """Every record of a file (a Path) or of text (a str)."""
+    if isinstance(source, str):
+        return list(read_pokerstars_text(source, **kw))  # type: ignore[arg-type]
     return list(read_pokerstars(source, **kw))  # type: ignore[arg-type]
 
 
@@ -206,12 +215,17 @@ def test_text_outside_hands_and_empty_input() -> None:
     assert read_all("") == []
     assert read_all("# only a comment\n\n") == []
     [problem] = read_all("hello\nworld\n")
-    assert isinstance(problem, Problem) and problem.line == 1 and problem.path == "<input>"
+    assert isinstance(problem, Problem) and problem.line == 1 and problem.path == "<text>"
 
 
-def test_missing_file_is_a_problem(tmp_path: Path) -> None:
-    [problem] = read_all(tmp_path / "absent.txt")
-    assert isinstance(problem, Problem) and "cannot read" in problem.message
+def test_a_str_is_always_a_path_and_text_is_read_by_its_own_function(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        read_all(tmp_path / "absent.txt")
+    with pytest.raises(FileNotFoundError):  # text given where a path is expected
+        list(read_pokerstars(_SAMPLE[0]))
+    odd = tmp_path / "x=1\nPokerStars.txt"
+    odd.write_bytes((DATA / "cash_two_hands.txt").read_bytes())
+    assert len(hands_of(odd)) == 2
 
 
 def test_streams_one_hand_at_a_time() -> None:
@@ -276,7 +290,11 @@ def test_hand_from_another_format() -> None:
     assert "Player3: bets 50" in text
     [back] = hands_of(text)
     assert [p.name for p in back.players] == ["Player1", "Player2", "Player3"]
-    assert [m._replace(line=0) for m in back.moves] == list(hand.moves)
+    # the text states each call's and raise's amount: kept as `stated`
+    assert [m._replace(line=0, stated=None) for m in back.moves] == list(hand.moves)
+    assert [m.stated for m in back.moves if m.kind in (BET_RAISE, CHECK_CALL)] == [
+        20, 25, None, None,
+    ]  # fmt: skip
     assert back.blinds == hand.blinds
     assert back.claims.total_pot == 70  # 30 + 30 + 10, the uncalled 50 not counted
 
@@ -289,10 +307,12 @@ _SAMPLE = (DATA / "cash_two_hands.txt").read_text(encoding="utf-8").splitlines()
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=300))
 def test_random_text_never_raises(text: str) -> None:
-    for item in read_pokerstars("PokerStars Hand #1: " + text):
-        assert isinstance(item, HandHistory | Problem)
-    for item in read_pokerstars(text):
-        assert isinstance(item, HandHistory | Problem)
+    for source in ("PokerStars Hand #1: " + text, text):
+        try:
+            for item in read_pokerstars_text(source):
+                assert isinstance(item, HandHistory | Problem)
+        except HistoryFormatError as exc:  # a NUL character: not text
+            assert "NUL" in str(exc)
 
 
 @settings(max_examples=250, suppress_health_check=[HealthCheck.too_slow])
@@ -324,7 +344,12 @@ def test_mutated_hands_never_raise(edits: list[tuple[str, int, str]]) -> None:
             lines = lines[: i + 1]
         if not lines:
             return
-    for item in read_pokerstars("\n".join(lines)):
+    text = "\n".join(lines)
+    if "\0" in text:  # binary data, not text: a HistoryFormatError after the hands before it
+        with pytest.raises(HistoryFormatError, match="NUL"):
+            list(read_pokerstars_text(text))
+        return
+    for item in read_pokerstars_text(text):
         assert isinstance(item, HandHistory | Problem)
         if isinstance(item, HandHistory):
             # whatever reads also writes, as text that reads back
