@@ -1,26 +1,38 @@
-"""``holdem convert``: hand histories from one format to another."""
+"""``holdem convert``: hand histories from one format to another, written safely."""
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from typing import TextIO
 
 import click
 
-from holdem.errors import HistoryFormatError
+from holdem.errors import HistoryFormatError, HoldemError
 from holdem.history import HandHistory, Problem
 from holdem.validate import FORMATS, detect_format, read_hands
+
+STDIO = "-"
 
 
 @click.command(
     "convert",
     epilog="""\b
 Examples:
-  holdem convert hand.phh --to pokerstars            to stdout
+  holdem convert hand.phh --to pokerstars            to standard output
   holdem convert session.txt --to phh -o session.phhs
+  holdem convert session.txt --to phh -o session.phhs --force
+                                                    replace an existing file
+  cat hand.phh | holdem convert - --from phh --to pokerstars
+\b
+Exit status: 0 every hand written, 1 some hands left out (each named on
+stderr), 2 input that cannot be read or a bad request, 130 interrupted.
 """,
 )
-@click.argument("source", type=click.Path(exists=True, dir_okay=False))
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--to", "target", type=click.Choice(sorted(FORMATS)), required=True, help="The format to write."
 )
@@ -29,63 +41,181 @@ Examples:
     "fmt",
     type=click.Choice(sorted(FORMATS)),
     default=None,
-    help="The format to read (default: by file ending).",
+    help="The format to read (default: by file ending; needed for standard input).",
 )
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
+    type=click.Path(dir_okay=False, allow_dash=True),
+    default=STDIO,
     help="Where to write (default: standard output).",
 )
-def convert_command(source: str, target: str, fmt: str | None, output: str | None) -> None:
-    """Convert a hand-history file to PHH or PokerStars text.
+@click.option("--force", "-f", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.option(
+    "--keep-invalid",
+    is_flag=True,
+    help="Also write hands that break the rules or cannot be replayed, as read.",
+)
+def convert_command(
+    source: str, target: str, fmt: str | None, output: str, force: bool, keep_invalid: bool
+) -> None:
+    """Convert a hand-history file (PHH, PokerStars text) to PHH or PokerStars text.
 
-    Hands that cannot be read, or that the target format cannot express, are
-    reported on stderr (with their line) and left out; the exit status is
-    then 1.
+    Every hand is replayed first: hands that cannot be read, that break the
+    rules, or that the target format cannot express are named on stderr with
+    their line and left out (--keep-invalid writes rule-breaking hands as
+    read). OUTPUT is written to a temporary file beside it and put in place
+    only when the whole conversion succeeded: an interrupted or failed run
+    leaves an existing OUTPUT as it was. An existing OUTPUT is replaced only
+    with --force, and never when it is SOURCE itself.
     """
-    fmt = fmt or detect_format(source)
+    fmt = fmt or (None if source == STDIO else detect_format(source))
     if fmt is None:
-        raise click.UsageError(f"cannot tell the format of {source}: give --from")
-    skipped = 0
-    out: TextIO = open(output, "w", encoding="utf-8") if output else sys.stdout  # noqa: SIM115
-    try:
-        hands: list[HandHistory] = []
-        for item in read_hands(source, fmt):
-            if isinstance(item, Problem):
-                click.echo(f"holdem convert: skipped: {item}", err=True)
-                skipped += 1
-            else:
-                hands.append(item)
-        skipped += _write(hands, target, out)
-    finally:
-        if output:
-            out.close()
-    if skipped:
+        raise click.UsageError(
+            "give --from: the format of standard input cannot be told"
+            if source == STDIO
+            else f"cannot tell the format of {source} by its ending (.phh, .phhs, .txt): "
+            "give --from"
+        )
+    if source != STDIO and not os.path.isfile(source):
+        raise click.BadParameter(f"{source}: no such file", param_hint="SOURCE")
+    if output != STDIO:
+        _check_output(source, output, force)
+    converted = _Converted(source, fmt, target, keep_invalid)
+    with _safe_output(output) as sink:
+        written = converted.write(sink.out, many=output.lower().endswith(".phhs"))
+        sink.keep = written > 0
+    if converted.skipped:
+        noun = "hand" if converted.skipped == 1 else "hands"
+        done = (
+            f"{written} written" if written or output == STDIO else f"nothing written to {output}"
+        )
+        click.echo(f"holdem convert: {done}, {converted.skipped} {noun} left out", err=True)
         sys.exit(1)
 
 
-def _write(hands: list[HandHistory], target: str, out: TextIO) -> int:
-    """Writes the hands it can; returns how many it could not."""
-    skipped = 0
-    if target == "phh":
-        from holdem.phh import to_phh, write_phh
+def _check_output(source: str, output: str, force: bool) -> None:
+    """Refuses an output that would destroy data: the source, or an existing file."""
+    if source != STDIO and (
+        os.path.abspath(output) == os.path.abspath(source)
+        or (os.path.exists(output) and os.path.samefile(output, source))
+    ):
+        raise click.BadParameter(
+            f"{output} is the file being converted: write somewhere else", param_hint="--output"
+        )
+    if os.path.isdir(output):
+        raise click.BadParameter(f"{output} is a folder", param_hint="--output")
+    folder = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(folder):
+        raise click.BadParameter(f"no such folder: {folder}", param_hint="--output")
+    if os.path.exists(output) and not force:
+        raise click.BadParameter(
+            f"{output} exists: add --force to replace it", param_hint="--output"
+        )
 
-        good = []
+
+class _Output:
+    """Where the hands go; ``keep = False`` leaves OUTPUT as it was."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.keep = True
+
+
+@contextmanager
+def _safe_output(output: str) -> Iterator[_Output]:
+    """Standard output, or a temporary file beside OUTPUT renamed over it at the end.
+
+    If the body raises (bad input, Ctrl-C, a full disk) or sets ``keep`` to
+    False, the temporary file is removed and OUTPUT is left as it was.
+    """
+    if output == STDIO:
+        yield _Output(sys.stdout)
+        return
+    folder = os.path.dirname(os.path.abspath(output))
+    fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(output)}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            target = _Output(out)
+            yield target
+            out.flush()
+            os.fsync(out.fileno())
+        if target.keep:
+            _copy_mode(output, temp)
+            os.replace(temp, output)
+            return
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise
+    os.unlink(temp)
+
+
+def _copy_mode(output: str, temp: str) -> None:
+    """The replaced file's permissions, or the usual ones for a new file."""
+    try:
+        mode = os.stat(output).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    os.chmod(temp, mode)
+
+
+class _Converted:
+    """The hands of SOURCE that go to the output, replayed; counts what is left out."""
+
+    def __init__(self, source: str, fmt: str, target: str, keep_invalid: bool) -> None:
+        self.source, self.fmt, self.target, self.keep_invalid = source, fmt, target, keep_invalid
+        self.skipped = 0
+
+    def skip(self, why: object) -> None:
+        click.echo(f"holdem convert: left out: {why}", err=True)
+        self.skipped += 1
+
+    def __iter__(self) -> Iterator[HandHistory]:
+        from holdem.replay import replay, with_results
+
+        stream = sys.stdin.buffer if self.source == STDIO else self.source
+        name = "<stdin>" if self.source == STDIO else None
+        try:
+            for item in read_hands(stream, self.fmt, path=name):
+                if isinstance(item, Problem):
+                    self.skip(item)
+                    continue
+                bad = [p for p in replay(item).problems if p.severity != "warning"]
+                if bad and not self.keep_invalid:
+                    self.skip(f"{bad[0]} (--keep-invalid writes such hands as read)")
+                elif bad or self.target != "pokerstars":
+                    yield item
+                else:
+                    # PokerStars states who collected what: the rules' results
+                    # wherever the source states none
+                    yield with_results(item)
+        except OSError as exc:
+            raise HoldemError(f"cannot read {self.source}: {exc.strerror or exc}") from None
+
+    def write(self, out: TextIO, many: bool) -> int:
+        """Writes every hand the target can express; returns how many were written."""
+        from holdem.phh import PhhWriter
+        from holdem.pokerstars import PokerStarsWriter
+
+        hands = iter(self)
+        if self.target == "phh":
+            first = next(hands, None)
+            second = next(hands, None)
+            writer: PhhWriter | PokerStarsWriter = PhhWriter(out, many=many or second is not None)
+            hands = _chain([h for h in (first, second) if h is not None], hands)
+        else:
+            writer = PokerStarsWriter(out)
         for hand in hands:
             try:
-                to_phh(hand)
+                writer.write(hand)
             except HistoryFormatError as exc:
-                click.echo(f"holdem convert: skipped: {exc}", err=True)
-                skipped += 1
-            else:
-                good.append(hand)
-        write_phh(good, out)
-    else:
-        from holdem.pokerstars import write_pokerstars
-        from holdem.replay import with_results
+                self.skip(exc)
+        return writer.count
 
-        # PokerStars states who collected what: fill in what the source leaves out
-        write_pokerstars([with_results(hand) for hand in hands], out)
-    return skipped
+
+def _chain(first: list[HandHistory], rest: Iterator[HandHistory]) -> Iterator[HandHistory]:
+    yield from first
+    yield from rest

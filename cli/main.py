@@ -1,8 +1,24 @@
-"""The ``holdem`` command group: errors become one line and exit code 2."""
+"""The ``holdem`` command group, and the error contract of every command.
+
+Whatever goes wrong ends as one line on stderr, never a traceback:
+
+- bad input (a :class:`~holdem.errors.HoldemError`, a usage error such as
+  ``--trials 0``): ``holdem CMD: error: ...`` and exit status 2;
+- Ctrl-C: ``holdem CMD: interrupted`` and exit status 130 (128 + SIGINT);
+- output that cannot be written (a full disk): exit status 2; a closed pipe
+  (``holdem validate ... | head``) ends the command quietly.
+
+Commands exit 1 themselves when they found problems in what they checked.
+``docs/errors.md`` describes it for users.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import errno
+import os
+import sys
+from contextlib import suppress
+from typing import Any, NoReturn
 
 import click
 
@@ -15,21 +31,97 @@ from .range import range_command
 from .validate import validate_command
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+#: The longest error line printed, in characters (an argument can be megabytes).
+MAX_MESSAGE = 400
 
 
 class HoldemGroup(click.Group):
-    """Runs a subcommand; a :class:`HoldemError` ends it with one line on stderr."""
+    """Runs a subcommand under the error contract of the module's notes."""
+
+    command_path = "holdem"
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        self.command_path = f"{ctx.command_path} {name}"
+        return name, command, rest
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except HoldemError as exc:
-            name = ctx.invoked_subcommand or ctx.info_name
-            click.echo(f"holdem {name}: error: {exc}", err=True)
-            ctx.exit(EXIT_BAD_INPUT)
+            _fail(self.command_path, str(exc))
+
+    def main(  # type: ignore[override]
+        self, args: Any = None, prog_name: str | None = None, **extra: Any
+    ) -> Any:
+        if extra.get("standalone_mode") is False:
+            return super().main(args, prog_name, **extra)
+        extra["standalone_mode"] = False
+        self.command_path = self.name or "holdem"
+        _tolerant_output()
+        try:
+            code = super().main(args, prog_name, **extra)
+            sys.stdout.flush()  # a full disk shows here, not after exit
+        except click.exceptions.NoArgsIsHelpError as exc:  # plain 'holdem': the help
+            exc.show()
+            code = exc.exit_code
+        except click.ClickException as exc:
+            ctx = getattr(exc, "ctx", None)
+            where = ctx.command_path if ctx is not None else self.command_path
+            message = _sentence(exc.format_message())
+            if isinstance(exc, click.UsageError) and ctx is not None:
+                message += f" (see '{ctx.command_path} --help')"
+            _fail(where, message, exc.exit_code)
+        except (click.Abort, KeyboardInterrupt):
+            click.echo(f"{self.command_path}: interrupted", err=True)
+            code = EXIT_INTERRUPTED
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:  # the reader went away: stop quietly
+                _silence_stdout()
+                code = 1
+            else:
+                _silence_stdout()
+                where = f": {exc.filename}" if exc.filename else " the output"
+                _fail(self.command_path, f"cannot write{where}: {exc.strerror or exc}")
+        sys.exit(code or 0)
 
 
-@click.group(cls=HoldemGroup, context_settings={"help_option_names": ["-h", "--help"]})
+def _fail(where: str, message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    """One line on stderr, then the exit status."""
+    line = " ".join(message.split("\n"))
+    if len(line) > MAX_MESSAGE:
+        line = f"{line[: MAX_MESSAGE // 2]} ... {line[-MAX_MESSAGE // 4 :]}"
+    click.echo(f"{where}: error: {line}", err=True)
+    sys.exit(code)
+
+
+def _sentence(text: str) -> str:
+    """click's 'Invalid value ...: x.' as 'invalid value ...: x'."""
+    text = text.strip().rstrip(".")
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
+def _tolerant_output() -> None:
+    """Lets output hold names that are not valid UTF-8 (file names from the disk)."""
+    for stream, errors in ((sys.stdout, "surrogateescape"), (sys.stderr, "backslashreplace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with suppress(ValueError, OSError):  # a stream already in use
+                reconfigure(errors=errors)
+
+
+def _silence_stdout() -> None:
+    """Points stdout at the null device, so the flush at exit does not fail again."""
+    with suppress(OSError, ValueError, AttributeError):  # not a real file (a test runner's)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+@click.group("holdem", cls=HoldemGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="holdem", prog_name="holdem")
 def main() -> None:
     """Texas Hold'em from the command line.
@@ -49,6 +141,9 @@ def main() -> None:
       holdem validate hands.phhs histories/ --jobs 2
       holdem convert hand.phh --to pokerstars
 
+    \b
+    Exit status: 0 done, 1 problems found (validate, convert), 2 bad input
+    or usage, 130 interrupted. Errors are one line on stderr.
     Run 'holdem COMMAND --help' for the options of each command.
     """
 

@@ -13,11 +13,21 @@ from holdem.validate import FORMATS, FileReport, find_files, validate_file
 
 EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2
+STDIN = "-"
+
+
+#: The most worker processes --jobs starts.
+MAX_JOBS = 64
 
 
 def _reports(files: list[str], fmt: str | None, jobs: int) -> Iterator[FileReport]:
     """Reports in file order; on ``jobs`` processes when there are several files."""
-    if jobs <= 1 or len(files) <= 1:
+    if files[:1] == [STDIN]:
+        assert fmt is not None
+        yield validate_file(sys.stdin.buffer, fmt, name="<stdin>")
+        files = files[1:]
+    jobs = min(jobs, len(files))
+    if jobs <= 1:
         for path in files:
             yield validate_file(path, fmt)
         return
@@ -25,7 +35,11 @@ def _reports(files: list[str], fmt: str | None, jobs: int) -> Iterator[FileRepor
 
     with ProcessPoolExecutor(jobs) as pool:
         chunk = max(1, len(files) // (jobs * 8))
-        yield from pool.map(validate_file, files, [fmt] * len(files), chunksize=chunk)
+        try:
+            yield from pool.map(validate_file, files, [fmt] * len(files), chunksize=chunk)
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
 
 
 @click.command(
@@ -36,8 +50,10 @@ Examples:
   holdem validate ~/histories --jobs 2       every .phh, .phhs and .txt below a folder
   holdem validate session.txt --strict       warnings fail too
   holdem validate corpus/ --json > report.json
+  cat hands.txt | holdem validate - --format pokerstars
 \b
-Exit status: 0 all clean, 1 problems found, 2 input that cannot be read.
+Exit status: 0 all clean, 1 problems found, 2 input that cannot be read
+(a missing file, binary data, a line of over a megabyte), 130 interrupted.
 """,
 )
 @click.argument("paths", nargs=-1, required=True)
@@ -53,10 +69,10 @@ Exit status: 0 all clean, 1 problems found, 2 input that cannot be read.
 @click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, MAX_JOBS),
     default=1,
     show_default=True,
-    help="Files validated in parallel (processes).",
+    help=f"Files validated in parallel (processes, at most {MAX_JOBS}; no more than files).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Only problems and the summary.")
 def validate_command(
@@ -70,7 +86,11 @@ def validate_command(
     compared with what the rules give. Each file is reported OK, OK with
     warnings or FAILED, then each problem as 'path:line: hand ID: message'.
     """
-    files, missing = find_files(list(paths))
+    files, missing = find_files([p for p in paths if p != STDIN])
+    if STDIN in paths:
+        if fmt is None:
+            raise click.UsageError("give --format to read standard input ('-')")
+        files.insert(0, STDIN)
     for path in missing:
         click.echo(f"holdem validate: error: {path}: no such file or folder", err=True)
     if not files:

@@ -133,7 +133,7 @@ def _decoded(f: Any, legacy: str | None) -> Iterator[str]:
     first = True
     while raw := readline(_LIMIT):
         if b"\0" in raw:
-            if first and len(raw) <= 3 * raw.count(0) < 3 * len(raw):  # some, not all
+            if first and _looks_wide(raw):
                 raise _Unreadable(
                     "NUL bytes between the characters: UTF-16 or UTF-32 text without a "
                     "byte-order mark? Save it as UTF-8"
@@ -150,6 +150,12 @@ def _decoded(f: Any, legacy: str | None) -> Iterator[str]:
                 message = f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
                 raise _Unreadable(message, column) from None
             yield raw.decode(legacy, errors="replace")
+
+
+def _looks_wide(raw: bytes) -> bool:
+    """Whether a line looks like UTF-16 text (every other byte NUL, as in ASCII)."""
+    halves = raw[0::2].strip(b"\0"), raw[1::2].strip(b"\0")
+    return len(raw) >= 4 and any(halves) and not all(halves)
 
 
 def _text_lines(f: Any, name: str) -> Iterator[str]:

@@ -54,7 +54,7 @@ from .history import (
 )
 from .inputs import MAX_HAND, Source, input_lines, input_name
 
-__all__ = ["read_phh", "read_phh_text", "to_phh", "write_phh"]
+__all__ = ["PhhWriter", "read_phh", "read_phh_text", "to_phh", "write_phh"]
 
 #: Arrays and tables nested deeper than this are refused (PHH's are 2 deep).
 MAX_DEPTH = 32
@@ -165,6 +165,7 @@ _VALUE = re.compile(
 )
 
 
+_HUGE = re.compile(r"\d{1000}")
 #: Characters TOML allows in no string or comment (tab excepted).
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _NUM = r"[+-]?(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|inf)"
@@ -343,14 +344,19 @@ def _read_hand(
     else:
         try:
             data = tomllib.loads("\n".join(lines), parse_float=Decimal)
+            deep = _too_deep(data)
         except RecursionError:
-            data = {"": [[]] * (MAX_DEPTH + 1)}  # reported as too deep below
-        except ValueError as exc:  # TOMLDecodeError, or an integer of thousands of digits
+            deep = True
+        except tomllib.TOMLDecodeError as exc:
             m = re.search(r"line (\d+), column (\d+)", str(exc))
             at = start + int(m.group(1)) - 1 if m else line
             message = str(exc).split(" (at line")[0]
             return Problem(path, at, name, "error", f"not valid TOML: {message}", "toml")
-        if _too_deep(data):
+        except ValueError:  # Python refuses to read an integer of thousands of digits
+            at = next((start + i for i, t in enumerate(lines) if _HUGE.search(t)), line)
+            message = "a number of thousands of digits is too large (amounts are below 10^15)"
+            return Problem(path, at, name, "error", message, "toml")
+        if deep:
             return Problem(
                 path,
                 line,
@@ -789,22 +795,42 @@ def _action_text(hand: HandHistory, move: Move) -> str:
     return f"{text} # {move.comment}" if move.comment else text
 
 
+class PhhWriter:
+    """Writes hands as PHH to a stream, one at a time; :attr:`count` is the number written.
+
+    ``many`` writes a PHH set (``.phhs``: tables ``[1]``, ``[2]`` ...);
+    otherwise one hand, as a ``.phh`` file holds.
+    """
+
+    def __init__(self, out: TextIO, *, many: bool) -> None:
+        self.out = out
+        self.many = many
+        self.count = 0
+
+    def write(self, hand: HandHistory) -> None:
+        """Writes one hand; a hand PHH cannot express raises
+        :class:`~holdem.errors.HistoryFormatError` and writes nothing."""
+        import tomli_w
+
+        if self.count and not self.many:
+            raise HistoryFormatError(
+                "a .phh file holds one hand: write the hands as a set (many=True)",
+                path=hand.source,
+                line=hand.line,
+            )
+        body = tomli_w.dumps(to_phh(hand), multiline_strings=False)
+        self.count += 1
+        self.out.write(f"[{self.count}]\n{body}\n" if self.many else body)
+
+
 def write_phh(hands: Iterable[HandHistory], out: TextIO, *, many: bool | None = None) -> int:
     """Writes hands as PHH; as a ``.phhs`` set (``[1]``, ``[2]`` ...) when ``many``.
 
-    ``many=None`` writes a set unless exactly one hand is given.  Returns
-    the number of hands written.
+    ``many=None`` writes a set unless exactly one hand is given (the hands are
+    then read before anything is written).  Returns the number of hands written.
     """
-    import tomli_w
-
     items = list(hands) if many is None else hands
-    if many is None:
-        many = len(items) != 1  # type: ignore[arg-type]
-    count = 0
-    for count, hand in enumerate(items, 1):
-        body = tomli_w.dumps(to_phh(hand), multiline_strings=False)
-        if many:
-            out.write(f"[{count}]\n{body}\n")
-        else:
-            out.write(body)
-    return count
+    writer = PhhWriter(out, many=len(items) != 1 if many is None else many)  # type: ignore[arg-type]
+    for hand in items:
+        writer.write(hand)
+    return writer.count

@@ -39,7 +39,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, TextIO
 
 from .cards import Card, format_cards, parse_cards
-from .errors import HoldemError, quote
+from .errors import HistoryFormatError, HoldemError, quote
 from .history import (
     BET_RAISE,
     CHECK_CALL,
@@ -60,7 +60,13 @@ from .history import (
 )
 from .inputs import MAX_HAND, Source, input_lines, input_name
 
-__all__ = ["read_pokerstars", "read_pokerstars_text", "to_pokerstars", "write_pokerstars"]
+__all__ = [
+    "PokerStarsWriter",
+    "read_pokerstars",
+    "read_pokerstars_text",
+    "to_pokerstars",
+    "write_pokerstars",
+]
 
 # ---------------------------------------------------------------- patterns
 
@@ -889,20 +895,48 @@ class _HandParser:
 # ---------------------------------------------------------------- writing
 
 
-def write_pokerstars(hands: Iterable[HandHistory], out: TextIO) -> None:
-    """Writes hands as PokerStars text, separated by blank lines."""
-    for number, hand in enumerate(hands):
-        if number:
-            out.write("\n\n")
-        out.write(to_pokerstars(hand))
+class PokerStarsWriter:
+    """Writes hands as PokerStars text to a stream, one at a time, separated by
+    blank lines; :attr:`count` is the number written."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.count = 0
+
+    def write(self, hand: HandHistory) -> None:
+        """Writes one hand; a hand the format cannot express raises
+        :class:`~holdem.errors.HistoryFormatError` and writes nothing."""
+        text = to_pokerstars(hand)
+        if self.count:
+            self.out.write("\n\n")
+        self.out.write(text)
+        self.count += 1
+
+
+def write_pokerstars(hands: Iterable[HandHistory], out: TextIO) -> int:
+    """Writes hands as PokerStars text, separated by blank lines; returns how many."""
+    writer = PokerStarsWriter(out)
+    for hand in hands:
+        writer.write(hand)
+    return writer.count
 
 
 def to_pokerstars(hand: HandHistory) -> str:
     """One hand as PokerStars text (ending with a newline).
 
     Hands from other formats get ``Player1``.. for missing names, hand id 0,
-    seats 1..n with the button last, and a made-up table and date.
+    seats 1..n with the button last, and a made-up table and date.  A hand
+    whose starting stacks are not all known cannot be written (PokerStars
+    states every one): :class:`~holdem.errors.HistoryFormatError`.
     """
+    for i, player in enumerate(hand.players):
+        if player.stack is None:
+            raise HistoryFormatError(
+                f"{hand.player_name(i)}'s starting stack is unknown, and PokerStars text "
+                "states every stack: this hand cannot be written",
+                path=hand.source,
+                line=hand.line,
+            )
     return "\n".join(_Writer(hand).lines()) + "\n"
 
 

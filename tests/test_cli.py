@@ -135,9 +135,10 @@ def test_installed_command_bad_input() -> None:
     ]
 
 
-def test_python_dash_m() -> None:
+@pytest.mark.parametrize("module", ["holdem", "holdem.cli"])
+def test_python_dash_m(module: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "holdem.cli", "eval", "2c3c4c5c6c"],
+        [sys.executable, "-m", module, "eval", "2c3c4c5c6c"],
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -338,4 +338,4 @@ def test_convert_phh_to_pokerstars_and_back(tmp_path: Path) -> None:
 def test_convert_reports_what_it_leaves_out(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["convert", str(DATA / "bad_toml.phh"), "--to", "phh"])
     assert result.exit_code == 1
-    assert "skipped" in result.stderr and "not valid TOML" in result.stderr
+    assert "left out" in result.stderr and "not valid TOML" in result.stderr

@@ -1,0 +1,383 @@
+"""Bad input never loses a file, hangs or shows a traceback (hand histories and the CLI).
+
+One test per finding of the hardening review, named after what a user would
+check; the fuzz targets in ``test_fuzz_*.py`` look for more of the same.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from holdem.cli.main import main
+from holdem.errors import HistoryFormatError
+from holdem.history import HandHistory, Problem
+from holdem.phh import read_phh, read_phh_text
+from holdem.pokerstars import read_pokerstars, read_pokerstars_text
+from holdem.validate import validate_file, validate_text
+
+PHH = Path(__file__).parent / "data" / "phh"
+STARS = Path(__file__).parent / "data" / "pokerstars"
+GOOD = (PHH / "ok_showdown.phh").read_text(encoding="utf-8")
+HAND_1001 = (STARS / "cash_two_hands.txt").read_text(encoding="utf-8").split("\n\n\n\n")[0]
+
+
+def run(*args: str, stdin: bytes | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_error_line(err: str) -> str:
+    """The one line a failing command prints (and never a traceback)."""
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+# ---------------------------------------------------------------- convert keeps files
+
+
+def test_convert_onto_its_own_input_is_refused_and_the_input_kept(tmp_path: Path) -> None:
+    same = tmp_path / "same.phh"
+    same.write_text(GOOD, encoding="utf-8")
+    for output in (str(same), str(tmp_path / "." / "same.phh")):
+        code, _, err = run("convert", str(same), "--to", "phh", "-o", output, "--force")
+        assert code == 2
+        assert "is the file being converted" in one_error_line(err)
+    assert same.read_text(encoding="utf-8") == GOOD
+
+
+def test_an_existing_output_is_replaced_only_with_force(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    out.write_text("keep me", encoding="utf-8")
+    code, _, err = run(
+        "convert", str(PHH / "ok_showdown.phh"), "--to", "pokerstars", "-o", str(out)
+    )
+    assert code == 2 and "exists: add --force" in one_error_line(err)
+    assert out.read_text(encoding="utf-8") == "keep me"
+    code, _, err = run(
+        "convert", str(PHH / "ok_showdown.phh"), "--to", "pokerstars", "-o", str(out), "--force"
+    )
+    assert code == 0, err
+    assert out.read_text(encoding="utf-8").startswith("PokerStars Hand #")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\x00\x01\xff binary", "a NUL byte"),
+        (b"variant = 'NT'\nantes = [\xff]\n", "not UTF-8 text (byte 0xff)"),
+    ],
+)
+def test_a_failed_conversion_leaves_the_old_output(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    source = tmp_path / "broken.phh"
+    source.write_bytes(content)
+    out = tmp_path / "out.txt"
+    out.write_text("the old output", encoding="utf-8")
+    code, _, err = run("convert", str(source), "--to", "pokerstars", "-o", str(out), "--force")
+    assert code == 2
+    assert message in one_error_line(err)
+    assert out.read_text(encoding="utf-8") == "the old output"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.phh", "out.txt"]  # no temp
+
+
+def test_nothing_converted_leaves_the_old_output(tmp_path: Path) -> None:
+    out = tmp_path / "out.phh"
+    out.write_text("the old output", encoding="utf-8")
+    code, _, err = run("convert", str(PHH / "bad_toml.phh"), "--to", "phh", "-o", str(out), "-f")
+    assert code == 1 and "nothing written" in err
+    assert out.read_text(encoding="utf-8") == "the old output"
+
+
+def test_a_hand_that_breaks_the_rules_is_left_out_unless_kept() -> None:
+    code, out, err = run("convert", str(PHH / "bad_turn_order.phh"), "--to", "pokerstars")
+    assert code == 1 and out == ""
+    assert "left out" in err and "it is p3's turn" in err and "--keep-invalid" in err
+    code, out, err = run(
+        "convert", str(PHH / "bad_turn_order.phh"), "--to", "phh", "--keep-invalid"
+    )
+    assert code == 0, err
+    assert "'p1 f'" in out.replace('"', "'")
+
+
+def test_unknown_stacks_are_not_written_as_zero_chips(tmp_path: Path) -> None:
+    source = tmp_path / "inf.phh"
+    source.write_text(
+        GOOD.replace("starting_stacks = [200, 200, 200]", "starting_stacks = [inf, 200, 200]")
+    )
+    assert validate_file(str(source)).status == "OK"
+    code, out, err = run("convert", str(source), "--to", "pokerstars")
+    assert code == 1 and "(0 in chips)" not in out
+    assert "starting stack is unknown" in err
+    code, out, err = run("convert", str(source), "--to", "phh")  # PHH can say 'inf'
+    assert code == 0 and "inf," in out
+
+
+def test_output_folder_that_does_not_exist() -> None:
+    code, _, err = run(
+        "convert", str(PHH / "ok_showdown.phh"), "--to", "phh", "-o", "/nonexistent/dir/x"
+    )
+    assert code == 2 and "no such folder" in one_error_line(err)
+
+
+def test_convert_streams_a_set_and_reads_standard_input(tmp_path: Path) -> None:
+    two = tmp_path / "two.phhs"
+    two.write_text(f"[1]\n{GOOD}\n[2]\n{GOOD}", encoding="utf-8")
+    code, out, err = run("convert", str(two), "--to", "phh")
+    assert code == 0, err
+    assert out.startswith("[1]\n") and "\n[2]\n" in out
+    code, out, err = run("convert", "-", "--from", "phh", "--to", "pokerstars", stdin=GOOD.encode())
+    assert code == 0, err
+    assert out.startswith("PokerStars Hand #0:")
+    code, _, err = run("convert", "-", "--to", "phh", stdin=GOOD.encode())
+    assert code == 2 and "give --from" in one_error_line(err)
+
+
+# ---------------------------------------------------------------- bounded reading
+
+
+def test_a_line_without_end_is_not_read_into_memory(tmp_path: Path) -> None:
+    endless = tmp_path / "endless.phh"
+    endless.write_bytes(b"x" * (3 << 20))  # 3 MiB, no newline
+    report = validate_file(str(endless))
+    assert report.status == "UNREADABLE"
+    assert "longer than 1,048,576 characters" in str(report.unreadable)
+    code, out, _ = run("validate", str(endless))
+    assert code == 2 and "UNREADABLE" in out
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_validate_dev_zero_stops_at_once() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "holdem", "validate", "/dev/zero", "--format", "phh"],
+        capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "binary data" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_values_nested_thousands_deep(tmp_path: Path) -> None:
+    deep = "variant = 'NT'\nx = " + "[" * 3000 + "]" * 3000 + "\n"
+    for text in (deep, deep.replace("x = ", "a.b = 1\nx = ")):  # the fast reader and tomllib
+        [problem] = read_phh_text(text)
+        assert isinstance(problem, Problem) and "nested more than 32 deep" in problem.message
+    path = tmp_path / "deep.phh"
+    path.write_text(deep, encoding="utf-8")
+    for command in (["validate", str(path)], ["convert", str(path), "--to", "phh"]):
+        code, out, err = run(*command)
+        assert code == 1 and "Traceback" not in err
+        assert "nested more than 32 deep" in out + err
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("nan", "NaN is not a finite amount"),
+        ("1e999999999", "too large"),
+        ("1" * 5000, "too large"),
+        ("-5", "is negative"),
+        ("1.0000001", "more than 6 decimal places"),
+        ("1e-999999999", "more than 6 decimal places"),
+    ],
+)
+@pytest.mark.parametrize("dotted", [False, True], ids=["fast", "tomllib"])
+def test_bad_numbers_are_problems_with_their_line(value: str, message: str, dotted: bool) -> None:
+    text = GOOD.replace(
+        "finishing_stacks = [114, 286, 200]", f"finishing_stacks = [114, {value}, 200]"
+    )
+    if dotted:  # a dotted key sends the hand to tomllib
+        text = text.replace("min_bet = 2", "min_bet = 2\nx.y = 1")
+    [item] = read_phh_text(text)
+    assert isinstance(item, Problem), item
+    assert (
+        message in item.message
+        and item.line
+        == text.splitlines().index(
+            next(line for line in text.splitlines() if line.startswith("finishing_stacks"))
+        )
+        + 1
+    )
+    assert len(item.message) < 300
+
+
+def test_control_characters_in_toml_strings_are_refused() -> None:
+    text = GOOD.replace("'p2 cc',", "'p2\x01cc',", 1)
+    [problem] = read_phh_text(text)
+    assert isinstance(problem, Problem) and "not valid TOML" in problem.message
+
+
+@pytest.mark.parametrize("players", [1, 11])
+def test_a_hand_needs_2_to_10_players(players: int) -> None:
+    zeros = ", ".join(["0"] * players)
+    text = (
+        f"variant = 'NT'\nantes = [{zeros}]\nblinds_or_straddles = [{zeros}]\nmin_bet = 2\n"
+        f"starting_stacks = [{', '.join(['100'] * players)}]\nactions = []\n"
+    )
+    report = validate_text(text, "phh")
+    assert report.status == "FAILED"
+    assert "a hold'em table has 2 to 10 seats" in report.problems[0].message
+
+
+def test_an_empty_history_file_is_not_plain_ok(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    report = validate_file(str(empty))
+    assert report.status == "OK with warnings"
+    assert [p.code for p in report.problems] == ["empty"]
+    code, _, _ = run("validate", "--strict", str(empty))
+    assert code == 1
+
+
+def test_utf16_pokerstars_files_are_read(tmp_path: Path) -> None:
+    for encoding in ("utf-16", "utf-16-le"):
+        path = tmp_path / f"{encoding}.txt"
+        path.write_bytes(HAND_1001.encode(encoding))
+        report = validate_file(str(path))
+        if encoding == "utf-16":  # with a byte-order mark: read as any other file
+            assert report.status == "OK", [str(p) for p in report.problems]
+        else:  # without one: a word about the encoding
+            assert report.status == "UNREADABLE"
+            assert "UTF-16" in str(report.unreadable)
+
+
+# ---------------------------------------------------------------- paths are paths
+
+
+def test_a_file_named_like_toml_is_a_path(tmp_path: Path) -> None:
+    odd = tmp_path / "x=1.phh"
+    odd.write_text(GOOD, encoding="utf-8")
+    [hand] = read_phh(str(odd))
+    assert isinstance(hand, HandHistory)
+    with pytest.raises(FileNotFoundError):
+        list(read_phh("variant"))  # a str is always a path, never text
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdin"), reason="no /dev/stdin")
+@pytest.mark.parametrize(("fmt", "text"), [("phh", GOOD), ("pokerstars", HAND_1001)])
+def test_dev_stdin_and_dash_read_standard_input(fmt: str, text: str) -> None:
+    for path in ("/dev/stdin", "-"):
+        done = subprocess.run(
+            [sys.executable, "-m", "holdem", "validate", path, "--format", fmt],
+            input=text, capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert ": OK (1 hand)" in done.stdout
+
+
+def test_readers_take_streams_bytes_and_text() -> None:
+    assert isinstance(next(read_pokerstars(HAND_1001.encode("utf-8"))), HandHistory)
+    assert isinstance(next(read_pokerstars_text(HAND_1001)), HandHistory)
+    assert isinstance(next(read_phh(GOOD.encode("utf-8"))), HandHistory)
+    with pytest.raises(HistoryFormatError, match="NUL"):
+        list(read_phh(b"variant = 'NT'\x00"))
+
+
+# ---------------------------------------------------------------- numbers a file states
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("bob:2: calls $3", "bob:2: calls $0", "bob:2 calls 0: the call puts in 3"),
+        ("bob:2: calls $3", "bob:2: calls $3" + "0" * 54, "too large"),
+        ("[cat]: raises $3 to $4.50", "[cat]: raises $9 to $4.50", "raises 9 to 4.50"),
+        ("bob:2: calls $3", "bob:2: calls $3 and is all-in", "the file says all-in"),
+    ],
+)
+def test_pokerstars_call_and_raise_amounts_are_checked(old: str, new: str, message: str) -> None:
+    assert validate_text(HAND_1001, "pokerstars").status == "OK"
+    report = validate_text(HAND_1001.replace(old, new), "pokerstars")
+    assert report.status == "FAILED"
+    assert any(message in p.message for p in report.problems), [str(p) for p in report.problems]
+
+
+@pytest.mark.parametrize(
+    "path", sorted(STARS.glob("*.txt")) + sorted(PHH.glob("ok_*")), ids=lambda p: p.name
+)
+def test_the_valid_fixtures_validate_clean(path: Path) -> None:
+    report = validate_file(str(path))
+    assert report.status == "OK", [str(p) for p in report.problems]
+
+
+# ---------------------------------------------------------------- the command line
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["equity", "AsKs", "QdQh", "--trials", "0"], "'--trials': 0 is not in the range x>=1"),
+        (["equity", "AsKs", "QdQh", "--threads", "0"], "0 is not in the range"),
+        (["validate", "x.phh", "--jobs", "0"], "0 is not in the range 1<=x<=64"),
+        (["validate", "x.phh", "--jobs", "1000"], "1000 is not in the range 1<=x<=64"),
+        (["equity", "AsKs", "QdQh", "--seed", "9" * 5000], "is not a valid integer"),
+        (["nosuch"], "no such command 'nosuch'"),
+    ],
+)
+def test_usage_errors_are_one_short_line(args: list[str], message: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2 and out == ""
+    line = one_error_line(err)
+    assert line.startswith(
+        f"holdem {args[0]}: error: " if args[0] != "nosuch" else "holdem: error: "
+    )
+    assert message in line and len(line) <= 500
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_a_full_disk_is_one_line() -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "holdem", "validate", str(PHH / "ok_showdown.phh")],
+            stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert (
+        one_error_line(done.stderr)
+        == "holdem validate: error: cannot write the output: No space left on device"
+    )
+
+
+def _endless_hands(limit: float) -> bytes:
+    return (HAND_1001 + "\n\n\n").encode() * int(limit)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="SIGINT to a child is POSIX")
+@pytest.mark.parametrize("command", ["validate", "convert"])
+def test_ctrl_c_stops_reading_at_once(tmp_path: Path, command: str) -> None:
+    out = tmp_path / "out.phhs"
+    out.write_text("the old output", encoding="utf-8")
+    args = {
+        "validate": ["validate", "-", "--format", "pokerstars"],
+        "convert": ["convert", "-", "--from", "pokerstars", "--to", "phh", "-o", str(out), "-f"],
+    }[command]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "holdem", *args],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert child.stdin is not None
+    chunk = _endless_hands(200)
+    deadline = time.monotonic() + 1.5
+    while time.monotonic() < deadline:  # the input never ends: it is read while we write
+        child.stdin.write(chunk)
+    child.send_signal(signal.SIGINT)
+    stopped = time.monotonic()
+    try:
+        _, err = child.communicate(timeout=10)
+    except (BrokenPipeError, subprocess.TimeoutExpired):
+        child.kill()
+        raise
+    assert time.monotonic() - stopped < 2
+    assert child.returncode == 130
+    assert one_error_line(err.decode()) == f"holdem {command}: interrupted"
+    assert out.read_text(encoding="utf-8") == "the old output"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.phhs"]
