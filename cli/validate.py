@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from functools import partial
 
 import click
 
@@ -31,15 +33,21 @@ def _reports(files: list[str], fmt: str | None, jobs: int) -> Iterator[FileRepor
         for path in files:
             yield validate_file(path, fmt)
         return
-    from concurrent.futures import ProcessPoolExecutor
+    import multiprocessing
 
-    with ProcessPoolExecutor(jobs) as pool:
+    # the workers leave Ctrl-C to this process, which stops them at once
+    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_interrupts)
+    try:
         chunk = max(1, len(files) // (jobs * 8))
-        try:
-            yield from pool.map(validate_file, files, [fmt] * len(files), chunksize=chunk)
-        except KeyboardInterrupt:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+        yield from pool.imap(partial(validate_file, fmt=fmt), files, chunksize=chunk)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @click.command(

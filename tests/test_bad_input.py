@@ -381,3 +381,26 @@ def test_ctrl_c_stops_reading_at_once(tmp_path: Path, command: str) -> None:
     assert one_error_line(err.decode()) == f"holdem {command}: interrupted"
     assert out.read_text(encoding="utf-8") == "the old output"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.phhs"]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="process groups are POSIX")
+def test_ctrl_c_stops_parallel_validation_and_its_workers(tmp_path: Path) -> None:
+    many = "".join(f"[{i}]\n{GOOD}\n" for i in range(1, 1001))
+    for k in range(40):  # 40,000 hands: many seconds of work on 2 processes
+        (tmp_path / f"set{k:02}.phhs").write_text(many, encoding="utf-8")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "holdem", "validate", str(tmp_path), "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    time.sleep(2.0)
+    assert child.poll() is None, "finished before it could be interrupted"
+    os.killpg(child.pid, signal.SIGINT)  # as Ctrl-C does: the whole process group
+    stopped = time.monotonic()
+    try:
+        _, err = child.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        raise
+    assert time.monotonic() - stopped < 2
+    assert child.returncode == 130
+    assert one_error_line(err.decode()) == "holdem validate: interrupted"
