@@ -76,22 +76,19 @@ def input_lines(
 ) -> Iterator[str]:
     """The lines of an input, without their line endings (see the module's notes).
 
-    Raises :class:`OSError` if a path cannot be opened, and
+    Raises :class:`OSError` if a path cannot be opened (at once), and
     :class:`~holdem.errors.HistoryFormatError` where the input stops being
-    readable text.
+    readable text.  A file it opens is closed when the lines run out (or the
+    iterator is dropped).
     """
     name = input_name(source, path)
     if isinstance(source, str | os.PathLike):
-        with open(source, "rb") as f:
-            yield from _binary_lines(f, name, legacy)
-    elif isinstance(source, bytes | bytearray | memoryview):
-        yield from _binary_lines(io.BytesIO(source), name, legacy)
-    elif isinstance(source, io.TextIOBase):
-        yield from _text_lines(source, name)
-    elif _is_binary(source):
-        yield from _binary_lines(source, name, legacy)
-    else:
-        yield from _text_lines(source, name)
+        return _binary_lines(open(source, "rb"), name, legacy, close=True)
+    if isinstance(source, bytes | bytearray | memoryview):
+        return _binary_lines(io.BytesIO(source), name, legacy)
+    if not isinstance(source, io.TextIOBase) and _is_binary(source):
+        return _binary_lines(source, name, legacy)
+    return _text_lines(source, name)
 
 
 def _is_binary(stream: Any) -> bool:
@@ -111,45 +108,107 @@ class _Unreadable(Exception):
 
 _TOO_LONG = f"the line is longer than {MAX_LINE:,} characters: not a hand history"
 _NUL = "a NUL byte: this is binary data, not text"
+_WIDE = (
+    "NUL bytes between the characters: UTF-16 or UTF-32 text without a byte-order mark? "
+    "Save it as UTF-8"
+)
 _LIMIT = MAX_LINE + 2  # a line of MAX_LINE characters and its ending
+_BLOCK = 1 << 16  # bytes read at a time
 
 
-def _binary_lines(f: Any, name: str, legacy: str | None) -> Iterator[str]:
+def _binary_lines(f: Any, name: str, legacy: str | None, close: bool = False) -> Iterator[str]:
+    """The lines of a binary stream (few layers of generators: this is the hot path)."""
     if not hasattr(f, "peek") and isinstance(f, io.RawIOBase | io.BytesIO):
         f = io.BufferedReader(f)
     head = f.peek(4)[:4] if hasattr(f, "peek") else b""
     for bom, encoding in _WIDE_BOMS:
         if head.startswith(bom):
-            yield from _text_lines(io.TextIOWrapper(f, encoding=encoding, newline=None), name)
-            return
+            text = io.TextIOWrapper(f, encoding=encoding, newline=None)
+            return _closing(_text_lines(text, name), text if close else None)
     if head.startswith(codecs.BOM_UTF8):
         f.read(3)
-    yield from _split(_decoded(f, legacy), name)
+    return _split(_decoded(f, legacy, close), name)
 
 
-def _decoded(f: Any, legacy: str | None) -> Iterator[str]:
-    """Each line of a binary stream decoded (UTF-8, else ``legacy``), with its ending."""
-    readline = f.readline
+def _closing(lines: Iterator[str], f: Any) -> Iterator[str]:
+    try:
+        yield from lines
+    finally:
+        if f is not None:
+            f.close()
+
+
+def _decoded(f: Any, legacy: str | None, close: bool = False) -> Iterator[str]:
+    """The text of a binary stream, in chunks of whole lines (the last may lack its ending).
+
+    Read a block at a time (much faster than a line at a time); a line that
+    grows past :data:`MAX_LINE` stops the reading.  ``close``: close the
+    stream at the end.
+    """
+    tail = b""
     first = True
-    while raw := readline(_LIMIT):
-        if b"\0" in raw:
-            if first and _looks_wide(raw):
-                raise _Unreadable(
-                    "NUL bytes between the characters: UTF-16 or UTF-32 text without a "
-                    "byte-order mark? Save it as UTF-8"
-                )
-            raise _Unreadable(_NUL, raw.index(0) + 1)
-        if len(raw) == _LIMIT and raw[-1:] != b"\n":
-            raise _Unreadable(_TOO_LONG)
-        first = False
-        try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            if legacy is None:
-                column = len(raw[: exc.start].decode("utf-8", "replace")) + 1
-                message = f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
-                raise _Unreadable(message, column) from None
-            yield raw.decode(legacy, errors="replace")
+    try:
+        while True:
+            block = f.read(_BLOCK)
+            data = tail + block if tail else block
+            if not block:
+                if data:
+                    yield from _checked(data, legacy, first)
+                return
+            cut = _last_break(data)
+            if cut < 0:
+                if b"\0" in data:
+                    yield from _checked(data, legacy, first)
+                if len(data) >= _LIMIT:
+                    raise _Unreadable(_TOO_LONG)
+                tail = data
+                continue
+            tail = data[cut + 1 :]
+            yield from _checked(data[: cut + 1], legacy, first)
+            first = False
+    finally:
+        if close:
+            f.close()
+
+
+def _last_break(data: bytes) -> int:
+    """Where the last line ending of a block ends (-1: none); never between \\r and \\n."""
+    end = max(data.rfind(b"\n"), data.rfind(b"\r"))
+    if end == len(data) - 1 and data[end] == 13:  # a \r whose \n may come in the next block
+        end = max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end))
+    return end
+
+
+def _checked(data: bytes, legacy: str | None, first: bool) -> Iterator[str]:
+    """The text of whole lines; the lines before a NUL byte or bad UTF-8, then the error."""
+    at = data.find(b"\0")
+    if at >= 0:
+        start = max(data.rfind(b"\n", 0, at), data.rfind(b"\r", 0, at)) + 1
+        if start:
+            yield from _checked(data[:start], legacy, first)
+        elif first and _looks_wide(data.split(b"\n", 1)[0]):
+            raise _Unreadable(_WIDE)
+        raise _Unreadable(_NUL, at - start + 1)
+    try:
+        yield data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if legacy is not None:  # line by line: only the lines that are not UTF-8
+            yield "\n".join(_decode(line, legacy) for line in data.split(b"\n"))
+            return
+        start = max(data.rfind(b"\n", 0, exc.start), data.rfind(b"\r", 0, exc.start)) + 1
+        if start:
+            yield data[:start].decode("utf-8")
+        column = len(data[start : exc.start].decode("utf-8")) + 1
+        raise _Unreadable(
+            f"not UTF-8 text (byte 0x{data[exc.start]:02x}); save the file as UTF-8", column
+        ) from None
+
+
+def _decode(line: bytes, legacy: str) -> str:
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return line.decode(legacy, errors="replace")
 
 
 def _looks_wide(raw: bytes) -> bool:
@@ -160,11 +219,15 @@ def _looks_wide(raw: bytes) -> bool:
 
 def _text_lines(f: Any, name: str) -> Iterator[str]:
     """Lines of a text stream (a bounded line at a time) or of an iterable of lines."""
-    yield from _split(iter(partial(f.readline, _LIMIT), "") if hasattr(f, "readline") else f, name)
+    return _split(iter(partial(f.readline, _LIMIT), "") if hasattr(f, "readline") else f, name)
 
 
 def _split(chunks: Iterable[str], name: str) -> Iterator[str]:
-    """Lines without their endings, numbered for messages (a chunk may hold several)."""
+    """The lines of chunks of text, without their endings, numbered for messages.
+
+    A chunk holds one or more lines (all but the last of the input end with
+    ``\\n``, ``\\r\\n`` or ``\\r``).
+    """
     number = 0
     it = iter(chunks)
     while True:
@@ -178,19 +241,19 @@ def _split(chunks: Iterable[str], name: str) -> Iterator[str]:
             raise _fail(name, number + 1, f"not valid {exc.encoding} text: {exc.reason}") from None
         if not isinstance(text, str):
             raise TypeError(f"{name}: lines must be str, not {type(text).__name__}")
-        number += 1
-        if len(text) >= _LIMIT and (len(text) > _LIMIT or text[-1:] != "\n"):
-            raise _fail(name, number, _TOO_LONG)
-        body = text.rstrip("\r\n")
-        if "\0" in body:
-            raise _fail(name, number, _NUL, body.index("\0") + 1)
-        if "\r" in body or "\n" in body:  # old Mac line endings, or a chunk of lines
-            parts = _BREAK.split(body)
-            yield from parts[:-1]
-            number += len(parts) - 1
-            yield parts[-1]
-        else:
-            yield body
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        lines = text.split("\n")
+        if text.endswith("\n"):
+            lines.pop()
+        if "\0" in text or (len(text) > MAX_LINE and max(map(len, lines)) > MAX_LINE):
+            for i, line in enumerate(lines, number + 1):
+                if "\0" in line:
+                    raise _fail(name, i, _NUL, line.index("\0") + 1)
+                if len(line) > MAX_LINE:
+                    raise _fail(name, i, _TOO_LONG)
+        number += len(lines)
+        yield from lines
 
 
 def _fail(name: str, line: int, message: str, column: int = 0) -> HistoryFormatError:

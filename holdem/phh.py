@@ -208,7 +208,8 @@ def _fast_toml(
     """
     from datetime import time as local_time
 
-    if _CONTROL.search("".join(lines)):
+    text = "".join(lines)
+    if not text.isprintable() and _CONTROL.search(text):
         return None  # tomllib says where TOML forbids it
     data: dict[str, Any] = {}
     action_lines: list[int] = []

@@ -347,7 +347,8 @@ def _player_move(
         raise _error(
             h, move, f"{h.describe_move(move)}: it is {h.player_name(actor)}'s turn", "order"
         )
-    bets, top = hand.bets, hand.current_bet
+    claims = move.stated is not None or move.all_in  # then checked against the bets before
+    bets, top = (hand.bets, hand.current_bet) if claims else ((), 0)
     try:
         if move.kind == FOLD:
             hand.fold(seat)
@@ -355,7 +356,7 @@ def _player_move(
             hand.check_or_call(seat)
         elif move.kind == BET_RAISE:
             to = move.to or 0
-            if top:
+            if hand.current_bet:
                 hand.raise_to(to, seat)
             else:
                 hand.bet(to, seat)
@@ -379,7 +380,7 @@ def _player_move(
             )
             return
         raise _error(h, move, f"{h.describe_move(move)}: {exc}", "illegal") from None
-    if move.stated is not None or move.all_in:
+    if claims:
         _check_stated(hand, h, move, bets, top, problems)
 
 
