@@ -929,15 +929,43 @@ def to_pokerstars(hand: HandHistory) -> str:
     whose starting stacks are not all known cannot be written (PokerStars
     states every one): :class:`~holdem.errors.HistoryFormatError`.
     """
-    for i, player in enumerate(hand.players):
-        if player.stack is None:
+    problem = _unwritable(hand)
+    if problem:
+        raise HistoryFormatError(
+            f"{problem}: this hand cannot be written as PokerStars text",
+            path=hand.source,
+            line=hand.line,
+        )
+    lines = _Writer(hand).lines()
+    for line in lines:
+        if "\n" in line or "\r" in line:
             raise HistoryFormatError(
-                f"{hand.player_name(i)}'s starting stack is unknown, and PokerStars text "
-                "states every stack: this hand cannot be written",
+                f"the line {quote(line)} would hold a line break: this hand cannot be written "
+                "as PokerStars text",
                 path=hand.source,
                 line=hand.line,
             )
-    return "\n".join(_Writer(hand).lines()) + "\n"
+    return "\n".join(lines) + "\n"
+
+
+def _unwritable(hand: HandHistory) -> str | None:
+    """Why PokerStars text cannot say what the hand says (None: it can).
+
+    Every stack is stated, and a player is named at the start of a line
+    (``name: folds``), so a name must read back as itself: no spaces around
+    it, no ``': '`` in it, and no two players of the same name.
+    """
+    seen: set[str] = set()
+    for i, player in enumerate(hand.players):
+        if player.stack is None:
+            return f"{hand.player_name(i)}'s starting stack is unknown, and PokerStars states each"
+        name = player.name or f"Player{i + 1}"
+        if name != name.strip() or ": " in name or name.startswith("Dealt to "):
+            return f"the player name {quote(name)} would not read back"
+        if name in seen:
+            return f"two players are named {quote(name)}"
+        seen.add(name)
+    return None
 
 
 class _Writer:
