@@ -27,6 +27,7 @@ holdem.errors.HistoryFormatError: <stream>:1:2: a NUL byte: this is binary data,
 from __future__ import annotations
 
 import codecs
+import errno
 import io
 import os
 import re
@@ -83,6 +84,8 @@ def input_lines(
     """
     name = input_name(source, path)
     if isinstance(source, str | os.PathLike):
+        if "\0" in os.fspath(source):  # open() would say ValueError
+            raise FileNotFoundError(errno.ENOENT, "no such file (the name holds a NUL)", name)
         return _binary_lines(open(source, "rb"), name, legacy, close=True)
     if isinstance(source, bytes | bytearray | memoryview):
         return _binary_lines(io.BytesIO(source), name, legacy)

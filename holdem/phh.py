@@ -93,7 +93,23 @@ _MODEL_FIELDS = {
     "hand",
 }
 _CLAIMS = ("finishing_stacks", "winnings")
-_TABLE = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
+
+
+def _table_name(line: str) -> str | None:
+    """The name of a top-level table header ``[name]`` (a comment may follow), else None.
+
+    Plain string work, no regular expression: a long line of brackets and
+    spaces must not take quadratic time.
+    """
+    text = line.strip()
+    end = text.find("]")
+    if not text.startswith("[") or text.startswith("[[") or end < 0:
+        return None
+    rest = text[end + 1 :].lstrip()
+    name = text[1:end].strip()
+    if (rest and not rest.startswith("#")) or not name or "[" in name or "." in name:
+        return None
+    return name.strip("'\"")
 
 
 def read_phh(source: Source, *, path: str | None = None) -> Iterator[HandHistory | Problem]:
@@ -129,12 +145,12 @@ def _read_lines(numbered: Iterable[str], path: str) -> Iterator[HandHistory | Pr
             line = line.lstrip("\ufeff")
         head = line[:1]
         if head == "[" or head == " " or head == "\t":
-            m = _TABLE.match(line)
-            if m and "." not in m.group(1) and not line.lstrip().startswith("[["):
+            table = _table_name(line)
+            if table is not None:
                 if seen_table or first:
                     yield _read_hand(lines, start, first or start, path, name, size)
                 seen_table = True
-                name = m.group(1).strip("'\"")
+                name = table
                 lines = []
                 size = 0
                 start = number + 1
@@ -174,11 +190,20 @@ _STR_ITEM = re.compile(r"'([^'\n]*)'|\"([^\"\\\n]*)\"")
 
 
 def _number_of(raw: str) -> int | Decimal:
-    if raw.isdigit() and len(raw) < 19:
+    if _whole(raw):
         return int(raw)
     if "." in raw or "e" in raw or "E" in raw or "n" in raw or len(raw) >= 19:
         return Decimal(raw)  # any size: the amount checks say what is wrong with it
     return int(raw)
+
+
+def _whole(text: str) -> bool:
+    """Whether text is a whole number of ASCII digits that fits a machine word.
+
+    (``str.isdigit`` also takes ``'²'``, which ``int`` refuses; longer numbers
+    go through ``Decimal`` and the amount checks.)
+    """
+    return text.isascii() and text.isdigit() and len(text) < 19
 
 
 def _amount_error(value: Any) -> str | None:
@@ -255,7 +280,7 @@ def _fast_toml(
             data[key] = value_text[1:-1]
             i += 1
             continue
-        elif value_text.isdigit() and (value_text[0] != "0" or len(value_text) == 1):
+        elif _whole(value_text) and (value_text[0] != "0" or len(value_text) == 1):
             data[key] = int(value_text)
             i += 1
             continue
@@ -450,12 +475,12 @@ def _build(
         raise fail(
             "the required field 'variant' is missing"
             if variant is None
-            else f"variant must be a string, not {variant!r}"
+            else f"variant must be a string, not {quote(variant)}"
         )
     if variant in _OTHER_VARIANTS:
         raise _Unsupported(f"variant {variant} ({_OTHER_VARIANTS[variant]}) is not Texas hold'em")
     if variant not in VARIANTS:
-        raise fail(f"unknown variant {variant!r} (hold'em codes: NT, FT)")
+        raise fail(f"unknown variant {quote(variant)} (hold'em codes: NT, FT)")
     for key in _REQUIRED[variant]:
         if key not in data:
             raise fail(f"the required field {key!r} is missing for variant {variant}")
@@ -472,7 +497,8 @@ def _build(
         value = data.get(key)
         if value is not None and (not isinstance(value, list) or len(value) != n):
             raise fail(
-                f"{key} must be an array of {n} values (one per player), not {value!r}", key=key
+                f"{key} must be an array of {n} values (one per player), not {quote(value)}",
+                key=key,
             )
     actions = data["actions"]
     if not isinstance(actions, list) or not set(map(type, actions)) <= {str}:
@@ -542,12 +568,8 @@ def _build(
         )
         for i in range(n)
     )
-    antes = [chips(v) for v in data["antes"]] if places else list(data["antes"])
-    blinds = (
-        [chips(v) for v in data["blinds_or_straddles"]]
-        if places
-        else list(data["blinds_or_straddles"])
-    )
+    antes = [chips(v) for v in data["antes"]]  # whole decimals (1.0) become ints too
+    blinds = [chips(v) for v in data["blinds_or_straddles"]]
     if n == 2:  # PHH lists heads-up forced bets as (small, big): the button posts the small one
         antes.reverse()
         blinds.reverse()
@@ -560,13 +582,13 @@ def _build(
     for index, (text, item) in enumerate(zip(actions, parsed, strict=True)):
         at = action_lines[index] if index < len(action_lines) else line
         if item is None:
-            raise fail(f"action {text!r}: {_explain(text)}", at)
+            raise fail(f"action {quote(text)}: {_explain(text)}", at)
         kind, actor, amount, cards, comment = item
         if actor is not None and not 0 <= actor < n:
-            raise fail(f"action {text!r}: there is no player p{actor + 1} ({n} players)", at)
+            raise fail(f"action {quote(text)}: there is no player p{actor + 1} ({n} players)", at)
         if kind in ("sd", "pb"):
             raise _Unsupported(
-                f"action {text!r} ({'draw' if kind == 'sd' else 'bring-in'}) "
+                f"action {quote(text)} ({'draw' if kind == 'sd' else 'bring-in'}) "
                 "belongs to another variant"
             )
         if kind == "noop":
@@ -617,9 +639,6 @@ def _build(
     )
 
 
-_ACTION = re.compile(r"^\s*(?:(d|p(\d+))\s+(\S+)(?:\s+(.*?))?)?\s*(?:#\s?(.*))?$", re.S)
-
-
 #: Parsed actions by text: most betting actions ('p3 f', 'p1 cc') recur from hand to hand.
 _PARSED: dict[str, Any] = {}
 _CARD_OF = {r + u: i * 4 + j for i, r in enumerate(RANKS) for j, u in enumerate(SUITS)}
@@ -648,11 +667,11 @@ def _parse_action(
         if verb == "dh" and len(args) == 4:
             player = args[2]
             cards = _cards(args[3])
-            if player[:1] != "p" or not player[1:].isdigit() or cards is None or len(cards) != 2:
+            if player[:1] != "p" or not _whole(player[1:]) or cards is None or len(cards) != 2:
                 return None
             return (DEAL_HOLE, int(player[1:]) - 1, None, cards, comment)
         return None
-    if who[:1] != "p" or not who[1:].isdigit() or int(who[1:]) < 1:
+    if who[:1] != "p" or not _whole(who[1:]) or int(who[1:]) < 1:
         return None
     actor = int(who[1:]) - 1
     n = len(args)
@@ -662,7 +681,7 @@ def _parse_action(
         return (CHECK_CALL, actor, None, (), comment)
     if verb == "cbr" and n == 3:
         raw = args[2]
-        if raw.isdigit() and len(raw) < 19:
+        if _whole(raw):
             return (BET_RAISE, actor, int(raw), (), comment)
         try:
             amount = Decimal(raw)
@@ -684,18 +703,23 @@ def _parse_action(
 
 
 def _explain(text: str) -> str:
-    m = _ACTION.match(text)
-    if not m or m.group(1) is None:
+    args = text.partition("#")[0].split()
+    who = args[0] if args else ""
+    if len(args) < 2 or not (who == "d" or (who[:1] == "p" and _whole(who[1:]))):
         return (
             "not an action: expected 'd db CARDS', 'd dh pN CARDS', "
             "or 'pN f|cc|cbr AMOUNT|sm [CARDS]'"
         )
-    who, _, verb, rest, _ = m.groups()
+    verb, rest = args[1], " ".join(args[2:])
     if who == "d" and verb not in ("db", "dh"):
-        return f"unknown dealer action {verb!r} (db or dh)"
+        return f"unknown dealer action {quote(verb)} (db or dh)"
     if who != "d" and verb not in ("f", "cc", "cbr", "sm", "sd", "pb"):
-        return f"unknown player action {verb!r} (f, cc, cbr or sm)"
-    return f"bad arguments {rest!r} for {verb!r}" if rest else f"{verb!r} needs arguments"
+        return f"unknown player action {quote(verb)} (f, cc, cbr or sm)"
+    return (
+        f"bad arguments {quote(rest)} for {quote(verb)}"
+        if rest
+        else f"{quote(verb)} needs arguments"
+    )
 
 
 def _cards(text: str) -> tuple[Card | None, ...] | None:
@@ -756,7 +780,7 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
     out["starting_stacks"] = [_number(hand, p.stack) for p in hand.players]
     out["actions"] = [_action_text(hand, m) for m in hand.moves]
     if hand.hand_id is not None and "hand" not in hand.fields:
-        out["hand"] = int(hand.hand_id) if hand.hand_id.isdigit() else hand.hand_id
+        out["hand"] = int(hand.hand_id) if _whole(hand.hand_id) else hand.hand_id
     if any(p.name for p in hand.players):
         out["players"] = [p.name or f"p{i + 1}" for i, p in enumerate(hand.players)]
     if all(p.seat is not None for p in hand.players):

@@ -83,7 +83,8 @@ _GAME = re.compile(
 _OTHER_GAME = re.compile(
     r"Omaha|Stud|Razz|Draw|Badugi|Courchevel|6\+|Short Deck|HORSE|8-Game|Mixed|Triple|Single"
 )
-_DATE = re.compile(r"\s+-\s+(?P<date>\d{4}/\d{1,2}/\d{1,2}.*)$")
+# from the first blank of a run only, so a long run of blanks costs linear time
+_DATE = re.compile(r"(?<!\s)\s+-\s+(?=\d{4}/\d{1,2}/\d{1,2})")
 _LEVEL = re.compile(
     r"^-\s+(?:Match Round (?P<round>\w+), )?Level (?P<level>\w+) "
     rf"\((?P<sb>{_AMT})/(?P<bb>{_AMT})\)$"
@@ -127,7 +128,9 @@ _NOISE = re.compile(
     r"|: Table deposit .*|: sits out|: is sitting out|: is connected|: is disconnected"
     r"|: has returned|: has timed out)$"
 )
-_SEPARATOR = re.compile(r"^\*{5,}.*\*{5,}$")
+#: The longest line a hand may have: real ones have at most a few hundred
+#: characters, and a longer one would cost the patterns below too much time.
+MAX_HAND_LINE = 2_000
 _AMOUNTS_AFTER_VERB = {
     "calls": re.compile(
         rf"^calls (?P<amt>{_AMT})(?P<allin> and is all-in)?(?: and has reached the {_AMT} cap)?$"
@@ -203,7 +206,7 @@ def _hand_chunks(lines: Iterable[str]) -> Iterator[tuple[list[tuple[int, str]], 
             continue
         if text.startswith("#") and (current is None or after_blank):
             continue
-        if _SEPARATOR.match(text):
+        if text.startswith("*****") and text.endswith("*****") and len(text) >= 10:
             after_blank = True
             continue
         if current is None:
@@ -311,6 +314,7 @@ class _HandParser:
     names: dict[str, int] = field(default_factory=dict)
     moves: list[_RawMove] = field(default_factory=list)
     hole_index: dict[int, int] = field(default_factory=dict)
+    longest_name: int = 0
 
     # -- amounts
 
@@ -349,6 +353,12 @@ class _HandParser:
     # -- the hand
 
     def parse(self) -> HandHistory:
+        for number, text in self.lines:
+            if len(text) > MAX_HAND_LINE:
+                raise _Fail(
+                    number,
+                    f"the line is longer than {MAX_HAND_LINE:,} characters: not PokerStars text",
+                )
         it = iter(self.lines)
         first_line, header = next(it)
         self.lineno = first_line
@@ -404,7 +414,7 @@ class _HandParser:
         rest = header[m.end() :]
         d = _DATE.search(rest)
         if d is not None:
-            f["date"] = d["date"]
+            f["date"] = rest[d.end() :]
             rest = rest[: d.start()]
         c = _CLUB.match(rest)
         if c is not None:
@@ -471,6 +481,7 @@ class _HandParser:
         sitting_out = {s.name for s in seats if s.note and s.note != "is sitting out"}
         active: set[str] = set()
         seat_names = {s.name for s in seats}
+        longest = self.longest_name = max(len(name) for name in seat_names)
         pre_deal_out: set[str] = set()
         in_posts = True
         for _, text in body:
@@ -481,7 +492,8 @@ class _HandParser:
                 if m is not None:
                     active.add(m["name"])
                 continue
-            pos = text.find(": ")
+            end = longest + 2
+            pos = text.find(": ", 0, end)
             while pos >= 0:
                 seated = text[:pos]
                 if seated in seat_names:
@@ -492,7 +504,7 @@ class _HandParser:
                     else:
                         active.add(seated)
                     break
-                pos = text.find(": ", pos + 1)
+                pos = text.find(": ", pos + 1, end)
         sitting_out |= (marked | pre_deal_out) - active
         dealt_out = {s.seat for s in seats if s.note == "is sitting out" and s.name in active}
         if dealt_out:
@@ -708,7 +720,8 @@ class _HandParser:
                 self.deal_hole(n, number)
                 cards = self.cards(m["cards"])
                 self.fill_hole(actor, m["cards"], number)
-                self.moves.append(_RawMove(SHOW, actor, None, tuple(cards), number))
+                two = (*cards, None, None)[: max(2, len(cards))]  # one card shown: (c, None)
+                self.moves.append(_RawMove(SHOW, actor, None, two, number))
                 if m["desc"]:
                     described.setdefault(actor, m["desc"])
                     lines.setdefault(f"described.{actor}", number)
@@ -802,8 +815,9 @@ class _HandParser:
     def split_actor(self, text: str) -> tuple[int | None, str]:
         """``(player index, rest)`` for a line ``name: rest`` of a dealt player."""
         start = 0
+        end = self.longest_name + 2  # no ': ' further in can end a name
         while True:
-            pos = text.find(": ", start)
+            pos = text.find(": ", start, end)
             if pos < 0:
                 return None, text
             who = self.names.get(text[:pos])
@@ -953,8 +967,11 @@ def _unwritable(hand: HandHistory) -> str | None:
 
     Every stack is stated, and a player is named at the start of a line
     (``name: folds``), so a name must read back as itself: no spaces around
-    it, no ``': '`` in it, and no two players of the same name.
+    it, no ``': '`` in it, and no two players of the same name.  PokerStars
+    has no straddle.
     """
+    if len(hand.players) > 2 and any(hand.blinds.blinds[2:]):
+        return "a straddle (a third blind), which PokerStars text has no word for"
     seen: set[str] = set()
     for i, player in enumerate(hand.players):
         if player.stack is None:
@@ -968,10 +985,79 @@ def _unwritable(hand: HandHistory) -> str | None:
     return None
 
 
+def _is_text(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _is_flag(value: object) -> bool:
+    return isinstance(value, bool)
+
+
+def _is_count(value: object) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _matches(pattern: str) -> Any:
+    compiled = re.compile(pattern)
+    return lambda value: isinstance(value, str) and compiled.fullmatch(value) is not None
+
+
+def _rows(*checks: Any) -> Any:
+    def check(value: object) -> bool:
+        return isinstance(value, list | tuple) and all(
+            isinstance(row, list | tuple)
+            and len(row) == len(checks)
+            and all(ok(x) for ok, x in zip(checks, row, strict=True))
+            for row in value
+        )
+
+    return check
+
+
+#: The fields of a hand the writer uses, as the PokerStars reader keeps them,
+#: each with a check of its value.  A hand from elsewhere (a PHH file's own
+#: ``table`` or ``currency``) is written with the defaults instead.
+_WRITER_FIELDS: dict[str, Any] = {
+    "site": lambda value: value == "PokerStars",
+    "hand_kind": lambda value: value in ("Hand", "Game"),
+    "zoom": _is_flag,
+    "home_game": _is_flag,
+    "play_money": _is_flag,
+    "club": _matches(r"[^}]*"),
+    "game": _matches(_GAME.pattern),
+    "tournament_id": _matches(r"\d+"),
+    "buy_in": _is_text,
+    "level": _matches(r"\w+"),
+    "match_round": _matches(r"\w+"),
+    "cap": _is_count,
+    "currency": _matches(r"[A-Z]{3}"),
+    "currency_symbol": _matches(r"[^\s\d()\[\]|/,.:+-]{0,3}"),
+    "date": _is_text,
+    "table": _is_text,
+    "max_seats": lambda value: type(value) is int and 2 <= value <= 10,
+    "button_seat": lambda value: type(value) is int and value > 0,
+    "stakes": lambda value: (
+        isinstance(value, list | tuple) and len(value) == 2 and all(map(_is_count, value))
+    ),
+    "bounties": _rows(_is_count, _is_text),
+    "sitting_out_seats": lambda value: (
+        isinstance(value, list | tuple) and all(map(_is_count, value))
+    ),
+    "not_dealt": _rows(_is_count, _is_text, _is_count, _is_text),
+}
+
+
+def _writer_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields the writer may use: those the PokerStars reader made, checked."""
+    if fields.get("site") != "PokerStars":
+        return {}
+    return {k: v for k, v in fields.items() if k in _WRITER_FIELDS and _WRITER_FIELDS[k](v)}
+
+
 class _Writer:
     def __init__(self, hand: HandHistory) -> None:
         self.hand = hand
-        self.f = hand.fields
+        self.f = _writer_fields(hand.fields)
         self.n = len(hand.players)
         self.names = [p.name or f"Player{i + 1}" for i, p in enumerate(hand.players)]
         seats = [p.seat for p in hand.players]

@@ -6,6 +6,7 @@ check; the fuzz targets in ``test_fuzz_*.py`` look for more of the same.
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
@@ -404,3 +405,95 @@ def test_ctrl_c_stops_parallel_validation_and_its_workers(tmp_path: Path) -> Non
     assert time.monotonic() - stopped < 2
     assert child.returncode == 130
     assert one_error_line(err.decode()) == "holdem validate: interrupted"
+
+
+# ---------------------------------------------------------------- found by the fuzz targets
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        GOOD + "[ " + " " * 20_000 + "x\n",  # a table header that does not close
+        "PokerStars Hand #1: Hold'em No Limit (1/2)" + " " * 50_000 + "-\n",  # no date
+        "*" * 300_000 + "\n",  # a separator that never ends
+    ],
+    ids=["phh-table-header", "pokerstars-date", "pokerstars-separator"],
+)
+def test_long_lines_take_linear_time(text: str) -> None:
+    fmt = "phh" if text.startswith("#") else "pokerstars"
+    started = time.monotonic()
+    validate_text(text, fmt)
+    assert time.monotonic() - started < 2
+
+
+def test_a_pokerstars_line_of_many_colons_is_refused_quickly() -> None:
+    text = HAND_1001.replace("eve: folds", "eve: " + ": " * 100_000 + "folds")
+    started = time.monotonic()
+    report = validate_text(text, "pokerstars")
+    assert time.monotonic() - started < 2
+    assert any("longer than 2,000 characters" in p.message for p in report.problems)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("'p3 f'", "'p² f'", "not an action"),  # '²'.isdigit() is True, int('²') fails
+        ("'p1 cbr 10'", "'p1 cbr ²'", "bad arguments '²' for 'cbr'"),
+        ("'p3 f'", "'p3 f " + "x" * 10_000 + "'", "(10,005 characters)"),  # quoted, not whole
+    ],
+)
+def test_odd_actions_are_short_problems(old: str, new: str, message: str) -> None:
+    [problem] = read_phh_text(GOOD.replace(old, new))
+    assert isinstance(problem, Problem) and message in problem.message
+    assert len(problem.message) < 400
+
+
+def test_whole_decimal_blinds_are_chips() -> None:
+    text = GOOD.replace("blinds_or_straddles = [1, 2, 0]", "blinds_or_straddles = [1.0, 2.0, 0]")
+    assert validate_text(text, "phh").status == "OK"
+
+
+def test_a_path_with_a_nul_is_a_missing_file() -> None:
+    with pytest.raises(FileNotFoundError):
+        list(read_phh("abc\0"))
+
+
+def test_pokerstars_writer_ignores_fields_it_did_not_make() -> None:
+    from holdem.pokerstars import to_pokerstars
+
+    text = GOOD.replace(
+        "_source =",
+        "site = 'PokerStars'\nstakes = ['a', 'b']\nnot_dealt = [1]\nbounties = 5\n"
+        "max_seats = -1\n_source =",
+    )
+    [hand] = read_phh_text(text)
+    assert isinstance(hand, HandHistory)
+    written = to_pokerstars(hand)
+    assert validate_text(written, "pokerstars").status == "OK"
+
+
+def test_a_single_shown_card_writes_as_phh() -> None:
+    from holdem.phh import write_phh
+
+    shown = HAND_1001.replace("[cat]: doesn't show hand", "[cat]: shows [Ah]")
+    [hand] = read_pokerstars_text(shown)
+    assert isinstance(hand, HandHistory)
+    out = io.StringIO()
+    write_phh([hand], out)
+    assert "'p4 sm Ah??'" in out.getvalue().replace('"', "'")
+    [back] = read_phh_text(out.getvalue())
+    assert isinstance(back, HandHistory)
+
+
+def test_a_straddle_is_not_written_as_pokerstars_text() -> None:
+    from holdem import Hand, HandConfig
+    from holdem.pokerstars import to_pokerstars
+    from holdem.replay import record
+
+    hand = Hand(
+        HandConfig(stacks=(100,) * 4, button=0, small_blind=1, big_blind=2, straddle=4), rng=3
+    )
+    while not hand.done:
+        hand.check_or_call()
+    with pytest.raises(HistoryFormatError, match="straddle"):
+        to_pokerstars(record(hand))
