@@ -938,7 +938,8 @@ def write_pokerstars(hands: Iterable[HandHistory], out: TextIO) -> int:
 def to_pokerstars(hand: HandHistory) -> str:
     """One hand as PokerStars text (ending with a newline).
 
-    Hands from other formats get ``Player1``.. for missing names, hand id 0,
+    Hands from other formats get ``Player1``.. for missing names, hand id 0
+    (also for an id that is not a number: PokerStars numbers its hands),
     seats 1..n with the button last, and a made-up table and date.  A hand
     whose starting stacks are not all known cannot be written (PokerStars
     states every one): :class:`~holdem.errors.HistoryFormatError`.
@@ -1097,7 +1098,8 @@ class _Writer:
         prefix = "Zoom " if f.get("zoom") and not h.tournament else ""
         if f.get("home_game"):
             prefix = "Home Game "
-        parts = [f"PokerStars {prefix}{kind} #{h.hand_id or 0}: "]
+        number = h.hand_id if h.hand_id and h.hand_id.isascii() and h.hand_id.isdigit() else 0
+        parts = [f"PokerStars {prefix}{kind} #{number}: "]
         if "club" in f:
             parts.append(f"{{{f['club']}}} ")
         game = f.get("game") or f"Hold'em {_LIMIT_TEXT.get(h.variant, 'No Limit')}"

@@ -724,7 +724,8 @@ def record(
     """The history of a hand played on the engine, to write as PHH or PokerStars.
 
     ``names`` are per engine seat; ``unit`` is the value of one chip in the
-    file (``Decimal("0.01")`` for a game in cents).  The history holds every
+    file (``Decimal("0.01")`` for a game in cents): a power of ten, else
+    :class:`~holdem.errors.ConfigError`.  The history holds every
     hole card the referee knows (``show_all=False``: only the shown ones).
 
     >>> from holdem.config import HandConfig
@@ -736,6 +737,12 @@ def record(
     >>> validate(history)
     []
     """
+    if not (unit > 0 and unit == Decimal(1).scaleb(unit.adjusted()) and unit.adjusted() >= -6):
+        raise ConfigError(
+            f"unit {unit}: a chip is worth a power of ten of the file's money (1, 0.01 ...)",
+            field="unit",
+            value=unit,
+        )
     cfg = hand.config
     n = len(cfg.stacks)
     order = [(cfg.button + 1 + i) % n for i in range(n)]  # the model's order: button last

@@ -52,10 +52,15 @@ _POKERSTARS_HEADER = re.compile(r"PokerStars (?:Zoom |Home Game )?(?:Hand|Game) 
 
 
 def _is_history(path: str) -> bool:
-    """Whether a file found in a folder is a hand history (a .txt must look like one)."""
+    """Whether a file found in a folder is a hand history (a .txt must look like one).
+
+    Only regular files: a named pipe would block the reading of the folder.
+    """
     fmt = detect_format(path)
+    if fmt is None or not os.path.isfile(path):
+        return False
     if fmt != "pokerstars":
-        return fmt is not None
+        return True
     try:
         with open(path, encoding="utf-8-sig", errors="replace") as f:
             return _POKERSTARS_HEADER.search(f.read(4096)) is not None

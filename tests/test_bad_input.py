@@ -497,3 +497,30 @@ def test_a_straddle_is_not_written_as_pokerstars_text() -> None:
         hand.check_or_call()
     with pytest.raises(HistoryFormatError, match="straddle"):
         to_pokerstars(record(hand))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_a_named_pipe_in_a_folder_does_not_block_validation(tmp_path: Path) -> None:
+    (tmp_path / "hand.phh").write_text(GOOD, encoding="utf-8")
+    os.mkfifo(tmp_path / "pipe.txt")
+    os.mkfifo(tmp_path / "pipe.phh")
+    done = subprocess.run(
+        [sys.executable, "-m", "holdem", "validate", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 file: 1 OK" in done.stdout
+
+
+def test_record_takes_a_power_of_ten_for_a_unit() -> None:
+    from decimal import Decimal
+
+    from holdem import ConfigError, Hand, HandConfig
+    from holdem.replay import record
+
+    hand = Hand(HandConfig(stacks=(300, 300), button=0, small_blind=1, big_blind=2), rng=1)
+    while not hand.done:
+        hand.check_or_call()
+    assert record(hand, unit=Decimal(100)).unit == 100
+    with pytest.raises(ConfigError, match="power of ten"):
+        record(hand, unit=Decimal("0.5"))
