@@ -36,7 +36,7 @@ def _reports(files: list[str], fmt: str | None, jobs: int) -> Iterator[FileRepor
     import multiprocessing
 
     # the workers leave Ctrl-C to this process, which stops them at once
-    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_interrupts)
+    pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
     try:
         chunk = max(1, len(files) // (jobs * 8))
         yield from pool.imap(partial(validate_file, fmt=fmt), files, chunksize=chunk)
