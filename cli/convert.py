@@ -29,7 +29,8 @@ Examples:
   cat hand.phh | holdem convert - --from phh --to pokerstars
 \b
 Exit status: 0 every hand written, 1 some hands left out (each named on
-stderr), 2 input that cannot be read or a bad request, 130 interrupted.
+stderr) or none in SOURCE, 2 input that cannot be read or a bad request,
+130 interrupted.
 """,
 )
 @click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
@@ -85,6 +86,9 @@ def convert_command(
     with _safe_output(output) as sink:
         written = converted.write(sink.out, many=output.lower().endswith(".phhs"))
         sink.keep = written > 0
+    if not written and not converted.skipped:
+        click.echo(f"holdem convert: {source} holds no hand: nothing written", err=True)
+        sys.exit(1)
     if converted.skipped:
         noun = "hand" if converted.skipped == 1 else "hands"
         done = (

@@ -217,6 +217,38 @@ class HandHistory:
             return f"{who} bets or raises to {self.to_text(move.to or 0)}"
         return f"{who} {move.kind.replace('_', ' or ')}"
 
+    def check_writable(self) -> None:
+        """Raises :class:`HistoryFormatError` if an amount is too large to write.
+
+        The readers refuse amounts of :data:`MAX_AMOUNT` or more (in the
+        file's notation); the writers do not write what would not read back.
+        """
+        c = self.claims
+        b = self.blinds
+        largest = max(
+            (
+                *(p.stack or 0 for p in self.players),
+                *b.antes, *b.blinds, *b.dead, *b.posts, b.small_bet, b.big_bet, b.min_bet,
+                *(m.to or 0 for m in self.moves),
+                *(m.stated or 0 for m in self.moves),
+                *(x or 0 for x in c.finishing_stacks or ()),
+                *(c.winnings or ()),
+                *(amount for _, amount, _ in c.collected or ()),
+                *(amount for _, amount in c.returned or ()),
+                *(c.pots or ()),
+                c.total_pot or 0,
+                c.rake or 0,
+            ),
+            default=0,
+        )  # fmt: skip
+        if largest * self.unit >= MAX_AMOUNT:
+            raise HistoryFormatError(
+                f"an amount of {self.to_text(largest)} is too large to write "
+                f"(amounts are below 10^15)",
+                path=self.source,
+                line=self.line,
+            )
+
     def player_name(self, index: int) -> str:
         """The name of a player, or ``p1``.. (1-based, as PHH numbers them)."""
         name = self.players[index].name if 0 <= index < len(self.players) else None

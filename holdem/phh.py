@@ -750,7 +750,11 @@ def _number(hand: HandHistory, chips: int | None) -> Any:
 
 
 def to_phh(hand: HandHistory) -> dict[str, Any]:
-    """The PHH fields of a hand, as a dict ready for a TOML writer."""
+    """The PHH fields of a hand, as a dict ready for a TOML writer.
+
+    A hand PHH cannot express raises :class:`~holdem.errors.HistoryFormatError`.
+    """
+    hand.check_writable()
     n = len(hand.players)
     antes, blinds = list(hand.blinds.antes), list(hand.blinds.blinds)
     if n == 2:

@@ -944,6 +944,7 @@ def to_pokerstars(hand: HandHistory) -> str:
     whose starting stacks are not all known cannot be written (PokerStars
     states every one): :class:`~holdem.errors.HistoryFormatError`.
     """
+    hand.check_writable()
     problem = _unwritable(hand)
     if problem:
         raise HistoryFormatError(
@@ -963,12 +964,25 @@ def to_pokerstars(hand: HandHistory) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: How lines of a hand start that are not a player's: a name cannot start so.
+_LINE_STARTS = (
+    "Seat ",
+    "Dealt to ",
+    "Uncalled bet ",
+    "*** ",
+    "Total pot ",
+    "Board ",
+    "PokerStars ",
+)
+
+
 def _unwritable(hand: HandHistory) -> str | None:
     """Why PokerStars text cannot say what the hand says (None: it can).
 
     Every stack is stated, and a player is named at the start of a line
     (``name: folds``), so a name must read back as itself: no spaces around
-    it, no ``': '`` in it, and no two players of the same name.  PokerStars
+    it, no ``': '`` or control character in it, no start of another kind of
+    line (``Seat 1``), and no two players of the same name.  PokerStars
     has no straddle.
     """
     if len(hand.players) > 2 and any(hand.blinds.blinds[2:]):
@@ -978,7 +992,12 @@ def _unwritable(hand: HandHistory) -> str | None:
         if player.stack is None:
             return f"{hand.player_name(i)}'s starting stack is unknown, and PokerStars states each"
         name = player.name or f"Player{i + 1}"
-        if name != name.strip() or ": " in name or name.startswith("Dealt to "):
+        if (
+            name != name.strip()
+            or ": " in name
+            or not name.isprintable()
+            or name.startswith(_LINE_STARTS)
+        ):
             return f"the player name {quote(name)} would not read back"
         if name in seen:
             return f"two players are named {quote(name)}"

@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
+from .actions import Action
 from .actions import ActionKind as K
 from .cards import Card, format_cards
 from .config import HandConfig, Post, Structure
@@ -114,7 +115,7 @@ def config_of(history: HandHistory) -> HandConfig:
     if not big and small and small >= nominal:
         # a lone blind of the full amount in the small-blind seat: the big blind,
         # the small one missing (a dead button, a small blind who left)
-        big, small = small, 0
+        big, small, bb_seat = small, 0, sb_seat
     if nominal > big:
         # the big blind's seat posted less (all-in for less, or nothing left after an
         # ante): the big blind is still the full amount for everybody else (R6)
@@ -123,7 +124,7 @@ def config_of(history: HandHistory) -> HandConfig:
         if not small:
             _unsupported(h, "no blinds: a hold'em hand here needs a big blind")
         # a lone blind in the small-blind seat is a big blind with the small one missing
-        big, small = small, 0
+        big, small, bb_seat = small, 0, sb_seat
     if not small:
         missing_small = True
     antes = b.antes
@@ -347,19 +348,16 @@ def _player_move(
         raise _error(
             h, move, f"{h.describe_move(move)}: it is {h.player_name(actor)}'s turn", "order"
         )
-    claims = move.stated is not None or move.all_in  # then checked against the bets before
-    bets, top = (hand.bets, hand.current_bet) if claims else ((), 0)
+    # a raise's stated increment is checked against the bets before it
+    bets, top = (hand.bets, hand.current_bet) if move.stated is not None else ((), 0)
     try:
         if move.kind == FOLD:
-            hand.fold(seat)
+            action = hand.fold(seat)
         elif move.kind == CHECK_CALL:
-            hand.check_or_call(seat)
+            action = hand.check_or_call(seat)
         elif move.kind == BET_RAISE:
             to = move.to or 0
-            if hand.current_bet:
-                hand.raise_to(to, seat)
-            else:
-                hand.bet(to, seat)
+            action = hand.raise_to(to, seat) if hand.current_bet else hand.bet(to, seat)
         else:  # pragma: no cover - other kinds are handled by the caller
             raise AssertionError(move.kind)
     except IllegalActionError as exc:
@@ -380,8 +378,8 @@ def _player_move(
             )
             return
         raise _error(h, move, f"{h.describe_move(move)}: {exc}", "illegal") from None
-    if claims:
-        _check_stated(hand, h, move, bets, top, problems)
+    if move.stated is not None or (move.all_in and not action.all_in):
+        _check_stated(hand, action, h, move, bets, top, problems)
 
 
 #: How files word ``raises X to Y`` other than PokerStars does today (X: the
@@ -394,30 +392,35 @@ _RAISE_WORDINGS = (
 
 def _check_stated(
     hand: Hand,
+    action: Action,
     h: HandHistory,
     move: Move,
     bets: tuple[int, ...],
     top: int,
     problems: list[Problem],
 ) -> None:
-    """Compares what the file says of a move (its amount, all-in) with what the rules did.
-
-    ``bets`` and ``top`` are the bets and the bet to call before the move.
-    """
+    """Compares what the file says of a move (its amount, all-in) with what the
+    engine did (``action``, its record); ``bets`` and ``top`` are the bets and
+    the bet to call before the move."""
     seat = move.actor
     assert seat is not None
     to, stated = move.to or 0, move.stated
-    if stated is not None and move.kind == CHECK_CALL:
-        paid = hand.bets[seat] - bets[seat]
-        if stated != paid:
-            raise _error(
-                h,
-                move,
-                f"{h.player_name(seat)} calls {h.to_text(stated)}: the call puts in "
-                f"{h.to_text(paid)}",
-                "amount",
-            )
-    elif stated is not None and move.kind == BET_RAISE and stated not in (to - max(bets), to - top):
+    # what a call leaves in: a call nobody can match in full gets its excess back
+    # at once, and PokerStars states the call without it
+    paid = hand.bets[seat] - bets[seat] if bets else 0
+    if stated is not None and move.kind == CHECK_CALL and stated != paid:
+        raise _error(
+            h,
+            move,
+            f"{h.player_name(seat)} calls {h.to_text(stated)}: the call puts in {h.to_text(paid)}",
+            "amount",
+        )
+    if (
+        stated is not None
+        and move.kind == BET_RAISE
+        and bets
+        and stated not in (to - max(bets), to - top)
+    ):
         # the increment counts from the largest bet made: a big blind all-in for
         # less than the blind is raised from what it posted, or from the full blind
         wording = {to - bets[seat]: _RAISE_WORDINGS[0], to: _RAISE_WORDINGS[1]}.get(stated)
@@ -442,7 +445,7 @@ def _check_stated(
                     f"raises the bet, {who}",
                 )
             )
-    if move.all_in and hand.stacks[seat]:
+    if move.all_in and not action.all_in:
         raise _error(
             h,
             move,
@@ -713,6 +716,9 @@ def _same_description(text: str, ours: str) -> bool:
     return True  # words we do not know: nothing to compare
 
 
+_BLINDS = (K.SMALL_BLIND, K.BIG_BLIND, K.STRADDLE)
+
+
 def record(
     hand: Hand,
     *,
@@ -724,8 +730,8 @@ def record(
     """The history of a hand played on the engine, to write as PHH or PokerStars.
 
     ``names`` are per engine seat; ``unit`` is the value of one chip in the
-    file (``Decimal("0.01")`` for a game in cents): a power of ten, else
-    :class:`~holdem.errors.ConfigError`.  The history holds every
+    file (``Decimal("0.01")`` for a game in cents): 1 or a power of ten
+    below it, else :class:`~holdem.errors.ConfigError`.  The history holds every
     hole card the referee knows (``show_all=False``: only the shown ones).
 
     >>> from holdem.config import HandConfig
@@ -737,9 +743,10 @@ def record(
     >>> validate(history)
     []
     """
-    if not (unit > 0 and unit == Decimal(1).scaleb(unit.adjusted()) and unit.adjusted() >= -6):
+    if not (unit > 0 and unit == Decimal(1).scaleb(unit.adjusted()) and -6 <= unit.adjusted() <= 0):
+        # (a chip worth 100 would be lost: files state amounts, not the chip)
         raise ConfigError(
-            f"unit {unit}: a chip is worth a power of ten of the file's money (1, 0.01 ...)",
+            f"unit {unit}: a chip is worth 1, 0.1, 0.01 ... of the file's money (down to 10^-6)",
             field="unit",
             value=unit,
         )
@@ -751,17 +758,17 @@ def record(
     blinds = [0] * n
     dead = [0] * n
     posts = [0] * n
-    nominal = {K.SMALL_BLIND: cfg.small_blind, K.BIG_BLIND: cfg.big_blind, K.STRADDLE: cfg.straddle}
-    for kind, seat, amount in cfg.forced_bets:
-        i = index[seat]
-        if kind is K.ANTE:
-            antes[i] = amount
-        elif kind in nominal:
-            blinds[i] = amount
-        elif kind is K.DEAD_BLIND:
-            dead[i] = amount
-        else:
-            posts[i] = amount
+    for a in hand.log:  # what each player posted (a short stack posts less than the blind)
+        if a.seat is None:
+            continue
+        if a.kind in _BLINDS:
+            blinds[index[a.seat]] = a.amount
+        elif a.kind is K.ANTE:
+            antes[index[a.seat]] = a.amount
+        elif a.kind is K.DEAD_BLIND:
+            dead[index[a.seat]] = a.amount
+        elif a.kind is K.LIVE_POST:
+            posts[index[a.seat]] = a.amount
     outcome = hand.outcome
     if outcome is None:
         raise HoldemError("the hand is not over: only a finished hand can be recorded")

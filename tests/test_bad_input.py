@@ -512,7 +512,7 @@ def test_a_named_pipe_in_a_folder_does_not_block_validation(tmp_path: Path) -> N
     assert "1 file: 1 OK" in done.stdout
 
 
-def test_record_takes_a_power_of_ten_for_a_unit() -> None:
+def test_record_takes_a_chip_of_1_or_a_power_of_ten_below() -> None:
     from decimal import Decimal
 
     from holdem import ConfigError, Hand, HandConfig
@@ -521,6 +521,85 @@ def test_record_takes_a_power_of_ten_for_a_unit() -> None:
     hand = Hand(HandConfig(stacks=(300, 300), button=0, small_blind=1, big_blind=2), rng=1)
     while not hand.done:
         hand.check_or_call()
-    assert record(hand, unit=Decimal(100)).unit == 100
-    with pytest.raises(ConfigError, match="power of ten"):
-        record(hand, unit=Decimal("0.5"))
+    assert record(hand, unit=Decimal("0.01")).unit == Decimal("0.01")
+    for unit in ("0.5", "100"):  # a chip of 100 would be lost: files state amounts
+        with pytest.raises(ConfigError, match="a chip is worth 1"):
+            record(hand, unit=Decimal(unit))
+
+
+def _played(stacks: tuple[int, ...], **config: object) -> HandHistory:
+    """A hand of calling stations on the engine, recorded."""
+    from holdem import Hand, HandConfig
+    from holdem.replay import record
+
+    hand = Hand(HandConfig(stacks=stacks, button=0, **config), rng=0)  # type: ignore[arg-type]
+    while not hand.done:
+        hand.check_or_call()
+    return record(hand)
+
+
+@pytest.mark.parametrize(
+    ("stacks", "config"),
+    [
+        ((2, 1), {"small_blind": 1, "big_blind": 2}),  # heads-up, the big blind short
+        ((40, 3), {"small_blind": 2, "big_blind": 5, "ante": 1}),  # short after the ante
+        (
+            (40, 40, 1),
+            {
+                "small_blind": 5,
+                "big_blind": 10,
+                "ante": 10,
+                "big_blind_ante": True,
+                "missing_small_blind": True,
+            },
+        ),
+    ],
+    ids=["short-big-blind", "short-after-ante", "missing-small-big-blind-ante"],
+)
+def test_recorded_hands_validate_and_round_trip(
+    stacks: tuple[int, ...], config: dict[str, object]
+) -> None:
+    from holdem.phh import write_phh
+    from holdem.pokerstars import to_pokerstars
+    from holdem.replay import validate, with_results
+
+    history = _played(stacks, **config)
+    assert validate(history) == []
+    [back] = read_pokerstars_text(to_pokerstars(with_results(history)))
+    assert isinstance(back, HandHistory) and validate(back) == []
+    out = io.StringIO()
+    write_phh([history], out)
+    [again] = read_phh_text(out.getvalue())
+    assert isinstance(again, HandHistory) and validate(again) == []
+
+
+@pytest.mark.parametrize("name", ["Seat 1", "a\x00b", "Total pot 5", " x"])
+def test_names_that_would_not_read_back_are_refused(name: str) -> None:
+    from dataclasses import replace
+
+    from holdem.pokerstars import to_pokerstars
+
+    history = _played((100, 100), small_blind=1, big_blind=2)
+    players = (history.players[0]._replace(name=name), history.players[1])
+    with pytest.raises(HistoryFormatError, match="would not read back"):
+        to_pokerstars(replace(history, players=players))
+
+
+def test_amounts_the_readers_refuse_are_not_written() -> None:
+    from holdem.phh import to_phh
+    from holdem.pokerstars import to_pokerstars
+
+    history = _played((1, 10**30), small_blind=1, big_blind=10)
+    for write in (to_phh, to_pokerstars):
+        with pytest.raises(HistoryFormatError, match="too large to write"):
+            write(history)  # type: ignore[operator]
+
+
+def test_converting_a_file_without_hands_writes_nothing(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.phh"
+    empty.write_bytes(b"# nothing here\n")
+    out = tmp_path / "old.phhs"
+    out.write_text("the old output", encoding="utf-8")
+    code, _, err = run("convert", str(empty), "--to", "phh", "-o", str(out), "--force")
+    assert code == 1 and "holds no hand: nothing written" in err
+    assert out.read_text(encoding="utf-8") == "the old output"
