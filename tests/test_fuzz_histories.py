@@ -1267,6 +1267,8 @@ class ConvertCase:
     target: str
     output: str  # "stdout", "new", "existing" or "input"
     give_from: bool
+    options: tuple[str, ...] = ()  # --force, --keep-invalid
+    stdin: bool = False  # the source is standard input ("-", with --from)
 
     @property
     def data(self) -> bytes:
@@ -1281,16 +1283,20 @@ class ConvertCase:
         st.sampled_from(FORMATS),
         st.sampled_from(["stdout", "new", "existing", "existing", "input"]),
         st.booleans(),
+        st.lists(st.sampled_from(["--force", "--keep-invalid"]), unique=True).map(tuple),
+        st.booleans(),
     )
 )
 def test_convert_command(case: ConvertCase) -> None:
-    """``holdem convert`` (CliRunner): exit 0/1/2/130, one-line errors, no traceback; the input
-    file is never changed; an existing output is untouched when the conversion fails; ``-o``
-    on the input does not destroy it; what is written reads back."""
+    """``holdem convert`` (CliRunner; a file or standard input, ``--force``,
+    ``--keep-invalid``): exit 0/1/2/130, one-line errors, no traceback; the input file is never
+    changed; an existing output is untouched when the conversion fails; ``-o`` on the input
+    does not destroy it; what is written reads back."""
     with TempDir.make() as folder:
         source = input_file(case.source, folder)
-        args = ["convert", str(source), "--to", case.target]
-        if case.give_from:
+        stdin = case.stdin and case.output != "input"
+        args = ["convert", "-" if stdin else str(source), "--to", case.target, *case.options]
+        if case.give_from or stdin:
             args += ["--from", case.source.fmt]
         out = None
         if case.output == "new":
@@ -1304,7 +1310,9 @@ def test_convert_command(case: ConvertCase) -> None:
             args += ["-o", str(out)]
 
         def work() -> None:
-            result = CliRunner(catch_exceptions=False).invoke(cli_main(), args)
+            result = CliRunner(catch_exceptions=False).invoke(
+                cli_main(), args, input=case.source.data if stdin else None
+            )
             code = result.exit_code
             check(code in (0, 1, 2, 130), "convert-exit-code", f"{code}\n{result.stderr[-800:]}")
             check_stderr(result.stderr, "convert", code)
@@ -1339,7 +1347,13 @@ def test_convert_command(case: ConvertCase) -> None:
                 written_text = out.read_text(encoding="utf-8", errors="replace")
             else:
                 written_text = ""
-            if code == 0 and written_text.strip():
+            if code == 0 and case.output == "existing" and "--force" in case.options:
+                check(
+                    written_text.encode() != SENTINEL,
+                    "convert-force-success-keeps-old-output",
+                    "exit 0 and the old output is still there",
+                )
+            if code == 0 and written_text.strip() and written_text.encode() != SENTINEL:
                 again = read_text(case.target, written_text)
                 bad = [str(p) for p in again if isinstance(p, Problem)]
                 check(not bad, "convert-writes-unreadable", bad[:3])
