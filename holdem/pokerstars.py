@@ -34,8 +34,9 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
+from itertools import zip_longest
 from typing import Any, TextIO
 
 from .cards import Card, format_cards, parse_cards
@@ -985,8 +986,25 @@ def _unwritable(hand: HandHistory) -> str | None:
     line (``Seat 1``), and no two players of the same name.  PokerStars
     has no straddle.
     """
-    if len(hand.players) > 2 and any(hand.blinds.blinds[2:]):
+    b = hand.blinds
+    if len(hand.players) > 2 and any(b.blinds[2:]):
         return "a straddle (a third blind), which PokerStars text has no word for"
+    unusual = (
+        any(b.dead)
+        or any(b.posts)
+        or len(set(b.antes)) > 1
+        or (len(hand.players) > 2 and not (b.blinds[0] and b.blinds[1]))
+    )
+    if unusual and _posted(hand) != b:
+        # PokerStars states what was posted: who posted which blind is then lost
+        return (
+            "a stack too short for its forced bets beside a missing blind, a dead blind, "
+            "a live post or a big-blind ante"
+        )
+    extra = [d + p for d, p in zip_longest(b.dead, b.posts, fillvalue=0)]
+    for i, (blind, more) in enumerate(zip(b.blinds, extra, strict=False)):
+        if blind and more:
+            return f"{hand.player_name(i)} posts a blind and another forced bet"
     seen: set[str] = set()
     for i, player in enumerate(hand.players):
         if player.stack is None:
@@ -1074,9 +1092,29 @@ def _writer_fields(fields: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if k in _WRITER_FIELDS and _WRITER_FIELDS[k](v)}
 
 
+def _posted(hand: HandHistory) -> Blinds:
+    """The forced bets as posted: PokerStars states what a short stack could put in
+    (the ante first, then the blind), where other formats state the blinds as set."""
+    b = hand.blinds
+    n = len(hand.players)
+    rows = [list(x) + [0] * (n - len(x)) for x in (b.antes, b.blinds, b.dead, b.posts)]
+    for i, player in enumerate(hand.players):
+        left = player.stack
+        for row in rows:
+            if left is not None:
+                row[i] = min(row[i], left)
+                left -= row[i]
+    antes, blinds, dead, posts = (
+        tuple(row) if given else ()
+        for row, given in zip(rows, (b.antes, b.blinds, b.dead, b.posts), strict=True)
+    )
+    return replace(b, antes=antes, blinds=blinds, dead=dead, posts=posts)
+
+
 class _Writer:
     def __init__(self, hand: HandHistory) -> None:
         self.hand = hand
+        self.posted = _posted(hand)
         self.f = _writer_fields(hand.fields)
         self.n = len(hand.players)
         self.names = [p.name or f"Player{i + 1}" for i, p in enumerate(hand.players)]
@@ -1091,6 +1129,7 @@ class _Writer:
         self.collected: tuple[tuple[int, int, str], ...] = ()
         self.folded = [False] * self.n
         self.fold_street = [0] * self.n
+        self.pot = 0  # what the players put in and left in, once play() has run
 
     def money(self, amount: int) -> str:
         return f"{self.symbol}{self.hand.to_text(amount)}"
@@ -1184,8 +1223,11 @@ class _Writer:
         return out
 
     def posts(self) -> list[str]:
-        b = self.hand.blinds
+        b = self.posted
         out: list[str] = []
+        for i in range(self.n):
+            if b.antes[i]:
+                out.append(f"{self.names[i]}: posts the ante {self.money(b.antes[i])}")
         order = sorted(range(self.n), key=lambda i: b.blinds[i] if i < len(b.blinds) else 0)
         stacks = self.stacks_left()
         # the small blind first, then the big blind (the smaller blind of two is the small one)
@@ -1204,15 +1246,11 @@ class _Writer:
                 out.append(f"{self.names[i]}: posts big blind {self.money(live)}")
             elif dead:
                 out.append(f"{self.names[i]}: posts small blind {self.money(dead)}")
-        for i in range(self.n):
-            ante = b.antes[i] if i < len(b.antes) else 0
-            if ante:
-                out.append(f"{self.names[i]}: posts the ante {self.money(ante)}")
         return out
 
     def stacks_left(self) -> list[str]:
         """`` and is all-in`` for blinds that take a whole stack (else '')."""
-        b = self.hand.blinds
+        b = self.posted
         out = []
         for i, p in enumerate(self.hand.players):
             spent = sum(x[i] for x in (b.antes, b.blinds, b.dead, b.posts) if i < len(x))
@@ -1221,7 +1259,7 @@ class _Writer:
 
     def play(self) -> list[str]:
         h = self.hand
-        b = h.blinds
+        b = self.posted
         n = self.n
         out: list[str] = []
         committed = [
@@ -1238,12 +1276,21 @@ class _Writer:
         street = 0
         hole_done = False
         showdown = False
+        pot = sum(b.antes) + sum(b.blinds) + sum(b.dead) + sum(b.posts)  # all put in
         returned = list(h.claims.returned or ())
         guess = h.claims.returned is None and "site" not in self.f  # not read from PokerStars
         returned_written = False
         # PokerStars text says when a player is all-in; other formats may not
         guess_all_in = "site" not in self.f
-        final_to = committed[:]
+
+        def guess_returned() -> None:
+            """At the end of a betting round: the part of its top bet nobody matched
+            goes back to the bettor (the source does not say)."""
+            if guess and not returned_written and n > 1:
+                second, top = sorted(committed)[-2:]
+                if top > second:
+                    returned.append((committed.index(top), top - second))
+                    write_returned()
 
         def write_returned() -> None:
             nonlocal returned_written
@@ -1268,6 +1315,7 @@ class _Writer:
                 out.append("*** HOLE CARDS ***")
                 hole_done = True
             if kind == DEAL_BOARD:
+                guess_returned()  # the betting round is over
                 if street == 0 and len(move.cards) == 3:
                     cards = [c for c in move.cards if c is not None]
                     out.append(f"*** FLOP *** [{format_cards(cards)}]")
@@ -1277,7 +1325,6 @@ class _Writer:
                     out.append(f"*** {name} *** [{format_cards(board)}] [{format_cards(cards)}]")
                 board.extend(c for c in move.cards if c is not None)
                 street += 1
-                final_to = committed[:]
                 committed = [0] * n
                 continue
             if who is None:
@@ -1296,6 +1343,7 @@ class _Writer:
                     owed = top - committed[who]
                     pay = int(min(owed, left[who]) if left[who] > 0 else owed)
                     committed[who] += pay
+                    pot += pay
                     left[who] -= pay
                     allin = move.all_in or (guess_all_in and left[who] <= 0)
                 if not pay and move.stated is None and not allin:
@@ -1307,6 +1355,7 @@ class _Writer:
                 to = move.to or 0
                 top = max(committed)
                 pay = to - committed[who]
+                pot += pay
                 left[who] -= pay
                 committed[who] = to
                 allin = move.all_in or (guess_all_in and left[who] <= 0)
@@ -1317,6 +1366,7 @@ class _Writer:
                     by = max(to - top, 0) if move.stated is None else move.stated
                     out.append(f"{name}: raises {self.money(by)} to {self.money(to)}{tail}")
             elif kind in (SHOW, MUCK):
+                guess_returned()
                 write_returned()
                 if not showdown and folded.count(False) > 1:
                     out.append("*** SHOW DOWN ***")
@@ -1328,21 +1378,17 @@ class _Writer:
                     out.append(f"{name}: shows [{shown}]{tail}")
                 else:
                     out.append(f"{name}: mucks hand" if showdown else f"{name}: doesn't show hand")
-        del final_to
         if not hole_done:
             out.append("*** HOLE CARDS ***")
-        if guess and not returned_written and n > 1:
-            # the part of the last bet nobody matched goes back to its bettor
-            second, top = sorted(committed)[-2:]
-            if top > second:
-                returned.append((committed.index(top), top - second))
+        guess_returned()
         write_returned()
+        self.pot = pot - sum(amount for _, amount in returned)
         collected = h.claims.collected
         if collected is None and "site" not in self.f and folded.count(False) == 1:
-            collected = ((folded.index(False), self.computed_pot(returned), "pot"),)
+            collected = ((folded.index(False), self.pot, "pot"),)
         self.collected = collected or ()
-        for who, amount, pot in self.collected:
-            out.append(f"{self.names[who]} collected {self.money(amount)} from {pot}")
+        for who, amount, pot_name in self.collected:
+            out.append(f"{self.names[who]} collected {self.money(amount)} from {pot_name}")
         self.board = board
         self.folded = folded
         self.fold_street = fold_street
@@ -1353,7 +1399,7 @@ class _Writer:
         out = ["*** SUMMARY ***"]
         total = c.total_pot
         if total is None and "site" not in self.f:
-            total = self.computed_pot(self.returned)
+            total = self.pot
         if total is not None:
             pots = ""
             if c.pots:
@@ -1412,25 +1458,3 @@ class _Writer:
                 text += " mucked"
             out.append(text)
         return out
-
-    def computed_pot(self, returned: list[tuple[int, int]]) -> int:
-        b = self.hand.blinds
-        total = sum(b.antes) + sum(b.blinds) + sum(b.dead) + sum(b.posts)
-        committed = [
-            (b.blinds[i] if i < len(b.blinds) else 0) + (b.posts[i] if i < len(b.posts) else 0)
-            for i in range(self.n)
-        ]
-        for move in self.hand.moves:
-            if move.kind == DEAL_BOARD:
-                committed = [0] * self.n
-            elif move.actor is None:
-                continue
-            elif move.kind == CHECK_CALL:
-                pay = max(0, max(committed) - committed[move.actor])
-                committed[move.actor] += pay
-                total += pay
-            elif move.kind == BET_RAISE:
-                total += (move.to or 0) - committed[move.actor]
-                committed[move.actor] = move.to or 0
-        total -= sum(amount for _, amount in returned)
-        return total

@@ -89,17 +89,8 @@ def config_of(history: HandHistory) -> HandConfig:
     button = n - 1
     sb_seat, bb_seat = (button, 0) if n == 2 else (0, 1)
     small, big = b.blinds[sb_seat], b.blinds[bb_seat]
-    if n == 2 and small > big:
-        raise _error(
-            h,
-            None,
-            f"heads-up, the button posts the small blind (R3), but here "
-            f"{h.player_name(button)} on the button posts {h.to_text(small)} and "
-            f"{h.player_name(0)} {h.to_text(big)}",
-            "config",
-        )
-    missing_small = False
-    straddle = 0
+    nominal = b.small_bet if h.variant == "FT" else b.min_bet
+    straddle, straddle_seat = 0, 2
     for seat, amount in enumerate(b.blinds):
         if not amount or seat in (sb_seat, bb_seat):
             continue
@@ -111,11 +102,28 @@ def config_of(history: HandHistory) -> HandConfig:
                 f"a forced bet of {h.to_text(amount)} by {h.player_name(seat)} "
                 "(only small blind, big blind and an under-the-gun straddle)",
             )
-    nominal = b.small_bet if h.variant == "FT" else b.min_bet
-    if not big and small and small >= nominal:
-        # a lone blind of the full amount in the small-blind seat: the big blind,
-        # the small one missing (a dead button, a small blind who left)
+    lone = not big and not _all_in_by(h, bb_seat, 0)  # the big blind's seat posts nothing
+    if (
+        n > 2
+        and small
+        and (small >= nominal or lone)
+        and (not big or (big >= 2 * small and not straddle))
+    ):
+        # a lone blind in the small-blind seat: the big blind (all-in for less, or
+        # of the full amount), the small one missing (a dead button, a small blind
+        # who left); a blind of twice as much after it is the straddle
+        if big:
+            straddle, straddle_seat = big, 1
         big, small, bb_seat = small, 0, sb_seat
+    if n == 2 and small > big and not _all_in_by(h, bb_seat, big):
+        raise _error(
+            h,
+            None,
+            f"heads-up, the button posts the small blind (R3), but here "
+            f"{h.player_name(button)} on the button posts {h.to_text(small)} and "
+            f"{h.player_name(0)} {h.to_text(big)}",
+            "config",
+        )
     if nominal > big:
         # the big blind's seat posted less (all-in for less, or nothing left after an
         # ante): the big blind is still the full amount for everybody else (R6)
@@ -125,8 +133,10 @@ def config_of(history: HandHistory) -> HandConfig:
             _unsupported(h, "no blinds: a hold'em hand here needs a big blind")
         # a lone blind in the small-blind seat is a big blind with the small one missing
         big, small, bb_seat = small, 0, sb_seat
-    if not small:
-        missing_small = True
+    missing_small = not small
+    if straddle and straddle < 2 * big and _all_in_by(h, straddle_seat, straddle):
+        # a straddle all-in for less: the usual one, two big blinds, for the others
+        straddle = 2 * big
     antes = b.antes
     ante, bb_ante = 0, False
     nonzero = {a for a in antes if a}
@@ -189,6 +199,12 @@ def config_of(history: HandHistory) -> HandConfig:
             big_bet=key[11],
         )
     return config
+
+
+def _all_in_by(h: HandHistory, seat: int, blind: int) -> bool:
+    """Whether a player's ante and ``blind`` take their whole (known) stack."""
+    stack = h.players[seat].stack
+    return stack is not None and blind + h.blinds.antes[seat] >= stack
 
 
 #: Configurations by setup: hands of one table share them (a HandConfig is immutable).
@@ -758,17 +774,18 @@ def record(
     blinds = [0] * n
     dead = [0] * n
     posts = [0] * n
-    for a in hand.log:  # what each player posted (a short stack posts less than the blind)
-        if a.seat is None:
-            continue
-        if a.kind in _BLINDS:
-            blinds[index[a.seat]] = a.amount
-        elif a.kind is K.ANTE:
-            antes[index[a.seat]] = a.amount
-        elif a.kind is K.DEAD_BLIND:
-            dead[index[a.seat]] = a.amount
-        elif a.kind is K.LIVE_POST:
-            posts[index[a.seat]] = a.amount
+    # the forced bets as set (a writer caps them by the stacks where its format
+    # states what was posted): a short big blind stays the big blind
+    for kind, seat, amount in cfg.forced_bets:
+        i = index[seat]
+        if kind in _BLINDS:
+            blinds[i] = amount
+        elif kind is K.ANTE:
+            antes[i] = amount
+        elif kind is K.DEAD_BLIND:
+            dead[i] = amount
+        else:
+            posts[i] = amount
     outcome = hand.outcome
     if outcome is None:
         raise HoldemError("the hand is not over: only a finished hand can be recorded")

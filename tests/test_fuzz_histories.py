@@ -874,7 +874,7 @@ def played(draw: st.DrawFn) -> Played:
         post=draw(
             st.none() | st.tuples(st.integers(0, 9), st.sampled_from([bb, sb]), st.booleans())
         ),
-        unit=draw(st.sampled_from(["1", "1", "0.01", "100"])),
+        unit=draw(st.sampled_from(["1", "1", "0.01", "0.1"])),
         names=names,
         hand_id=draw(st.sampled_from([None, None, "17", "007", "abc", "\u00b2", "1 2"])),
         seed=draw(st.integers(0, 2**32)),
@@ -1142,10 +1142,25 @@ def test_phh_writer(case: Case | Played) -> None:
         run_case(case, work, reader_hangs=False)
 
 
+def _as_posted(hand: HandHistory) -> list[list[int]]:
+    """The forced bets as PokerStars text states them: what each stack could put in
+    (antes first, then blinds, dead blinds, live posts); other formats state them as set."""
+    b = hand.blinds
+    n = len(hand.players)
+    rows = [list(x) + [0] * (n - len(x)) for x in (b.antes, b.blinds, b.dead, b.posts)]
+    for i, player in enumerate(hand.players):
+        left = player.stack
+        for row in rows:
+            if left is not None:
+                row[i] = min(row[i], left)
+                left -= row[i]
+    return rows
+
+
 def stars_essentials(hand: HandHistory, source: HandHistory | None = None) -> dict[str, object]:
     """What PokerStars text carries of a hand (``source``: the hand before writing, for the
     names it makes up)."""
-    b = hand.blinds
+    antes, blinds, dead, posts = _as_posted(hand)
     holes: dict[int, set[int]] = {}
     for m in hand.moves:
         if m.kind in (DEAL_HOLE, SHOW) and m.actor is not None:
@@ -1164,10 +1179,10 @@ def stars_essentials(hand: HandHistory, source: HandHistory | None = None) -> di
         "variant": hand.variant,
         "names": [p.name or f"Player{i + 1}" for i, p in enumerate(hand.players)],
         "stacks": [money(hand, p.stack) for p in hand.players],
-        "blinds": (moneys(hand, b.antes), moneys(hand, b.blinds)),
+        "blinds": (moneys(hand, antes), moneys(hand, blinds)),
         "posts": (
-            sum(money(hand, x) or 0 for x in b.dead),
-            sum(money(hand, x) or 0 for x in b.posts),
+            sum(money(hand, x) or 0 for x in dead),
+            sum(money(hand, x) or 0 for x in posts),
         ),
         "moves": plays,
         "showdown": [
