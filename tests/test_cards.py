@@ -5,8 +5,10 @@ from __future__ import annotations
 import doctest
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,9 +24,11 @@ from holdem.cards import (
     mask_of,
     parse_card,
     parse_cards,
+    quote_input,
     rank_of,
     suit_of,
 )
+from holdem.cli.main import main
 from holdem.errors import HoldemError, InvalidCardError
 
 
@@ -103,6 +107,52 @@ def test_parse_card_wants_exactly_one() -> None:
         parse_card("AsKs")
     with pytest.raises(InvalidCardError, match="out of range"):
         format_card(52)
+
+
+def test_errors_quote_a_bounded_and_readable_part_of_the_input() -> None:
+    # bytes that were not UTF-8 reach us as surrogate escapes (os.fsdecode)
+    with pytest.raises(InvalidCardError, match=r"unknown card '\\xff\\xfe' at position 1"):
+        parse_cards("\udcff\udcfe")
+    with pytest.raises(InvalidCardError, match=r"'\\xff' is not a suit"):
+        parse_cards("A\udcff")
+    with pytest.raises(InvalidCardError) as info:
+        parse_card("As" + " " * 100_000 + "Kd")
+    assert len(str(info.value)) < 100 and "..." in str(info.value)
+    with pytest.raises(InvalidCardError) as info:
+        parse_cards([10**100_000])  # str() of it would raise ValueError
+    assert "out of range" in str(info.value) and len(str(info.value)) < 100
+    assert quote_input("x" * 41) == "'" + "x" * 40 + "'..."
+    assert quote_input("it's") == "'it\\'s'"
+    assert quote_input(-(10**40)).startswith("an int of")
+
+
+def test_cli_shows_bytes_that_are_not_utf8_readably() -> None:
+    result = CliRunner().invoke(main, ["eval", "\udcff\udcfe"])
+    assert result.exit_code == 2
+    assert "unknown card '\\xff\\xfe'" in result.stderr
+    long = CliRunner().invoke(main, ["eval", "A" * 100_000])
+    assert long.exit_code == 2 and len(long.stderr) < 300
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: parse_cards(5), TypeError, "not int"),  # type: ignore[arg-type]
+        (lambda: parse_cards(None), TypeError, "not NoneType"),  # type: ignore[arg-type]
+        (lambda: format_card(-1), InvalidCardError, "out of range"),
+        (lambda: format_card("As"), InvalidCardError, "is not a card"),  # type: ignore[arg-type]
+        (lambda: mask_of([-1]), InvalidCardError, "out of range"),
+        (lambda: mask_of([10**18]), InvalidCardError, "out of range"),
+        (lambda: mask_of(["As"]), InvalidCardError, "is not a card"),  # type: ignore[list-item]
+        (lambda: cards_of(-1), InvalidCardError, "not a card set"),  # looped forever
+        (lambda: cards_of(1 << 52), InvalidCardError, "not a card set"),
+    ],
+)
+def test_bad_card_ints_and_sets_raise_invalid_card_error(
+    call: Callable[[], object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        call()
 
 
 @given(st.text(max_size=12))
