@@ -305,33 +305,47 @@ uint16_t hd_evaluate(const uint8_t *cards, size_t n) {
     return hd_evaluate_in(&hd_tables, cards, n);
 }
 
-/* The batch loops for a constant k, so that the compiler unrolls them. */
+/* The batch loops over hands [from, to) for a constant k, so that the
+ * compiler unrolls them. */
 #define BATCH(k)                                                                        \
     do {                                                                                \
-        for (size_t i = 0; i < n; i++)                                                  \
+        for (size_t i = from; i < to; i++)                                              \
             out[i] = hd_evaluate_in(&hd_tables, cards + (k) * i, (k));                  \
     } while (0)
 #define BATCH_CHECKED(k)                                                                \
     do {                                                                                \
-        for (size_t i = 0; i < n; i++)                                                  \
+        for (size_t i = from; i < to; i++)                                              \
             if (!evaluate_checked(cards + (k) * i, (k), &out[i])) return (int64_t)i;    \
     } while (0)
 
-void hd_evaluate_batch(const uint8_t *cards, size_t n, unsigned k, uint16_t *out) {
-    switch (k) {
-    case 7: BATCH(7); break;
-    case 6: BATCH(6); break;
-    case 5: BATCH(5); break;
-    default: break;
+/* The stop flag is read once per HD_STOP_EVERY hands, between two runs of
+ * the unrolled loop. */
+size_t hd_evaluate_batch(const uint8_t *cards, size_t n, unsigned k, uint16_t *out,
+                         const int *stop) {
+    if (k < 5 || k > 7) return 0;
+    for (size_t from = 0; from < n; from += HD_STOP_EVERY) {
+        size_t to = n - from > HD_STOP_EVERY ? from + HD_STOP_EVERY : n;
+        if (hd_stopped(stop)) return from;
+        switch (k) {
+        case 7: BATCH(7); break;
+        case 6: BATCH(6); break;
+        default: BATCH(5); break;
+        }
     }
+    return n;
 }
 
-int64_t hd_evaluate_batch_checked(const uint8_t *cards, size_t n, unsigned k, uint16_t *out) {
-    switch (k) {
-    case 7: BATCH_CHECKED(7); break;
-    case 6: BATCH_CHECKED(6); break;
-    case 5: BATCH_CHECKED(5); break;
-    default: return 0;
+int64_t hd_evaluate_batch_checked(const uint8_t *cards, size_t n, unsigned k, uint16_t *out,
+                                  const int *stop) {
+    if (k < 5 || k > 7) return 0;
+    for (size_t from = 0; from < n; from += HD_STOP_EVERY) {
+        size_t to = n - from > HD_STOP_EVERY ? from + HD_STOP_EVERY : n;
+        if (hd_stopped(stop)) return HD_STOPPED;
+        switch (k) {
+        case 7: BATCH_CHECKED(7); break;
+        case 6: BATCH_CHECKED(6); break;
+        default: BATCH_CHECKED(5); break;
+        }
     }
     return -1;
 }
