@@ -10,9 +10,11 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import holdem.equities as equities_module
 from holdem import InvalidCardError
+from holdem.cli.main import main
 from holdem.equities import EXACT_MAX, MAX_SEED, MAX_TRIALS, EquityError, equity
 from holdem.evaluator import MAX_THREADS
 from holdem.ranges import Range, RangeSyntaxError
@@ -351,3 +353,35 @@ def test_worker_threads_stop_when_the_caller_is_interrupted() -> None:
             equity(["AK", "QQ+", "JTs", "22"], threads=2, progress=interrupt, **kwargs)  # type: ignore[arg-type]
         assert time.perf_counter() - start < 2
         assert threading.active_count() == baseline
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--threads", "0"], "'0' is not an integer from 1 to 64"),
+        (["--threads", "65"], "'65' is not an integer from 1 to 64"),
+        (["--trials", "0"], "'0' is not an integer from 1 to 10000000000"),
+        (["--trials", "10000000001"], "from 1 to 10000000000"),
+        (["--seed", "-1"], "'-1' is not an integer from 0 to 18446744073709551615"),
+        (["--seed", str(2**64)], "is not an integer from 0 to 18446744073709551615"),
+        (["--seed", "9" * 100_000], "'" + "9" * 40 + "'... is not an integer"),
+        (["--stderr", "nan"], "'nan' is not a positive number"),
+        (["--stderr", "inf"], "'inf' is not a positive number"),
+        (["--stderr", "-1"], "'-1' is not a positive number"),
+    ],
+)
+def test_cli_bad_numbers_are_usage_errors_quoting_little(args: list[str], message: str) -> None:
+    code, out, err = run_cli("equity", "AK", "QQ", *args)
+    assert code == 2 and out == ""
+    assert message in err and len(err) < 400
+    assert "Traceback" not in err
+
+
+def test_cli_equity_takes_the_whole_seed_range() -> None:
+    code, out, _ = run_cli("equity", "AK", "QQ", "--trials", "1000", "--seed", str(MAX_SEED))
+    assert code == 0 and f"seed {MAX_SEED}" in out

@@ -14,6 +14,7 @@ from array import array
 from collections import Counter
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 from reference_eval import score
@@ -22,6 +23,7 @@ import holdem
 from holdem import Category, InvalidCardError, category, describe, evaluate, evaluate7
 from holdem._core import lib
 from holdem.cards import format_cards, parse_cards
+from holdem.cli.main import main
 from holdem.errors import HoldemError
 from holdem.evaluator import (
     MAX_THREADS,
@@ -549,3 +551,17 @@ def test_ctrl_c_stops_the_equity_command() -> None:
         assert code in (1, 130)  # 130 once cli/main.py maps KeyboardInterrupt
         assert "Traceback" not in err
         assert seconds < 2
+
+
+def test_cli_eval_with_a_board_takes_two_hole_cards_a_player() -> None:
+    result = CliRunner().invoke(main, ["eval", "--board", "QhJhTh", "AsKs", "QsJs", "2c2d"])
+    assert result.exit_code == 0 and "wins" in result.stdout
+    for hole, count in [("AsKsQs", 3), ("As", 1), ("AsKsQsJs9s", 5)]:
+        result = CliRunner().invoke(main, ["eval", "--board", "QhJhTh", hole, "2c2d"])
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr == (
+            f"holdem eval: error: player 1 ({hole}) has {count} hole cards: "
+            "with --board, each player has exactly 2\n"
+        )
+    result = CliRunner().invoke(main, ["eval", "--board", "", "AsKsQsJs9s", "2c2d3c4c5c"])
+    assert result.exit_code == 2 and "has 5 hole cards" in result.stderr
