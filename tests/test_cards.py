@@ -29,7 +29,9 @@ from holdem.cards import (
     suit_of,
 )
 from holdem.cli.main import main
-from holdem.errors import HoldemError, InvalidCardError
+from holdem.config import HandConfig
+from holdem.errors import ConfigError, HoldemError, InvalidCardError
+from holdem.hand import Hand
 
 
 def test_r1_encoding_table() -> None:
@@ -201,3 +203,22 @@ def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_hole_cards_and_view_of_a_seat_not_at_the_table() -> None:
+    # holdem/hand.py: hole_cards(-1) gave the last seat's cards, hole_cards(5) an IndexError
+    hand = Hand(HandConfig(stacks=(100, 100, 100), button=0, small_blind=1, big_blind=2), rng=1)
+    assert hand.hole_cards(2) is not None and hand.view(2).hole_cards == hand.hole_cards(2)
+    for seat in (-1, 3, 10**30):
+        for look in (hand.hole_cards, hand.view):
+            with pytest.raises(ConfigError, match=r"seat .* is not at the table: seats are 0 to 2"):
+                look(seat)
+    with pytest.raises(ConfigError, match="seat -1 is not at the table") as info:
+        hand.hole_cards(-1)
+    assert isinstance(info.value, ValueError) and info.value.field == "seat"
+    for seat in ("1", 1.0, True):
+        with pytest.raises(TypeError, match="a seat is an int"):
+            hand.hole_cards(seat)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="a seat is an int"):
+            hand.view(seat)  # type: ignore[arg-type]
+    assert hand.view(None).hole_cards is None
