@@ -104,7 +104,8 @@ def _tokenize(text: str) -> list[_Tok]:
             pos += 1
             continue
         m = _TOKEN.match(text, pos)
-        assert m is not None  # the pattern matches any non-separator character
+        if m is None:  # only Unicode white space (\x85, \u3000 ...) is left
+            break
         tokens.append(_Tok(m.group(1), m.start(1) + 1))
         pos = m.end()
     return tokens

@@ -219,3 +219,11 @@ def test_errors_quote_at_most_40_characters_of_a_token() -> None:
     result = CliRunner().invoke(main, ["range", "QQ+," + "\udcff" * 1000])
     assert result.exit_code == 2 and len(result.stderr) < 300
     assert "'" + "\\xff" * 40 + "'..." in result.stderr
+
+
+def test_unicode_white_space_separates_tokens() -> None:
+    # '\x85' (NEL) ended the tokenizer on an AssertionError (found by the fuzz target)
+    assert Range.parse("QQ+\x85") == Range.parse("QQ+")
+    assert Range.parse("AA\u3000KK") == Range.parse("AA,KK")
+    with pytest.raises(RangeSyntaxError, match="empty"):
+        Range.parse("\x85")
