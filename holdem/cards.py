@@ -43,10 +43,10 @@ _QUOTE_LIMIT = 40
 def quote_input(value: object, limit: int = _QUOTE_LIMIT) -> str:
     r"""A short, readable quote of some input, for an error message.
 
-    Text is quoted as by ``repr`` and cut after ``limit`` characters (``...``
-    marks the cut); bytes that were not UTF-8 (a command line passes them on
-    as surrogate escapes) show as ``\xff``.  An int shows in full unless
-    it is huge; anything else as a cut ``repr``.
+    Text is quoted as by ``repr``, at most ``limit`` characters of it
+    (``...`` marks a cut); bytes that were not UTF-8 (a command line passes
+    them on as surrogate escapes) show as ``\xff``.  An int shows in full
+    unless it is huge; anything else as a cut ``repr``.
 
     >>> print(quote_input("Ax"), quote_input("\udcff\udcfe"), quote_input("Q" * 50, limit=5))
     'Ax' '\xff\xfe' 'QQQQQ'...
@@ -54,8 +54,15 @@ def quote_input(value: object, limit: int = _QUOTE_LIMIT) -> str:
     'an int of 333 bits'
     """
     if isinstance(value, str):
-        body = "".join(map(_quote_char, value[:limit]))
-        return f"'{body}'" + ("..." if len(value) > limit else "")
+        pieces: list[str] = []
+        size = 0
+        for ch in value:
+            piece = _quote_char(ch)
+            size += len(piece)
+            if size > limit:
+                return "'" + "".join(pieces) + "'..."
+            pieces.append(piece)
+        return "'" + "".join(pieces) + "'"
     if isinstance(value, int) and not isinstance(value, bool):
         # str() of an int of thousands of digits is slow, or refused
         return str(value) if value.bit_length() <= 128 else f"an int of {value.bit_length()} bits"
