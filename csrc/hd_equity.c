@@ -17,7 +17,6 @@ typedef struct {
     unsigned n;
     uint64_t key[HD_MAX_PLAYERS], bits[HD_MAX_PLAYERS];
     uint64_t *wins, *ties_k;
-    const int *stop;
 } showdown_t;
 
 /* Values one complete board (summed into key, bits) for every player; sets
@@ -71,8 +70,9 @@ static void sum_board(const uint8_t *board, unsigned nb, uint64_t *key, uint64_t
     }
 }
 
-/* Every choice of k cards from deck[from..nd) added to the board sums; reads
- * the stop flag once per choice of all but the last card (at most 48 boards). */
+/* Every choice of k cards from deck[from..nd) added to the board sums.  (No
+ * stop flag in here: even read once per thousand boards it cost 2 to 3% of the
+ * heads-up time; hd_equity_enumerate reads it between first board cards.) */
 static uint64_t enumerate_boards(const showdown_t *s, const uint64_t *dk, const uint64_t *db,
                                  unsigned nd, unsigned from, unsigned k, uint64_t key,
                                  uint64_t bits) {
@@ -99,10 +99,8 @@ static uint64_t enumerate_boards(const showdown_t *s, const uint64_t *dk, const 
         for (unsigned i = from; i < nd; i++) score(s, key + dk[i], bits | db[i]);
         return nd - from;
     }
-    for (unsigned i = from; i + k <= nd; i++) {
-        if (k == 2 && hd_stopped(s->stop)) break;
+    for (unsigned i = from; i + k <= nd; i++)
         total += enumerate_boards(s, dk, db, nd, i + 1, k - 1, key + dk[i], bits | db[i]);
-    }
     return total;
 }
 
@@ -117,7 +115,6 @@ uint64_t hd_equity_enumerate(const uint8_t *holes, unsigned n, const uint8_t *bo
     s.n = n;
     s.wins = wins;
     s.ties_k = ties_k;
-    s.stop = stop;
     for (unsigned i = 0; i < n; i++) {
         s.key[i] = hd_tables.card_key[holes[2 * i]] + hd_tables.card_key[holes[2 * i + 1]];
         s.bits[i] = hd_tables.card_bit[holes[2 * i]] | hd_tables.card_bit[holes[2 * i + 1]];
@@ -133,6 +130,7 @@ uint64_t hd_equity_enumerate(const uint8_t *holes, unsigned n, const uint8_t *bo
         db[i] = hd_tables.card_bit[deck[i]];
     }
     if (hi > nd) hi = nd;
+    /* the stop flag is read once per first board card: at most C(47, 4) boards */
     for (unsigned i = lo; i < hi && i + k <= nd && !hd_stopped(stop); i++) {
         if (k == 1) {
             score(&s, key + dk[i], bits | db[i]);
@@ -268,7 +266,7 @@ uint64_t hd_equity_montecarlo(const uint8_t *combos, const double *weights,
     unsigned drawn[HD_MAX_PLAYERS], n_drawn = 0; /* the players with a choice of combos */
     showdown_t s;
     rng_t rng;
-    uint64_t base_key, base_bits, used0 = dead, done = 0, rejects = 0, draws = 0;
+    uint64_t base_key, base_bits, used0 = dead, done = 0, rejects = 0;
     unsigned k = 5 - nb;
     int ok = 1;
     if (n < 2 || n > HD_MAX_PLAYERS || nb > 5) return 0;
@@ -276,7 +274,6 @@ uint64_t hd_equity_montecarlo(const uint8_t *combos, const double *weights,
     s.n = n;
     s.wins = wins;
     s.ties_k = ties_k;
-    s.stop = stop;
     for (unsigned i = 0; i < n; i++) {
         const uint8_t *c = combos + 2 * start[i];
         if (start[i + 1] - start[i] == 1) { /* a known hand: once for all deals */
@@ -294,26 +291,32 @@ uint64_t hd_equity_montecarlo(const uint8_t *combos, const double *weights,
     /* every deal takes the same number of cards: is any left for the board? */
     if (hd_popcount64(used0 & HD_ALL_CARDS) + 2 * n_drawn + k > HD_NUM_CARDS) ok = 0;
     rng_seed(&rng, seed);
-    while (ok && done < trials && rejects <= max_rejects) {
-        if (++draws % HD_STOP_EVERY == 0 && hd_stopped(stop)) break;
-        uint64_t used = used0, key = base_key, bits = base_bits;
-        unsigned d;
-        for (d = 0; d < n_drawn; d++) {
-            unsigned i = drawn[d];
-            const uint8_t *c = combos + 2 * (start[i] + alias_draw(&table[d], &rng));
-            uint64_t pair = (UINT64_C(1) << c[0]) | (UINT64_C(1) << c[1]);
-            if (used & pair) break;
-            used |= pair;
-            s.key[i] = hd_tables.card_key[c[0]] + hd_tables.card_key[c[1]];
-            s.bits[i] = hd_tables.card_bit[c[0]] | hd_tables.card_bit[c[1]];
+    /* in blocks of at most HD_STOP_EVERY deals and as many rejections, with the
+     * stop flag read between two blocks */
+    while (ok && done < trials && rejects <= max_rejects && !hd_stopped(stop)) {
+        uint64_t done_to = trials - done > HD_STOP_EVERY ? done + HD_STOP_EVERY : trials;
+        uint64_t rejects_to =
+            max_rejects - rejects > HD_STOP_EVERY ? rejects + HD_STOP_EVERY : max_rejects;
+        while (done < done_to && rejects <= rejects_to) {
+            uint64_t used = used0, key = base_key, bits = base_bits;
+            unsigned d;
+            for (d = 0; d < n_drawn; d++) {
+                unsigned i = drawn[d];
+                const uint8_t *c = combos + 2 * (start[i] + alias_draw(&table[d], &rng));
+                uint64_t pair = (UINT64_C(1) << c[0]) | (UINT64_C(1) << c[1]);
+                if (used & pair) break;
+                used |= pair;
+                s.key[i] = hd_tables.card_key[c[0]] + hd_tables.card_key[c[1]];
+                s.bits[i] = hd_tables.card_bit[c[0]] | hd_tables.card_bit[c[1]];
+            }
+            if (d < n_drawn) { /* a collision: draw the whole deal again, so no bias */
+                rejects++;
+                continue;
+            }
+            draw_board(&rng, k, &used, &key, &bits);
+            score(&s, key, bits);
+            done++;
         }
-        if (d < n_drawn) { /* a collision: draw the whole deal again, so no bias */
-            rejects++;
-            continue;
-        }
-        draw_board(&rng, k, &used, &key, &bits);
-        score(&s, key, bits);
-        done++;
     }
     for (unsigned d = 0; d < n_drawn; d++) free(table[d].alias), free(table[d].cut);
     *rejected += rejects;
@@ -339,19 +342,20 @@ uint64_t hd_equity_montecarlo_deals(const uint8_t *deals, const double *weights,
     s.n = n;
     s.wins = wins;
     s.ties_k = ties_k;
-    s.stop = stop;
     rng_seed(&rng, seed);
-    for (t = 0; t < trials; t++) {
-        if ((t + 1) % HD_STOP_EVERY == 0 && hd_stopped(stop)) break;
-        const uint8_t *c = deals + 2 * (size_t)n * alias_draw(&table, &rng);
-        uint64_t used = used0, key = base_key, bits = base_bits;
-        for (unsigned i = 0; i < n; i++, c += 2) {
-            used |= (UINT64_C(1) << c[0]) | (UINT64_C(1) << c[1]);
-            s.key[i] = hd_tables.card_key[c[0]] + hd_tables.card_key[c[1]];
-            s.bits[i] = hd_tables.card_bit[c[0]] | hd_tables.card_bit[c[1]];
+    for (t = 0; t < trials && !hd_stopped(stop);) { /* blocks, as in hd_equity_montecarlo */
+        uint64_t to = trials - t > HD_STOP_EVERY ? t + HD_STOP_EVERY : trials;
+        for (; t < to; t++) {
+            const uint8_t *c = deals + 2 * (size_t)n * alias_draw(&table, &rng);
+            uint64_t used = used0, key = base_key, bits = base_bits;
+            for (unsigned i = 0; i < n; i++, c += 2) {
+                used |= (UINT64_C(1) << c[0]) | (UINT64_C(1) << c[1]);
+                s.key[i] = hd_tables.card_key[c[0]] + hd_tables.card_key[c[1]];
+                s.bits[i] = hd_tables.card_bit[c[0]] | hd_tables.card_bit[c[1]];
+            }
+            draw_board(&rng, k, &used, &key, &bits);
+            score(&s, key, bits);
         }
-        draw_board(&rng, k, &used, &key, &bits);
-        score(&s, key, bits);
     }
     free(table.alias), free(table.cut);
     return t;
