@@ -29,7 +29,6 @@ import itertools
 import operator
 import signal
 import sys
-import threading
 from array import array
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -109,6 +108,8 @@ except ImportError:  # pragma: no cover - not CPython
 
 
 def _in_main_thread() -> bool:
+    import threading  # here: importing it with holdem would cost 0.25 MiB
+
     return threading.current_thread() is threading.main_thread()
 
 
@@ -188,7 +189,8 @@ def _parallel(
 
 def _close(pool: ThreadPoolExecutor, pending: deque[Future[Any]], stop: _StopFlag) -> None:
     """Stops the workers of ``pool`` and joins them; a Ctrl-C meanwhile is
-    raised once they are joined, so that no thread outlives the call."""
+    raised once they are joined.  (A worker whose start a Ctrl-C cut short is
+    unknown to the pool; it finds the flag set and ends moments later.)"""
     interrupted = False
     while True:
         try:
