@@ -20,9 +20,10 @@
  * bounds, but gives meaningless values; no input makes a loop run forever.
  *
  * Stopping: every function whose work grows with its input takes a last
- * argument `const int *stop` (NULL: never stop).  It reads *stop every few
- * thousand hands or deals and returns early, with the work done so far,
- * once it is non-zero.  Another thread may set it (to abandon the work), and
+ * argument `const int *stop` (NULL: never stop).  It reads *stop between
+ * blocks of work (a few thousand hands or deals; the exact enumeration once
+ * per first board card) and returns early, with the work done so far, once
+ * it is non-zero.  Another thread may set it (to abandon the work), and
  * so may Ctrl-C between hd_sigint_begin(stop) and hd_sigint_end().
  */
 #ifndef HOLDEM_H
