@@ -490,7 +490,9 @@ def bench_raw_enumeration(repeat: int) -> None:
         return
     pool = bytes(range(52))
     hist = ffi.new("uint64_t[]", limit)
-    seconds = min(timed(lambda: enumerate_c(b"", 0, pool, 52, 7, hist)) for _ in range(repeat))
+    seconds = min(
+        timed(lambda: enumerate_c(b"", 0, pool, 52, 7, hist, ffi.NULL)) for _ in range(repeat)
+    )
     emit_result(
         "holdem",
         "_core.lib.hd_enumerate (the C call inside value_counts)",

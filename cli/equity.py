@@ -10,7 +10,8 @@ from contextlib import contextmanager
 import click
 
 from holdem.cards import format_cards, parse_cards
-from holdem.equities import EquityResult, equity
+from holdem.equities import MAX_SEED, MAX_TRIALS, EquityResult, equity
+from holdem.evaluator import MAX_THREADS
 
 
 @contextmanager
@@ -70,16 +71,27 @@ See docs/ranges.md for the range syntax.
 @click.option("--board", "-b", default="", metavar="CARDS", help="Board cards (0, 3, 4 or 5).")
 @click.option("--dead", "-d", default="", metavar="CARDS", help="Cards out of play (folded, seen).")
 @click.option("--exact", "method", flag_value="exact", help="Enumerate every board (exact).")
-@click.option("--trials", type=click.IntRange(min=1), help="Monte Carlo with this many deals.")
+# The library checks the rest (trials up to MAX_TRIALS, a finite stderr) and
+# says why in one line; cli/main.py cuts any error line to a bounded length.
+@click.option(
+    "--trials",
+    type=click.IntRange(min=1),
+    help=f"Monte Carlo with this many deals (1 to {MAX_TRIALS:.0e}).",
+)
 @click.option(
     "--stderr",
     "target",
     type=click.FloatRange(min=0, min_open=True),
     help="Monte Carlo until each standard error is at most this, e.g. 0.001.",
 )
-@click.option("--seed", type=int, help="Monte Carlo seed, to repeat a run exactly.")
-@click.option("--threads", "-t", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Threads (the same seed gives the same result with any number).")  # fmt: skip
+@click.option(
+    "--seed",
+    type=click.IntRange(0, MAX_SEED),
+    help="Monte Carlo seed (0 to 2^64-1), to repeat a run.",
+)
+@click.option("--threads", "-t", type=click.IntRange(1, MAX_THREADS), default=1, show_default=True,
+              help=f"Threads, 1 to {MAX_THREADS} (the same seed gives the same result with "
+              "any number).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def equity_command(
     players: tuple[str, ...],

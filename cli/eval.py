@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from holdem.cards import Card, format_card, parse_cards
+from holdem.cards import Card, format_card, parse_cards, quote_input
 from holdem.errors import InvalidCardError
 from holdem.evaluator import HandValue, best_five, category, describe, evaluate
 
@@ -55,10 +55,16 @@ def _showdown(board_text: str, words: tuple[str, ...], as_json: bool) -> None:
             hole = parse_cards(word)
         except InvalidCardError as exc:
             raise InvalidCardError(f"player {number}: {exc}", token=exc.token) from None
-        if not 5 <= len(hole) + len(board) <= 7:
+        shown = "".join(map(format_card, hole[:20])) + "..." * (len(hole) > 20)
+        if len(hole) != 2:
             raise InvalidCardError(
-                f"player {number} ({word}) has {len(hole)} cards and the board {len(board)}: "
-                "a hand needs 5 to 7 cards in all"
+                f"player {number} ({shown or quote_input(word)}) has {len(hole)} hole cards: "
+                "with --board, each player has exactly 2"
+            )
+        if len(board) < 3:
+            raise InvalidCardError(
+                f"player {number} ({shown}) has 2 cards and the board {len(board)}: "
+                "a hand needs 5 to 7 cards in all (give 3 to 5 with --board)"
             )
         players.append(hole)
     _check_no_shared_cards(board, players)
@@ -123,8 +129,8 @@ Examples:
 """,
 )
 @click.argument("cards", nargs=-1, required=True)
-@click.option("--board", "-b", metavar="CARDS", help="Community cards (0 to 5); then each "
-              "CARDS argument is one player's hole cards.")  # fmt: skip
+@click.option("--board", "-b", metavar="CARDS", help="Community cards (3 to 5); then each "
+              "CARDS argument is one player's two hole cards.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def eval_command(cards: tuple[str, ...], board: str | None, as_json: bool) -> None:
     """Evaluate a poker hand, or rank several players' hands on a board.
@@ -133,7 +139,7 @@ def eval_command(cards: tuple[str, ...], board: str | None, as_json: bool) -> No
     category, a description, the best five cards and its value (a number,
     higher is better, equal values tie).
 
-    With --board, each CARDS argument is one player's hole cards: every
+    With --board, each CARDS argument is one player's two hole cards: every
     player's best hand is shown, ranked, with the winner (or the split) marked.
     """
     if board is None:

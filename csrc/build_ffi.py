@@ -10,7 +10,7 @@ import sys
 from cffi import FFI
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCES = ["hd_eval.c", "hd_enum.c", "hd_equity.c"]
+SOURCES = ["hd_eval.c", "hd_enum.c", "hd_equity.c", "hd_signal.c"]
 
 
 def _rel(name: str) -> str:

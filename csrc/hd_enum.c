@@ -10,12 +10,15 @@ typedef struct {
     uint64_t key[HD_NUM_CARDS], bits[HD_NUM_CARDS];
     unsigned n;
     uint64_t *hist;
+    const int *stop;
 } pool_t;
 
-/* Every choice of 2 cards from pool[from..]: the innermost levels, flat. */
+/* Every choice of 2 cards from pool[from..]: the innermost levels, flat
+ * (at most 1,275 hands, so the stop flag is read once a call). */
 static uint64_t enum_two(const pool_t *p, unsigned from, uint64_t key,
                          uint64_t bits) {
     uint64_t *hist = p->hist;
+    if (hd_stopped(p->stop)) return 0;
     for (unsigned i = from; i + 1 < p->n; i++) {
         uint64_t k1 = key + p->key[i], b1 = bits | p->bits[i];
         for (unsigned j = i + 1; j < p->n; j++)
@@ -37,7 +40,7 @@ static uint64_t enum_k(const pool_t *p, unsigned from, unsigned k, uint64_t key,
 
 uint64_t hd_enumerate(const uint8_t *fixed, unsigned n_fixed,
                       const uint8_t *pool, unsigned n_pool, unsigned k,
-                      uint64_t *hist) {
+                      uint64_t *hist, const int *stop) {
     pool_t p;
     uint64_t key = HD_KEY_INIT, bits = 0;
     for (unsigned i = 0; i < n_fixed; i++) {
@@ -56,6 +59,7 @@ uint64_t hd_enumerate(const uint8_t *fixed, unsigned n_fixed,
     }
     p.n = n_pool;
     p.hist = hist;
+    p.stop = stop;
     for (unsigned i = 0; i < n_pool; i++) {
         p.key[i] = hd_tables.card_key[pool[i]];
         p.bits[i] = hd_tables.card_bit[pool[i]];

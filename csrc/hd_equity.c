@@ -7,6 +7,7 @@
  * A player's equity is (wins + sum over k of ties_k / k) / deals, and the sum
  * of the squares of its shares, for a standard error, wins + ties_k / k^2.
  */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,7 +70,9 @@ static void sum_board(const uint8_t *board, unsigned nb, uint64_t *key, uint64_t
     }
 }
 
-/* Every choice of k cards from deck[from..nd) added to the board sums. */
+/* Every choice of k cards from deck[from..nd) added to the board sums.  (No
+ * stop flag in here: even read once per thousand boards it cost 2 to 3% of the
+ * heads-up time; hd_equity_enumerate reads it between first board cards.) */
 static uint64_t enumerate_boards(const showdown_t *s, const uint64_t *dk, const uint64_t *db,
                                  unsigned nd, unsigned from, unsigned k, uint64_t key,
                                  uint64_t bits) {
@@ -103,7 +106,8 @@ static uint64_t enumerate_boards(const showdown_t *s, const uint64_t *dk, const 
 
 uint64_t hd_equity_enumerate(const uint8_t *holes, unsigned n, const uint8_t *board,
                              unsigned nb, const uint8_t *deck, unsigned nd, unsigned lo,
-                             unsigned hi, uint64_t *wins, uint64_t *ties_k) {
+                             unsigned hi, uint64_t *wins, uint64_t *ties_k,
+                             const int *stop) {
     showdown_t s;
     uint64_t dk[HD_NUM_CARDS], db[HD_NUM_CARDS], key, bits, used = 0, total = 0;
     unsigned k = 5 - nb;
@@ -126,7 +130,8 @@ uint64_t hd_equity_enumerate(const uint8_t *holes, unsigned n, const uint8_t *bo
         db[i] = hd_tables.card_bit[deck[i]];
     }
     if (hi > nd) hi = nd;
-    for (unsigned i = lo; i < hi && i + k <= nd; i++) {
+    /* the stop flag is read once per first board card: at most C(47, 4) boards */
+    for (unsigned i = lo; i < hi && i + k <= nd && !hd_stopped(stop); i++) {
         if (k == 1) {
             score(&s, key + dk[i], bits | db[i]);
             total++;
@@ -194,13 +199,16 @@ static int alias_build(alias_t *a, const double *w, uint32_t m) {
     a->m = m;
     a->alias = malloc(m * sizeof *a->alias);
     a->cut = malloc(m * sizeof *a->cut);
-    if (!scaled || !small || !large || !a->alias || !a->cut) {
-        free(scaled), free(small), free(large);
+    for (uint32_t j = 0; scaled && j < m; j++) total += w[j];
+    /* no weights, or weights that sum to nothing usable (0, NaN, infinity) */
+    if (!scaled || !small || !large || !a->alias || !a->cut || !(total > 0) ||
+        !(total <= DBL_MAX)) {
+        free(scaled), free(small), free(large), free(a->alias), free(a->cut);
+        a->alias = NULL, a->cut = NULL;
         return -1;
     }
-    for (uint32_t j = 0; j < m; j++) total += w[j];
     for (uint32_t j = 0; j < m; j++) {
-        scaled[j] = w[j] * m / total;
+        scaled[j] = w[j] > 0 ? w[j] * m / total : 0.0;
         if (scaled[j] < 1.0) small[ns++] = j;
         else large[nl++] = j;
     }
@@ -229,7 +237,8 @@ static inline uint32_t alias_draw(const alias_t *a, rng_t *r) {
 
 /* Adds the k cards still to come to (key, bits), drawn uniformly from the
  * cards not in *used (exact: a 32-bit draw that would favour some cards is
- * thrown away), two draws per random word. */
+ * thrown away), two draws per random word.  The caller makes sure that at
+ * least k cards are not in *used: otherwise this would never return. */
 static inline void draw_board(rng_t *rng, unsigned k, uint64_t *used, uint64_t *key,
                               uint64_t *bits) {
     const uint32_t threshold = (uint32_t)((UINT64_C(1) << 32) % HD_NUM_CARDS); /* 48 */
@@ -252,7 +261,7 @@ uint64_t hd_equity_montecarlo(const uint8_t *combos, const double *weights,
                               const uint32_t *start, unsigned n, const uint8_t *board,
                               unsigned nb, uint64_t dead, uint64_t trials, uint64_t seed,
                               uint64_t max_rejects, uint64_t *wins, uint64_t *ties_k,
-                              uint64_t *rejected) {
+                              uint64_t *rejected, const int *stop) {
     alias_t table[HD_MAX_PLAYERS];
     unsigned drawn[HD_MAX_PLAYERS], n_drawn = 0; /* the players with a choice of combos */
     showdown_t s;
@@ -279,26 +288,35 @@ uint64_t hd_equity_montecarlo(const uint8_t *combos, const double *weights,
             ok = 0;
         }
     }
+    /* every deal takes the same number of cards: is any left for the board? */
+    if (hd_popcount64(used0 & HD_ALL_CARDS) + 2 * n_drawn + k > HD_NUM_CARDS) ok = 0;
     rng_seed(&rng, seed);
-    while (ok && done < trials && rejects <= max_rejects) {
-        uint64_t used = used0, key = base_key, bits = base_bits;
-        unsigned d;
-        for (d = 0; d < n_drawn; d++) {
-            unsigned i = drawn[d];
-            const uint8_t *c = combos + 2 * (start[i] + alias_draw(&table[d], &rng));
-            uint64_t pair = (UINT64_C(1) << c[0]) | (UINT64_C(1) << c[1]);
-            if (used & pair) break;
-            used |= pair;
-            s.key[i] = hd_tables.card_key[c[0]] + hd_tables.card_key[c[1]];
-            s.bits[i] = hd_tables.card_bit[c[0]] | hd_tables.card_bit[c[1]];
+    /* in blocks of at most HD_STOP_EVERY deals and as many rejections, with the
+     * stop flag read between two blocks */
+    while (ok && done < trials && rejects <= max_rejects && !hd_stopped(stop)) {
+        uint64_t done_to = trials - done > HD_STOP_EVERY ? done + HD_STOP_EVERY : trials;
+        uint64_t rejects_to =
+            max_rejects - rejects > HD_STOP_EVERY ? rejects + HD_STOP_EVERY : max_rejects;
+        while (done < done_to && rejects <= rejects_to) {
+            uint64_t used = used0, key = base_key, bits = base_bits;
+            unsigned d;
+            for (d = 0; d < n_drawn; d++) {
+                unsigned i = drawn[d];
+                const uint8_t *c = combos + 2 * (start[i] + alias_draw(&table[d], &rng));
+                uint64_t pair = (UINT64_C(1) << c[0]) | (UINT64_C(1) << c[1]);
+                if (used & pair) break;
+                used |= pair;
+                s.key[i] = hd_tables.card_key[c[0]] + hd_tables.card_key[c[1]];
+                s.bits[i] = hd_tables.card_bit[c[0]] | hd_tables.card_bit[c[1]];
+            }
+            if (d < n_drawn) { /* a collision: draw the whole deal again, so no bias */
+                rejects++;
+                continue;
+            }
+            draw_board(&rng, k, &used, &key, &bits);
+            score(&s, key, bits);
+            done++;
         }
-        if (d < n_drawn) { /* a collision: draw the whole deal again, so no bias */
-            rejects++;
-            continue;
-        }
-        draw_board(&rng, k, &used, &key, &bits);
-        score(&s, key, bits);
-        done++;
     }
     for (unsigned d = 0; d < n_drawn; d++) free(table[d].alias), free(table[d].cut);
     *rejected += rejects;
@@ -308,30 +326,37 @@ uint64_t hd_equity_montecarlo(const uint8_t *combos, const double *weights,
 uint64_t hd_equity_montecarlo_deals(const uint8_t *deals, const double *weights, uint32_t m,
                                     unsigned n, const uint8_t *board, unsigned nb,
                                     uint64_t dead, uint64_t trials, uint64_t seed,
-                                    uint64_t *wins, uint64_t *ties_k) {
+                                    uint64_t *wins, uint64_t *ties_k, const int *stop) {
     alias_t table;
     showdown_t s;
     rng_t rng;
     uint64_t base_key, base_bits, used0 = dead;
+    uint64_t t;
     unsigned k = 5 - nb;
     if (n < 2 || n > HD_MAX_PLAYERS || nb > 5 || m == 0) return 0;
-    if (alias_build(&table, weights, m)) return 0;
     sum_board(board, nb, &base_key, &base_bits, &used0);
+    /* a deal adds its 2n cards to these (fewer if, against the contract, it
+     * shares some with the board or the dead cards: then more are left) */
+    if (hd_popcount64(used0 & HD_ALL_CARDS) + 2 * n + k > HD_NUM_CARDS) return 0;
+    if (alias_build(&table, weights, m)) return 0;
     s.n = n;
     s.wins = wins;
     s.ties_k = ties_k;
     rng_seed(&rng, seed);
-    for (uint64_t t = 0; t < trials; t++) {
-        const uint8_t *c = deals + 2 * (size_t)n * alias_draw(&table, &rng);
-        uint64_t used = used0, key = base_key, bits = base_bits;
-        for (unsigned i = 0; i < n; i++, c += 2) {
-            used |= (UINT64_C(1) << c[0]) | (UINT64_C(1) << c[1]);
-            s.key[i] = hd_tables.card_key[c[0]] + hd_tables.card_key[c[1]];
-            s.bits[i] = hd_tables.card_bit[c[0]] | hd_tables.card_bit[c[1]];
+    for (t = 0; t < trials && !hd_stopped(stop);) { /* blocks, as in hd_equity_montecarlo */
+        uint64_t to = trials - t > HD_STOP_EVERY ? t + HD_STOP_EVERY : trials;
+        for (; t < to; t++) {
+            const uint8_t *c = deals + 2 * (size_t)n * alias_draw(&table, &rng);
+            uint64_t used = used0, key = base_key, bits = base_bits;
+            for (unsigned i = 0; i < n; i++, c += 2) {
+                used |= (UINT64_C(1) << c[0]) | (UINT64_C(1) << c[1]);
+                s.key[i] = hd_tables.card_key[c[0]] + hd_tables.card_key[c[1]];
+                s.bits[i] = hd_tables.card_bit[c[0]] | hd_tables.card_bit[c[1]];
+            }
+            draw_board(&rng, k, &used, &key, &bits);
+            score(&s, key, bits);
         }
-        draw_board(&rng, k, &used, &key, &bits);
-        score(&s, key, bits);
     }
     free(table.alias), free(table.cut);
-    return trials;
+    return t;
 }

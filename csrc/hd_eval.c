@@ -305,35 +305,68 @@ uint16_t hd_evaluate(const uint8_t *cards, size_t n) {
     return hd_evaluate_in(&hd_tables, cards, n);
 }
 
-/* The batch loops for a constant k, so that the compiler unrolls them. */
+/* The batch loops over hands [from, to) for a constant k, so that the
+ * compiler unrolls them. */
 #define BATCH(k)                                                                        \
     do {                                                                                \
-        for (size_t i = 0; i < n; i++)                                                  \
+        for (size_t i = from; i < to; i++)                                              \
             out[i] = hd_evaluate_in(&hd_tables, cards + (k) * i, (k));                  \
     } while (0)
 #define BATCH_CHECKED(k)                                                                \
     do {                                                                                \
-        for (size_t i = 0; i < n; i++)                                                  \
+        for (size_t i = from; i < to; i++)                                              \
             if (!evaluate_checked(cards + (k) * i, (k), &out[i])) return (int64_t)i;    \
     } while (0)
 
-void hd_evaluate_batch(const uint8_t *cards, size_t n, unsigned k, uint16_t *out) {
-    switch (k) {
-    case 7: BATCH(7); break;
-    case 6: BATCH(6); break;
-    case 5: BATCH(5); break;
-    default: break;
-    }
-}
-
-int64_t hd_evaluate_batch_checked(const uint8_t *cards, size_t n, unsigned k, uint16_t *out) {
-    switch (k) {
-    case 7: BATCH_CHECKED(7); break;
-    case 6: BATCH_CHECKED(6); break;
-    case 5: BATCH_CHECKED(5); break;
-    default: return 0;
+/* Values hands [from, to): -1, or with `checked` the index of the first
+ * hand with a bad or repeated card (valued no further). */
+static inline int64_t batch_block(const uint8_t *cards, size_t from, size_t to, unsigned k,
+                                  uint16_t *out, int checked) {
+    if (checked) {
+        switch (k) {
+        case 7: BATCH_CHECKED(7); break;
+        case 6: BATCH_CHECKED(6); break;
+        default: BATCH_CHECKED(5); break;
+        }
+    } else {
+        switch (k) {
+        case 7: BATCH(7); break;
+        case 6: BATCH(6); break;
+        default: BATCH(5); break;
+        }
     }
     return -1;
+}
+
+/* Both batch entry points: blocks of HD_STOP_EVERY hands, *stop read between
+ * two blocks.  Returns -1 when all n were valued, a bad hand's index, or
+ * HD_STOPPED; *done is the number of hands valued. */
+static inline int64_t batch(const uint8_t *cards, size_t n, unsigned k, uint16_t *out,
+                            const int *stop, int checked, size_t *done) {
+    for (size_t from = 0; from < n; from += HD_STOP_EVERY) {
+        size_t to = n - from > HD_STOP_EVERY ? from + HD_STOP_EVERY : n;
+        int64_t bad;
+        *done = from;
+        if (hd_stopped(stop)) return HD_STOPPED;
+        bad = batch_block(cards, from, to, k, out, checked);
+        if (bad >= 0) return bad;
+    }
+    *done = n;
+    return -1;
+}
+
+size_t hd_evaluate_batch(const uint8_t *cards, size_t n, unsigned k, uint16_t *out,
+                         const int *stop) {
+    size_t done = 0;
+    if (k >= 5 && k <= 7) batch(cards, n, k, out, stop, 0, &done);
+    return done;
+}
+
+int64_t hd_evaluate_batch_checked(const uint8_t *cards, size_t n, unsigned k, uint16_t *out,
+                                  const int *stop) {
+    size_t done;
+    if (k < 5 || k > 7) return 0;
+    return batch(cards, n, k, out, stop, 1, &done);
 }
 
 int hd_value_ranks(uint16_t value, uint8_t ranks[5]) {

@@ -125,10 +125,24 @@ static PyObject *bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Py_RETURN_NONE;
 }
 
+PyDoc_STRVAR(check_signals_doc,
+"check_signals($module, /)\n--\n\n"
+"Runs now the Python handlers of the signals received so far, as the\n"
+"interpreter does between bytecodes; raises what they raise (a Ctrl-C:\n"
+"KeyboardInterrupt).  For after a C call that a Ctrl-C stopped.");
+
+static PyObject *check_signals(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    if (PyErr_CheckSignals() < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"evaluate7", (PyCFunction)(void (*)(void))evaluate7, METH_FASTCALL, evaluate7_doc},
     {"evaluate", evaluate, METH_O, evaluate_doc},
     {"bind", (PyCFunction)(void (*)(void))bind, METH_FASTCALL, bind_doc},
+    {"check_signals", check_signals, METH_NOARGS, check_signals_doc},
     {NULL, NULL, 0, NULL},
 };
 

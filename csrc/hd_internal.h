@@ -32,6 +32,8 @@ static inline unsigned hd_ctz64(uint64_t x) {
 #define hd_ctz64(x) ((unsigned)__builtin_ctzll(x))
 #endif
 
+/* The 52 card bits of a card mask. */
+#define HD_ALL_CARDS ((UINT64_C(1) << HD_NUM_CARDS) - 1)
 #define HD_KEY_INIT (UINT64_C(0x3333) << 48)
 #define HD_FLUSH_FLAGS UINT64_C(0x8888)
 #define HD_COUNT_MASK ((UINT64_C(1) << 39) - 1)
@@ -85,6 +87,23 @@ static inline uint16_t hd_lookup(uint64_t key, uint64_t bits) {
  * sum_bits are all valid and distinct (a repeated card makes a carry). */
 static inline int hd_cards_ok(uint64_t or_bits, uint64_t sum_bits) {
     return or_bits == sum_bits && !(or_bits & HD_BAD_CARD_BIT);
+}
+
+/* Work between two reads of a stop flag: hands, deals or boards. */
+#define HD_STOP_EVERY 4096u
+
+/* Whether the caller asked the work to stop (see holdem.h).  volatile: another
+ * thread or a signal handler sets the flag while the loop runs. */
+static inline int hd_stopped(const int *stop) {
+    return stop != NULL && *(const volatile int *)stop != 0;
+}
+
+/* Number of set bits of a 64-bit word. */
+static inline unsigned hd_popcount64(uint64_t x) {
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
 }
 
 /* Value of n (5..7) valid cards. */

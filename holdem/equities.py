@@ -22,37 +22,43 @@ without the GIL).
   derived from ``seed``, and merged in chunk order, so **the same seed gives
   the same result with any number of threads**.  It stops after ``trials``
   deals or once every player's standard error is at most ``stderr``.
+
+Ctrl-C stops either within milliseconds, worker threads included, and
+raises ``KeyboardInterrupt``.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing
 from dataclasses import dataclass
-from math import comb, sqrt
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from math import comb, isfinite, sqrt
+from numbers import Real
+from typing import Any, TypeAlias
 
 from ._core import ffi, lib
-from .cards import Card, format_card, parse_cards
+from .cards import Card, format_card, parse_cards, quote_input
 from .errors import HoldemError, InvalidCardError
+from .evaluator import MAX_THREADS, _c_call, _int_arg, _parallel, _StopFlag
 from .ranges import Combo, Range, RangeSyntaxError
 
-if TYPE_CHECKING:
-    from concurrent.futures import Executor
-
 PlayerLike: TypeAlias = "str | Range | Sequence[Card]"
-_T = TypeVar("_T")
-_R = TypeVar("_R")
 MAX_PLAYERS = lib.HD_MAX_PLAYERS
 _TIES = lib.HD_TIE_SLOTS
 #: Exact enumeration is chosen automatically below this many hand evaluations.
 EXACT_LIMIT = 150_000_000
+#: ``exact=True`` refuses more hand evaluations than this (about a minute).
+EXACT_MAX = 100 * EXACT_LIMIT
 _CHUNK = 1 << 15  # Monte Carlo deals per chunk (one C call, one random stream)
-_MAX_TRIALS = 10**10
+#: Most deals one Monte Carlo run simulates (``trials``, or the cap of a
+#: ``stderr`` target).
+MAX_TRIALS = 10**10
+#: Seeds are 0 .. MAX_SEED (64 bits).
+MAX_SEED = 2**64 - 1
 _LIST_LIMIT = 200_000  # legal deals are listed (exact, Monte Carlo without rejections) up to this
+_SEARCH_LIMIT = 2_000_000  # combos looked at in the search for one legal deal (about 0.3 s)
 
 
 class EquityError(HoldemError, ValueError):
@@ -89,6 +95,8 @@ class EquityResult:
 def _as_range(player: PlayerLike, index: int) -> Range:
     if isinstance(player, Range):
         return player
+    if isinstance(player, bytes | bytearray):
+        raise TypeError(f"player {index} is {type(player).__name__}: give a str, cards or a Range")
     if isinstance(player, str):
         try:
             cards = parse_cards(player)
@@ -128,9 +136,24 @@ def equity(
     deals, or until every player's standard error is at most ``stderr``
     (default 0.0005 when neither is given).  ``progress`` is called with the
     fraction done (0..1) as the work goes.
+
+    Limits: ``trials`` 1 to :data:`MAX_TRIALS`, ``stderr`` a positive finite
+    number, ``seed`` 0 to :data:`MAX_SEED`, ``threads`` 1 to
+    :data:`~holdem.evaluator.MAX_THREADS`; the hands, board and dead cards
+    must leave enough cards to complete the board.  Bad values raise
+    :class:`EquityError` (or the :class:`~holdem.errors.InvalidCardError` /
+    :class:`~holdem.ranges.RangeSyntaxError` of a bad card or range), values
+    of a wrong type ``TypeError``.
     """
-    if not 2 <= len(players) <= MAX_PLAYERS:
-        raise EquityError(f"equity needs 2 to {MAX_PLAYERS} players, got {len(players)}")
+    trials, stderr, seed, threads = _check_arguments(exact, trials, stderr, seed, threads, progress)
+    if isinstance(players, str | bytes | bytearray):
+        raise TypeError("players must be a list of hands or ranges, not one str")
+    try:
+        count = len(players)
+    except TypeError:
+        raise TypeError(f"players must be a list, not {type(players).__name__}") from None
+    if not 2 <= count <= MAX_PLAYERS:
+        raise EquityError(f"equity needs 2 to {MAX_PLAYERS} players, got {count}")
     board_cards = parse_cards(board)
     dead_cards = parse_cards(dead)
     if len(board_cards) not in (0, 3, 4, 5):
@@ -152,18 +175,11 @@ def equity(
         r = full.without(known)
         if not len(r):
             raise EquityError(
-                f"player {i} ({_describe(p)}) has no hand left once the board and dead cards "
-                "are taken out"
+                f"player {i} ({_short(_describe(p))}) has no hand left once the board and "
+                "dead cards are taken out"
             )
-        ranges.append(r)
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, not {threads}")
-    if trials is not None and trials < 1:
-        raise ValueError(f"trials must be at least 1, not {trials}")
-    if stderr is not None and not stderr > 0:
-        raise ValueError(f"stderr must be positive, not {stderr}")
-    if exact and (trials is not None or stderr is not None):
-        raise ValueError("exact=True takes no trials or stderr")
+        ranges.append(_normalized(r))
+    _check_cards_left(count, len(board_cards), len(dead_cards))
     names = tuple(_describe(p) for p in players)
 
     # the legal deals of hole cards, when they are few enough to list
@@ -171,8 +187,10 @@ def equity(
     for r in ranges:
         bound *= len(r)
     deals = list(_legal_deals(ranges)) if bound <= _LIST_LIMIT else None
-    if deals == [] or (deals is None and not _has_legal_deal(ranges)):
+    if deals == [] or (deals is None and _has_legal_deal(ranges) is False):
         raise EquityError("the ranges leave no legal deal: every combination shares a card")
+    if deals is not None and not sum(w for _, w in deals) > 0:
+        raise EquityError("the weights of the combos that can be dealt together are too small")
     plan = None
     if exact is not False and trials is None and stderr is None:
         plan = _exact_plan(deals, len(ranges), board_cards, dead_cards, forced=exact is True)
@@ -181,6 +199,64 @@ def equity(
     return _run_monte_carlo(
         ranges, deals, names, board_cards, dead_cards, trials, stderr, seed, threads, progress
     )
+
+
+def _check_arguments(
+    exact: object,
+    trials: object,
+    stderr: object,
+    seed: object,
+    threads: object,
+    progress: object,
+) -> tuple[int | None, float | None, int | None, int]:
+    """The checked numeric arguments of :func:`equity`."""
+    if exact is not None and not isinstance(exact, bool):
+        raise TypeError(f"exact must be None, True or False, not {quote_input(exact)}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
+    n_threads = _int_arg("threads", threads, 1, MAX_THREADS, EquityError)
+    n_trials = None if trials is None else _int_arg("trials", trials, 1, MAX_TRIALS, EquityError)
+    n_seed = None if seed is None else _int_arg("seed", seed, 0, MAX_SEED, EquityError)
+    target = None
+    if stderr is not None:
+        if isinstance(stderr, bool) or not isinstance(stderr, Real):
+            raise TypeError(f"stderr must be a number, not {type(stderr).__name__}")
+        target = float(stderr)
+        if not (isfinite(target) and target > 0):
+            raise EquityError(f"stderr must be a positive number, got {quote_input(stderr)}")
+    if exact and (trials is not None or stderr is not None):
+        raise EquityError("exact=True takes no trials or stderr")
+    return n_trials, target, n_seed, n_threads
+
+
+def _check_cards_left(players: int, board: int, dead: int) -> None:
+    """Raises unless the deck holds the hole cards and the rest of the board."""
+    left = 52 - board - dead
+    if 2 * players > left:
+        raise EquityError(
+            f"{players} players need {2 * players} hole cards but only {left} are left once "
+            "the board and dead cards are taken out"
+        )
+    left -= 2 * players
+    if 5 - board > left:
+        need = 5 - board
+        raise EquityError(
+            f"the board needs {need} more card{'s' * (need > 1)} but only {left} "
+            f"{'is' if left == 1 else 'are'} left once the hands, board and dead cards "
+            "are taken out"
+        )
+
+
+def _normalized(r: Range) -> Range:
+    """The range with its largest weight 1: the same draws (each player's
+    weights count only relative to each other), and products of weights
+    that underflow less."""
+    top = max(w for _, w in r.items())
+    return r if top == 1 else Range({c: w / top for c, w in r.items()})
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _describe(player: PlayerLike) -> str:
@@ -252,8 +328,14 @@ def _exact_plan(
     else:
         for deal, weight in deals:
             classes[deal] = classes.get(deal, 0.0) + weight
-    if not forced and len(classes) * boards * n > EXACT_LIMIT:
+    work = len(classes) * boards * n
+    if not forced and work > EXACT_LIMIT:
         return None
+    if work > EXACT_MAX:
+        raise EquityError(
+            f"exact enumeration would take {work:.2g} hand evaluations, more than the "
+            f"limit of {EXACT_MAX:.2g}; use Monte Carlo"
+        )
     taken = set(board) | set(dead)
     deck = bytes(c for c in range(52) if c not in taken)
     return _ExactPlan(sorted(classes.items()), deck, draws)
@@ -297,44 +379,27 @@ def _run_exact(
             step = 4 if len(plan.classes) < 16 else len(deck)
             tasks.extend((index, deck, lo, lo + step) for lo in range(0, len(deck), step))
     board_bytes = bytes(board)
+    stop = _StopFlag()
 
-    def run(task: tuple[int, bytes, int, int]) -> tuple[int, int, list[int], list[int]]:
-        index, deck, lo, hi = task
+    def run(number: int) -> tuple[int, int, list[int], list[int]]:
+        index, deck, lo, hi = tasks[number]
         holes = bytes(c for combo in plan.classes[index][0] for c in combo)
         wins = ffi.new("uint64_t[]", n)
         ties = ffi.new("uint64_t[]", n * _TIES)
-        count = lib.hd_equity_enumerate(
-            holes, n, board_bytes, len(board_bytes), deck, len(deck), lo, hi, wins, ties
-        )
+        count = _c_call(stop, lib.hd_equity_enumerate, holes, n, board_bytes, len(board_bytes),
+                        deck, len(deck), lo, hi, wins, ties)  # fmt: skip
         return index, count, list(wins), list(ties)
 
     totals = _Totals(n)
     deals = 0
-    for done, (index, count, wins, ties) in enumerate(_map(run, tasks, threads), 1):
-        totals.add(plan.classes[index][1], count, wins, ties)
-        deals += count
-        if progress:
-            progress(done / len(tasks))
+    with closing(_parallel(run, len(tasks), threads, stop)) as results:
+        for done, (index, count, wins, ties) in enumerate(results, 1):
+            totals.add(plan.classes[index][1], count, wins, ties)
+            deals += count
+            if progress:
+                progress(done / len(tasks))
     players = tuple(totals.player(i, names[i], 0.0) for i in range(n))
     return EquityResult(players, "exact", deals, tuple(board), tuple(dead))
-
-
-@contextmanager
-def _pool(threads: int) -> Iterator[Executor | None]:
-    """A thread pool when threads > 1 (the C calls run without the GIL)."""
-    if threads <= 1:
-        yield None
-        return
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(threads) as pool:
-        yield pool
-
-
-def _map(fn: Callable[[_T], _R], items: Sequence[_T], threads: int) -> Iterator[_R]:
-    """fn over items in order, on a thread pool when threads > 1."""
-    with _pool(threads if len(items) > 1 else 1) as pool:
-        yield from pool.map(fn, items) if pool else map(fn, items)
 
 
 class _Totals:
@@ -365,8 +430,48 @@ class _Totals:
 # --- Monte Carlo -----------------------------------------------------------
 
 
-def _has_legal_deal(ranges: list[Range]) -> bool:
-    return next(iter(_legal_deals(sorted(ranges, key=len))), None) is not None
+def _has_legal_deal(ranges: list[Range]) -> bool | None:
+    """Whether one combo per player can be dealt with no card twice; None
+    when a bounded search could not tell (Monte Carlo will, by its rejections).
+
+    A depth-first search that deals next to the player with the fewest combos
+    left, and gives up on a branch as soon as a player has none, or the
+    players whose combos all lie within one player's cards are more than
+    those cards can serve.
+    """
+    work = 0
+
+    def search(players: list[list[int]]) -> bool | None:
+        nonlocal work
+        if not players:
+            return True
+        if min(map(len, players)) == 0:
+            return False
+        unions = []  # the cards each player's combos use
+        for masks in players:
+            union = 0
+            for mask in masks:
+                union |= mask
+            unions.append(union)
+        # the players whose combos all lie in one player's cards need 2 of them each
+        for union in unions:
+            if 2 * sum(not other & ~union for other in unions) > union.bit_count():
+                return False
+        first = min(range(len(players)), key=lambda i: len(players[i]))
+        rest = players[:first] + players[first + 1 :]
+        size = sum(map(len, players))
+        unknown = False
+        for mask in players[first]:
+            work += size
+            if work > _SEARCH_LIMIT:
+                return None
+            found = search([[m for m in masks if not m & mask] for masks in rest])
+            if found:
+                return True
+            unknown = unknown or found is None
+        return None if unknown else False
+
+    return search([[(1 << a) | (1 << b) for a, b in r] for r in ranges])
 
 
 def _run_monte_carlo(
@@ -386,11 +491,12 @@ def _run_monte_carlo(
         seed = random.SystemRandom().randrange(2**63)
     if trials is None and stderr is None:
         stderr = 0.0005
-    limit = trials if trials is not None else _MAX_TRIALS
+    limit = trials if trials is not None else MAX_TRIALS
     board_bytes = bytes(board)
     dead_mask = 0
     for c in dead:
         dead_mask |= 1 << c
+    stop = _StopFlag()
     if deals is not None:  # draw whole legal deals: no rejections
         c_deals = ffi.new(
             "uint8_t[]", bytes(c for deal, _ in deals for combo in deal for c in combo)
@@ -399,7 +505,9 @@ def _run_monte_carlo(
 
         def simulate(size: int, chunk_seed: int, wins: Any, ties: Any) -> int:
             return int(
-                lib.hd_equity_montecarlo_deals(
+                _c_call(
+                    stop,
+                    lib.hd_equity_montecarlo_deals,
                     c_deals,
                     c_deal_weights,
                     len(deals),
@@ -425,11 +533,13 @@ def _run_monte_carlo(
         c_combos = ffi.new("uint8_t[]", bytes(combos))
         c_weights = ffi.new("double[]", weights)
         c_start = ffi.new("uint32_t[]", start)
-        rejected = ffi.new("uint64_t *")
 
         def simulate(size: int, chunk_seed: int, wins: Any, ties: Any) -> int:
+            rejected = ffi.new("uint64_t *")
             return int(
-                lib.hd_equity_montecarlo(
+                _c_call(
+                    stop,
+                    lib.hd_equity_montecarlo,
                     c_combos,
                     c_weights,
                     c_start,
@@ -458,17 +568,11 @@ def _run_monte_carlo(
     done = 0
     chunks = -(-limit // _CHUNK)
     error = [1.0] * n
-    with _pool(threads) as pool:
-        # Chunks are started ahead (a window of 2 per thread, so no thread
-        # waits for a batch to finish) and their results read in chunk order:
-        # the run stops at the same chunk whatever the number of threads.
-        pending: deque[Any] = deque()
-        started = 0
-        for chunk in range(chunks):
-            while pool is not None and started < chunks and len(pending) < 2 * threads:
-                pending.append(pool.submit(run, started))
-                started += 1
-            count, wins, ties = pending.popleft().result() if pool is not None else run(chunk)
+    # Chunks are started ahead (a window of 2 per thread, so no thread waits
+    # for a batch to finish) and their results read in chunk order: the run
+    # stops at the same chunk whatever the number of threads.
+    with closing(_parallel(run, chunks, threads, stop)) as results:
+        for chunk, (count, wins, ties) in enumerate(results):
             if count == 0:
                 raise EquityError("the ranges collide on almost every deal; no deal was found")
             totals.add(1.0, count, wins, ties)
@@ -481,9 +585,7 @@ def _run_monte_carlo(
                 else:
                     progress(done / limit)
             if finished:
-                for future in pending:
-                    future.cancel()  # started ones finish and are dropped
-                break
+                break  # closing the results drops the chunks started ahead
     players = tuple(totals.player(i, names[i], error[i]) for i in range(n))
     return EquityResult(players, "monte carlo", done, tuple(board), tuple(dead), seed)
 
@@ -494,4 +596,13 @@ def _stderr(share: float, sum_sq: float, deals: int) -> float:
     return sqrt(variance / deals)
 
 
-__all__ = ["EXACT_LIMIT", "EquityError", "EquityResult", "PlayerEquity", "equity"]
+__all__ = [
+    "EXACT_LIMIT",
+    "EXACT_MAX",
+    "MAX_SEED",
+    "MAX_TRIALS",
+    "EquityError",
+    "EquityResult",
+    "PlayerEquity",
+    "equity",
+]

@@ -17,23 +17,40 @@ Three ways in, from the most checked to the fastest:
 - :func:`evaluate7` takes seven card ints and is the bare C call: it returns
   0 instead of raising when a card is out of range or repeated;
 - :func:`evaluate_many` values millions of hands from a byte buffer in one call.
+
+Long calls (:func:`evaluate_many`, :func:`value_counts`, and the equities)
+stop within milliseconds on Ctrl-C and raise ``KeyboardInterrupt``, worker
+threads included: see "Stopping" in ``csrc/holdem.h``.
 """
 
 from __future__ import annotations
 
 import itertools
+import operator
+import signal
+import sys
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Sequence
+from contextlib import closing
 from enum import IntEnum
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn, SupportsIndex, TypeAlias, TypeVar, cast
 
 from . import _fastcall
 from ._core import ffi, lib
-from .cards import RANK_NAMES, Card, format_card, parse_cards
+from .cards import RANK_NAMES, Card, format_card, parse_cards, quote_input
 from .errors import HoldemError, InvalidCardError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 HandValue: TypeAlias = int
 CardsLike: TypeAlias = "str | Iterable[Card | str]"
+_R = TypeVar("_R")
+
+#: Most threads one call may use (``threads=`` of :func:`evaluate_many` and
+#: :func:`~holdem.equities.equity`); more only adds overhead.
+MAX_THREADS = 64
 
 if lib.hd_init() != 0:  # pragma: no cover - would be a bug in the table builder
     raise HoldemError("the evaluator's lookup tables could not be built")
@@ -41,6 +58,151 @@ if lib.hd_init() != 0:  # pragma: no cover - would be a bug in the table builder
 NUM_VALUES = lib.HD_NUM_VALUES
 #: One more than the largest hand value (the size of a table indexed by value).
 VALUE_LIMIT = lib.HD_VALUE_LIMIT
+
+
+class EvaluatorError(HoldemError, ValueError):
+    """An argument of the evaluator with a value it cannot use (not a hand
+    value, a bad hand size or thread count, an ``out`` buffer too small)."""
+
+
+def _int_arg(name: str, value: object, low: int, high: int, error: type[HoldemError]) -> int:
+    """``value`` as an int in [low, high]; TypeError if it is not an integer
+    (a bool is not), ``error`` if it is out of range."""
+    if type(value) is int:
+        number = value
+    elif isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    else:  # numpy.int64 and the like
+        number = operator.index(cast(SupportsIndex, value))
+    if not low <= number <= high:
+        raise error(f"{name} must be {low} to {high}, got {quote_input(number)}")
+    return number
+
+
+# --- stopping long C calls ---------------------------------------------------
+
+
+class _Stopped(Exception):
+    """A C call in a worker thread that its stop flag ended (its result is dropped)."""
+
+
+class _StopFlag:
+    """The flag every C call of one computation reads (holdem.h, "Stopping")."""
+
+    __slots__ = ("ptr",)
+
+    def __init__(self) -> None:
+        self.ptr = ffi.new("int *")
+
+    def set(self) -> None:
+        self.ptr[0] = 1
+
+    def __bool__(self) -> bool:
+        return bool(self.ptr[0])
+
+
+try:  # signal.getsignal without its conversion to an enum, which takes 9 µs
+    from _signal import getsignal as _getsignal  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - not CPython
+    _getsignal = signal.getsignal
+
+
+def _in_main_thread() -> bool:
+    import threading  # here: importing it with holdem would cost 0.25 MiB
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _c_call(stop: _StopFlag, fn: Callable[..., _R], *args: Any) -> _R:
+    """``fn(*args, stop.ptr)``: a long C call that Ctrl-C or another thread can stop.
+
+    In the main thread, under Python's default SIGINT handler, a Ctrl-C sets
+    the flag (the C loops return within microseconds) and is then handed to
+    Python, which raises ``KeyboardInterrupt`` here.  In a worker thread a
+    set flag means the computation is being abandoned: :class:`_Stopped`.
+    (Swapping the handler costs about 3 µs: calls well under a millisecond
+    are better made directly, Python sees a Ctrl-C as soon as they return.)
+    """
+    main = _in_main_thread()
+    installed = (
+        main
+        and _getsignal(signal.SIGINT) is signal.default_int_handler
+        and lib.hd_sigint_begin(stop.ptr) == 1
+    )
+    try:
+        result = fn(*args, stop.ptr)
+    finally:
+        if installed:
+            lib.hd_sigint_end()
+    if stop:
+        _stopped(main)
+    return result
+
+
+def _stopped(main: bool) -> NoReturn:
+    if main:
+        _fastcall.check_signals()  # runs the pending Ctrl-C: raises KeyboardInterrupt
+        raise KeyboardInterrupt  # pragma: no cover - the handler was swapped meanwhile
+    raise _Stopped
+
+
+def _result(future: Future[_R]) -> _R:
+    """The result of a future; the wait wakes up now and then, so that a
+    Ctrl-C is seen on every platform (Windows cannot interrupt a lock wait)."""
+    while True:
+        try:
+            return future.result(timeout=0.25)
+        except TimeoutError:
+            if future.done():
+                raise
+
+
+def _parallel(
+    fn: Callable[[int], _R], count: int, threads: int, stop: _StopFlag
+) -> Generator[_R, None, None]:
+    """``fn(0) .. fn(count - 1)`` in order, on at most ``threads`` threads.
+
+    A window of two tasks a thread is started ahead.  Close it (use it in
+    ``contextlib.closing``): when the caller stops reading (done early, an
+    error, Ctrl-C) the flag is set, tasks not started are cancelled, the
+    running ones return within microseconds and their threads are joined.
+    """
+    workers = min(threads, count)
+    if workers <= 1:
+        for i in range(count):
+            yield fn(i)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="holdem")
+    pending: deque[Future[_R]] = deque()
+    started = 0
+    try:
+        for _ in range(count):
+            while started < count and len(pending) < 2 * workers:
+                pending.append(pool.submit(fn, started))
+                started += 1
+            yield _result(pending.popleft())
+    finally:
+        _close(pool, pending, stop)
+
+
+def _close(pool: ThreadPoolExecutor, pending: deque[Future[Any]], stop: _StopFlag) -> None:
+    """Stops the workers of ``pool`` and joins them; a Ctrl-C meanwhile is
+    raised once they are joined.  (A worker whose start a Ctrl-C cut short is
+    unknown to the pool; it finds the flag set and ends moments later.)"""
+    interrupted = False
+    while True:
+        try:
+            stop.set()
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=True)
+            break
+        except KeyboardInterrupt:
+            interrupted = True
+    if interrupted:
+        raise KeyboardInterrupt
 
 
 class Category(IntEnum):
@@ -107,7 +269,7 @@ def _ranks(value: HandValue) -> tuple[int, ...]:
         or not 0 <= value < VALUE_LIMIT
         or not lib.hd_value_ranks(value, out)
     ):
-        raise HoldemError(f"{value!r} is not a hand value")
+        raise EvaluatorError(f"{quote_input(value)} is not a hand value")
     return tuple(out)
 
 
@@ -179,16 +341,60 @@ def best_five(cards: CardsLike) -> list[Card]:
 
 
 def _byte_view(buffer: Any) -> Any:
-    view = memoryview(buffer)
-    if view.itemsize != 1:
-        raise TypeError(f"cards must be one byte each (uint8), got items of {view.itemsize} bytes")
-    if not view.c_contiguous:
-        raise TypeError("the card buffer must be contiguous")
+    """The card bytes of ``buffer`` for C, read in place."""
+    if type(buffer) is bytes or type(buffer) is bytearray:  # the common case, quickly
+        return ffi.from_buffer("uint8_t[]", buffer)
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise TypeError(
+            "cards must be a buffer of bytes (bytes, bytearray, array('B'), numpy.uint8), "
+            f"not {type(buffer).__name__}"
+        ) from None
+    with view:
+        if view.itemsize != 1:
+            raise TypeError(
+                f"cards must be one byte each (uint8), got items of {view.itemsize} bytes"
+            )
+        if not view.c_contiguous:
+            raise TypeError("the card buffer must be contiguous")
     return ffi.from_buffer("uint8_t[]", buffer)
+
+
+# struct formats of a native unsigned 16-bit item (numpy and array('H') say 'H')
+_UINT16_FORMATS = frozenset(("H", "@H", "=H", "<H" if sys.byteorder == "little" else ">H"))
+
+
+def _out_view(out: Any, n: int) -> Any:
+    """``out`` for C as n uint16 slots, checked: the right items, writable, big enough."""
+    try:
+        view = memoryview(out)
+    except TypeError:
+        raise TypeError(
+            f"out must be a buffer of uint16 (array('H'), numpy.uint16), not {type(out).__name__}"
+        ) from None
+    with view:
+        if view.format not in _UINT16_FORMATS or view.itemsize != 2:
+            raise TypeError(
+                "out must hold unsigned 16-bit items (array('H'), numpy.uint16), "
+                f"not items of format {quote_input(view.format)}"
+            )
+        if view.readonly:
+            raise TypeError("out is read-only")
+        if not view.c_contiguous:
+            raise TypeError("out must be contiguous")
+        size = view.nbytes // 2
+    if size < n:
+        raise EvaluatorError(f"out holds {size} values, {n} are needed")
+    return ffi.from_buffer("uint16_t[]", out, require_writable=True)
 
 
 def _is_numpy(obj: object) -> bool:
     return type(obj).__module__.split(".")[0] == "numpy"
+
+
+#: Fewest hands a thread of :func:`evaluate_many` gets: less is not worth a thread.
+_MIN_HANDS_PER_THREAD = 1 << 16
 
 
 def evaluate_many(
@@ -204,24 +410,31 @@ def evaluate_many(
     ``buffer`` is any contiguous buffer of card bytes (``bytes``,
     ``bytearray``, ``array('B')``, a ``numpy.uint8`` array of shape
     ``(n, cards_per_hand)`` ...), read in place.  Returns ``out`` if given
-    (any writable buffer of at least n uint16), else a new ``array('H')``,
+    (a writable contiguous buffer of at least n unsigned 16-bit items:
+    ``array('H')``, a ``numpy.uint16`` array), else a new ``array('H')``,
     or a ``numpy.uint16`` array when the input is a numpy array.
 
     ``check`` validates every hand in C as it is valued (a nanosecond or
     two a hand) and raises :class:`~holdem.errors.InvalidCardError` naming
     the first bad one; with ``check=False`` bad hands give meaningless
-    values (never a crash).  ``threads`` splits the work over that many threads (the C call
-    runs without the GIL).
+    values (never a crash).  ``threads`` (1 to :data:`MAX_THREADS`) splits
+    the work over up to that many threads, each with at least 65,536 hands
+    (the C call runs without the GIL).
+
+    Raises ``TypeError`` for a buffer or ``out`` of the wrong kind and
+    :class:`EvaluatorError` for a bad ``cards_per_hand``, ``threads`` or
+    buffer length.  Ctrl-C stops it within milliseconds (``KeyboardInterrupt``).
 
     >>> list(evaluate_many(bytes([51, 47, 43, 39, 35, 0, 1]))) == [evaluate("AsKsQsJsTs2c2d")]
     True
     """
-    k = cards_per_hand
-    if k not in (5, 6, 7):
-        raise ValueError(f"cards_per_hand must be 5, 6 or 7, not {k!r}")
+    k = _int_arg("cards_per_hand", cards_per_hand, 5, 7, EvaluatorError)
+    threads = _int_arg("threads", threads, 1, MAX_THREADS, EvaluatorError)
     src = _byte_view(buffer)
     if len(src) % k:
-        raise ValueError(f"the buffer holds {len(src)} bytes, not a whole number of {k}-card hands")
+        raise EvaluatorError(
+            f"the buffer holds {len(src)} bytes, not a whole number of {k}-card hands"
+        )
     n = len(src) // k
     if out is None:
         if _is_numpy(buffer):
@@ -230,29 +443,26 @@ def evaluate_many(
             out = numpy.empty(n, dtype=numpy.uint16)
         else:
             out = array("H", bytes(2 * n))
-    dst = ffi.from_buffer("uint16_t[]", out, require_writable=True)
-    if len(dst) < n:
-        raise ValueError(f"out holds {len(dst)} values, {n} are needed")
-
-    def run(start: int, count: int) -> int:
-        """Values hands [start, start + count); the index of a bad one, or -1."""
-        if not check:
-            lib.hd_evaluate_batch(src + start * k, count, k, dst + start)
-            return -1
-        bad = lib.hd_evaluate_batch_checked(src + start * k, count, k, dst + start)
-        return -1 if bad < 0 else start + bad
-
-    if threads <= 1 or n < 65536:
-        bad = run(0, n)
+        dst = ffi.from_buffer("uint16_t[]", out)
     else:
-        from concurrent.futures import ThreadPoolExecutor
+        dst = _out_view(out, n)
+    batch = lib.hd_evaluate_batch_checked if check else lib.hd_evaluate_batch
+    if n < _MIN_HANDS_PER_THREAD:  # well under a millisecond: nothing to stop
+        found = batch(src, n, k, dst, ffi.NULL)  # with check: a bad hand's index, or -1
+        bad = int(found) if check else -1
+    else:
+        stop = _StopFlag()
+        parts = min(threads, n // _MIN_HANDS_PER_THREAD)
+        step = -(-n // parts)
 
-        step = -(-n // threads)
-        with ThreadPoolExecutor(threads) as pool:
-            found = list(
-                pool.map(lambda start: run(start, min(step, n - start)), range(0, n, step))
-            )
-        bad = min((b for b in found if b >= 0), default=-1)
+        def run(part: int) -> int:
+            """Values the hands of one part; the index of a bad one, or -1."""
+            start = part * step
+            bad = _c_call(stop, batch, src + start * k, min(step, n - start), k, dst + start)
+            return -1 if not check or bad < 0 else start + int(bad)
+
+        with closing(_parallel(run, parts, threads, stop)) as results:
+            bad = next((b for b in results if b >= 0), -1)
     if bad >= 0:
         raise _bad_hand(list(src[bad * k : bad * k + k]), bad)
     return out
@@ -285,24 +495,26 @@ def value_counts(
 
     Each hand holds the ``fixed`` cards plus cards drawn from the rest of the
     deck without the ``dead`` ones; the enumeration runs in C (all
-    133,784,560 seven-card hands take a fraction of a second).
+    133,784,560 seven-card hands take a fraction of a second, and Ctrl-C
+    stops it at once).  Raises :class:`EvaluatorError` for a ``hand_size``
+    that is not 5 to 7 (``TypeError`` if not an int) and
+    :class:`~holdem.errors.InvalidCardError` for bad or clashing cards.
 
     >>> counts = value_counts(5)
     >>> sum(counts.values()), len(counts)
     (2598960, 7462)
     """
+    size = _int_arg("hand_size", hand_size, 5, 7, EvaluatorError)
     fixed_cards = parse_cards(fixed)
     dead_cards = parse_cards(dead)
     taken = set(fixed_cards)
     if taken & set(dead_cards):
         clash = format_card(min(taken & set(dead_cards)))
         raise InvalidCardError(f"card {clash} is both fixed and dead", token=clash)
-    if not 5 <= hand_size <= 7:
-        raise ValueError(f"hand_size must be 5, 6 or 7, not {hand_size!r}")
-    if len(fixed_cards) > hand_size:
-        raise InvalidCardError(f"{len(fixed_cards)} fixed cards do not fit a {hand_size}-card hand")
+    if len(fixed_cards) > size:
+        raise InvalidCardError(f"{len(fixed_cards)} fixed cards do not fit a {size}-card hand")
     pool = bytes(c for c in range(52) if c not in taken and c not in dead_cards)
     hist = ffi.new("uint64_t[]", VALUE_LIMIT)
-    lib.hd_enumerate(bytes(fixed_cards), len(fixed_cards), pool, len(pool),
-                     hand_size - len(fixed_cards), hist)  # fmt: skip
+    _c_call(_StopFlag(), lib.hd_enumerate, bytes(fixed_cards), len(fixed_cards), pool,
+            len(pool), size - len(fixed_cards), hist)  # fmt: skip
     return {v: int(hist[v]) for v in range(VALUE_LIMIT) if hist[v]}

@@ -34,9 +34,9 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, ActionKind, LegalActions, Street
-from .cards import Card, format_cards, parse_cards
+from .cards import Card, format_cards, parse_cards, quote_input
 from .config import HandConfig, HeadsUpCap, Structure
-from .errors import HoldemError, IllegalActionError, InvalidCardError
+from .errors import ConfigError, HoldemError, IllegalActionError, InvalidCardError
 from .evaluator import evaluate7
 from .pots import Outcome, Pot, ShownHand, build_pots, split
 
@@ -442,8 +442,22 @@ class Hand:
         """A seat's hole cards (None if unknown or not dealt yet).
 
         This is the referee's knowledge: give players :meth:`view` instead.
+        Raises :class:`~holdem.errors.ConfigError` for a seat not at the table.
         """
-        return self._hole[seat] if self._dealt else None
+        return self._hole[self._seat(seat)] if self._dealt else None
+
+    def _seat(self, seat: object) -> int:
+        """``seat`` if it is a seat of this hand: ``TypeError`` if it is no int,
+        :class:`~holdem.errors.ConfigError` if it is not in 0..n-1."""
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise TypeError(f"a seat is an int, not {type(seat).__name__}")
+        if not 0 <= seat < self._n:
+            raise ConfigError(
+                f"seat {quote_input(seat)} is not at the table: seats are 0 to {self._n - 1}",
+                field="seat",
+                value=seat,
+            )
+        return seat
 
     @property
     def burns(self) -> tuple[Card | None, ...]:
@@ -1539,11 +1553,13 @@ class Hand:
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may know (RULES.md R14): a :class:`~holdem.views.PlayerView`.
 
-        ``None`` gives a spectator's view (no hole cards at all).
+        ``None`` gives a spectator's view (no hole cards at all); a seat not at
+        the table raises :class:`~holdem.errors.ConfigError`, as in
+        :meth:`hole_cards`.
         """
         from .views import player_view
 
-        return player_view(self, seat)
+        return player_view(self, None if seat is None else self._seat(seat))
 
 
 _PLAYER_KINDS = (

@@ -33,10 +33,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from math import inf
+from numbers import Real
 from typing import TypeAlias
 
-from .cards import RANKS, Card, format_card, parse_cards
-from .errors import HoldemError
+from .cards import RANKS, Card, format_card, parse_cards, quote_input
+from .errors import HoldemError, InvalidCardError
 
 Combo: TypeAlias = tuple[Card, Card]
 """Two hole cards, the higher card int first."""
@@ -44,9 +46,14 @@ Combo: TypeAlias = tuple[Card, Card]
 ALL_COMBOS: tuple[Combo, ...] = tuple(
     (a, b) for a in range(51, -1, -1) for b in range(a - 1, -1, -1)
 )
+_ALL_COMBOS_LIST = list(ALL_COMBOS)  # what "random" means, shared (never changed)
 
 
-class RangeSyntaxError(HoldemError, ValueError):
+class RangeError(HoldemError, ValueError):
+    """A range that cannot be built: a weight outside (0, 1], or unreadable text."""
+
+
+class RangeSyntaxError(RangeError):
     """A range text that cannot be read; names the token and its column."""
 
     def __init__(self, message: str, *, token: str, column: int) -> None:
@@ -97,7 +104,8 @@ def _tokenize(text: str) -> list[_Tok]:
             pos += 1
             continue
         m = _TOKEN.match(text, pos)
-        assert m is not None  # the pattern matches any non-separator character
+        if m is None:  # only Unicode white space (\x85, \u3000 ...) is left
+            break
         tokens.append(_Tok(m.group(1), m.start(1) + 1))
         pos = m.end()
     return tokens
@@ -107,7 +115,7 @@ def _token_combos(tok: _Tok) -> list[Combo]:
     """The combos of one range token."""
     text = tok.text
     if text.lower() in ("random", "any"):
-        return list(ALL_COMBOS)
+        return _ALL_COMBOS_LIST
     m = _HAND.match(text)
     if m:
         r1, r2, kind, plus = _rank(m[1]), _rank(m[2]), m[3].lower(), m[4]
@@ -145,7 +153,7 @@ def _token_combos(tok: _Tok) -> list[Combo]:
 
 def _error(tok: _Tok, why: str) -> RangeSyntaxError:
     return RangeSyntaxError(
-        f"bad range token {tok.text!r} at column {tok.column}: {why}",
+        f"bad range token {quote_input(tok.text)} at column {tok.column}: {why}",
         token=tok.text,
         column=tok.column,
     )
@@ -172,18 +180,29 @@ class Range:
     __slots__ = ("_weights",)
 
     def __init__(self, weights: Mapping[Combo, float] | Iterable[Combo] = ()) -> None:
+        """Raises :class:`~holdem.errors.InvalidCardError` for a combo that is not
+        two distinct card ints, :class:`RangeError` for a weight outside (0, 1]
+        and ``TypeError`` for a weight that is not a number."""
         items = weights.items() if isinstance(weights, Mapping) else ((c, 1.0) for c in weights)
         self._weights: dict[Combo, float] = {}
-        for (a, b), w in items:
-            if not (0 <= a < 52 and 0 <= b < 52 and a != b):
-                raise HoldemError(f"({a}, {b}) is not a pair of distinct cards")
-            if not 0 < w <= 1:
-                raise HoldemError(f"weight {w} of a combo is not in (0, 1]")
-            self._weights[_combo(a, b)] = float(w)
+        for combo, w in items:
+            a, b = _combo_cards(combo)
+            if isinstance(w, bool) or not isinstance(w, Real):
+                raise TypeError(f"the weight of a combo must be a number, not {type(w).__name__}")
+            try:
+                weight = float(w)
+            except OverflowError:  # an int too large for a float
+                weight = inf
+            if not 0 < weight <= 1:
+                raise RangeError(f"weight {quote_input(w)} of a combo is not in (0, 1]")
+            self._weights[_combo(a, b)] = weight
 
     @classmethod
     def parse(cls, text: str) -> Range:
-        """Reads a range; raises :class:`RangeSyntaxError` naming the bad token."""
+        """Reads a range; raises :class:`RangeSyntaxError` naming the bad token
+        (``TypeError`` if ``text`` is not a str)."""
+        if not isinstance(text, str):
+            raise TypeError(f"a range is read from a str, not {type(text).__name__}")
         tokens = _tokenize(text)
         weights: dict[Combo, float] = {}
         i = 0
@@ -213,8 +232,7 @@ class Range:
                 for inner in group:
                     if inner.text in "(%:":
                         raise _error(inner, "groups cannot be nested or weighted inside")
-                    for c in _token_combos(inner):
-                        weights[c] = weight
+                    weights.update(dict.fromkeys(_token_combos(inner), weight))
                 continue
             if tok.text in "(),:%":
                 raise _error(tok, "unexpected symbol")
@@ -225,8 +243,7 @@ class Range:
                     raise _error(tokens[i], "a weight must follow ':'")
                 weight = _parse_weight(tokens[i + 1], tokens[i + 1].text, percent=False)
                 i += 2
-            for c in combos:
-                weights[c] = weight
+            weights.update(dict.fromkeys(combos, weight))
         if not weights:
             raise RangeSyntaxError("the range is empty", token=text, column=1)
         return cls(weights)
@@ -240,7 +257,12 @@ class Range:
         return iter(sorted(self._weights, reverse=True))
 
     def __contains__(self, combo: object) -> bool:
-        return isinstance(combo, tuple) and len(combo) == 2 and _combo(*combo) in self._weights
+        if not (isinstance(combo, tuple) and len(combo) == 2):
+            return False
+        a, b = combo
+        if isinstance(a, bool) or isinstance(b, bool):
+            return False
+        return isinstance(a, int) and isinstance(b, int) and _combo(a, b) in self._weights
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Range) and self._weights == other._weights
@@ -253,12 +275,10 @@ class Range:
         return sorted(self._weights.items(), reverse=True)
 
     def weight_of(self, combo: str | Combo) -> float:
-        """The weight of a combo (0.0 if it is not in the range)."""
-        if isinstance(combo, str):
-            a, b = parse_cards(combo)
-        else:
-            a, b = combo
-        return self._weights.get(_combo(a, b), 0.0)
+        """The weight of a combo (0.0 if it is not in the range): text such as
+        ``"AhAs"`` or two card ints.  Raises
+        :class:`~holdem.errors.InvalidCardError` if it is not two distinct cards."""
+        return self._weights.get(_combo(*_combo_cards(combo)), 0.0)
 
     @property
     def combos(self) -> float:
@@ -319,6 +339,20 @@ class Range:
         return f"Range.parse({str(self)!r})"
 
 
+def _combo_cards(combo: object) -> tuple[Card, Card]:
+    """The two cards of a combo given as text or as two cards; raises
+    :class:`~holdem.errors.InvalidCardError` (``TypeError`` if not iterable)."""
+    if isinstance(combo, tuple) and len(combo) == 2:
+        a, b = combo
+        # the common case, without parsing
+        if type(a) is int and type(b) is int and 0 <= a < 52 and 0 <= b < 52 and a != b:
+            return a, b
+    cards = parse_cards(combo)  # type: ignore[arg-type]
+    if len(cards) != 2:
+        raise InvalidCardError(f"a combo has 2 cards, got {len(cards)}")
+    return cards[0], cards[1]
+
+
 def _short_form(combos: set[Combo]) -> list[str]:
     """The shortest usual tokens for a set of combos (all of one weight)."""
     if len(combos) == len(ALL_COMBOS):
@@ -368,4 +402,4 @@ def _runs(ranks: list[int]) -> list[list[int]]:
     return runs
 
 
-__all__ = ["ALL_COMBOS", "Combo", "Range", "RangeSyntaxError"]
+__all__ = ["ALL_COMBOS", "Combo", "Range", "RangeError", "RangeSyntaxError"]

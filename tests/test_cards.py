@@ -5,8 +5,10 @@ from __future__ import annotations
 import doctest
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,10 +24,14 @@ from holdem.cards import (
     mask_of,
     parse_card,
     parse_cards,
+    quote_input,
     rank_of,
     suit_of,
 )
-from holdem.errors import HoldemError, InvalidCardError
+from holdem.cli.main import main
+from holdem.config import HandConfig
+from holdem.errors import ConfigError, HoldemError, InvalidCardError
+from holdem.hand import Hand
 
 
 def test_r1_encoding_table() -> None:
@@ -105,6 +111,52 @@ def test_parse_card_wants_exactly_one() -> None:
         format_card(52)
 
 
+def test_errors_quote_a_bounded_and_readable_part_of_the_input() -> None:
+    # bytes that were not UTF-8 reach us as surrogate escapes (os.fsdecode)
+    with pytest.raises(InvalidCardError, match=r"unknown card '\\xff\\xfe' at position 1"):
+        parse_cards("\udcff\udcfe")
+    with pytest.raises(InvalidCardError, match=r"'\\xff' is not a suit"):
+        parse_cards("A\udcff")
+    with pytest.raises(InvalidCardError) as info:
+        parse_card("As" + " " * 100_000 + "Kd")
+    assert len(str(info.value)) < 100 and "..." in str(info.value)
+    with pytest.raises(InvalidCardError) as info:
+        parse_cards([10**100_000])  # str() of it would raise ValueError
+    assert "out of range" in str(info.value) and len(str(info.value)) < 100
+    assert quote_input("x" * 41) == "'" + "x" * 40 + "'..."
+    assert quote_input("it's") == "'it\\'s'"
+    assert quote_input(-(10**40)).startswith("an int of")
+
+
+def test_cli_shows_bytes_that_are_not_utf8_readably() -> None:
+    result = CliRunner().invoke(main, ["eval", "\udcff\udcfe"])
+    assert result.exit_code == 2
+    assert "unknown card '\\xff\\xfe'" in result.stderr
+    long = CliRunner().invoke(main, ["eval", "A" * 100_000])
+    assert long.exit_code == 2 and len(long.stderr) < 300
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: parse_cards(5), TypeError, "not int"),  # type: ignore[arg-type]
+        (lambda: parse_cards(None), TypeError, "not NoneType"),  # type: ignore[arg-type]
+        (lambda: format_card(-1), InvalidCardError, "out of range"),
+        (lambda: format_card("As"), InvalidCardError, "is not a card"),  # type: ignore[arg-type]
+        (lambda: mask_of([-1]), InvalidCardError, "out of range"),
+        (lambda: mask_of([10**18]), InvalidCardError, "out of range"),
+        (lambda: mask_of(["As"]), InvalidCardError, "is not a card"),  # type: ignore[list-item]
+        (lambda: cards_of(-1), InvalidCardError, "not a card set"),  # looped forever
+        (lambda: cards_of(1 << 52), InvalidCardError, "not a card set"),
+    ],
+)
+def test_bad_card_ints_and_sets_raise_invalid_card_error(
+    call: Callable[[], object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        call()
+
+
 @given(st.text(max_size=12))
 def test_garbage_text_only_raises_invalid_card_error(text: str) -> None:
     try:
@@ -151,3 +203,22 @@ def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_hole_cards_and_view_of_a_seat_not_at_the_table() -> None:
+    # holdem/hand.py: hole_cards(-1) gave the last seat's cards, hole_cards(5) an IndexError
+    hand = Hand(HandConfig(stacks=(100, 100, 100), button=0, small_blind=1, big_blind=2), rng=1)
+    assert hand.hole_cards(2) is not None and hand.view(2).hole_cards == hand.hole_cards(2)
+    for seat in (-1, 3, 10**30):
+        for look in (hand.hole_cards, hand.view):
+            with pytest.raises(ConfigError, match=r"seat .* is not at the table: seats are 0 to 2"):
+                look(seat)
+    with pytest.raises(ConfigError, match="seat -1 is not at the table") as info:
+        hand.hole_cards(-1)
+    assert isinstance(info.value, ValueError) and info.value.field == "seat"
+    for seat in ("1", 1.0, True):
+        with pytest.raises(TypeError, match="a seat is an int"):
+            hand.hole_cards(seat)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="a seat is an int"):
+            hand.view(seat)  # type: ignore[arg-type]
+    assert hand.view(None).hole_cards is None

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import math
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
 import pytest
+from click.testing import CliRunner
 
 import holdem.equities as equities_module
 from holdem import InvalidCardError
-from holdem.equities import EquityError, equity
+from holdem.cli.main import main
+from holdem.equities import EXACT_MAX, MAX_SEED, MAX_TRIALS, EquityError, equity
+from holdem.evaluator import MAX_THREADS
 from holdem.ranges import Range, RangeSyntaxError
 
 
@@ -150,7 +160,228 @@ def test_errors(players: list[object], kwargs: dict[str, str], error: type, mess
 
 
 def test_argument_errors() -> None:
-    with pytest.raises(ValueError, match="exact=True takes no trials"):
+    with pytest.raises(EquityError, match="exact=True takes no trials"):
         equity(["AK", "QQ"], exact=True, trials=10)
-    with pytest.raises(ValueError, match="threads"):
+    with pytest.raises(EquityError, match="threads"):
         equity(["AK", "QQ"], threads=0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"stderr": math.nan}, "stderr must be a positive number, got nan"),
+        ({"stderr": math.inf}, "stderr must be a positive number"),
+        ({"stderr": -0.1}, "stderr must be a positive number"),
+        ({"stderr": 0}, "stderr must be a positive number"),
+        ({"threads": 0}, "threads must be 1 to 64, got 0"),
+        ({"threads": 100_000}, "threads must be 1 to 64, got 100000"),
+        ({"trials": 0}, "trials must be 1 to 10000000000"),
+        ({"trials": MAX_TRIALS + 1}, "trials must be 1 to 10000000000, got 10000000001"),
+        ({"seed": -1}, "seed must be 0 to 18446744073709551615, got -1"),
+        ({"seed": 2**64}, "seed must be 0 to 18446744073709551615"),  # wrapped silently
+        ({"seed": 10**5000}, "got an int of 16610 bits"),
+    ],
+)
+def test_bad_argument_values_are_equity_errors(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(EquityError, match=message) as info:
+        equity(["AK", "QQ"], **kwargs)  # type: ignore[arg-type]
+    assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"threads": 1.5},  # accepted (as 1) before
+        {"threads": True},
+        {"trials": True},  # accepted (as 1) before
+        {"trials": 10.0},
+        {"seed": 1.5},
+        {"seed": "7"},
+        {"stderr": "0.01"},
+        {"stderr": True},
+        {"exact": "yes"},
+        {"progress": 5},
+    ],
+)
+def test_arguments_of_a_wrong_type_are_type_errors(kwargs: dict[str, object]) -> None:
+    with pytest.raises(TypeError):
+        equity(["AK", "QQ"], **kwargs)  # type: ignore[arg-type]
+
+
+def test_players_of_a_wrong_type_are_type_errors() -> None:
+    with pytest.raises(TypeError, match="not one str"):
+        equity("AsKs")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="must be a list, not int"):
+        equity(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="player 2 is bytes"):
+        equity(["AK", b"QQ"])  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        equity(["AK", None])  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        equity(["AK", "QQ"], board=5)  # type: ignore[arg-type]
+
+
+def test_seeds_use_all_64_bits_and_no_more() -> None:
+    top = equity(["AK", "QQ"], trials=1000, seed=MAX_SEED)
+    assert top.seed == MAX_SEED
+    assert top != equity(["AK", "QQ"], trials=1000, seed=MAX_SEED - 1)
+    assert equity(["AK", "QQ"], trials=1000, seed=0).deals == 1000
+
+
+# 44 dead cards: with the hands and the board, the deck is empty (issue: the
+# Monte Carlo looped forever looking for a board card, exact divided by zero).
+FULL_DEAD = (
+    "2d 2h 2s 3d 3h 3s 4d 4h 4s 5d 5h 5s 6c 6d 6h 6s 7c 7d 7h 7s 8c 8d 8h 8s 9c 9d 9h 9s "
+    "Tc Td Th Ts Jc Jd Jh Js Qc Qs Kc Kd Kh Ac Ad Ah"
+)
+NO_CARD_LEFT = (
+    "the board needs 1 more card but only 0 are left once the hands, board and dead cards "
+    "are taken out"
+)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"exact": True}, {"trials": 10}, {"stderr": 0.01}])
+def test_no_card_left_for_the_board_is_an_error(kwargs: dict[str, object]) -> None:
+    with pytest.raises(EquityError, match=NO_CARD_LEFT):
+        equity(["AsKs", "QdQh"], board="2c3c4c5c", dead=FULL_DEAD, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(EquityError, match="the board needs 5 more cards but only 4 are left"):
+        equity(["random", "random"], dead=FULL_DEAD, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(EquityError, match="5 players need 10 hole cards but only 8 are left"):
+        equity(["random"] * 5, dead=FULL_DEAD, **kwargs)  # type: ignore[arg-type]
+
+
+def test_the_last_cards_of_the_deck_can_complete_the_board() -> None:
+    dead = FULL_DEAD.replace("Ah", "")  # Ah is the one board card left
+    exact = equity(["AsKs", "QdQh"], board="2c3c4c5c", dead=dead)
+    assert exact.deals == 1 and equities(exact) == [0.5, 0.5]  # the wheel on the board
+    mc = equity(["AsKs", "QdQh"], board="2c3c4c5c", dead=dead, trials=5000, seed=3)
+    assert mc.deals == 5000 and equities(mc) == [0.5, 0.5]
+
+
+def test_cli_no_card_left_is_one_line_and_ends(tmp_path: Path) -> None:
+    # a subprocess, so that a regression fails on the timeout instead of hanging the suite
+    for extra in (["--trials", "10"], []):
+        done = subprocess.run(
+            [sys.executable, "-m", "holdem.cli", "equity", "AsKs", "QdQh", "--board", "2c3c4c5c",
+             "--dead", FULL_DEAD, *extra],
+            capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path,
+        )  # fmt: skip
+        assert done.returncode == 2
+        assert done.stderr == f"holdem equity: error: {NO_CARD_LEFT}\n"
+
+
+def test_c_monte_carlo_never_spins_without_a_card_to_draw() -> None:
+    # C assumes valid input, but returns at once when no board card is left
+    from holdem._core import ffi, lib
+
+    dead = (1 << 52) - 1 - (1 << 51) - (1 << 47) - (1 << 43) - (1 << 42)  # all but AsKs, QdQh
+    wins, ties, rejected = ffi.new("uint64_t[2]"), ffi.new("uint64_t[22]"), ffi.new("uint64_t *")
+    combos, start = bytes([51, 47, 43, 42]), ffi.new("uint32_t[]", [0, 1, 2])
+    weights = ffi.new("double[]", [1.0, 1.0])
+    args = (board := b"", 0, dead, 100, 1)
+    assert board == b""
+    done = lib.hd_equity_montecarlo(combos, weights, start, 2, *args, 10, wins, ties, rejected,
+                                    ffi.NULL)  # fmt: skip
+    assert done == 0
+    deals = lib.hd_equity_montecarlo_deals(combos, weights, 1, 2, *args, wins, ties, ffi.NULL)
+    assert deals == 0
+    # and zero or broken weights give no deal rather than undefined behaviour
+    zero = ffi.new("double[]", [0.0, 0.0])
+    assert lib.hd_equity_montecarlo_deals(combos, zero, 1, 2, b"", 0, 0, 100, 1, wins, ties,
+                                          ffi.NULL) == 0  # fmt: skip
+    nan = ffi.new("double[]", [math.nan])
+    assert lib.hd_equity_montecarlo_deals(combos, nan, 1, 2, b"", 0, 0, 100, 1, wins, ties,
+                                          ffi.NULL) == 0  # fmt: skip
+
+
+def test_weights_whose_products_underflow_still_give_an_answer() -> None:
+    # deal weights are products of combo weights: 1e-200 * 1e-200 is 0.0 in a
+    # float, which divided by zero; each player's weights are now scaled to a top of 1
+    tiny = equity(["KK:1e-200", "QQ:1e-200"])
+    assert equities(tiny) == pytest.approx(equities(equity(["KK", "QQ"])), abs=1e-12)
+    mixed = equity(["AA:1e-200,KK:1e-300", "AA:1e-300,KK:1e-200"], board="2c3d4h")
+    assert sum(equities(mixed)) == pytest.approx(1.0)
+
+
+def test_threads_are_capped_and_never_more_than_the_chunks_of_work() -> None:
+    baseline = threading.active_count()
+    seen: list[int] = []
+
+    def progress(_: float) -> None:
+        seen.append(threading.active_count())
+
+    # one board to score, one chunk of deals: no thread is started for them
+    equity(["AsKs", "QdQh"], board="2c3c4c5c6d", threads=MAX_THREADS, progress=progress)
+    equity(["AK", "QQ"], trials=1000, threads=MAX_THREADS, progress=progress)
+    assert max(seen) == baseline
+    # 12 tasks (4 first board cards each): at most 12 threads
+    seen.clear()
+    result = equity(["AsKs", "QdQh"], board="2c3d4h", threads=MAX_THREADS, progress=progress)
+    assert baseline < max(seen) <= baseline + 12
+    assert result == equity(["AsKs", "QdQh"], board="2c3d4h")
+    assert threading.active_count() == baseline
+
+
+def test_exact_enumeration_has_a_documented_ceiling() -> None:
+    # listed deals, but some 2e10 hand evaluations after merging suit symmetries
+    with pytest.raises(EquityError, match=r"exact enumeration would take .* more than the limit"):
+        equity(["AK", "QQ", "JJ", "TT", "99", "88"], exact=True)
+    assert EXACT_MAX == 100 * equities_module.EXACT_LIMIT
+
+
+def test_legal_deal_search_is_bounded() -> None:
+    # 9 players cannot all hold a pair of AA-JJ (16 cards): found at once by counting
+    start = time.perf_counter()
+    with pytest.raises(EquityError, match="no legal deal"):
+        equity(["AA,KK,QQ,JJ"] * 9, trials=100)
+    assert time.perf_counter() - start < 2
+    ranges = [Range.parse("AA,KK,QQ,JJ")] * 9 + [Range.parse("random")]
+    assert equities_module._has_legal_deal(ranges) is False
+    ranges = [Range.parse("AA,KK,QQ,JJ,TT")] * 9 + [Range.parse("random")]
+    assert equities_module._has_legal_deal(ranges) is True
+
+
+def test_worker_threads_stop_when_the_caller_is_interrupted() -> None:
+    baseline = threading.active_count()
+
+    def interrupt(_: float) -> None:
+        raise KeyboardInterrupt
+
+    for kwargs in ({"exact": True}, {"trials": 10**9}):
+        start = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt):
+            equity(["AK", "QQ+", "JTs", "22"], threads=2, progress=interrupt, **kwargs)  # type: ignore[arg-type]
+        assert time.perf_counter() - start < 2
+        assert threading.active_count() == baseline
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--threads", "0"], "0 is not in the range 1<=x<=64"),
+        (["--threads", "65"], "65 is not in the range 1<=x<=64"),
+        (["--trials", "0"], "0 is not in the range x>=1"),
+        (["--trials", "10000000001"], "trials must be 1 to 10000000000, got 10000000001"),
+        (["--seed", "-1"], "-1 is not in the range 0<=x<=18446744073709551615"),
+        (["--seed", str(2**64)], "is not in the range 0<=x<=18446744073709551615"),
+        (["--seed", "9" * 100_000], "is not a valid integer"),
+        (["--stderr", "nan"], "stderr must be a positive number, got nan"),  # was a traceback
+        (["--stderr", "inf"], "stderr must be a positive number, got inf"),
+        (["--stderr", "-1"], "-1.0 is not in the range x>0"),
+    ],
+)
+def test_cli_bad_numbers_are_one_line_errors(args: list[str], message: str) -> None:
+    code, out, err = run_cli("equity", "AK", "QQ", *args)
+    assert code == 2 and out == ""
+    assert message in err and len(err) < 500 and err.count("\n") == 1
+    assert "Traceback" not in err
+
+
+def test_cli_equity_takes_the_whole_seed_range() -> None:
+    code, out, _ = run_cli("equity", "AK", "QQ", "--trials", "1000", "--seed", str(MAX_SEED))
+    assert code == 0 and f"seed {MAX_SEED}" in out

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import ctypes
+import os
 import random
+import signal
+import subprocess
+import sys
+import threading
+import time
 from array import array
 from collections import Counter
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 from reference_eval import score
@@ -15,8 +23,19 @@ import holdem
 from holdem import Category, InvalidCardError, category, describe, evaluate, evaluate7
 from holdem._core import lib
 from holdem.cards import format_cards, parse_cards
+from holdem.cli.main import main
 from holdem.errors import HoldemError
-from holdem.evaluator import best_five, evaluate_many, value_counts
+from holdem.evaluator import (
+    MAX_THREADS,
+    EvaluatorError,
+    _c_call,
+    _StopFlag,
+    best_five,
+    evaluate_many,
+    value_counts,
+)
+
+HD_STOP_EVERY = 4096  # csrc/hd_internal.h
 
 # RULES.md R2, strongest category first
 SEVEN_CARD_COUNTS = [41_584, 224_848, 3_473_184, 4_047_644, 6_180_020,
@@ -261,9 +280,9 @@ def test_evaluate_many_numpy_out_and_threads() -> None:
     assert values[17] == evaluate(data[17].tolist())
     threaded = evaluate_many(data, threads=2)
     assert (threaded == values).all()
-    out = bytearray(2 * 100_000)
+    out = array("H", bytes(2 * 100_000))
     evaluate_many(data.tobytes(), out=out, check=False)
-    assert bytes(out) == values.tobytes()
+    assert out.tobytes() == values.tobytes()
 
 
 def test_evaluate_many_errors_name_the_hand() -> None:
@@ -279,7 +298,7 @@ def test_evaluate_many_errors_name_the_hand() -> None:
     with pytest.raises(ValueError, match="cards_per_hand"):
         evaluate_many(good, 4)
     with pytest.raises(ValueError, match="out holds 1 values"):
-        evaluate_many(good, out=bytearray(2))
+        evaluate_many(good, out=array("H", [0]))
     with pytest.raises(TypeError, match="one byte each"):
         evaluate_many(array("H", [1, 2, 3, 4, 5, 6, 7]))
 
@@ -301,3 +320,247 @@ def test_lookup_tables_fit_in_cache() -> None:
 def test_public_api_is_exported() -> None:
     for name in holdem.__all__:
         assert hasattr(holdem, name), name
+
+
+# --- argument checks of the batch API -------------------------------------------------
+
+
+def test_evaluate_many_wants_uint16_out() -> None:
+    np = pytest.importorskip("numpy")
+    hands = bytes(random_hands(4, 7, seed=5))
+    want = list(evaluate_many(hands))
+    for out in (array("H", [0] * 4), np.zeros(4, dtype=np.uint16), (ctypes.c_uint16 * 4)()):
+        assert list(evaluate_many(hands, out=out)) == want
+    for bad, message in [
+        (np.zeros(4, dtype=np.float64), "unsigned 16-bit items .* not items of format 'd'"),
+        (np.zeros(4, dtype=np.int16), "not items of format 'h'"),
+        (np.zeros(4, dtype=np.float16), "not items of format 'e'"),
+        (np.zeros(4, dtype=np.dtype(">u2" if sys.byteorder == "little" else "<u2")), "format"),
+        (bytearray(8), "not items of format 'B'"),
+        (array("I", [0] * 4), "not items of format 'I'"),
+        (bytes(8), "not items of format 'B'"),
+        (memoryview(array("H", [0] * 4)).toreadonly(), "out is read-only"),
+        (np.zeros(8, dtype=np.uint16)[::2], "out must be contiguous"),
+        ("0000", "out must be a buffer of uint16 .* not str"),
+        (5, "not int"),
+    ]:
+        with pytest.raises(TypeError, match=message):
+            evaluate_many(hands, out=bad)
+    frozen = np.zeros(4, dtype=np.uint16)
+    frozen.flags.writeable = False
+    with pytest.raises(TypeError, match="read-only"):
+        evaluate_many(hands, out=frozen)
+    with pytest.raises(EvaluatorError, match="out holds 3 values, 4 are needed"):
+        evaluate_many(hands, out=array("H", [0] * 3))
+
+
+def test_evaluate_many_rejects_bad_buffers_and_arguments() -> None:
+    np = pytest.importorskip("numpy")
+    hands = random_hands(4, 7, seed=6)
+    for bad, message in [
+        ("AsKsQsJsTs2c2d", "cards must be a buffer of bytes .* not str"),
+        (7, "not int"),
+        (None, "not NoneType"),
+        (np.zeros((4, 14), dtype=np.uint8)[:, ::2], "contiguous"),
+        (np.zeros(28, dtype=np.int64), "one byte each"),
+    ]:
+        with pytest.raises(TypeError, match=message):
+            evaluate_many(bad)
+    for kwargs, error, message in [
+        ({"cards_per_hand": 4}, EvaluatorError, "cards_per_hand must be 5 to 7, got 4"),
+        ({"cards_per_hand": "7"}, TypeError, "cards_per_hand must be an int, not str"),
+        ({"cards_per_hand": 7.0}, TypeError, "not float"),
+        ({"threads": 0}, EvaluatorError, "threads must be 1 to 64, got 0"),
+        ({"threads": 65}, EvaluatorError, "threads must be 1 to 64"),
+        ({"threads": 1.5}, TypeError, "threads must be an int, not float"),
+        ({"threads": True}, TypeError, "not bool"),
+    ]:
+        with pytest.raises(error, match=message):
+            evaluate_many(hands, **kwargs)  # type: ignore[arg-type]
+    assert issubclass(EvaluatorError, HoldemError) and issubclass(EvaluatorError, ValueError)
+    assert len(evaluate_many(b"")) == 0
+    assert list(evaluate_many(np.frombuffer(hands, dtype=np.uint8), threads=np.int64(2))) == list(
+        evaluate_many(hands)
+    )
+
+
+def test_evaluate_many_starts_no_more_threads_than_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    import concurrent.futures
+
+    sizes: list[int] = []
+
+    class Recording(concurrent.futures.ThreadPoolExecutor):
+        def __init__(self, workers: int, **kwargs: object) -> None:
+            sizes.append(workers)
+            super().__init__(workers, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(concurrent.futures, "ThreadPoolExecutor", Recording)
+    data = bytes(range(7)) * (3 * 65_536)  # three parts of 65,536 hands at most
+    start = time.perf_counter()
+    values = evaluate_many(data, threads=MAX_THREADS)
+    assert time.perf_counter() - start < 1  # 100,000 threads took 4 s and 200 MB
+    assert sizes == [3] and len(values) == 3 * 65_536
+    evaluate_many(data[: 7 * 1000], threads=MAX_THREADS)  # one part: no pool at all
+    assert sizes == [3]
+
+
+def test_value_counts_and_describe_raise_documented_errors() -> None:
+    for size, error in [(8, EvaluatorError), (4, EvaluatorError), ("7", TypeError)]:
+        with pytest.raises(error, match="hand_size"):
+            value_counts(size)  # type: ignore[arg-type]
+    fixed = parse_cards("AsKsQsJs")
+    rest = [c for c in range(52) if c not in fixed]
+    assert value_counts(7, fixed=fixed, dead=rest[3:]) == {evaluate(fixed + rest[:3]): 1}
+    assert value_counts(7, fixed=fixed, dead=rest[2:]) == {}  # no hand can be made
+    for bad in (0, 10 << 12, -1, "7462", None, 10**5000):
+        with pytest.raises(EvaluatorError, match="is not a hand value") as info:
+            describe(bad)  # type: ignore[arg-type]
+        assert len(str(info.value)) < 80
+
+
+# --- stopping: the C loops read a stop flag; Ctrl-C sets it ----------------------------
+
+
+def test_c_loops_return_early_when_the_stop_flag_is_set() -> None:
+    from holdem._core import ffi
+
+    stop = ffi.new("int *", 1)
+    hands = bytes(random_hands(100_000, 7, seed=7))
+    out = ffi.new("uint16_t[]", 100_000)
+    assert lib.hd_evaluate_batch(hands, 100_000, 7, out, stop) == 0
+    assert lib.hd_evaluate_batch_checked(hands, 100_000, 7, out, stop) == lib.HD_STOPPED
+    assert lib.hd_evaluate_batch(hands, 100_000, 7, out, ffi.NULL) == 100_000
+    hist = ffi.new("uint64_t[]", lib.HD_VALUE_LIMIT)
+    assert lib.hd_enumerate(b"", 0, bytes(range(52)), 52, 5, hist, stop) == 0
+    assert lib.hd_enumerate(b"", 0, bytes(range(52)), 52, 5, hist, ffi.NULL) == 2_598_960
+    wins, ties = ffi.new("uint64_t[2]"), ffi.new("uint64_t[22]")
+    deck = bytes(c for c in range(52) if c not in (51, 47, 43, 42))
+    holes = bytes([51, 47, 43, 42])
+    assert lib.hd_equity_enumerate(holes, 2, b"", 0, deck, 48, 0, 48, wins, ties, stop) == 0
+    full = lib.hd_equity_enumerate(holes, 2, b"", 0, deck, 48, 0, 48, wins, ties, ffi.NULL)
+    assert full == 1_712_304
+    weights = ffi.new("double[]", [1.0])
+    deals = lib.hd_equity_montecarlo_deals(holes, weights, 1, 2, b"", 0, 0, 10**6, 1, wins,
+                                           ties, stop)  # fmt: skip
+    assert deals < HD_STOP_EVERY
+
+
+def test_ctrl_c_stops_a_long_c_call_in_the_main_thread() -> None:
+    # a real SIGINT while the main thread is in C: the flag stops the loop and
+    # Python raises KeyboardInterrupt as soon as the call returns
+    if sys.platform == "win32":
+        pytest.skip("POSIX signals")
+    stop = _StopFlag()
+    hist = ffi_new_hist()
+    timer = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            for _ in range(1000):  # 0.3 s a call
+                _c_call(stop, lib.hd_enumerate, b"", 0, bytes(range(52)), 52, 7, hist)
+    finally:
+        timer.cancel()
+    assert stop  # set by the C handler, not just seen by Python between two calls
+    assert time.perf_counter() - start < 1
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def ffi_new_hist() -> object:
+    from holdem._core import ffi
+
+    return ffi.new("uint64_t[]", lib.HD_VALUE_LIMIT)
+
+
+INTERRUPTED = """
+import sys, threading, time
+import holdem
+from holdem.equities import equity
+print("ready", flush=True)
+start = time.perf_counter()
+try:
+    {work}
+except KeyboardInterrupt:
+    # a worker whose start the Ctrl-C cut short may take a moment to end
+    while threading.active_count() > 1 and time.perf_counter() - start < 60:
+        time.sleep(0.01)
+    print(f"stopped {{threading.active_count()}} after {{time.perf_counter() - start:.3f}}")
+    sys.exit(130)
+print("finished", flush=True)
+"""
+EVALUATE_FOREVER = (
+    "data = bytes(range(7)) * 4_000_000\n"
+    "    while True: holdem.evaluate_many(data, threads={threads})"
+)
+
+
+def interrupt_after(args: list[str], delay: float = 0.5) -> tuple[int, str, str, float]:
+    """Runs a command, sends it SIGINT once it is busy; its exit code,
+    output and how long it took to end after the signal."""
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        if args[1] == "-c":
+            assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+        time.sleep(delay)
+        start = time.perf_counter()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+        return proc.returncode, out, err, time.perf_counter() - start
+    finally:
+        proc.kill()
+
+
+CTRL_C_CASES = {
+    "evaluate_many": EVALUATE_FOREVER.format(threads=1),
+    "evaluate_many threads": EVALUATE_FOREVER.format(threads=2),
+    "value_counts": "while True: holdem.value_counts(7)",
+    "exact": 'equity(["AK", "QQ+", "JTs", "22"], exact=True)',
+    "exact threads": 'equity(["AK", "QQ+", "JTs", "22"], exact=True, threads=2)',
+    "monte carlo": 'equity(["AK", "QQ+"], trials=10**10)',
+    "monte carlo threads": 'equity(["AK", "QQ+"], trials=10**10, threads=2)',
+    "monte carlo rejections": 'equity(["AA,KK,QQ,JJ"] * 8, trials=10**9, threads=2)',
+}
+
+
+def check_stopped(code: int, out: str, err: str, seconds: float) -> None:
+    assert code == 130, err
+    assert out.startswith("stopped 1 ")  # no worker thread left behind
+    assert seconds < 2
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("case", ["evaluate_many", "exact threads"])
+def test_ctrl_c_stops_within_a_second(case: str) -> None:
+    code = INTERRUPTED.format(work=CTRL_C_CASES[case])
+    check_stopped(*interrupt_after([sys.executable, "-c", code]))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("case", sorted(CTRL_C_CASES))
+def test_ctrl_c_stops_every_long_call_within_a_second(case: str) -> None:
+    code = INTERRUPTED.format(work=CTRL_C_CASES[case])
+    check_stopped(*interrupt_after([sys.executable, "-c", code]))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_the_equity_command() -> None:
+    holdem_cli = [sys.executable, "-m", "holdem.cli", "equity", "AK", "QQ+"]
+    for extra in (["--trials", "10000000000"], ["--exact", "JTs", "22", "--threads", "2"]):
+        code, _, err, seconds = interrupt_after([*holdem_cli, *extra], delay=1.0)
+        assert code == 130 and err.strip() == "holdem equity: interrupted"
+        assert seconds < 2
+
+
+def test_cli_eval_with_a_board_takes_two_hole_cards_a_player() -> None:
+    result = CliRunner().invoke(main, ["eval", "--board", "QhJhTh", "AsKs", "QsJs", "2c2d"])
+    assert result.exit_code == 0 and "wins" in result.stdout
+    for hole, count in [("AsKsQs", 3), ("As", 1), ("AsKsQsJs9s", 5)]:
+        result = CliRunner().invoke(main, ["eval", "--board", "QhJhTh", hole, "2c2d"])
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr == (
+            f"holdem eval: error: player 1 ({hole}) has {count} hole cards: "
+            "with --board, each player has exactly 2\n"
+        )
+    result = CliRunner().invoke(main, ["eval", "--board", "", "AsKsQsJs9s", "2c2d3c4c5c"])
+    assert result.exit_code == 2 and "has 5 hole cards" in result.stderr

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
 from holdem.cards import parse_cards
-from holdem.ranges import ALL_COMBOS, Range, RangeSyntaxError
+from holdem.cli.main import main
+from holdem.errors import HoldemError, InvalidCardError
+from holdem.ranges import ALL_COMBOS, Range, RangeError, RangeSyntaxError
 
 
 def combos_of(text: str) -> set[tuple[int, int]]:
@@ -155,3 +161,69 @@ def test_garbage_only_raises_range_syntax_error(text: str) -> None:
         assert str(exc)
     else:
         assert len(r) > 0
+
+
+def test_weight_of_and_contains_take_exactly_two_cards() -> None:
+    r = Range.parse("AA:0.5,KQs")
+    assert r.weight_of("AsAd") == 0.5
+    assert r.weight_of((51, 49)) == r.weight_of((49, 51)) == r.weight_of(["As", "Ad"]) == 0.5
+    assert r.weight_of("2c2d") == 0.0
+    for bad, message in [
+        ("AsAdAh", "a combo has 2 cards, got 3"),
+        ((51, 49, 50), "a combo has 2 cards, got 3"),
+        ("As", "a combo has 2 cards, got 1"),
+        ((51, 51), "duplicate card As"),
+        ((51, 60), "card 60 at position 2 is out of range"),
+        ("AsXx", "unknown card 'Xx'"),
+    ]:
+        with pytest.raises(InvalidCardError, match=message):
+            r.weight_of(bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        r.weight_of(5)  # type: ignore[arg-type]
+    # membership never raises: anything but a pair of card ints is not in it
+    assert (51, 49) in r and (49, 51) in r
+    for other in [(51, 49, 50), ("As", "Ad"), (51.0, 49), (True, 0), "AsAd", None, (10**30, 1)]:
+        assert other not in r
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "message"),
+    [
+        (lambda: Range([(51, 49, 50)]), InvalidCardError, "a combo has 2 cards"),
+        (lambda: Range([(51, 51)]), InvalidCardError, "duplicate card As"),
+        (lambda: Range([(52, 1)]), InvalidCardError, "out of range"),
+        (lambda: Range([5]), TypeError, "not int"),
+        (lambda: Range({(51, 49): 2}), RangeError, r"weight 2 of a combo is not in \(0, 1\]"),
+        (lambda: Range({(51, 49): math.nan}), RangeError, "not in"),
+        (lambda: Range({(51, 49): 10**400}), RangeError, "not in"),  # float() overflows
+        (lambda: Range({(51, 49): "1"}), TypeError, "must be a number"),
+        (lambda: Range.parse(b"AA"), TypeError, "not bytes"),  # type: ignore[arg-type]
+        (lambda: Range.parse("AA").without([99]), InvalidCardError, "out of range"),
+    ],
+)
+def test_bad_combos_and_weights_raise_documented_errors(
+    make: Callable[[], object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        make()
+    assert error is TypeError or issubclass(error, HoldemError | ValueError)
+    assert issubclass(RangeSyntaxError, RangeError)
+
+
+def test_errors_quote_at_most_40_characters_of_a_token() -> None:
+    with pytest.raises(RangeSyntaxError) as info:
+        Range.parse("AA," + "x" * 100_000)
+    assert len(str(info.value)) < 200
+    assert str(info.value).startswith("bad range token '" + "x" * 40 + "'... at column 4")
+    assert info.value.token == "x" * 100_000
+    result = CliRunner().invoke(main, ["range", "QQ+," + "\udcff" * 1000])
+    assert result.exit_code == 2 and len(result.stderr) < 300
+    assert "'" + "\\xff" * 10 + "'..." in result.stderr  # 40 characters of quote
+
+
+def test_unicode_white_space_separates_tokens() -> None:
+    # '\x85' (NEL) ended the tokenizer on an AssertionError (found by the fuzz target)
+    assert Range.parse("QQ+\x85") == Range.parse("QQ+")
+    assert Range.parse("AA\u3000KK") == Range.parse("AA,KK")
+    with pytest.raises(RangeSyntaxError, match="empty"):
+        Range.parse("\x85")
