@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from holdem.cards import Card, format_card, parse_cards, quote_input
-from holdem.errors import InvalidCardError
+from holdem.cards import Card, format_card, parse_cards
+from holdem.errors import InvalidCardError, quote
 from holdem.evaluator import HandValue, best_five, category, describe, evaluate
 
 
@@ -58,7 +58,7 @@ def _showdown(board_text: str, words: tuple[str, ...], as_json: bool) -> None:
         shown = "".join(map(format_card, hole[:20])) + "..." * (len(hole) > 20)
         if len(hole) != 2:
             raise InvalidCardError(
-                f"player {number} ({shown or quote_input(word)}) has {len(hole)} hole cards: "
+                f"player {number} ({shown or quote(word)}) has {len(hole)} hole cards: "
                 "with --board, each player has exactly 2"
             )
         if len(board) < 3:

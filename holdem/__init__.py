@@ -30,7 +30,17 @@ from .cards import (
     parse_card,
     parse_cards,
 )
-from .errors import ConfigError, HoldemError, IllegalActionError, InvalidCardError
+from .errors import (
+    ConfigError,
+    EquityError,
+    EvaluatorError,
+    HistoryFormatError,
+    HoldemError,
+    IllegalActionError,
+    InvalidCardError,
+    RangeError,
+    RangeSyntaxError,
+)
 from .evaluator import (
     Category,
     HandValue,
@@ -46,10 +56,10 @@ from .evaluator import (
 if TYPE_CHECKING:
     from .actions import Action, ActionKind, LegalActions, Street
     from .config import HandConfig, HeadsUpCap, Post, Structure
-    from .equities import EquityError, EquityResult, PlayerEquity, equity
+    from .equities import EquityResult, PlayerEquity, equity
     from .hand import Hand, Phase
     from .pots import Outcome, Pot, ShownHand
-    from .ranges import Range, RangeSyntaxError
+    from .ranges import Range
     from .views import PlayerView
 
 # The evaluator is imported at once; the rest on first use, so that
@@ -57,10 +67,10 @@ if TYPE_CHECKING:
 _LAZY = {
     "actions": ("Action", "ActionKind", "LegalActions", "Street"),
     "config": ("HandConfig", "HeadsUpCap", "Post", "Structure"),
-    "equities": ("EquityError", "EquityResult", "PlayerEquity", "equity"),
+    "equities": ("EquityResult", "PlayerEquity", "equity"),
     "hand": ("Hand", "Phase"),
     "pots": ("Outcome", "Pot", "ShownHand"),
-    "ranges": ("Range", "RangeSyntaxError"),
+    "ranges": ("Range",),
     "views": ("PlayerView",),
 }
 _LAZY_MODULE = {name: module for module, names in _LAZY.items() for name in names}
@@ -95,10 +105,12 @@ __all__ = [
     "Deck",
     "EquityError",
     "EquityResult",
+    "EvaluatorError",
     "Hand",
     "HandConfig",
     "HandValue",
     "HeadsUpCap",
+    "HistoryFormatError",
     "HoldemError",
     "IllegalActionError",
     "InvalidCardError",
@@ -110,6 +122,7 @@ __all__ = [
     "Post",
     "Pot",
     "Range",
+    "RangeError",
     "RangeSyntaxError",
     "ShownHand",
     "Street",

@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterable, Iterator
 from typing import TypeAlias
 
-from .errors import HoldemError, InvalidCardError
+from .errors import HoldemError, InvalidCardError, quote
 
 Card: TypeAlias = int
 CardSet: TypeAlias = int
@@ -37,47 +37,6 @@ _SUIT_OF = {
 _SEPARATORS = frozenset(" \t\r\n,;")
 _VARIATION_SELECTOR = "\ufe0f"  # as in the emoji form "♠️"
 _TEXT = tuple(r + s for r in RANKS for s in SUITS)
-_QUOTE_LIMIT = 40
-
-
-def quote_input(value: object, limit: int = _QUOTE_LIMIT) -> str:
-    r"""A short, readable quote of some input, for an error message.
-
-    Text is quoted as by ``repr``, at most ``limit`` characters of it
-    (``...`` marks a cut); bytes that were not UTF-8 (a command line passes
-    them on as surrogate escapes) show as ``\xff``.  An int shows in full
-    unless it is huge; anything else as a cut ``repr``.
-
-    >>> print(quote_input("Ax"), quote_input("\udcff\udcfe"), quote_input("Q" * 50, limit=5))
-    'Ax' '\xff\xfe' 'QQQQQ'...
-    >>> quote_input(10**100)
-    'an int of 333 bits'
-    """
-    if isinstance(value, str):
-        pieces: list[str] = []
-        size = 0
-        for ch in value:
-            piece = _quote_char(ch)
-            size += len(piece)
-            if size > limit:
-                return "'" + "".join(pieces) + "'..."
-            pieces.append(piece)
-        return "'" + "".join(pieces) + "'"
-    if isinstance(value, int) and not isinstance(value, bool):
-        # str() of an int of thousands of digits is slow, or refused
-        return str(value) if value.bit_length() <= 128 else f"an int of {value.bit_length()} bits"
-    try:
-        text = repr(value)
-    except Exception:  # a broken __repr__ must not hide the real error
-        text = f"<{type(value).__name__} object>"
-    return text[:limit] + ("..." if len(text) > limit else "")
-
-
-def _quote_char(ch: str) -> str:
-    code = ord(ch)
-    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
-        return f"\\x{code - 0xDC00:02x}"
-    return "\\'" if ch == "'" else repr(ch)[1:-1]
 
 
 def card(rank: int, suit: int) -> Card:
@@ -104,8 +63,8 @@ def format_card(c: Card) -> str:
 
 def _not_a_card(c: object) -> InvalidCardError:
     if isinstance(c, int) and not isinstance(c, bool):
-        return InvalidCardError(f"card {quote_input(c)} is out of range 0..51", token=c)
-    return InvalidCardError(f"{quote_input(c)} is not a card (an int 0..51)", token=c)
+        return InvalidCardError(f"card {quote(c)} is out of range 0..51", token=c)
+    return InvalidCardError(f"{quote(c)} is not a card (an int 0..51)", token=c)
 
 
 def format_cards(cards: Iterable[Card], sep: str = " ") -> str:
@@ -133,7 +92,7 @@ def _parse_text(text: str, position: int = 0) -> Iterator[Card]:
         else:
             token = text[start : start + 2].rstrip("".join(_SEPARATORS))
             raise InvalidCardError(
-                f"unknown card {quote_input(token)} at position {position}: "
+                f"unknown card {quote(token)} at position {position}: "
                 f"the rank must be one of {' '.join(RANKS)} (or 10)",
                 token=token,
                 position=position,
@@ -141,7 +100,7 @@ def _parse_text(text: str, position: int = 0) -> Iterator[Card]:
         if i >= n or text[i] in _SEPARATORS:
             token = text[start:i]
             raise InvalidCardError(
-                f"unknown card {quote_input(token)} at position {position}: the suit is missing "
+                f"unknown card {quote(token)} at position {position}: the suit is missing "
                 "(one of c d h s or ♣ ♦ ♥ ♠)",
                 token=token,
                 position=position,
@@ -150,8 +109,8 @@ def _parse_text(text: str, position: int = 0) -> Iterator[Card]:
         if suit is None:
             token = text[start : i + 1]
             raise InvalidCardError(
-                f"unknown card {quote_input(token)} at position {position}: "
-                f"{quote_input(text[i])} is not a suit (one of c d h s or ♣ ♦ ♥ ♠)",
+                f"unknown card {quote(token)} at position {position}: "
+                f"{quote(text[i])} is not a suit (one of c d h s or ♣ ♦ ♥ ♠)",
                 token=token,
                 position=position,
             )
@@ -167,9 +126,7 @@ def parse_card(text: str) -> Card:
     """
     cards = parse_cards(text)
     if len(cards) != 1:
-        raise InvalidCardError(
-            f"expected one card, got {len(cards)} in {quote_input(text)}", token=text
-        )
+        raise InvalidCardError(f"expected one card, got {len(cards)} in {quote(text)}", token=text)
     return cards[0]
 
 
@@ -201,8 +158,7 @@ def parse_cards(cards: str | Iterable[Card | str], *, allow_duplicates: bool = F
             elif isinstance(item, int) and not isinstance(item, bool):
                 if not 0 <= item < 52:
                     raise InvalidCardError(
-                        f"card {quote_input(item)} at position {len(out) + 1} "
-                        "is out of range 0..51",
+                        f"card {quote(item)} at position {len(out) + 1} is out of range 0..51",
                         token=item,
                         position=len(out) + 1,
                     )
@@ -225,7 +181,7 @@ def check_distinct(cards: list[Card]) -> None:
     for position, c in enumerate(cards, 1):
         first = seen.setdefault(c, position)
         if first != position:
-            text = _TEXT[c] if isinstance(c, int) and 0 <= c < 52 else quote_input(c)
+            text = _TEXT[c] if isinstance(c, int) and 0 <= c < 52 else quote(c)
             raise InvalidCardError(
                 f"duplicate card {text} (positions {first} and {position})",
                 token=text,
@@ -246,7 +202,7 @@ def mask_of(cards: Iterable[Card]) -> CardSet:
 def cards_of(mask: CardSet) -> list[Card]:
     """The cards of a :data:`CardSet`, lowest first."""
     if not (isinstance(mask, int) and 0 <= mask <= FULL_DECK):
-        raise InvalidCardError(f"{quote_input(mask)} is not a card set (52 bits)", token=mask)
+        raise InvalidCardError(f"{quote(mask)} is not a card set (52 bits)", token=mask)
     out = []
     while mask:
         low = mask & -mask

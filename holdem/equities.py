@@ -39,8 +39,8 @@ from numbers import Real
 from typing import Any, TypeAlias
 
 from ._core import ffi, lib
-from .cards import Card, format_card, parse_cards, quote_input
-from .errors import HoldemError, InvalidCardError
+from .cards import Card, format_card, parse_cards
+from .errors import EquityError, InvalidCardError, quote
 from .evaluator import MAX_THREADS, _c_call, _int_arg, _parallel, _StopFlag
 from .ranges import Combo, Range, RangeSyntaxError
 
@@ -59,10 +59,6 @@ MAX_TRIALS = 10**10
 MAX_SEED = 2**64 - 1
 _LIST_LIMIT = 200_000  # legal deals are listed (exact, Monte Carlo without rejections) up to this
 _SEARCH_LIMIT = 2_000_000  # combos looked at in the search for one legal deal (about 0.3 s)
-
-
-class EquityError(HoldemError, ValueError):
-    """An equity question that has no answer (e.g. no legal deal)."""
 
 
 @dataclass(frozen=True)
@@ -211,7 +207,7 @@ def _check_arguments(
 ) -> tuple[int | None, float | None, int | None, int]:
     """The checked numeric arguments of :func:`equity`."""
     if exact is not None and not isinstance(exact, bool):
-        raise TypeError(f"exact must be None, True or False, not {quote_input(exact)}")
+        raise TypeError(f"exact must be None, True or False, not {quote(exact)}")
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable, not {type(progress).__name__}")
     n_threads = _int_arg("threads", threads, 1, MAX_THREADS, EquityError)
@@ -223,7 +219,7 @@ def _check_arguments(
             raise TypeError(f"stderr must be a number, not {type(stderr).__name__}")
         target = float(stderr)
         if not (isfinite(target) and target > 0):
-            raise EquityError(f"stderr must be a positive number, got {quote_input(stderr)}")
+            raise EquityError(f"stderr must be a positive number, got {quote(stderr)}")
     if exact and (trials is not None or stderr is not None):
         raise EquityError("exact=True takes no trials or stderr")
     return n_trials, target, n_seed, n_threads

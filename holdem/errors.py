@@ -49,6 +49,29 @@ class IllegalActionError(HoldemError, ValueError):
         self.action = action
 
 
+class EvaluatorError(HoldemError, ValueError):
+    """An argument of the evaluator with a value it cannot use (not a hand
+    value, a bad hand size or thread count, an ``out`` buffer too small)."""
+
+
+class RangeError(HoldemError, ValueError):
+    """A range that cannot be built: a weight outside (0, 1], or unreadable text."""
+
+
+class RangeSyntaxError(RangeError):
+    """A range text that cannot be read; names the token and its column."""
+
+    def __init__(self, message: str, *, token: str, column: int) -> None:
+        super().__init__(message)
+        self.token = token
+        self.column = column
+
+
+class EquityError(HoldemError, ValueError):
+    """An equity question that has no answer (no legal deal, too few cards
+    left), or an argument of :func:`~holdem.equities.equity` it cannot use."""
+
+
 class HistoryFormatError(HoldemError, ValueError):
     """A hand history that cannot be read: names the file, line and column."""
 
@@ -63,23 +86,47 @@ class HistoryFormatError(HoldemError, ValueError):
         self.reason = message
 
 
-#: Longest stretch of the user's input quoted in a message.
-QUOTE_LIMIT = 120
+#: Longest stretch of the user's input a message quotes, in characters.
+QUOTE_LIMIT = 60
 
 
-def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
-    """``repr`` of a piece of input, cut in the middle past ``limit`` characters.
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    r"""A short, readable quote of some input, for an error message.
 
-    Messages quote what the user gave; a line of a megabyte must not become
-    a message of a megabyte.
+    Messages quote what the user gave, and a line of a megabyte must not
+    become a message of a megabyte: text is quoted as by ``repr``, at most
+    ``limit`` characters of it (``...`` marks a cut); bytes that were not
+    UTF-8 (a command line passes them on as surrogate escapes) show as
+    ``\xff``.  An int shows in full unless it is huge; anything else as a cut
+    ``repr``.
 
-    >>> quote("As Kx")
-    "'As Kx'"
-    >>> quote("x" * 100, 20)
-    "'xxxxxxxx...xxxxxxxx' (100 characters)"
+    >>> print(quote("Ax"), quote("\udcff\udcfe"), quote("Q" * 50, limit=5))
+    'Ax' '\xff\xfe' 'QQQQQ'...
+    >>> quote(10**100)
+    'an int of 333 bits'
     """
-    s = text if isinstance(text, str) else str(text)
-    if len(s) <= limit:
-        return repr(s)
-    half = max(1, (limit - 3) // 2)
-    return f"{s[:half] + '...' + s[-half:]!r} ({len(s):,} characters)"
+    if isinstance(value, str):
+        pieces: list[str] = []
+        size = 0
+        for ch in value:
+            piece = _quote_char(ch)
+            size += len(piece)
+            if size > limit:
+                return "'" + "".join(pieces) + "'..."
+            pieces.append(piece)
+        return "'" + "".join(pieces) + "'"
+    if isinstance(value, int) and not isinstance(value, bool):
+        # str() of an int of thousands of digits is slow, or refused
+        return str(value) if value.bit_length() <= 128 else f"an int of {value.bit_length()} bits"
+    try:
+        text = repr(value)
+    except Exception:  # a broken __repr__ must not hide the real error
+        text = f"<{type(value).__name__} object>"
+    return text[:limit] + ("..." if len(text) > limit else "")
+
+
+def _quote_char(ch: str) -> str:
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    return "\\'" if ch == "'" else repr(ch)[1:-1]

@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, SupportsIndex, TypeAlias, TypeV
 
 from . import _fastcall
 from ._core import ffi, lib
-from .cards import RANK_NAMES, Card, format_card, parse_cards, quote_input
-from .errors import HoldemError, InvalidCardError
+from .cards import RANK_NAMES, Card, format_card, parse_cards
+from .errors import EvaluatorError, HoldemError, InvalidCardError, quote
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ThreadPoolExecutor
@@ -60,11 +60,6 @@ NUM_VALUES = lib.HD_NUM_VALUES
 VALUE_LIMIT = lib.HD_VALUE_LIMIT
 
 
-class EvaluatorError(HoldemError, ValueError):
-    """An argument of the evaluator with a value it cannot use (not a hand
-    value, a bad hand size or thread count, an ``out`` buffer too small)."""
-
-
 def _int_arg(name: str, value: object, low: int, high: int, error: type[HoldemError]) -> int:
     """``value`` as an int in [low, high]; TypeError if it is not an integer
     (a bool is not), ``error`` if it is out of range."""
@@ -75,7 +70,7 @@ def _int_arg(name: str, value: object, low: int, high: int, error: type[HoldemEr
     else:  # numpy.int64 and the like
         number = operator.index(cast(SupportsIndex, value))
     if not low <= number <= high:
-        raise error(f"{name} must be {low} to {high}, got {quote_input(number)}")
+        raise error(f"{name} must be {low} to {high}, got {quote(number)}")
     return number
 
 
@@ -269,7 +264,7 @@ def _ranks(value: HandValue) -> tuple[int, ...]:
         or not 0 <= value < VALUE_LIMIT
         or not lib.hd_value_ranks(value, out)
     ):
-        raise EvaluatorError(f"{quote_input(value)} is not a hand value")
+        raise EvaluatorError(f"{quote(value)} is not a hand value")
     return tuple(out)
 
 
@@ -377,7 +372,7 @@ def _out_view(out: Any, n: int) -> Any:
         if view.format not in _UINT16_FORMATS or view.itemsize != 2:
             raise TypeError(
                 "out must hold unsigned 16-bit items (array('H'), numpy.uint16), "
-                f"not items of format {quote_input(view.format)}"
+                f"not items of format {quote(view.format)}"
             )
         if view.readonly:
             raise TypeError("out is read-only")

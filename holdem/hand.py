@@ -34,9 +34,9 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, ActionKind, LegalActions, Street
-from .cards import Card, format_cards, parse_cards, quote_input
+from .cards import Card, format_cards, parse_cards
 from .config import HandConfig, HeadsUpCap, Structure
-from .errors import ConfigError, HoldemError, IllegalActionError, InvalidCardError
+from .errors import ConfigError, HoldemError, IllegalActionError, InvalidCardError, quote
 from .evaluator import evaluate7
 from .pots import Outcome, Pot, ShownHand, build_pots, split
 
@@ -453,7 +453,7 @@ class Hand:
             raise TypeError(f"a seat is an int, not {type(seat).__name__}")
         if not 0 <= seat < self._n:
             raise ConfigError(
-                f"seat {quote_input(seat)} is not at the table: seats are 0 to {self._n - 1}",
+                f"seat {quote(seat)} is not at the table: seats are 0 to {self._n - 1}",
                 field="seat",
                 value=seat,
             )

@@ -37,8 +37,8 @@ from math import inf
 from numbers import Real
 from typing import TypeAlias
 
-from .cards import RANKS, Card, format_card, parse_cards, quote_input
-from .errors import HoldemError, InvalidCardError
+from .cards import RANKS, Card, format_card, parse_cards
+from .errors import HoldemError, InvalidCardError, RangeError, RangeSyntaxError, quote
 
 Combo: TypeAlias = tuple[Card, Card]
 """Two hole cards, the higher card int first."""
@@ -47,19 +47,6 @@ ALL_COMBOS: tuple[Combo, ...] = tuple(
     (a, b) for a in range(51, -1, -1) for b in range(a - 1, -1, -1)
 )
 _ALL_COMBOS_LIST = list(ALL_COMBOS)  # what "random" means, shared (never changed)
-
-
-class RangeError(HoldemError, ValueError):
-    """A range that cannot be built: a weight outside (0, 1], or unreadable text."""
-
-
-class RangeSyntaxError(RangeError):
-    """A range text that cannot be read; names the token and its column."""
-
-    def __init__(self, message: str, *, token: str, column: int) -> None:
-        super().__init__(message)
-        self.token = token
-        self.column = column
 
 
 def _combo(a: Card, b: Card) -> Combo:
@@ -153,7 +140,7 @@ def _token_combos(tok: _Tok) -> list[Combo]:
 
 def _error(tok: _Tok, why: str) -> RangeSyntaxError:
     return RangeSyntaxError(
-        f"bad range token {quote_input(tok.text)} at column {tok.column}: {why}",
+        f"bad range token {quote(tok.text)} at column {tok.column}: {why}",
         token=tok.text,
         column=tok.column,
     )
@@ -194,7 +181,7 @@ class Range:
             except OverflowError:  # an int too large for a float
                 weight = inf
             if not 0 < weight <= 1:
-                raise RangeError(f"weight {quote_input(w)} of a combo is not in (0, 1]")
+                raise RangeError(f"weight {quote(w)} of a combo is not in (0, 1]")
             self._weights[_combo(a, b)] = weight
 
     @classmethod

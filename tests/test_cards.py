@@ -24,13 +24,12 @@ from holdem.cards import (
     mask_of,
     parse_card,
     parse_cards,
-    quote_input,
     rank_of,
     suit_of,
 )
 from holdem.cli.main import main
 from holdem.config import HandConfig
-from holdem.errors import ConfigError, HoldemError, InvalidCardError
+from holdem.errors import ConfigError, HoldemError, InvalidCardError, quote
 from holdem.hand import Hand
 
 
@@ -123,9 +122,9 @@ def test_errors_quote_a_bounded_and_readable_part_of_the_input() -> None:
     with pytest.raises(InvalidCardError) as info:
         parse_cards([10**100_000])  # str() of it would raise ValueError
     assert "out of range" in str(info.value) and len(str(info.value)) < 100
-    assert quote_input("x" * 41) == "'" + "x" * 40 + "'..."
-    assert quote_input("it's") == "'it\\'s'"
-    assert quote_input(-(10**40)).startswith("an int of")
+    assert quote("x" * 61) == "'" + "x" * 60 + "'..."
+    assert quote("it's") == "'it\\'s'"
+    assert quote(-(10**40)).startswith("an int of")
 
 
 def test_cli_shows_bytes_that_are_not_utf8_readably() -> None:

@@ -29,9 +29,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from holdem.cards import format_cards, parse_card, parse_cards, quote_input
+from holdem.cards import format_cards, parse_card, parse_cards
 from holdem.cli.main import main
-from holdem.errors import HoldemError, InvalidCardError
+from holdem.errors import HoldemError, InvalidCardError, quote
 from holdem.ranges import Range, RangeError, RangeSyntaxError
 
 pytestmark = pytest.mark.fuzz
@@ -121,7 +121,7 @@ def test_fuzz_parse_cards(pytestconfig: pytest.Config) -> None:
                 assert parse_cards(format_cards(cards)) == cards
         one = expect(lambda: parse_card(value), InvalidCardError, TypeError)
         assert one is None or 0 <= one < 52
-        assert len(quote_input(value)) <= 50
+        assert len(quote(value)) <= 70
 
     run_fuzz(pytestconfig, check)
 
@@ -208,10 +208,10 @@ def test_fuzz_quote_input_is_short(pytestconfig: pytest.Config) -> None:
     @given(st.one_of(scalars, st.lists(scalars), st.integers(0, 100)))
     def check(value: Any) -> None:
         for limit in (1, 5, 40):
-            text = quote_input(value, limit=limit)
-            assert isinstance(text, str) and len(text) <= max(limit + 5, 45)  # an int: 40 digits
+            text = quote(value, limit=limit)
+            assert isinstance(text, str) and len(text) <= max(limit + 5, 45)  # an int: at most 39 digits
         if isinstance(value, float) and math.isnan(value):
-            assert quote_input(value) == "nan"
+            assert quote(value) == "nan"
 
     run_fuzz(pytestconfig, check)
 
