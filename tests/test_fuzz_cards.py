@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import log_fuzz_run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -50,7 +51,10 @@ def run_fuzz(config: pytest.Config, check: Any, examples: int = 300) -> None:
     # pytest captures stderr and the process dies on a hang: write where it can be read
     hang_log = open(HANG_LOG, "w")  # noqa: SIM115 - open as long as the process
 
+    count = [0]
+
     def guarded(*args: Any, **kwargs: Any) -> None:
+        count[0] += 1
         faulthandler.dump_traceback_later(HANG_SECONDS, exit=True, file=hang_log)
         try:
             inner(*args, **kwargs)
@@ -68,10 +72,13 @@ def run_fuzz(config: pytest.Config, check: Any, examples: int = 300) -> None:
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
     run = fuzz_settings(check)
-    end = time.monotonic() + seconds
+    start = time.monotonic()
     run()
-    while time.monotonic() < end:
+    while time.monotonic() < start + seconds:
         run()
+    if seconds:
+        target = os.environ.get("PYTEST_CURRENT_TEST", check.__name__).split(" ")[0]
+        log_fuzz_run(target, count[0], time.monotonic() - start, 0)
 
 
 def expect(call: Callable[[], Any], *errors: type[BaseException]) -> Any:
@@ -209,7 +216,9 @@ def test_fuzz_quote_input_is_short(pytestconfig: pytest.Config) -> None:
     def check(value: Any) -> None:
         for limit in (1, 5, 40):
             text = quote(value, limit=limit)
-            assert isinstance(text, str) and len(text) <= max(limit + 5, 45)  # an int: at most 39 digits
+            assert isinstance(text, str) and len(text) <= max(
+                limit + 5, 45
+            )  # an int: at most 39 digits
         if isinstance(value, float) and math.isnan(value):
             assert quote(value) == "nan"
 

@@ -62,6 +62,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import log_fuzz_run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -153,16 +154,26 @@ def fuzz_target(examples: int) -> Callable[[Callable[..., None]], Callable[[], N
         batch = settings(max_examples=max(200, examples), database=None, **common)(test)
         name = test.__name__
 
+        inner = batch.hypothesis.inner_test  # type: ignore[attr-defined]
+        count = [0]
+
+        def counted(*args: Any, **kwargs: Any) -> None:
+            count[0] += 1
+            inner(*args, **kwargs)
+
+        batch.hypothesis.inner_test = counted  # type: ignore[attr-defined]
+
         def long_run() -> None:
             _COLLECTED[name] = {}
             _CURRENT[0] = name
-            end = time.monotonic() + FUZZ_SECONDS
+            start = time.monotonic()
             try:
-                while time.monotonic() < end:
+                while time.monotonic() < start + FUZZ_SECONDS:
                     batch()
             finally:
                 _CURRENT[0] = None
             found = _COLLECTED[name]
+            log_fuzz_run(name, count[0], time.monotonic() - start, len(found))
             if found:
                 pytest.fail(
                     f"{len(found)} distinct failure(s):\n\n"
