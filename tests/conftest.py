@@ -1,4 +1,5 @@
 import os
+import signal
 
 from hypothesis import HealthCheck, settings
 
@@ -14,3 +15,13 @@ def log_fuzz_run(target: str, examples: int, seconds: float, failures: int) -> N
     if path:
         with open(path, "a", encoding="utf-8") as log:
             log.write(f"{target}\t{examples} examples\t{seconds:.0f} s\t{failures} failures\n")
+
+
+def with_ctrl_c() -> None:
+    """``preexec_fn`` of a child that must answer Ctrl-C as a user's would.
+
+    A shell starts background jobs with SIGINT ignored, children inherit that,
+    and Python then leaves it so: a test run in the background (as CI may
+    run it) would otherwise send signals nobody hears.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

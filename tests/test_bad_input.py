@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import with_ctrl_c
 
 from holdem.cli.main import main
 from holdem.errors import HistoryFormatError
@@ -364,6 +365,7 @@ def test_ctrl_c_stops_reading_at_once(tmp_path: Path, command: str) -> None:
     child = subprocess.Popen(
         [sys.executable, "-m", "holdem", *args],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=with_ctrl_c,
     )  # fmt: skip
     assert child.stdin is not None
     chunk = _endless_hands(200)
@@ -392,6 +394,7 @@ def test_ctrl_c_stops_parallel_validation_and_its_workers(tmp_path: Path) -> Non
     child = subprocess.Popen(
         [sys.executable, "-m", "holdem", "validate", str(tmp_path), "--jobs", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=with_ctrl_c,
     )  # fmt: skip
     time.sleep(2.0)
     assert child.poll() is None, "finished before it could be interrupted"

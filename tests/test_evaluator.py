@@ -15,6 +15,7 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
+from conftest import with_ctrl_c
 from hypothesis import given
 from hypothesis import strategies as st
 from reference_eval import score
@@ -453,17 +454,21 @@ def test_ctrl_c_stops_a_long_c_call_in_the_main_thread() -> None:
     stop = _StopFlag()
     hist = ffi_new_hist()
     timer = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
+    # as in a terminal, whatever the test runner inherited (a background job ignores it)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     start = time.perf_counter()
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             for _ in range(1000):  # 0.3 s a call
                 _c_call(stop, lib.hd_enumerate, b"", 0, bytes(range(52)), 52, 7, hist)
+        # the C handler is gone again: the one found is back
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert stop  # set by the C handler, not just seen by Python between two calls
     assert time.perf_counter() - start < 1
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def ffi_new_hist() -> object:
@@ -497,7 +502,9 @@ EVALUATE_FOREVER = (
 def interrupt_after(args: list[str], delay: float = 0.5) -> tuple[int, str, str, float]:
     """Runs a command, sends it SIGINT once it is busy; its exit code,
     output and how long it took to end after the signal."""
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=with_ctrl_c
+    )
     try:
         if args[1] == "-c":
             assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
