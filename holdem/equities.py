@@ -217,7 +217,10 @@ def _check_arguments(
     if stderr is not None:
         if isinstance(stderr, bool) or not isinstance(stderr, Real):
             raise TypeError(f"stderr must be a number, not {type(stderr).__name__}")
-        target = float(stderr)
+        try:
+            target = float(stderr)
+        except OverflowError:  # an int or fraction too large for a float: not finite
+            target = float("inf")
         if not (isfinite(target) and target > 0):
             raise EquityError(f"stderr must be a positive number, got {quote(stderr)}")
     if exact and (trials is not None or stderr is not None):

@@ -173,6 +173,7 @@ def test_argument_errors() -> None:
         ({"stderr": math.inf}, "stderr must be a positive number"),
         ({"stderr": -0.1}, "stderr must be a positive number"),
         ({"stderr": 0}, "stderr must be a positive number"),
+        ({"stderr": 10**400}, "stderr must be a positive number"),  # float() overflows
         ({"threads": 0}, "threads must be 1 to 64, got 0"),
         ({"threads": 100_000}, "threads must be 1 to 64, got 100000"),
         ({"trials": 0}, "trials must be 1 to 10000000000"),
