@@ -76,6 +76,8 @@ _REQUIRED = {
     "NT": ("antes", "blinds_or_straddles", "min_bet", "starting_stacks", "actions"),
     "FT": ("antes", "blinds_or_straddles", "small_bet", "big_bet", "starting_stacks", "actions"),
 }
+#: Bet sizes of the other variants: in a hand of this variant, a field of the file's own.
+_BET_KEYS = {"NT": ("small_bet", "big_bet"), "FT": ("min_bet",)}
 #: Fields the model holds itself (the others are kept in ``fields``).
 _MODEL_FIELDS = {
     "variant",
@@ -516,7 +518,9 @@ def _build(
                 raise fail(f"{key}: {_amount_error(bad)}", key=key)
             continue
         numbers.extend((key, v) for v in values)
-    for key in ("min_bet", "small_bet", "big_bet"):
+    # the bet sizes of the variant (another variant's are the file's own fields)
+    bet_keys = ("small_bet", "big_bet") if variant == "FT" else ("min_bet",)
+    for key in bet_keys:
         if key in data:
             numbers.append((key, data[key]))
     cache = _PARSED
@@ -573,10 +577,7 @@ def _build(
     if n == 2:  # PHH lists heads-up forced bets as (small, big): the button posts the small one
         antes.reverse()
         blinds.reverse()
-    structure_bets: dict[str, int] = {}
-    for key in ("min_bet", "small_bet", "big_bet"):
-        if key in data:
-            structure_bets[key] = chips(data[key])
+    structure_bets = {key: chips(data[key]) for key in bet_keys if key in data}
 
     moves = []
     for index, (text, item) in enumerate(zip(actions, parsed, strict=True)):
@@ -603,7 +604,7 @@ def _build(
         winnings=tuple(chips(v) for v in data["winnings"]) if "winnings" in data else None,
         lines={k: key_lines[k] for k in _CLAIMS if k in key_lines},
     )
-    fields = {k: v for k, v in data.items() if k not in _MODEL_FIELDS}
+    fields = {k: v for k, v in data.items() if k not in _MODEL_FIELDS or k in _BET_KEYS[variant]}
     notes = []
     if data.get("ante_trimming_status") is True and len(set(data["antes"])) > 1:
         notes.append(

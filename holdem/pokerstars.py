@@ -1223,16 +1223,17 @@ class _Writer:
         return out
 
     def posts(self) -> list[str]:
-        b = self.posted
+        b = self.posted  # the amounts; who posts which blind is by the blinds as set
+        nominal = self.hand.blinds
         out: list[str] = []
         for i in range(self.n):
             if b.antes[i]:
                 out.append(f"{self.names[i]}: posts the ante {self.money(b.antes[i])}")
-        order = sorted(range(self.n), key=lambda i: b.blinds[i] if i < len(b.blinds) else 0)
+        order = sorted(range(self.n), key=lambda i: nominal.blinds[i])
         stacks = self.stacks_left()
         # the small blind first, then the big blind (the smaller blind of two is the small one)
-        blinders = [i for i in order if i < len(b.blinds) and b.blinds[i] > 0]
-        if len(blinders) == 2 and b.blinds[blinders[0]] == b.blinds[blinders[1]]:
+        blinders = [i for i in order if nominal.blinds[i] > 0]
+        if len(blinders) == 2 and nominal.blinds[blinders[0]] == nominal.blinds[blinders[1]]:
             blinders.sort()
         for rank, i in enumerate(blinders):
             what = "small blind" if rank == 0 and len(blinders) > 1 else "big blind"

@@ -423,7 +423,7 @@ def _check_stated(
     to, stated = move.to or 0, move.stated
     # what a call leaves in: a call nobody can match in full gets its excess back
     # at once, and PokerStars states the call without it
-    paid = hand.bets[seat] - bets[seat] if bets else 0
+    paid = max(0, hand.bets[seat] - bets[seat]) if bets else 0
     if stated is not None and move.kind == CHECK_CALL and stated != paid:
         raise _error(
             h,

@@ -606,3 +606,27 @@ def test_converting_a_file_without_hands_writes_nothing(tmp_path: Path) -> None:
     code, _, err = run("convert", str(empty), "--to", "phh", "-o", str(out), "--force")
     assert code == 1 and "holds no hand: nothing written" in err
     assert out.read_text(encoding="utf-8") == "the old output"
+
+
+def test_bet_sizes_of_another_variant_are_the_files_own_fields() -> None:
+    from holdem.phh import write_phh
+
+    text = GOOD.replace("min_bet = 2", "min_bet = 2\nbig_bet = 1")  # an FT field in an NT hand
+    [hand] = read_phh_text(text)
+    assert isinstance(hand, HandHistory) and hand.fields["big_bet"] == 1
+    out = io.StringIO()
+    write_phh([hand], out)
+    [back] = read_phh_text(out.getvalue())
+    assert isinstance(back, HandHistory) and back.fields["big_bet"] == 1
+
+
+def test_short_big_blind_heads_up_keeps_its_blind_names_in_pokerstars_text() -> None:
+    from holdem.pokerstars import to_pokerstars
+    from holdem.replay import validate, with_results
+
+    history = _played((3, 1), small_blind=2, big_blind=5)  # the big blind has 1 chip
+    text = to_pokerstars(with_results(history))
+    assert "Player1: posts big blind 1 and is all-in" in text
+    assert "Player2: posts small blind 2" in text
+    [back] = read_pokerstars_text(text)
+    assert isinstance(back, HandHistory) and validate(back) == []
