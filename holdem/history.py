@@ -218,11 +218,21 @@ class HandHistory:
         return f"{who} {move.kind.replace('_', ' or ')}"
 
     def check_writable(self) -> None:
-        """Raises :class:`HistoryFormatError` if an amount is too large to write.
+        """Raises :class:`HistoryFormatError` if an amount is too large to write
+        or a move names a player the hand does not have.
 
         The readers refuse amounts of :data:`MAX_AMOUNT` or more (in the
         file's notation); the writers do not write what would not read back.
         """
+        n = len(self.players)
+        for number, move in enumerate(self.moves, 1):
+            if move.actor is not None and not 0 <= move.actor < n:
+                raise HistoryFormatError(
+                    f"move {number} is by player index {move.actor}, "
+                    f"but the hand has {n} players (0 to {n - 1})",
+                    path=self.source,
+                    line=move.line or self.line,
+                )
         c = self.claims
         b = self.blinds
         largest = max(

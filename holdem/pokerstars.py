@@ -987,7 +987,9 @@ def _unwritable(hand: HandHistory) -> str | None:
     has no straddle.
     """
     b = hand.blinds
-    if len(hand.players) > 2 and any(b.blinds[2:]):
+    if (len(hand.players) > 2 and any(b.blinds[2:])) or (
+        b.min_bet and max(b.blinds, default=0) > b.min_bet
+    ):  # a third blind, or a blind above the big blind (the small one missing)
         return "a straddle (a third blind), which PokerStars text has no word for"
     unusual = (
         any(b.dead)
@@ -1226,18 +1228,21 @@ class _Writer:
         b = self.posted  # the amounts; who posts which blind is by the blinds as set
         nominal = self.hand.blinds
         out: list[str] = []
+        stacks = self.stacks_left()
         for i in range(self.n):
             if b.antes[i]:
-                out.append(f"{self.names[i]}: posts the ante {self.money(b.antes[i])}")
+                # an ante that takes the whole stack leaves no blind to post
+                allin = stacks[i] if i >= len(b.blinds) or not b.blinds[i] else ""
+                out.append(f"{self.names[i]}: posts the ante {self.money(b.antes[i])}{allin}")
         order = sorted(range(self.n), key=lambda i: nominal.blinds[i])
-        stacks = self.stacks_left()
         # the small blind first, then the big blind (the smaller blind of two is the small one)
         blinders = [i for i in order if nominal.blinds[i] > 0]
         if len(blinders) == 2 and nominal.blinds[blinders[0]] == nominal.blinds[blinders[1]]:
             blinders.sort()
         for rank, i in enumerate(blinders):
             what = "small blind" if rank == 0 and len(blinders) > 1 else "big blind"
-            out.append(f"{self.names[i]}: posts {what} {self.money(b.blinds[i])}{stacks[i]}")
+            if b.blinds[i]:  # PokerStars writes no post of nothing
+                out.append(f"{self.names[i]}: posts {what} {self.money(b.blinds[i])}{stacks[i]}")
         for i in range(self.n):
             live = b.posts[i] if i < len(b.posts) else 0
             dead = b.dead[i] if i < len(b.dead) else 0
@@ -1278,6 +1283,8 @@ class _Writer:
         hole_done = False
         showdown = False
         pot = sum(b.antes) + sum(b.blinds) + sum(b.dead) + sum(b.posts)  # all put in
+        # preflop, a big blind posted short is still called in full (R6)
+        level = max(h.blinds.blinds, default=0)
         returned = list(h.claims.returned or ())
         guess = h.claims.returned is None and "site" not in self.f  # not read from PokerStars
         returned_written = False
@@ -1302,7 +1309,16 @@ class _Writer:
             for who, amount in returned:
                 out.append(f"Uncalled bet ({self.money(amount)}) returned to {self.names[who]}")
 
-        for move in h.moves:
+        def last_of_round(index: int) -> bool:
+            """Whether no betting move follows moves[index] in its round."""
+            for later in h.moves[index + 1 :]:
+                if later.kind in (FOLD, CHECK_CALL, BET_RAISE):
+                    return False
+                if later.kind == DEAL_BOARD:
+                    break
+            return True
+
+        for index, move in enumerate(h.moves):
             kind, who = move.kind, move.actor
             if kind == DEAL_HOLE:
                 if not hole_done:
@@ -1336,10 +1352,11 @@ class _Writer:
                 fold_street[who] = street
                 out.append(f"{name}: folds")
             elif kind == CHECK_CALL:
-                top = max(committed)
+                top = max(max(committed), level if street == 0 else 0)
                 pay = 0
                 allin = move.all_in  # kept however odd, as the file set it
-                if committed[who] < top:
+                calling = committed[who] < top
+                if calling:
                     # a stack too small for what it has paid already: trust the moves
                     owed = top - committed[who]
                     pay = int(min(owed, left[who]) if left[who] > 0 else owed)
@@ -1347,14 +1364,19 @@ class _Writer:
                     pot += pay
                     left[who] -= pay
                     allin = move.all_in or (guess_all_in and left[who] <= 0)
-                if not pay and move.stated is None and not allin:
+                    others = max((c for i, c in enumerate(committed) if i != who), default=0)
+                    if committed[who] > others and last_of_round(index):
+                        # the short big blind's excess comes back at once: PokerStars
+                        # states the call without it
+                        pay = max(0, pay - (committed[who] - others))
+                if not calling and move.stated is None and not allin:
                     out.append(f"{name}: checks")
                 else:
                     said = pay if move.stated is None else move.stated
                     out.append(f"{name}: calls {self.money(said)}{' and is all-in' * allin}")
             elif kind == BET_RAISE:
                 to = move.to or 0
-                top = max(committed)
+                top = max(max(committed), level if street == 0 else 0)
                 pay = to - committed[who]
                 pot += pay
                 left[who] -= pay

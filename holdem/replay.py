@@ -133,6 +133,10 @@ def config_of(history: HandHistory) -> HandConfig:
             _unsupported(h, "no blinds: a hold'em hand here needs a big blind")
         # a lone blind in the small-blind seat is a big blind with the small one missing
         big, small, bb_seat = small, 0, sb_seat
+    if n > 2 and not b.blinds[0] and b.blinds[1] and _all_in_by(h, 0, 0):
+        # the small blind's stack went on the ante: a small blind of nothing, not a
+        # missing one (the big blind stays where the file has it); any amount posts 0
+        small = max(1, big // 2)
     missing_small = not small
     if straddle and straddle < 2 * big and _all_in_by(h, straddle_seat, straddle):
         # a straddle all-in for less: the usual one, two big blinds, for the others

@@ -598,6 +598,20 @@ def test_amounts_the_readers_refuse_are_not_written() -> None:
             write(history)  # type: ignore[operator]
 
 
+def test_a_move_by_a_player_the_hand_lacks_is_not_written() -> None:
+    from dataclasses import replace
+
+    from holdem.history import FOLD, Move
+    from holdem.phh import to_phh
+    from holdem.pokerstars import to_pokerstars
+
+    history = _played((100, 100), small_blind=1, big_blind=2)
+    history = replace(history, moves=(*history.moves, Move(FOLD, 2)))
+    for write in (to_phh, to_pokerstars):
+        with pytest.raises(HistoryFormatError, match="is by player index 2, but the hand has 2"):
+            write(history)  # type: ignore[operator]
+
+
 def test_converting_a_file_without_hands_writes_nothing(tmp_path: Path) -> None:
     empty = tmp_path / "empty.phh"
     empty.write_bytes(b"# nothing here\n")

@@ -34,6 +34,7 @@ from holdem.pokerstars import (
     to_pokerstars,
     write_pokerstars,
 )
+from holdem.replay import replay
 
 DATA = Path(__file__).parent / "data" / "pokerstars"
 VALID = sorted(DATA.glob("*.txt"))
@@ -297,6 +298,86 @@ def test_hand_from_another_format() -> None:
     ]  # fmt: skip
     assert back.blinds == hand.blinds
     assert back.claims.total_pot == 70  # 30 + 30 + 10, the uncalled 50 not counted
+
+
+def test_a_short_big_blind_is_called_in_full() -> None:
+    """R6: the big blind all-in for 1 of 2 is still called for 2; the text says so."""
+    hand = HandHistory(
+        variant="NT",
+        players=(Player(None, 1), Player(None, 1), Player(None, 3), Player(None, 1)),
+        blinds=Blinds(antes=(0, 0, 0, 0), blinds=(1, 2, 0, 0), min_bet=2),
+        moves=(
+            *(Move(DEAL_HOLE, i, cards=(None, None)) for i in range(4)),
+            Move(CHECK_CALL, 2),
+            Move(FOLD, 3),
+            Move(DEAL_BOARD, cards=tuple(parse_cards("Js3sAc"))),
+            Move(DEAL_BOARD, cards=tuple(parse_cards("Kd"))),
+            Move(DEAL_BOARD, cards=tuple(parse_cards("Td"))),
+        ),
+    )
+    text = to_pokerstars(hand)
+    assert "Player2: posts big blind 1 and is all-in" in text
+    assert "Player3: calls 2\n" in text and "Uncalled bet (1) returned to Player3" in text
+    assert hands_of(text)[0].moves[4].stated == 2
+    # heads-up, the big blind posts 1 of 2 all-in: the small blind's call of 1 comes
+    # back at once (nobody else can match it), so the text states 0
+    hand = dataclasses.replace(
+        hand,
+        players=(Player(None, 1), Player(None, 5)),
+        blinds=Blinds(antes=(0, 0), blinds=(2, 1), min_bet=2),
+        moves=(
+            *(Move(DEAL_HOLE, i, cards=(None, None)) for i in range(2)),
+            Move(CHECK_CALL, 1),
+            *hand.moves[6:],
+        ),
+    )
+    text = to_pokerstars(hand)
+    assert "Player1: posts big blind 1 and is all-in" in text
+    assert "Player2: calls 0\n" in text
+    [back] = hands_of(text)
+    assert not [p for p in replay(back).problems if p.severity == "error"]
+
+
+ANTE_TAKES_THE_SMALL_BLIND = """\
+PokerStars Hand #7:  Hold'em Pot Limit (1/5) - 2000/01/01 0:00:00 ET
+Table 'holdem' 4-max Seat #2 is the button
+Seat 1: Player3 (1 in chips)
+Seat 2: Player4 (40 in chips)
+Seat 3: Player1 (1 in chips)
+Seat 4: Player2 (3 in chips)
+Player1: posts the ante 1 and is all-in
+Player2: posts the ante 1
+Player3: posts the ante 1 and is all-in
+Player4: posts the ante 1
+Player2: posts big blind 2 and is all-in
+*** HOLE CARDS ***
+Player4: calls 2
+*** FLOP *** [5h 2h Qh]
+*** TURN *** [5h 2h Qh] [As]
+*** RIVER *** [5h 2h Qh As] [Jh]
+Uncalled bet (3) returned to Player4
+*** SHOW DOWN ***
+Player1: shows [4c Jc]
+Player2: shows [3h 4s]
+Player3: shows [9d Qc]
+Player4: shows [Tc 5c]
+Player2 collected 4 from side pot-1
+Player2 collected 4 from main pot
+*** SUMMARY ***
+Total pot 8 | Rake 0
+Board [5h 2h Qh As Jh]
+"""
+
+
+def test_a_small_blind_whose_stack_went_on_the_ante_is_not_missing() -> None:
+    """Player1 in the small blind's seat has nothing left to post: the big blind is still
+    Player2's, and Player4 alone calls it (the 3 above the short blind come back)."""
+    [hand] = hands_of(ANTE_TAKES_THE_SMALL_BLIND)
+    result = replay(hand)
+    assert result.problems == []
+    assert result.hand is not None and result.hand.stacks[3] == 40 - 1 - 2
+    back = to_pokerstars(hand)
+    assert "posts small blind" not in back and "Player1: posts the ante 1 and is all-in" in back
 
 
 # ---------------------------------------------------------------- fuzzing
