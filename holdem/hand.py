@@ -167,6 +167,49 @@ def _parse_hole(item: object, seat: int) -> tuple[Card, Card] | None:
     return cards[0], cards[1]
 
 
+#: The state of a hand, in one place: lists (copied by a snapshot), values
+#: (immutable), the log and the cards dealt (cut back to their length on undo),
+#: and what is fixed when the hand is made.  ``__slots__``, :meth:`Hand._snapshot`,
+#: :meth:`Hand._restore` and :meth:`Hand.copy` are all derived from these.
+_STATE_LISTS = (
+    "_stacks",
+    "_bets",
+    "_contrib",
+    "_status",
+    "_faced",
+    "_returned",
+    "_shown",
+    "_vals",
+    "_hole",
+)
+_STATE_VALUES = (
+    "_phase",
+    "_street",
+    "_actor",
+    "_bet",
+    "_nominal",
+    "_full",
+    "_level",
+    "_count",
+    "_capped",
+    "_hu_round",
+    "_aggressor",
+    "_post_i",
+    "_n_active",
+    "_n_in",
+    "_dealt",
+    "_sd_order",
+    "_sd_i",
+    "_sd_best",
+    "_face_up",
+    "_outcome",
+    "_awards",
+)
+_STATE_GROWING = ("_log", "_board", "_burns")
+_FIXED = ("_auto", "_cfg", "_n", "_fixed", "_pot_limit", "_ring", "_first", "_stub")
+_SLOTS = (*_STATE_LISTS, *_STATE_VALUES, *_STATE_GROWING, *_FIXED, "_history")
+
+
 class Hand:
     """One hand of hold'em, from the forced bets to the awarded pots.
 
@@ -185,49 +228,7 @@ class Hand:
         False call :meth:`step` (or :meth:`run`) for each of them.
     """
 
-    __slots__ = (
-        "_actor",
-        "_aggressor",
-        "_auto",
-        "_awards",
-        "_bet",
-        "_bets",
-        "_board",
-        "_burns",
-        "_capped",
-        "_cfg",
-        "_contrib",
-        "_count",
-        "_dealt",
-        "_face_up",
-        "_faced",
-        "_first",
-        "_fixed",
-        "_full",
-        "_history",
-        "_hole",
-        "_hu_round",
-        "_level",
-        "_log",
-        "_n",
-        "_n_active",
-        "_n_in",
-        "_outcome",
-        "_phase",
-        "_post_i",
-        "_pot_limit",
-        "_returned",
-        "_ring",
-        "_sd_best",
-        "_sd_i",
-        "_sd_order",
-        "_shown",
-        "_stacks",
-        "_status",
-        "_street",
-        "_stub",
-        "_vals",
-    )
+    __slots__ = _SLOTS
 
     def __init__(
         self,
@@ -258,6 +259,7 @@ class Hand:
         self._street = _S_PREFLOP
         self._actor = -1
         self._bet = 0
+        self._nominal = 0
         self._full = 0
         self._level = 0
         self._count = 0
@@ -941,11 +943,16 @@ class Hand:
             faced = self._faced
             bet = self._bet
             several = self._n_active >= 2
+            nominal = self._nominal
             for q in self._ring[p]:
                 # ACTIVE is 0: a player who may bet, facing a bet or not yet acted
-                if not status[q] and (bets[q] < bet or (faced[q] < 0 and several)):
-                    self._actor = q
-                    return
+                if not status[q]:
+                    if nominal:
+                        bet = self._bet_for(q)
+                    if bets[q] < bet or (faced[q] < 0 and several):
+                        self._actor = q
+                        self._bet = bet
+                        return
         self._end_round()
         if self._auto:
             self._run()
@@ -956,15 +963,22 @@ class Hand:
         self._street = street
         if street is _S_PREFLOP:
             start = cfg.straddle_seat if cfg.straddle_seat is not None else cfg.big_blind_seat
-            self._bet = cfg.straddle or cfg.big_blind
-            self._full = self._bet
-            self._level = cfg.big_blind
+            # the bet is what was posted (R3): a straddle only as far as it was
+            # posted, and the big blind in full even when posted short (R6)
+            big = cfg.big_blind
+            top = max(self._bets)
+            self._bet = top if top > big else big
+            self._nominal = big if top < big else 0
+            # a straddle posted in full counts as the big blind for the minimum raise
+            self._full = top if cfg.straddle and top >= cfg.straddle else big
+            self._level = big
             self._count = 1
         else:
             start = cfg.button
             self._bets = [0] * n
             self._faced = [-1] * n
             self._bet = 0
+            self._nominal = 0
             self._full = cfg.big_blind
             self._level = 0
             self._count = 0
@@ -973,14 +987,42 @@ class Hand:
         status = self._status
         bets = self._bets
         bet = self._bet
+        nominal = self._nominal
         several = self._n_active >= 2
         for q in self._ring[start]:
-            if not status[q] and (bets[q] < bet or several):
-                self._actor = q
-                self._phase = _PH_BETTING
-                self._aggressor = -1
-                return
+            if not status[q]:
+                if nominal:
+                    bet = self._bet_for(q)
+                if bets[q] < bet or several:
+                    self._actor = q
+                    self._bet = bet
+                    self._phase = _PH_BETTING
+                    self._aggressor = -1
+                    return
         self._end_round()
+
+    def _bet_for(self, q: int) -> int:
+        """The bet ``q`` must match preflop while the big blind, posted short, is
+        above every bet made (R3, R6): the full blind while another player can
+        still put it in, else only as much as the others can reach."""
+        bets = self._bets
+        top = max(bets)
+        nominal = self._nominal
+        if top >= nominal:
+            self._nominal = 0
+            return top
+        stacks = self._stacks
+        status = self._status
+        reach = 0
+        for r in range(self._n):
+            s = status[r]
+            if r != q and s != FOLDED and s != MUCKED:
+                most = bets[r] + stacks[r] if s == ACTIVE else bets[r]
+                if most > reach:
+                    reach = most
+        if reach > nominal:
+            reach = nominal
+        return reach if reach > top else top
 
     def _end_round(self) -> None:
         self._actor = -1
@@ -1339,8 +1381,10 @@ class Hand:
             winner = next(p for p in range(n) if status[p] != FOLDED and status[p] != MUCKED)
             pots = [(sum(self._contrib), (winner,))]
         else:
+            # antes and dead blinds too are their poster's money in the pots (R3, R9)
             in_hand = [s != FOLDED and s != MUCKED for s in status]
-            pots = self._pots(in_hand)
+            all_in = [s in (ALL_IN, PROTECTED) for s in status]
+            pots = build_pots(self._contrib, in_hand, all_in)
         stacks = self._stacks
         vals = self._vals
         log = self._log
@@ -1372,33 +1416,6 @@ class Hand:
         self._phase = _PH_COMPLETE
         return record
 
-    def _pots(self, in_hand: list[bool]) -> list[tuple[int, tuple[int, ...]]]:
-        """The pots at showdown (R9).
-
-        Dead money (a big-blind ante, dead blinds) is posted for the table,
-        not to match anybody's bet: it goes into the main pot and does not
-        count toward its poster's level for side pots.
-        """
-        cfg = self._cfg
-        if not cfg.big_blind_ante and not any(post.dead for post in cfg.posts):
-            return build_pots(self._contrib, in_hand)
-        dead = [0] * self._n
-        for record in self._log[: len(cfg.forced_bets)]:
-            kind = record.kind
-            seat = record.seat
-            if seat is not None and (
-                kind is _K_DEAD_BLIND or (kind is _K_ANTE and cfg.big_blind_ante)
-            ):
-                dead[seat] += record.amount
-        live = [c - d for c, d in zip(self._contrib, dead, strict=True)]
-        pots = build_pots(live, in_hand)
-        money = sum(dead)
-        if pots:
-            pots[0] = (pots[0][0] + money, pots[0][1])
-        elif money:
-            pots = [(money, tuple(p for p in range(self._n) if in_hand[p]))]
-        return pots
-
     @property
     def outcome(self) -> Outcome | None:
         """How the hand ended, once it has (:class:`~holdem.pots.Outcome`)."""
@@ -1426,78 +1443,17 @@ class Hand:
 
     def _snapshot(self) -> tuple[Any, ...]:
         return (
-            self._stacks[:],
-            self._bets[:],
-            self._contrib[:],
-            self._status[:],
-            self._faced[:],
-            self._returned[:],
-            self._shown[:],
-            self._vals[:],
-            self._hole[:],
-            self._phase,
-            self._street,
-            self._actor,
-            self._bet,
-            self._full,
-            self._level,
-            self._count,
-            self._capped,
-            self._hu_round,
-            self._aggressor,
-            self._post_i,
-            self._n_active,
-            self._n_in,
-            self._dealt,
-            self._sd_order,
-            self._sd_i,
-            self._sd_best,
-            self._face_up,
-            self._outcome,
-            self._awards,
-            len(self._log),
-            len(self._board),
-            len(self._burns),
+            *[getattr(self, name)[:] for name in _STATE_LISTS],
+            *[getattr(self, name) for name in _STATE_VALUES],
+            *[len(getattr(self, name)) for name in _STATE_GROWING],
         )
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
-        (
-            self._stacks,
-            self._bets,
-            self._contrib,
-            self._status,
-            self._faced,
-            self._returned,
-            self._shown,
-            self._vals,
-            self._hole,
-            self._phase,
-            self._street,
-            self._actor,
-            self._bet,
-            self._full,
-            self._level,
-            self._count,
-            self._capped,
-            self._hu_round,
-            self._aggressor,
-            self._post_i,
-            self._n_active,
-            self._n_in,
-            self._dealt,
-            self._sd_order,
-            self._sd_i,
-            self._sd_best,
-            self._face_up,
-            self._outcome,
-            self._awards,
-            log_len,
-            board_len,
-            burns_len,
-        ) = snap
-        del self._log[log_len:]
-        del self._board[board_len:]
-        del self._burns[burns_len:]
+        for name, value in zip(_STATE_LISTS + _STATE_VALUES, snap, strict=False):
+            setattr(self, name, value)
+        lengths = snap[len(_STATE_LISTS) + len(_STATE_VALUES) :]
+        for name, length in zip(_STATE_GROWING, lengths, strict=True):
+            del getattr(self, name)[length:]
 
     def push(
         self,
@@ -1530,13 +1486,10 @@ class Hand:
     def copy(self) -> Hand:
         """An independent copy of the current state (without the undo history)."""
         other = Hand.__new__(Hand)
-        for name in (
-            "_auto", "_cfg", "_n", "_fixed", "_pot_limit", "_ring", "_first", "_stub",
-        ):  # fmt: skip
+        for name in _FIXED:
             setattr(other, name, getattr(self, name))
-        other._log = self._log[:]
-        other._board = self._board[:]
-        other._burns = self._burns[:]
+        for name in _STATE_GROWING:
+            setattr(other, name, getattr(self, name)[:])
         other._history = []
         other._restore(self._snapshot())
         return other

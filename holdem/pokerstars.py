@@ -1309,16 +1309,19 @@ class _Writer:
             for who, amount in returned:
                 out.append(f"Uncalled bet ({self.money(amount)}) returned to {self.names[who]}")
 
-        def last_of_round(index: int) -> bool:
-            """Whether no betting move follows moves[index] in its round."""
-            for later in h.moves[index + 1 :]:
-                if later.kind in (FOLD, CHECK_CALL, BET_RAISE):
-                    return False
-                if later.kind == DEAL_BOARD:
-                    break
-            return True
+        def bet_for(who: int) -> int:
+            """The bet ``who`` must match: preflop, a big blind posted short is still
+            matched in full while another player can put it in (R3, R6)."""
+            top = max(committed)
+            if street or top >= level:
+                return top
+            reach = max(
+                (committed[r] + max(left[r], 0) for r in range(n) if r != who and not folded[r]),
+                default=0,
+            )
+            return int(max(top, min(level, reach)))
 
-        for index, move in enumerate(h.moves):
+        for move in h.moves:
             kind, who = move.kind, move.actor
             if kind == DEAL_HOLE:
                 if not hole_done:
@@ -1352,7 +1355,7 @@ class _Writer:
                 fold_street[who] = street
                 out.append(f"{name}: folds")
             elif kind == CHECK_CALL:
-                top = max(max(committed), level if street == 0 else 0)
+                top = bet_for(who)
                 pay = 0
                 allin = move.all_in  # kept however odd, as the file set it
                 calling = committed[who] < top
@@ -1364,11 +1367,6 @@ class _Writer:
                     pot += pay
                     left[who] -= pay
                     allin = move.all_in or (guess_all_in and left[who] <= 0)
-                    others = max((c for i, c in enumerate(committed) if i != who), default=0)
-                    if committed[who] > others and last_of_round(index):
-                        # the short big blind's excess comes back at once: PokerStars
-                        # states the call without it
-                        pay = max(0, pay - (committed[who] - others))
                 if not calling and move.stated is None and not allin:
                     out.append(f"{name}: checks")
                 else:
@@ -1376,7 +1374,7 @@ class _Writer:
                     out.append(f"{name}: calls {self.money(said)}{' and is all-in' * allin}")
             elif kind == BET_RAISE:
                 to = move.to or 0
-                top = max(max(committed), level if street == 0 else 0)
+                top = bet_for(who)
                 pay = to - committed[who]
                 pot += pay
                 left[who] -= pay

@@ -1,6 +1,6 @@
 """Side pots from contribution levels, splitting, and a hand's outcome (RULES.md R9).
 
->>> build_pots([100, 300, 300], [True, True, True])
+>>> build_pots([100, 300, 300], [True, True, True], [True, False, False])
 [(300, (0, 1, 2)), (400, (1, 2))]
 >>> split(7, [2, 0], order_from=1, players=3)
 [(2, 4), (0, 3)]
@@ -19,42 +19,53 @@ __all__ = ["Outcome", "Pot", "ShownHand", "build_pots", "split"]
 
 
 def build_pots(
-    contributions: Sequence[int], in_hand: Sequence[bool]
+    contributions: Sequence[int], in_hand: Sequence[bool], all_in: Sequence[bool]
 ) -> list[tuple[int, tuple[int, ...]]]:
     """Splits the chips put in into pots: ``[(amount, eligible seats), ...]``.
 
-    The main pot comes first.  Levels are the distinct contributions of the
-    players still in the hand; a player can win from each opponent at most
-    what they put in themselves.  Folded players' chips stay in the pots
-    they reach.  Neighbouring levels with the same eligible players are one
-    pot.  Chips above the highest level (which only dead money can leave)
-    go into the last pot; if no player in the hand put in anything, all the
-    chips form one pot for all of them.
+    The main pot comes first.  Side pots are built from the contribution
+    levels of the all-in players still in the hand (``all_in``: no chips
+    left, or protected by a timeout): each can win from every opponent at
+    most what they put in themselves, antes and dead blinds included (R3,
+    R9).  A player in the hand who is not all-in contends for every pot.
+    Folded players' chips stay in the pots they reach.  Neighbouring levels
+    with the same eligible players are one pot.  Chips above the highest
+    level that nobody left can win (only a folded player's can be) go into
+    the last pot; if nobody in the hand put in anything, all the chips form
+    one pot for all of them.
     """
-    levels = {c for c, live in zip(contributions, in_hand, strict=True) if live and c > 0}
+    levels = sorted(
+        {c for c, live, out in zip(contributions, in_hand, all_in, strict=True) if live and out}
+    )
     total = sum(contributions)
-    if len(levels) <= 1:  # one pot (the common case): everybody in matched the same
-        eligible = tuple(
-            p for p, live in enumerate(in_hand) if live and (contributions[p] or not levels)
-        )
-        return [(total, eligible)] if total else []
     pots: list[tuple[int, tuple[int, ...]]] = []
     prev = 0
-    taken = 0
-    for level in sorted(levels):
+    for level in levels:
         amount = 0
         for c in contributions:
             if c > prev:
                 amount += (c if c < level else level) - prev
-        eligible = tuple(p for p, c in enumerate(contributions) if in_hand[p] and c >= level)
-        taken += amount
-        if pots and pots[-1][1] == eligible:
-            pots[-1] = (pots[-1][0] + amount, eligible)
-        else:
-            pots.append((amount, eligible))
+        eligible = tuple(
+            p for p, c in enumerate(contributions) if in_hand[p] and (c >= level or not all_in[p])
+        )
+        if amount:
+            if pots and pots[-1][1] == eligible:
+                pots[-1] = (pots[-1][0] + amount, eligible)
+            else:
+                pots.append((amount, eligible))
         prev = level
-    if taken < total:
-        pots[-1] = (pots[-1][0] + total - taken, pots[-1][1])
+    rest = total - sum(amount for amount, _ in pots)
+    if rest:
+        eligible = tuple(
+            p for p, c in enumerate(contributions) if in_hand[p] and (c > prev or not all_in[p])
+        )
+        if not eligible and pots:  # dead chips above every level: the last pot
+            pots[-1] = (pots[-1][0] + rest, pots[-1][1])
+        elif pots and pots[-1][1] == eligible:
+            pots[-1] = (pots[-1][0] + rest, eligible)
+        else:
+            live = tuple(p for p, here in enumerate(in_hand) if here)
+            pots.append((rest, eligible or live))
     return pots
 
 

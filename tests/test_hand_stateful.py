@@ -126,7 +126,8 @@ def check_invariants(hand: Hand) -> None:
     assert sum(stacks) + hand.pot == sum(cfg.stacks)  # chip conservation (R9)
     contributions = hand.contributions
     in_hand = [hand.in_hand(s) for s in range(n)]
-    assert sum(a for a, _ in build_pots(contributions, in_hand)) == sum(contributions)
+    all_in = [status in ("all-in", "protected") for status in hand.statuses]
+    assert sum(a for a, _ in build_pots(contributions, in_hand, all_in)) == sum(contributions)
     assert all(b <= c for b, c in zip(hand.bets, contributions, strict=True))
     actor = hand.actor
     legal = hand.legal_actions()

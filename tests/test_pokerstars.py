@@ -300,42 +300,47 @@ def test_hand_from_another_format() -> None:
     assert back.claims.total_pot == 70  # 30 + 30 + 10, the uncalled 50 not counted
 
 
-def test_a_short_big_blind_is_called_in_full() -> None:
-    """R6: the big blind all-in for 1 of 2 is still called for 2; the text says so."""
+def _short_blind_hand(
+    stacks: tuple[int, ...], blinds: tuple[int, ...], *moves: Move, checks: tuple[int, ...] = ()
+) -> str:
+    """PokerStars text of a hand on a board of Js 3s Ac Kd Td, unknown hole cards;
+    ``checks``: the seats that check on each street after the flop."""
+    n = len(stacks)
+    streets = [
+        (Move(DEAL_BOARD, cards=tuple(parse_cards(cards))), *(Move(CHECK_CALL, p) for p in checks))
+        for cards in ("Js3sAc", "Kd", "Td")
+    ]
     hand = HandHistory(
         variant="NT",
-        players=(Player(None, 1), Player(None, 1), Player(None, 3), Player(None, 1)),
-        blinds=Blinds(antes=(0, 0, 0, 0), blinds=(1, 2, 0, 0), min_bet=2),
+        players=tuple(Player(None, s) for s in stacks),
+        blinds=Blinds(antes=(0,) * n, blinds=blinds, min_bet=max(blinds)),
         moves=(
-            *(Move(DEAL_HOLE, i, cards=(None, None)) for i in range(4)),
-            Move(CHECK_CALL, 2),
-            Move(FOLD, 3),
-            Move(DEAL_BOARD, cards=tuple(parse_cards("Js3sAc"))),
-            Move(DEAL_BOARD, cards=tuple(parse_cards("Kd"))),
-            Move(DEAL_BOARD, cards=tuple(parse_cards("Td"))),
+            *(Move(DEAL_HOLE, i, cards=(None, None)) for i in range(n)),
+            *moves,
+            *(move for street in streets for move in street),
         ),
     )
     text = to_pokerstars(hand)
-    assert "Player2: posts big blind 1 and is all-in" in text
-    assert "Player3: calls 2\n" in text and "Uncalled bet (1) returned to Player3" in text
-    assert hands_of(text)[0].moves[4].stated == 2
-    # heads-up, the big blind posts 1 of 2 all-in: the small blind's call of 1 comes
-    # back at once (nobody else can match it), so the text states 0
-    hand = dataclasses.replace(
-        hand,
-        players=(Player(None, 1), Player(None, 5)),
-        blinds=Blinds(antes=(0, 0), blinds=(2, 1), min_bet=2),
-        moves=(
-            *(Move(DEAL_HOLE, i, cards=(None, None)) for i in range(2)),
-            Move(CHECK_CALL, 1),
-            *hand.moves[6:],
-        ),
-    )
-    text = to_pokerstars(hand)
-    assert "Player1: posts big blind 1 and is all-in" in text
-    assert "Player2: calls 0\n" in text
     [back] = hands_of(text)
-    assert not [p for p in replay(back).problems if p.severity == "error"]
+    assert not [p for p in replay(back).problems if p.severity == "error"], text
+    return text
+
+
+def test_a_short_big_blind_is_called_in_full_while_another_can_put_it_in() -> None:
+    """R3, R6: the big blind all-in for 1 of 2 is called for 2 by the first caller, as
+    others can still put in 2; the small blind then completes with 1 more."""
+    text = _short_blind_hand(
+        (5, 1, 5, 5), (1, 2, 0, 0), Move(CHECK_CALL, 2), Move(FOLD, 3), Move(CHECK_CALL, 0),
+        checks=(0, 2),
+    )  # fmt: skip
+    assert "Player2: posts big blind 1 and is all-in" in text
+    assert "Player3: calls 2\n" in text and "Player1: calls 1\n" in text
+    # nobody else can put in 2: the call is to what they can reach
+    text = _short_blind_hand((1, 1, 3, 1), (1, 2, 0, 0), Move(CHECK_CALL, 2), Move(FOLD, 3))
+    assert "Player3: calls 1\n" in text and "Uncalled" not in text
+    # heads-up, the small blind has as much in as the big blind posted: no decision
+    text = _short_blind_hand((1, 5), (2, 1))
+    assert "Player1: posts big blind 1 and is all-in" in text and "calls" not in text
 
 
 ANTE_TAKES_THE_SMALL_BLIND = """\
@@ -355,7 +360,6 @@ Player4: calls 2
 *** FLOP *** [5h 2h Qh]
 *** TURN *** [5h 2h Qh] [As]
 *** RIVER *** [5h 2h Qh As] [Jh]
-Uncalled bet (3) returned to Player4
 *** SHOW DOWN ***
 Player1: shows [4c Jc]
 Player2: shows [3h 4s]
@@ -371,7 +375,7 @@ Board [5h 2h Qh As Jh]
 
 def test_a_small_blind_whose_stack_went_on_the_ante_is_not_missing() -> None:
     """Player1 in the small blind's seat has nothing left to post: the big blind is still
-    Player2's, and Player4 alone calls it (the 3 above the short blind come back)."""
+    Player2's, and Player4 alone calls what it posted: nobody else can put in more."""
     [hand] = hands_of(ANTE_TAKES_THE_SMALL_BLIND)
     result = replay(hand)
     assert result.problems == []

@@ -819,3 +819,104 @@ def test_r9_big_blind_ante_is_dead_money_in_the_main_pot() -> None:
     assert outcome is not None
     assert [(p.amount, p.eligible) for p in outcome.pots] == [(7_000_000, (1, 4))]
     assert outcome.stacks == (2_200_000, 0, 2_675_000, 3_125_000, 21_700_000)
+
+
+# ------------------------------------- forced bets count what was posted (R3, R6, R9)
+
+
+def test_r6_heads_up_short_big_blind_nobody_can_put_in_more() -> None:
+    """Blinds 50/100, the big blind all-in for 27: the button has 50 in, more than
+    anybody can match, so it has no decision; 23 come back and the board runs out."""
+    hand = Hand(cfg([27_730, 27], button=0, sb=50, bb=100), rng=3)
+    assert hand.done and hand.log[1].all_in and hand.log[1].amount == 27
+    returned = [a for a in hand.log if a.kind is ActionKind.RETURN]
+    assert [(a.seat, a.amount) for a in returned] == [(0, 23)]
+    assert hand.contributions == (0, 0) and conserved(hand)
+    assert sorted(hand.outcome.net) in ([-27, 27], [-27 + 13, 27 - 13], [0, 0])  # type: ignore[union-attr]
+
+
+def test_r6_short_big_blind_everyone_else_all_in_below_it() -> None:
+    """Three-handed, stacks 30 (button), 1000 (small blind 50), 27 (big blind, short):
+    after the button's all-in for 30 nobody can match more than 30; the small blind
+    has 50 in, so the betting is over and 20 come back."""
+    hand = Hand(cfg([30, 1000, 27], button=0, sb=50, bb=100), rng=5)
+    legal = hand.legal_actions()
+    assert legal is not None and legal.seat == 0 and legal.call == 30 and legal.wager is None
+    hand.call()
+    assert hand.phase is not Phase.BETTING
+    returned = [(a.seat, a.amount) for a in hand.log if a.kind is ActionKind.RETURN]
+    assert returned[0] == (1, 20)
+    assert hand.done and conserved(hand)
+
+
+def test_r6_short_big_blind_called_for_less_when_the_others_cannot_reach_it() -> None:
+    """Blinds 1/2: the small blind all-in for 1, the big blind all-in for 1, the next
+    player has 3 and the last 1: nobody else can put in 2, so the call is to 1."""
+    hand = Hand(cfg([1, 1, 3, 1], button=3, sb=1, bb=2), rng=9)
+    legal = hand.legal_actions()
+    assert legal is not None and legal.seat == 2 and legal.call == 1 and legal.wager is None
+    hand.call()
+    legal = hand.legal_actions()  # seat 3 can be called by seat 2's 3 chips: the full 2
+    assert legal is not None and legal.seat == 3 and legal.call == 1 and legal.all_in == 1
+    assert hand.current_bet == 2
+
+
+def test_r6_short_big_blind_nominal_call_applies_only_while_others_can_match() -> None:
+    """The first caller calls the full 100 (test above); with both others folded, the
+    small blind's 50 match all the big blind could post: no decision is left."""
+    hand = Hand(cfg([1000, 1000, 50, 1000], button=0, sb=50, bb=100), rng=17)
+    assert hand.current_bet == 100
+    play(hand, "3 fold, 0 fold")
+    assert hand.done and hand.contributions == (0, 0, 0, 0)
+    assert not [a for a in hand.log if a.kind is ActionKind.RETURN]
+    assert sorted(hand.outcome.net) in ([-50, 0, 0, 50], [0, 0, 0, 0])  # type: ignore[union-attr]
+
+
+def test_r3_unposted_straddle_sets_no_bet() -> None:
+    """Blinds 1/2, ante 1, straddle 4: the straddler's only chip goes on the ante. The
+    bet is the big blind's 2; all fold to the big blind, who plays the straddler for
+    the antes: the straddler can win at most 1 from each opponent (+3)."""
+    hand = Hand(cfg([100, 100, 100, 1], button=0, ante=1, straddle=4), rng=11)
+    assert hand.current_bet == 2
+    legal = hand.legal_actions()
+    assert legal is not None and legal.seat == 0 and legal.call == 2 and legal.min_to == 4
+    play(hand, "0 fold, 1 fold")
+    assert hand.done
+    net = hand.outcome.net  # type: ignore[union-attr]
+    assert net[3] in (3, -1) and net[0] == -1 and net[1] == -2
+    assert sum(net) == 0
+
+
+def test_r3_straddle_all_in_for_one_chip_is_no_bet_above_the_big_blind() -> None:
+    hand = Hand(cfg([100, 100, 100, 1], button=0, straddle=4), rng=12)
+    assert hand.log[2].kind is ActionKind.STRADDLE and hand.log[2].amount == 1
+    assert hand.current_bet == 2
+    play(hand, "0 fold, 1 fold")
+    net = hand.outcome.net  # type: ignore[union-attr]
+    assert net[3] in (2, -1) and sum(net) == 0  # R9: at most 1 from each of two
+
+
+def test_r3_short_straddle_above_the_big_blind_is_the_bet_it_posted() -> None:
+    hand = Hand(cfg([100, 100, 100, 3], button=0, straddle=4), rng=13)
+    assert hand.current_bet == 3
+    legal = hand.legal_actions()  # an incomplete straddle: the full raise is the big blind
+    assert legal is not None and legal.call == 3 and legal.min_to == 5
+
+
+def test_r9_all_in_on_a_dead_blind_can_win_from_each_what_it_put_in() -> None:
+    """A dead blind is its poster's money in the pots: all-in on it, seat 3's trip
+    aces win 1 from each opponent; the rest goes to the best of the others."""
+    posts = (Post(3, 1, dead=True),)
+    hand = Hand(
+        cfg([100, 100, 100, 1], button=0, posts=posts),
+        hole_cards=["7c2d", "8c3d", "9c4d", "AsAh"],
+        board="AdKd9h5s3c",
+    )
+    play(hand, "0 call, 1 call, 2 check")
+    for _ in range(3):
+        play(hand, "1 check, 2 check, 0 check")
+    assert hand.done
+    outcome = hand.outcome
+    assert outcome is not None
+    assert [(p.amount, p.eligible) for p in outcome.pots] == [(4, (0, 1, 2, 3)), (3, (0, 1, 2))]
+    assert outcome.net == (-2, -2, 1, 3)
