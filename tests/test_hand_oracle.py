@@ -21,6 +21,14 @@ down here (and in docs/rules.md):
   preflop bet, so it allows one more raise preflop than R8 (a bet and
   three raises).
 
+- big-blind antes: R3 makes an ante its poster's money in the pots, so a big
+  blind who goes all-in has a level that counts the ante; pokerkit keeps a
+  big-blind ante dead in the main pot, so the pots (not the betting) differ.
+
+- straddles: the straddle counts as the big blind of the hand for the
+  minimum raise (a straddle of 4 with blinds 1/2: raise to 8), as card rooms
+  play it; pokerkit's minimum is the straddle plus the big blind.
+
 - odd chips: R9 gives each pot's odd chips one at a time clockwise from
   the first seat left of the button; pokerkit forms side pots at other
   levels and gives a pot's whole remainder to one winner, so stacks may
@@ -69,14 +77,21 @@ AUTOMATIONS = (
 )
 
 
-def random_config(rnd: random.Random) -> HandConfig:
+def random_config(rnd: random.Random, forced: bool = False) -> HandConfig:
+    """A random hand; ``forced``: pot-limit or no-limit with antes, big-blind antes
+    and straddles in the mix."""
     n = rnd.randint(2, 9)
-    structure = rnd.choice(list(Structure))
+    structures = [Structure.NO_LIMIT, Structure.POT_LIMIT] if forced else list(Structure)
+    structure = rnd.choice(structures)
     bb = rnd.choice([2, 10, 100])
     sb = rnd.choice([bb // 2, bb // 2, 1])  # pokerkit tells the blinds apart by size
-    ante = rnd.choice([0, 0, 0, 1, bb // 2])
+    ante = rnd.choice([0, 1, bb // 2, bb] if forced else [0, 0, 0, 1, bb // 2])
+    big_blind_ante = forced and ante > 0 and rnd.random() < 0.5
+    straddle = rnd.choice([0, 2 * bb, 3 * bb]) if forced and n >= 3 else 0
+    if big_blind_ante:
+        ante = rnd.choice([bb, n * bb // 4 or 1])
     # fixed-limit: nobody can be all-in; else the forced bets never put anybody all-in
-    low = 60 * bb + ante if structure is Structure.FIXED_LIMIT else ante + bb + 1
+    low = 60 * bb + ante if structure is Structure.FIXED_LIMIT else ante + max(bb, straddle) + 1
     top = rnd.choice([low + bb, 10 * bb + low, 200 * bb])
     stacks = tuple(rnd.randint(low, max(low, top)) for _ in range(n))
     return HandConfig(
@@ -86,6 +101,8 @@ def random_config(rnd: random.Random) -> HandConfig:
         big_blind=bb,
         structure=structure,
         ante=ante,
+        big_blind_ante=big_blind_ante,
+        straddle=straddle,
         heads_up_cap=HeadsUpCap.NEVER,
     )
 
@@ -95,18 +112,23 @@ def pokerkit_state(config: HandConfig) -> Any:
     order = [(config.button + 1 + i) % n for i in range(n)]  # pokerkit: SB first, button last
     stacks = tuple(config.stacks[s] for s in order)
     blinds: tuple[int, ...] = (config.small_blind, config.big_blind)
-    antes = config.ante
+    if config.straddle:
+        blinds += (config.straddle,)
+    antes: int | dict[int, int] = config.ante
+    if config.big_blind_ante:
+        antes = {1: config.ante}  # the big blind (pokerkit swaps the blinds heads-up)
     if config.structure is Structure.FIXED_LIMIT:
         return FixedLimitTexasHoldem.create_state(
             AUTOMATIONS, True, antes, blinds, config.small_bet, config.big_bet, stacks, n,
             mode=Mode.CASH_GAME,
         )  # fmt: skip
     game = NoLimitTexasHoldem if config.structure is Structure.NO_LIMIT else PotLimitTexasHoldem
+    trim = not config.big_blind_ante  # pokerkit trims uneven antes to the smallest unless told
     if game is NoLimitTexasHoldem:
         return game.create_state(
-            AUTOMATIONS, True, antes, blinds, config.big_blind, stacks, n, mode=Mode.CASH_GAME
+            AUTOMATIONS, trim, antes, blinds, config.big_blind, stacks, n, mode=Mode.CASH_GAME
         )
-    return game(AUTOMATIONS, True, antes, blinds, config.big_blind, mode=Mode.CASH_GAME)(stacks, n)
+    return game(AUTOMATIONS, trim, antes, blinds, config.big_blind, mode=Mode.CASH_GAME)(stacks, n)
 
 
 class Pair:
@@ -175,6 +197,15 @@ class Pair:
         if expected == got:
             return True
         street = mine.street
+        raised = any(a.kind in (ActionKind.RAISE, ActionKind.BET) for a in mine.log)
+        if self.config.straddle and street is Street.PREFLOP and not raised:
+            # a straddle is the big blind of the hand for the minimum raise (card
+            # rooms); pokerkit raises it by the big blind: any raise legal here is
+            # legal there, so the hand goes on with raises
+            assert got is not None and expected is not None
+            assert got[0] == mine.current_bet + self.config.big_blind
+            assert got[1] == expected[1] and got[0] <= expected[0]
+            return True
         if self.config.structure is Structure.FIXED_LIMIT:
             # pokerkit: the big blind is not the first of the four bets preflop
             cap = 1 + self.config.raise_cap
@@ -234,10 +265,15 @@ class Pair:
         assert self.pk.status is False, "pokerkit's hand is not over"
         theirs = tuple(pk_stacks[s] for s in range(self.config.players))
         if theirs != self.mine.stacks:
-            # odd chips of split pots: pokerkit forms the pots at other
-            # levels and gives each pot's remainder to one winner
             out = self.mine.outcome
             assert out is not None
+            if self.config.big_blind_ante and "all-in" in self.mine.statuses:
+                # R3: a big-blind ante is its poster's money in the pots, so the big
+                # blind's level counts it; pokerkit keeps it dead in the main pot
+                assert sum(theirs) == sum(self.mine.stacks)
+                return self.known  # the betting agreed: not counted as a difference
+            # odd chips of split pots: pokerkit forms the pots at other
+            # levels and gives each pot's remainder to one winner
             splits = sum(1 for pot in out.pots if len(pot.winners) > 1)
             assert splits and sum(theirs) == sum(self.mine.stacks), (theirs, self.mine.stacks)
             assert all(abs(a - b) <= splits for a, b in zip(theirs, self.mine.stacks, strict=True))
@@ -245,12 +281,12 @@ class Pair:
         return self.known
 
 
-def run_oracle(seed: int, hands: int) -> dict[Structure, list[int]]:
+def run_oracle(seed: int, hands: int, forced: bool = False) -> dict[Structure, list[int]]:
     """Plays random hands in both engines; per structure: [hands, hands with a known difference]."""
     rnd = random.Random(seed)
     counts = {structure: [0, 0] for structure in Structure}
     for _ in range(hands):
-        config = random_config(rnd)
+        config = random_config(rnd, forced)
         known = Pair(config, rnd.getrandbits(32)).play(rnd)
         counts[config.structure][0] += 1
         counts[config.structure][1] += known > 0
@@ -269,4 +305,19 @@ def test_oracle_pokerkit_legal_actions_and_final_stacks() -> None:
 @pytest.mark.slow
 def test_oracle_pokerkit_many_hands() -> None:
     counts = run_oracle(7, 5000)
+    assert sum(played for played, _ in counts.values()) == 5000
+
+
+def test_oracle_pokerkit_antes_big_blind_antes_and_straddles() -> None:
+    """Pot-limit and no-limit with uniform antes, big-blind antes and straddles:
+    the same actor order, amounts and final stacks as pokerkit."""
+    counts = run_oracle(99, 400, forced=True)
+    for structure in (Structure.NO_LIMIT, Structure.POT_LIMIT):
+        played, known = counts[structure]
+        assert played > 150 and known < played // 10
+
+
+@pytest.mark.slow
+def test_oracle_pokerkit_many_hands_with_forced_bets() -> None:
+    counts = run_oracle(8, 5000, forced=True)
     assert sum(played for played, _ in counts.values()) == 5000
