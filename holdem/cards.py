@@ -211,13 +211,20 @@ def cards_of(mask: CardSet) -> list[Card]:
     return out
 
 
+_BITS = tuple(m.bit_length() for m in range(53))
+
+
 class Deck:
     """A deck of cards shuffled by a given random source.
 
     ``rng`` is a seed (same seed, same order), a :class:`random.Random`, or
     None for a fresh unpredictable order; ``exclude`` removes known cards.
-    The shuffle is Fisher-Yates with unbiased draws, and cards are dealt from
-    the front of :attr:`order`.
+    Cards are dealt from the front.  The shuffle is a forward Fisher-Yates
+    shuffle done as the cards are dealt: each card dealt is drawn uniformly
+    from those left, with unbiased draws (rejection on the fewest random bits
+    that cover the count), so dealing a few cards costs a few draws.  It is
+    the one shuffle of the package: ``Hand(config, rng=seed)`` deals from
+    ``Deck(seed)``, so a seed means the same cards everywhere.
 
     >>> deck = Deck(7)
     >>> hand = deck.deal(2)
@@ -227,7 +234,7 @@ class Deck:
     True
     """
 
-    __slots__ = ("_cards", "_next", "_rng")
+    __slots__ = ("_cards", "_drawn", "_next", "_rng")
 
     def __init__(
         self,
@@ -236,26 +243,45 @@ class Deck:
         exclude: Iterable[Card | str] = (),
     ) -> None:
         self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
-        excluded = mask_of(parse_cards(exclude, allow_duplicates=True))
-        self._cards = [c for c in range(52) if not excluded >> c & 1]
+        self._drawn = 0  # the cards before this place are drawn (shuffled) already
+        if exclude:
+            excluded = mask_of(parse_cards(exclude, allow_duplicates=True))
+            self._cards = [c for c in range(52) if not excluded >> c & 1]
+        else:
+            self._cards = list(range(52))
         self._next = 0
-        self.shuffle()
 
     def shuffle(self) -> None:
-        """Puts every card back and shuffles (Fisher-Yates)."""
-        cards, randbelow = self._cards, self._rng.randrange
-        for i in range(len(cards) - 1, 0, -1):
-            j = randbelow(i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
-        self._next = 0
+        """Puts every card back; the cards are drawn afresh as they are dealt."""
+        self._next = self._drawn = 0
 
     def deal(self, n: int = 1) -> list[Card]:
         """Takes the next ``n`` cards."""
-        if n < 0 or self._next + n > len(self._cards):
-            raise HoldemError(f"cannot deal {n} cards: {len(self)} left in the deck")
+        cards = self._cards
         start = self._next
-        self._next += n
-        return self._cards[start : self._next]
+        end = start + n
+        size = len(cards)
+        if n < 0 or end > size:
+            raise HoldemError(f"cannot deal {n} cards: {len(self)} left in the deck")
+        if end > self._drawn:
+            self._draw(end)
+        self._next = end
+        return cards[start:end]
+
+    def _draw(self, end: int) -> None:
+        """Draws the cards up to ``end`` (the forward Fisher-Yates steps not yet done)."""
+        cards = self._cards
+        size = len(cards)
+        getrandbits = self._rng.getrandbits
+        for i in range(self._drawn, end):
+            m = size - i
+            bits = _BITS[m]
+            j = getrandbits(bits)
+            while j >= m:
+                j = getrandbits(bits)
+            j += i
+            cards[i], cards[j] = cards[j], cards[i]
+        self._drawn = end
 
     def burn(self) -> Card:
         """Discards the next card face down and returns it."""
@@ -263,7 +289,9 @@ class Deck:
 
     @property
     def order(self) -> tuple[Card, ...]:
-        """The cards not yet dealt, in the order they will come."""
+        """The cards not yet dealt, in the order they will come (drawn now, so
+        dealing them later gives the same cards)."""
+        self._draw(len(self._cards))
         return tuple(self._cards[self._next :])
 
     def __len__(self) -> int:

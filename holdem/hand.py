@@ -34,7 +34,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, ActionKind, LegalActions, Street
-from .cards import Card, format_cards, parse_cards
+from .cards import Card, Deck, format_cards, parse_cards
 from .config import HandConfig, HeadsUpCap, Structure
 from .errors import ConfigError, HoldemError, IllegalActionError, InvalidCardError, quote
 from .evaluator import evaluate7
@@ -62,7 +62,6 @@ _BURN_SLOT = (-1, 0, 4, 6)
 _BOARD_SLOTS = ((), (1, 2, 3), (5,), (7,))
 _STUB_BOARD = (1, 2, 3, 5, 7)
 _STUB = 8
-_BITS = tuple(m.bit_length() for m in range(53))
 
 
 class Phase(Enum):
@@ -124,28 +123,14 @@ def _rings(n: int) -> tuple[tuple[int, ...], ...]:
     return rings
 
 
-def _draw(rng: random.Random, k: int, deck: list[Card]) -> list[Card]:
-    """The first ``k`` cards of a uniform shuffle of ``deck`` (forward Fisher-Yates).
-
-    Each index is drawn by rejection on the fewest random bits that cover
-    it, so the draw is exactly uniform (and measured faster than both
-    ``randrange`` and a multiply-and-shift draw).
-    """
-    getrandbits = rng.getrandbits
-    size = len(deck)
-    for i in range(k):
-        m = size - i
-        bits = _BITS[m]
-        j = getrandbits(bits)
-        while j >= m:
-            j = getrandbits(bits)
-        j += i
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck[:k]
-
-
-def _as_rng(rng: int | random.Random | None) -> random.Random:
-    return rng if isinstance(rng, random.Random) else random.Random(rng)
+def _deal_around(deck: Deck, taken: set[Card], need: int) -> list[Card]:
+    """The next ``need`` cards of ``deck`` that are not in ``taken``."""
+    out: list[Card] = []
+    while len(out) < need:
+        card = deck.deal(1)[0]
+        if card not in taken:
+            out.append(card)
+    return out
 
 
 def _parse_hole(item: object, seat: int) -> tuple[Card, Card] | None:
@@ -215,9 +200,12 @@ class Hand:
 
     :param config: the :class:`~holdem.config.HandConfig`.
     :param rng: where the cards come from: a seed or a
-        :class:`random.Random` (None: unpredictable).  The cards of the whole
-        hand (hole cards, burns, board) are drawn when the hand is created,
-        so undoing and redoing an action deals the same cards.
+        :class:`random.Random` (None: unpredictable), shuffled as
+        ``holdem.Deck(rng)`` shuffles.  The cards of the whole hand (hole
+        cards, burns, board) are drawn when the hand is created, so undoing
+        and redoing an action deals the same cards.
+    :param deck: a :class:`~holdem.cards.Deck` to deal from instead of
+        ``rng`` (its next cards; given cards are skipped).
     :param hole_cards: given hole cards, per seat (replay): two cards as
         text or ints, or None / ``"??"`` when unknown.  Unknown hole cards
         can be given later with :meth:`show`.
@@ -235,6 +223,7 @@ class Hand:
         config: HandConfig,
         *,
         rng: int | random.Random | None = None,
+        deck: Deck | None = None,
         hole_cards: Sequence[object] | None = None,
         board: str | Iterable[Card | str] | None = None,
         auto: bool = True,
@@ -280,7 +269,16 @@ class Hand:
         self._outcome: Outcome | None = None
         self._awards: list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
         self._history: list[tuple[Any, ...]] = []
-        self._deal_cards(rng, hole_cards, board)
+        if deck is not None:
+            if rng is not None:
+                raise ConfigError("give rng or deck, not both", field="deck", value=deck)
+            if not isinstance(deck, Deck):
+                raise ConfigError(
+                    f"deck must be a holdem.Deck, not {type(deck).__name__}",
+                    field="deck",
+                    value=deck,
+                )
+        self._deal_cards(rng, deck, hole_cards, board)
         if auto:
             self._run()
 
@@ -289,6 +287,7 @@ class Hand:
     def _deal_cards(
         self,
         rng: int | random.Random | None,
+        deck: Deck | None,
         hole_cards: Sequence[object] | None,
         board: str | Iterable[Card | str] | None,
     ) -> None:
@@ -306,7 +305,7 @@ class Hand:
         if len(given_board) > 5:
             raise InvalidCardError(f"a board has at most 5 cards, got {len(given_board)}")
         if hole_cards is None and not given_board:
-            cards = _draw(_as_rng(rng), 2 * n + _STUB, list(range(52)))
+            cards = (deck if deck is not None else Deck(rng)).deal(2 * n + _STUB)
             hole: list[tuple[Card, Card] | None] = [None] * n
             for i in range(n):
                 hole[(self._first + i) % n] = (cards[i], cards[n + i])
@@ -326,11 +325,13 @@ class Hand:
         stub: list[Card | None] = [None] * _STUB
         for slot, c in zip(_STUB_BOARD, given_board, strict=False):
             stub[slot] = c
-        if hole_cards is None or rng is not None:
-            taken = set(known)
-            deck = [c for c in range(52) if c not in taken]
+        if hole_cards is None or rng is not None or deck is not None:
             need = stub.count(None) + (2 * n if hole_cards is None else 0)
-            drawn = iter(_draw(_as_rng(rng), need, deck))
+            if deck is None:
+                drawn = iter(Deck(rng, exclude=known).deal(need))
+            else:
+                taken = set(known)
+                drawn = iter(_deal_around(deck, taken, need))
             if hole_cards is None:
                 first = [next(drawn) for _ in range(n)]
                 second = [next(drawn) for _ in range(n)]

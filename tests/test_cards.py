@@ -187,6 +187,78 @@ def test_deck_deal_burn_exclude() -> None:
     assert len(deck) == 50
 
 
+def test_deck_order_is_what_it_deals_next() -> None:
+    deck = Deck(9)
+    first = deck.deal(3)
+    ahead = deck.order
+    assert deck.deal(len(ahead)) == list(ahead) and first == Deck(9).deal(3)
+    deck.shuffle()  # all cards back, drawn afresh: another order, the same cards
+    assert sorted(deck.deal(52)) == list(range(52))
+
+
+def test_a_seed_deals_the_same_cards_to_a_hand_and_from_a_deck() -> None:
+    """R14: one shuffle. Hand(rng=seed) deals one card at a time round the table from
+    the first seat left of the button, then burn, flop, burn, turn, burn, river."""
+    from holdem.config import HandConfig
+    from holdem.hand import Hand
+
+    config = HandConfig(stacks=(100,) * 3, button=2, small_blind=1, big_blind=2)
+    for seed in range(20):
+        cards = Deck(seed).deal(6 + 8)
+        hand = Hand(config, rng=seed, auto=False)
+        assert [hand.hole_cards(s) for s in range(3)] == [None] * 3  # not dealt yet
+        hand.run()
+        assert [hand.hole_cards(s) for s in range(3)] == [
+            (cards[0], cards[3]), (cards[1], cards[4]), (cards[2], cards[5]),
+        ]  # fmt: skip
+        again = Hand(config, deck=Deck(seed))
+        assert [again.hole_cards(s) for s in range(3)] == [hand.hole_cards(s) for s in range(3)]
+        while not again.done:
+            again.check_or_call()
+        assert again.board == tuple(cards[6 + i] for i in (1, 2, 3, 5, 7))
+        assert again.burns == (cards[6], cards[10], cards[12])
+
+
+def test_a_hand_deals_around_the_cards_it_is_given() -> None:
+    from holdem.config import HandConfig
+    from holdem.errors import ConfigError
+    from holdem.hand import Hand
+
+    config = HandConfig(stacks=(100,) * 2, button=1, small_blind=1, big_blind=2)
+    deck = Deck(4)
+    upcoming = deck.order
+    given = [upcoming[0:2], upcoming[2:4]]  # the deck's first four cards, given: skipped
+    hand = Hand(config, deck=deck, hole_cards=given)
+    while not hand.done:
+        hand.check_or_call()
+    stub = upcoming[4:12]
+    assert hand.board == (stub[1], stub[2], stub[3], stub[5], stub[7])
+    assert hand.burns == (stub[0], stub[4], stub[6])
+    with pytest.raises(ConfigError, match="give rng or deck, not both"):
+        Hand(config, rng=1, deck=Deck(1))
+    with pytest.raises(ConfigError, match=r"deck must be a holdem\.Deck"):
+        Hand(config, deck=[1, 2, 3])  # type: ignore[arg-type]
+
+
+def test_deck_shuffle_is_unbiased_in_every_position() -> None:
+    """R14: over many shuffles every card lands in every position about equally often
+    (chi-square over the 52 x 52 table of positions and cards, fixed seed)."""
+    rng = random.Random(2026)
+    shuffles = 10_400  # 200 expected per cell
+    table = [[0] * 52 for _ in range(52)]
+    for _ in range(shuffles):
+        for position, dealt in enumerate(Deck(rng).order):
+            table[position][dealt] += 1
+    expected = shuffles / 52
+    chi2 = sum((count - expected) ** 2 / expected for row in table for count in row)
+    df = 51 * 51
+    # Wilson-Hilferty: the chi-square quantile for p = 0.001 (z = 3.09)
+    limit = df * (1 - 2 / (9 * df) + 3.09 * (2 / (9 * df)) ** 0.5) ** 3
+    assert chi2 < limit, (chi2, limit)
+    # and it is not too good to be true (p = 0.001 at the low end)
+    assert chi2 > df * (1 - 2 / (9 * df) - 3.09 * (2 / (9 * df)) ** 0.5) ** 3
+
+
 def test_deck_shuffle_is_unbiased() -> None:
     # each card lands in the first slot about equally often (chi-square test)
     rng = random.Random(11)
