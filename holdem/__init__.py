@@ -40,6 +40,7 @@ from .errors import (
     InvalidCardError,
     RangeError,
     RangeSyntaxError,
+    WireError,
 )
 from .evaluator import (
     Category,
@@ -54,7 +55,7 @@ from .evaluator import (
 )
 
 if TYPE_CHECKING:
-    from .actions import Action, ActionKind, LegalActions, Street
+    from .actions import Action, ActionKind, Choice, Decision, LegalActions, Street
     from .config import HandConfig, HeadsUpCap, Post, Structure
     from .equities import EquityResult, PlayerEquity, equity
     from .hand import Hand, Phase
@@ -65,7 +66,7 @@ if TYPE_CHECKING:
 # The evaluator is imported at once; the rest on first use, so that
 # `import holdem` (and a command such as `holdem eval`) stays light.
 _LAZY = {
-    "actions": ("Action", "ActionKind", "LegalActions", "Street"),
+    "actions": ("Action", "ActionKind", "Choice", "Decision", "LegalActions", "Street"),
     "config": ("HandConfig", "HeadsUpCap", "Post", "Structure"),
     "equities": ("EquityResult", "PlayerEquity", "equity"),
     "hand": ("Hand", "Phase"),
@@ -101,7 +102,9 @@ __all__ = [
     "Card",
     "CardSet",
     "Category",
+    "Choice",
     "ConfigError",
+    "Decision",
     "Deck",
     "EquityError",
     "EquityResult",
@@ -127,6 +130,7 @@ __all__ = [
     "ShownHand",
     "Street",
     "Structure",
+    "WireError",
     "__version__",
     "best_five",
     "cards_of",

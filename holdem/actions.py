@@ -14,12 +14,23 @@ are not logged at all, so a log can be shown to anybody (RULES.md R14).
 
 from __future__ import annotations
 
+import random
 from enum import Enum, IntEnum
 from typing import Any, NamedTuple
 
 from .cards import Card, format_cards
+from .wire import Fields
 
-__all__ = ["Action", "ActionKind", "LegalActions", "Street"]
+__all__ = [
+    "PLAYER_KINDS",
+    "REFEREE_KINDS",
+    "Action",
+    "ActionKind",
+    "Choice",
+    "Decision",
+    "LegalActions",
+    "Street",
+]
 
 
 class Street(IntEnum):
@@ -37,7 +48,11 @@ class Street(IntEnum):
 
 
 class ActionKind(Enum):
-    """What an :class:`Action` record did.  The value is its stable name."""
+    """What an :class:`Action` record or a :class:`Decision` does.
+
+    The value is its stable snake_case name, the same in records, decisions,
+    legal actions, hand histories and JSON (``"small_blind"``, ``"all_in"``).
+    """
 
     # player decisions while betting (RULES.md R5, R13)
     FOLD = "fold"
@@ -46,7 +61,7 @@ class ActionKind(Enum):
     BET = "bet"
     RAISE = "raise"
     #: Only a request: the record of an all-in is a CALL, BET or RAISE with ``all_in``.
-    ALL_IN = "all-in"
+    ALL_IN = "all_in"
     #: Protected timeout: stops betting without folding (R13 disconnect protection).
     TIMEOUT = "timeout"
     # player decisions at showdown (R10)
@@ -54,14 +69,14 @@ class ActionKind(Enum):
     MUCK = "muck"
     # forced bets (R3)
     ANTE = "ante"
-    SMALL_BLIND = "small blind"
-    BIG_BLIND = "big blind"
+    SMALL_BLIND = "small_blind"
+    BIG_BLIND = "big_blind"
     STRADDLE = "straddle"
-    LIVE_POST = "post"
-    DEAD_BLIND = "dead blind"
+    LIVE_POST = "live_post"
+    DEAD_BLIND = "dead_blind"
     # dealer steps
-    DEAL_HOLE = "deal hole"
-    DEAL_BOARD = "deal board"
+    DEAL_HOLE = "deal_hole"
+    DEAL_BOARD = "deal_board"
     #: An uncalled part of a bet goes back to its bettor (R9).
     RETURN = "return"
     #: A share of a pot goes to a winner (R9).
@@ -158,12 +173,142 @@ class Action(NamedTuple):
         return out
 
 
+#: The decisions a player may make while betting or at showdown (RULES.md R5, R10).
+PLAYER_KINDS = (
+    ActionKind.FOLD,
+    ActionKind.CHECK,
+    ActionKind.CALL,
+    ActionKind.BET,
+    ActionKind.RAISE,
+    ActionKind.ALL_IN,
+    ActionKind.SHOW,
+    ActionKind.MUCK,
+)
+#: Steps a referee (a table, a protocol server) takes for a player: not on a menu.
+REFEREE_KINDS = (ActionKind.TIMEOUT,)
+_WAGERS = (ActionKind.BET, ActionKind.RAISE)
+
+
+class Decision(NamedTuple):
+    """What a player decides: the one value a bot returns, a program sends, a
+    table checks against the menu (``decision in legal``) and ``Hand.act``
+    applies.
+
+    :ivar kind: one of :data:`PLAYER_KINDS` (or ``TIMEOUT``, a referee's step).
+    :ivar to: the to-amount of a bet or raise (the player's total bet of the
+        round afterwards); None for every other kind.
+    :ivar cards: for a show whose cards the hand does not know (a replay):
+        the two cards; else empty.
+
+    >>> Decision.raise_to(600)
+    Decision(kind=<ActionKind.RAISE: 'raise'>, to=600, cards=())
+    >>> str(Decision.raise_to(600)), Decision.from_dict({"kind": "call"}) == Decision.call()
+    ('raise to 600', True)
+    """
+
+    kind: ActionKind
+    to: int | None = None
+    cards: tuple[Card, ...] = ()
+
+    @classmethod
+    def fold(cls) -> Decision:
+        return cls(ActionKind.FOLD)
+
+    @classmethod
+    def check(cls) -> Decision:
+        return cls(ActionKind.CHECK)
+
+    @classmethod
+    def call(cls) -> Decision:
+        return cls(ActionKind.CALL)
+
+    @classmethod
+    def bet(cls, to: int) -> Decision:
+        return cls(ActionKind.BET, to)
+
+    @classmethod
+    def raise_to(cls, to: int) -> Decision:
+        return cls(ActionKind.RAISE, to)
+
+    @classmethod
+    def all_in(cls) -> Decision:
+        return cls(ActionKind.ALL_IN)
+
+    @classmethod
+    def show(cls, cards: tuple[Card, ...] = ()) -> Decision:
+        return cls(ActionKind.SHOW, None, tuple(cards))
+
+    @classmethod
+    def muck(cls) -> Decision:
+        return cls(ActionKind.MUCK)
+
+    @classmethod
+    def timeout(cls) -> Decision:
+        """A protected timeout (R13): a referee's step, never on a player's menu."""
+        return cls(ActionKind.TIMEOUT)
+
+    def __str__(self) -> str:
+        if self.kind in _WAGERS:
+            return f"{self.kind.value} to {self.to}"
+        if self.kind is ActionKind.SHOW and self.cards:
+            return f"show {format_cards(self.cards)}"
+        return self.kind.value
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"kind": "raise", "to": 600}``; a show with cards adds ``"cards": ["As", "Kd"]``."""
+        out: dict[str, Any] = {"kind": self.kind.value}
+        if self.to is not None:
+            out["to"] = self.to
+        if self.cards:
+            out["cards"] = [format_cards([c]) for c in self.cards]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Decision:
+        """The decision of :meth:`to_dict`'s form; raises :class:`~holdem.errors.WireError`
+        naming the field that is wrong."""
+        f = Fields(data, "decision")
+        kind = f.token("kind", ActionKind)
+        if kind not in PLAYER_KINDS and kind not in REFEREE_KINDS:
+            raise f.error("kind", kind.value, f"{kind.value!r} is a dealer step, not a decision")
+        to = f.integer("to", default=None)
+        if (to is None) == (kind in _WAGERS):
+            why = "a bet or raise needs its to-amount" if to is None else "only a bet or raise"
+            raise f.error("to", to, why)
+        cards = f.cards("cards", default=())
+        if cards and (kind is not ActionKind.SHOW or len(cards) != 2):
+            raise f.error("cards", data.get("cards"), "only a show gives cards, two of them")
+        f.done()
+        return cls(kind, to, cards)
+
+
+class Choice(NamedTuple):
+    """One line of a player's menu: a kind of decision and, for a bet or raise,
+    the range of to-amounts (``min_to``..``max_to``, both legal)."""
+
+    kind: ActionKind
+    min_to: int | None = None
+    max_to: int | None = None
+
+    def __str__(self) -> str:
+        if self.min_to is None:
+            return self.kind.value
+        if self.min_to == self.max_to:
+            return f"{self.kind.value} to {self.min_to}"
+        return f"{self.kind.value} to {self.min_to}..{self.max_to}"
+
+
 class LegalActions(NamedTuple):
-    """Exactly what the player to act may do now (RULES.md R5).
+    """Exactly what the player to act may do now (RULES.md R5): their menu.
 
     Amounts are to-amounts: the player's total bet of the round after the
     action.  ``None`` means the action is not allowed.  Immutable; a named
     tuple for the same reason as :class:`Action` (bots ask at every turn).
+    Only the player's own decisions are on it: the protected timeout is a
+    referee's step (``Hand.timeout``), not a choice.
+
+    ``decision in legal`` tells whether a :class:`Decision` is allowed,
+    :attr:`choices` lists the menu, :meth:`sample` draws a random decision.
 
     :ivar seat: the player to act.
     :ivar fold: folding is allowed (always, while betting; also when a
@@ -172,15 +317,16 @@ class LegalActions(NamedTuple):
     :ivar call: to-amount of a call (less than the bet when the call is
         all-in), or None.
     :ivar wager: :attr:`ActionKind.BET` or :attr:`ActionKind.RAISE` when
-        the player may bet or raise, else None.
+        the player may make a full bet or raise, else None.
     :ivar min_to: smallest legal bet or raise to-amount, or None.
     :ivar max_to: largest legal bet or raise to-amount, or None.
     :ivar all_in: to-amount of going all-in when that is allowed (a call,
         bet or raise for everything the player has, possibly less than a
         call or a minimum raise), else None.
-    :ivar timeout: the protected timeout is allowed.
     :ivar show: at showdown, the player may show.
     :ivar muck: at showdown, the player may muck.
+    :ivar bet: the bet to match (the to-amount a call reaches in full); 0
+        when nobody has bet this round.
     """
 
     seat: int
@@ -191,64 +337,140 @@ class LegalActions(NamedTuple):
     min_to: int | None = None
     max_to: int | None = None
     all_in: int | None = None
-    timeout: bool = False
     show: bool = False
     muck: bool = False
+    bet: int = 0
 
     @property
     def kinds(self) -> tuple[ActionKind, ...]:
         """The allowed :class:`ActionKind` s, in a fixed order."""
+        return tuple(choice.kind for choice in self.choices)
+
+    @property
+    def choices(self) -> tuple[Choice, ...]:
+        """The menu: one :class:`Choice` per allowed kind, in a fixed order
+        (fold, check, call, bet or raise with its range, all-in, show, muck)."""
         out = []
         if self.fold:
-            out.append(ActionKind.FOLD)
+            out.append(Choice(ActionKind.FOLD))
         if self.check:
-            out.append(ActionKind.CHECK)
+            out.append(Choice(ActionKind.CHECK))
         if self.call is not None:
-            out.append(ActionKind.CALL)
+            out.append(Choice(ActionKind.CALL))
         if self.wager is not None:
-            out.append(self.wager)
+            out.append(Choice(self.wager, self.min_to, self.max_to))
         if self.all_in is not None:
-            out.append(ActionKind.ALL_IN)
-        if self.timeout:
-            out.append(ActionKind.TIMEOUT)
+            out.append(Choice(ActionKind.ALL_IN))
         if self.show:
-            out.append(ActionKind.SHOW)
+            out.append(Choice(ActionKind.SHOW))
         if self.muck:
-            out.append(ActionKind.MUCK)
+            out.append(Choice(ActionKind.MUCK))
         return tuple(out)
+
+    def __contains__(self, decision: object) -> bool:
+        """Whether ``decision`` (a :class:`Decision`) is allowed now.
+
+        A bet or raise must be of the kind on the menu, to an amount in the
+        range, or to exactly the all-in amount (an all-in for less than a
+        full bet or raise, R5).  A show's cards are checked by the hand.
+        """
+        if not isinstance(decision, Decision):
+            return False
+        kind = decision.kind
+        if kind in _WAGERS:
+            to = decision.to
+            if not isinstance(to, int) or isinstance(to, bool):
+                return False
+            if to == self.all_in and to > self.bet:  # all-in, perhaps for less than a full one
+                return kind is (ActionKind.RAISE if self.bet else ActionKind.BET)
+            return (
+                kind is self.wager
+                and self.min_to is not None
+                and self.max_to is not None
+                and self.min_to <= to <= self.max_to
+            )
+        if decision.to is not None:
+            return False
+        if kind is ActionKind.FOLD:
+            return self.fold
+        if kind is ActionKind.CHECK:
+            return self.check
+        if kind is ActionKind.CALL:
+            return self.call is not None
+        if kind is ActionKind.ALL_IN:
+            return self.all_in is not None
+        if kind is ActionKind.SHOW:
+            return self.show
+        if kind is ActionKind.MUCK:
+            return self.muck
+        return False
+
+    def sample(self, rng: random.Random) -> Decision:
+        """A random allowed decision, drawn with ``rng``.
+
+        The distribution: first a :class:`Choice` of :attr:`choices`, each
+        with the same chance; a bet or raise then goes to an amount drawn
+        uniformly from ``min_to``..``max_to`` (every whole chip alike).
+        Going all-in is its own choice.
+        """
+        choices = self.choices
+        choice = choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+        kind = choice.kind
+        if choice.min_to is not None and choice.max_to is not None:
+            return Decision(kind, rng.randint(choice.min_to, choice.max_to))
+        return Decision(kind)
 
     def __str__(self) -> str:
         parts = []
-        if self.fold:
-            parts.append("fold")
-        if self.check:
-            parts.append("check")
-        if self.call is not None:
-            parts.append(f"call to {self.call}")
-        if self.wager is not None:
-            verb = "bet" if self.wager is ActionKind.BET else "raise"
-            if self.min_to == self.max_to:
-                parts.append(f"{verb} to {self.min_to}")
+        for choice in self.choices:
+            kind = choice.kind
+            if kind is ActionKind.CALL:
+                parts.append(f"call to {self.call}")
+            elif kind is ActionKind.ALL_IN:
+                parts.append(f"all-in to {self.all_in}")
             else:
-                parts.append(f"{verb} to {self.min_to}..{self.max_to}")
-        if self.all_in is not None:
-            parts.append(f"all-in to {self.all_in}")
-        if self.timeout:
-            parts.append("timeout")
-        if self.show:
-            parts.append("show")
-        if self.muck:
-            parts.append("muck")
+                parts.append(str(choice))
         return f"seat {self.seat}: " + ", ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly form (omits what is not allowed)."""
-        out: dict[str, Any] = {"seat": self.seat, "actions": [k.value for k in self.kinds]}
-        if self.call is not None:
-            out["call"] = self.call
-        if self.wager is not None:
-            out["min_to"] = self.min_to
-            out["max_to"] = self.max_to
-        if self.all_in is not None:
-            out["all_in"] = self.all_in
-        return out
+        """JSON form: every field, by name; kinds as their names."""
+        return {
+            "seat": self.seat,
+            "fold": self.fold,
+            "check": self.check,
+            "call": self.call,
+            "wager": self.wager.value if self.wager is not None else None,
+            "min_to": self.min_to,
+            "max_to": self.max_to,
+            "all_in": self.all_in,
+            "show": self.show,
+            "muck": self.muck,
+            "bet": self.bet,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> LegalActions:
+        """The legal actions of :meth:`to_dict`'s form (raises ``WireError``)."""
+        f = Fields(data, "legal")
+        wager = f.token("wager", ActionKind, optional=True)
+        if wager is not None and wager not in _WAGERS:
+            raise f.error("wager", wager.value, "expected bet, raise or null")
+        legal = cls(
+            seat=f.integer("seat"),
+            fold=f.boolean("fold"),
+            check=f.boolean("check"),
+            call=f.integer("call", optional=True),
+            wager=wager,
+            min_to=f.integer("min_to", optional=True),
+            max_to=f.integer("max_to", optional=True),
+            all_in=f.integer("all_in", optional=True),
+            show=f.boolean("show"),
+            muck=f.boolean("muck"),
+            bet=f.integer("bet"),
+        )
+        f.done()
+        if (legal.min_to is None) != (legal.max_to is None) or (
+            legal.min_to is not None and (wager is None or legal.min_to > legal.max_to)  # type: ignore[operator]
+        ):
+            raise f.error("min_to", legal.min_to, "min_to..max_to is not a range of a wager")
+        return legal

@@ -10,7 +10,7 @@ smallest unit.
 >>> cfg.small_blind_seat, cfg.big_blind_seat
 (1, 2)
 >>> [(kind.value, seat, amount) for kind, seat, amount in cfg.forced_bets]
-[('small blind', 1, 1), ('big blind', 2, 2)]
+[('small_blind', 1, 1), ('big_blind', 2, 2)]
 
 Table-level rules (moving the button, missed blinds, tournaments) live
 elsewhere; a hand only needs to be told, per hand, what they decided:

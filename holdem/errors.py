@@ -90,6 +90,19 @@ class HistoryFormatError(HoldemError, ValueError):
 QUOTE_LIMIT = 60
 
 
+class WireError(HoldemError, ValueError):
+    """A value's wire form (``from_dict``, a JSON message) is not what it should be.
+
+    ``field`` is the path of the offending field (``"legal.min_to"``), ``value``
+    what was there.
+    """
+
+    def __init__(self, message: str, *, field: str | None = None, value: object = None):
+        super().__init__(message)
+        self.field = field
+        self.value = value
+
+
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     r"""A short, readable quote of some input, for an error message.
 

@@ -14,7 +14,7 @@ run by themselves (``auto=True``) or one at a time with :meth:`Hand.step`.
 >>> hand.actor, hand.street.label
 (0, 'preflop')
 >>> print(hand.legal_actions())
-seat 0: fold, call to 2, raise to 4..200, all-in to 200, timeout
+seat 0: fold, call to 2, raise to 4..200, all-in to 200
 >>> hand.raise_to(6).to
 6
 >>> hand.raise_to(7)
@@ -33,7 +33,15 @@ from collections.abc import Iterable, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action, ActionKind, LegalActions, Street
+from .actions import (
+    PLAYER_KINDS,
+    REFEREE_KINDS,
+    Action,
+    ActionKind,
+    Decision,
+    LegalActions,
+    Street,
+)
 from .cards import Card, Deck, format_cards, parse_cards
 from .config import HandConfig, HeadsUpCap, Structure
 from .errors import ConfigError, HoldemError, IllegalActionError, InvalidCardError, quote
@@ -534,16 +542,22 @@ class Hand:
             wager = _K_RAISE if bet else _K_BET
             if everything <= hi:
                 all_in = everything
-            if lo > everything:
+            if lo > everything:  # only an all-in for less is left (R5)
                 lo = hi = None
                 wager = None
         elif everything <= bet:
             all_in = everything
         call = (bet if bet < everything else everything) if facing else None
-        # positional, in field order: seat fold check call wager min_to max_to all_in
-        # timeout show muck
-        return _new(
-            LegalActions, (p, True, not facing, call, wager, lo, hi, all_in, True, False, False)
+        return LegalActions(
+            seat=p,
+            fold=True,
+            check=not facing,
+            call=call,
+            wager=wager,
+            min_to=lo,
+            max_to=hi,
+            all_in=all_in,
+            bet=bet,
         )
 
     def _wager_range(self, p: int) -> tuple[int, int] | str:
@@ -897,25 +911,38 @@ class Hand:
 
     def act(
         self,
-        kind: ActionKind | str,
+        decision: Decision | ActionKind | str,
         to: int | None = None,
         *,
         seat: int | None = None,
         cards: str | Iterable[Card | str] | None = None,
     ) -> Action:
-        """Applies a player decision given as data (protocols, replays).
+        """Applies a player's decision: a :class:`~holdem.actions.Decision` (what
+        bots return and programs send), or its parts.
 
-        ``kind`` is an :class:`~holdem.actions.ActionKind` or its value
-        (``"raise"``); ``to`` the to-amount of a bet or raise; ``cards`` the
-        cards of a ``show`` when they were unknown.
+        ``decision`` is a Decision, or an :class:`~holdem.actions.ActionKind`
+        or its value (``"raise"``) with ``to`` the to-amount of a bet or raise
+        and ``cards`` the cards of a ``show`` when they were unknown.  ``seat``,
+        when given, must be the player to act.  A ``timeout`` is a referee's
+        step (R13): a table applies it for a player, a player never sends it.
         """
-        try:
-            k = ActionKind(kind)
-        except ValueError:
-            names = ", ".join(k.value for k in _PLAYER_KINDS)
-            raise IllegalActionError(
-                f"unknown action {kind!r}: one of {names}", seat=seat, action=str(kind)
-            ) from None
+        if isinstance(decision, Decision):
+            k = decision.kind
+            to = decision.to
+            if decision.cards:
+                cards = decision.cards
+        else:
+            try:
+                k = ActionKind(decision)
+            except ValueError:
+                k = _KIND_NAMES.get(decision) if isinstance(decision, str) else None  # type: ignore[assignment]
+                if k is None:
+                    names = ", ".join(k.value for k in _PLAYER_KINDS)
+                    raise IllegalActionError(
+                        f"unknown action {decision!r}: one of {names}",
+                        seat=seat,
+                        action=str(decision),
+                    ) from None
         if k is _K_BET or k is _K_RAISE:
             if to is None:
                 raise IllegalActionError(
@@ -924,6 +951,12 @@ class Hand:
                     action=k.value,
                 )
             return self.bet(to, seat) if k is _K_BET else self.raise_to(to, seat)
+        if to is not None:
+            raise IllegalActionError(
+                f"illegal {k.value} to {to}: only a bet or raise has a to-amount {self._ctx()}",
+                seat=seat,
+                action=k.value,
+            )
         if k is _K_SHOW:
             return self.show(cards, seat)
         method = _SIMPLE_ACTIONS.get(k)
@@ -1458,7 +1491,7 @@ class Hand:
 
     def push(
         self,
-        kind: ActionKind | str,
+        decision: Decision | ActionKind | str,
         to: int | None = None,
         *,
         seat: int | None = None,
@@ -1471,7 +1504,7 @@ class Hand:
         """
         snap = self._snapshot()
         try:
-            record = self.act(kind, to, seat=seat, cards=cards)
+            record = self.act(decision, to, seat=seat, cards=cards)
         except BaseException:
             self._restore(snap)
             raise
@@ -1516,17 +1549,11 @@ class Hand:
         return player_view(self, None if seat is None else self._seat(seat))
 
 
-_PLAYER_KINDS = (
-    _K_FOLD,
-    _K_CHECK,
-    _K_CALL,
-    _K_BET,
-    _K_RAISE,
-    _K_ALL_IN,
-    _K_TIMEOUT,
-    _K_SHOW,
-    _K_MUCK,
-)
+_PLAYER_KINDS = PLAYER_KINDS + REFEREE_KINDS
+#: Names as earlier versions spelt them (``"all-in"``), still understood by act().
+_KIND_NAMES = {k.value.replace("_", "-"): k for k in ActionKind} | {
+    k.value.replace("_", " "): k for k in ActionKind
+}
 _SIMPLE_ACTIONS: dict[ActionKind, Any] = {
     _K_FOLD: Hand.fold,
     _K_CHECK: Hand.check,

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from .actions import Action
+from .actions import Action, Decision
 from .actions import ActionKind as K
 from .cards import Card, format_cards
 from .config import HandConfig, Post, Structure
@@ -371,15 +371,7 @@ def _player_move(
     # a raise's stated increment is checked against the bets before it
     bets, top = (hand.bets, hand.current_bet) if move.stated is not None else ((), 0)
     try:
-        if move.kind == FOLD:
-            action = hand.fold(seat)
-        elif move.kind == CHECK_CALL:
-            action = hand.check_or_call(seat)
-        elif move.kind == BET_RAISE:
-            to = move.to or 0
-            action = hand.raise_to(to, seat) if hand.current_bet else hand.bet(to, seat)
-        else:  # pragma: no cover - other kinds are handled by the caller
-            raise AssertionError(move.kind)
+        action = hand.act(decision_of(move, hand), seat=seat)
     except IllegalActionError as exc:
         if move.kind == BET_RAISE and _nobody_can_call_more(hand, seat):
             # some sites let a player raise past what anybody can call, and
@@ -473,6 +465,22 @@ def _check_stated(
             f"{h.to_text(hand.stacks[seat])} are left",
             "all-in",
         )
+
+
+def decision_of(move: Move, hand: Hand) -> Decision:
+    """The engine decision a history's betting move stands for, in ``hand`` as it is
+    (a ``check_call`` is a check or a call, a ``bet_raise`` a bet or a raise)."""
+    kind = move.kind
+    if kind == FOLD:
+        return _FOLD
+    if kind == CHECK_CALL:
+        return _CALL if hand.to_call else _CHECK
+    if kind == BET_RAISE:
+        return Decision(K.RAISE if hand.current_bet else K.BET, move.to or 0)
+    raise ValueError(f"{kind!r} is not a betting move")
+
+
+_FOLD, _CALL, _CHECK = Decision.fold(), Decision.call(), Decision.check()
 
 
 def _nobody_can_call_more(hand: Hand, seat: int) -> bool:

@@ -318,7 +318,8 @@ def test_r5_legal_actions_amounts_are_to_amounts() -> None:
         200,
         200,
     )
-    assert str(legal) == "seat 1: fold, call to 30, raise to 50..200, all-in to 200, timeout"
+    # the protected timeout is a referee's step, not on the player's menu (issue 9)
+    assert str(legal) == "seat 1: fold, call to 30, raise to 50..200, all-in to 200"
     with pytest.raises(IllegalActionError, match=r"illegal bet to 60 by seat 1: the big blind"):
         hand.bet(60)
     with pytest.raises(IllegalActionError, match="has only 195 chips"):

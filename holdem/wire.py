@@ -1,0 +1,161 @@
+"""Reading values back from their wire form (``from_dict``): one set of checks.
+
+Every public value a program may exchange has ``to_dict()`` and
+``from_dict()``.  The JSON shape is one for all of them: cards as lists of
+two-character strings (``["As", "Kd"]``), amounts as integers, kinds as
+snake_case tokens.  The readers here check one field at a time and raise
+:class:`~holdem.errors.WireError` naming the field's path and what was there,
+so a message from a program that gets one field wrong says which.
+
+>>> reader = Fields({"kind": "raise", "to": 600}, "decision")
+>>> reader.integer("to")
+600
+>>> reader.integer("missing")
+Traceback (most recent call last):
+...
+holdem.errors.WireError: decision.missing: missing (an integer)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any, TypeVar
+
+from .cards import Card, parse_card
+from .errors import InvalidCardError, WireError, quote
+
+__all__ = ["Fields"]
+
+E = TypeVar("E", bound=Enum)
+_MISSING = object()
+
+
+class Fields:
+    """The fields of one wire object (a dict), read with checks.
+
+    ``where`` is the object's path in its message (``"view.legal"``); errors
+    name ``where.field``.  Unknown fields are refused by :meth:`done`, so a
+    misspelt field does not pass unnoticed.
+    """
+
+    __slots__ = ("_data", "_seen", "where")
+
+    def __init__(self, data: object, where: str) -> None:
+        if not isinstance(data, Mapping):
+            raise WireError(
+                f"{where}: expected an object, not {_kind_of(data)}", field=where, value=data
+            )
+        self._data = data
+        self._seen: set[str] = set()
+        self.where = where
+
+    def _get(self, name: str, what: str, default: object) -> Any:
+        self._seen.add(name)
+        value = self._data.get(name, _MISSING)
+        if value is _MISSING:
+            if default is not _MISSING:
+                return default
+            raise self.error(name, None, f"missing ({what})")
+        return value
+
+    def error(self, name: str, value: object, why: str) -> WireError:
+        path = f"{self.where}.{name}"
+        return WireError(f"{path}: {why}", field=path, value=value)
+
+    def integer(
+        self, name: str, *, default: Any = _MISSING, minimum: int | None = 0, optional: bool = False
+    ) -> Any:
+        """An int (not a bool); None allowed when ``optional``."""
+        value = self._get(name, "an integer", default)
+        if value is None and (optional or default is None):
+            return None
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self.error(name, value, f"expected an integer, not {_kind_of(value)}")
+        if minimum is not None and value < minimum:
+            raise self.error(name, value, f"{value} is below {minimum}")
+        return value
+
+    def boolean(self, name: str, *, default: Any = _MISSING) -> bool:
+        value = self._get(name, "true or false", default)
+        if not isinstance(value, bool):
+            raise self.error(name, value, f"expected true or false, not {_kind_of(value)}")
+        return value
+
+    def text(self, name: str, *, default: Any = _MISSING, optional: bool = False) -> Any:
+        value = self._get(name, "a string", default)
+        if value is None and (optional or default is None):
+            return None
+        if not isinstance(value, str):
+            raise self.error(name, value, f"expected a string, not {_kind_of(value)}")
+        return value
+
+    def token(
+        self, name: str, enum: type[E], *, default: Any = _MISSING, optional: bool = False
+    ) -> Any:
+        """A member of ``enum`` given by its value (a snake_case token)."""
+        value = self._get(name, f"one of {_names(enum)}", default)
+        if value is None and (optional or default is None):
+            return None
+        if isinstance(value, enum):
+            return value
+        try:
+            return enum(value)
+        except ValueError:
+            raise self.error(name, value, f"{quote(value)} is not one of {_names(enum)}") from None
+
+    def cards(self, name: str, *, default: Any = _MISSING, optional: bool = False) -> Any:
+        """A list of cards, each a two-character string (``["As", "Kd"]``)."""
+        value = self._get(name, "a list of cards", default)
+        if value is None and (optional or default is None):
+            return None
+        if not isinstance(value, list | tuple):
+            raise self.error(name, value, f"expected a list of cards, not {_kind_of(value)}")
+        out: list[Card] = []
+        for i, item in enumerate(value):
+            if not isinstance(item, str):
+                raise self.error(f"{name}[{i}]", item, f"expected a card, not {_kind_of(item)}")
+            try:
+                card = parse_card(item)
+            except InvalidCardError as exc:
+                raise self.error(f"{name}[{i}]", item, str(exc)) from None
+            if card in out:
+                raise self.error(f"{name}[{i}]", item, f"{item} is there twice")
+            out.append(card)
+        return tuple(out)
+
+    def integers(self, name: str, *, default: Any = _MISSING) -> tuple[int, ...]:
+        """A list of non-negative integers."""
+        value = self._get(name, "a list of integers", default)
+        if not isinstance(value, list | tuple):
+            raise self.error(name, value, f"expected a list of integers, not {_kind_of(value)}")
+        for i, item in enumerate(value):
+            if not isinstance(item, int) or isinstance(item, bool) or item < 0:
+                raise self.error(f"{name}[{i}]", item, "expected an integer of at least 0")
+        return tuple(value)
+
+    def done(self) -> None:
+        """Refuses fields this reader did not ask for."""
+        extra = sorted(str(k) for k in self._data if k not in self._seen)
+        if extra:
+            raise self.error(extra[0], self._data[extra[0]], "unknown field")
+
+
+def _kind_of(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    names = {
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }
+    return names.get(type(value), type(value).__name__)
+
+
+def _names(enum: type[Enum]) -> str:
+    values = [str(m.value) for m in enum]
+    return ", ".join(values[:12]) + (", ..." if len(values) > 12 else "")
