@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from .hand import Hand, Phase
     from .pots import Outcome, Pot, ShownHand
     from .ranges import Range
+    from .sampling import sample_hand
     from .views import PlayerView
 
 # The evaluator is imported at once; the rest on first use, so that
@@ -72,6 +73,7 @@ _LAZY = {
     "hand": ("Hand", "Phase"),
     "pots": ("Outcome", "Pot", "ShownHand"),
     "ranges": ("Range",),
+    "sampling": ("sample_hand",),
     "views": ("PlayerView",),
 }
 _LAZY_MODULE = {name: module for module, names in _LAZY.items() for name in names}
@@ -145,5 +147,6 @@ __all__ = [
     "mask_of",
     "parse_card",
     "parse_cards",
+    "sample_hand",
     "value_counts",
 ]

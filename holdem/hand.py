@@ -215,8 +215,9 @@ class Hand:
     :param deck: a :class:`~holdem.cards.Deck` to deal from instead of
         ``rng`` (its next cards; given cards are skipped).
     :param hole_cards: given hole cards, per seat (replay): two cards as
-        text or ints, or None / ``"??"`` when unknown.  Unknown hole cards
-        can be given later with :meth:`show`.
+        text or ints, or None / ``"??"`` when unknown.  With ``rng`` or
+        ``deck`` the unknown ones are dealt from the cards not given;
+        without, they stay unknown and can be given later with :meth:`show`.
     :param board: given board cards (up to five).  Missing board cards and
         burns are drawn from ``rng`` when it is given, else they are unknown
         and dealing them raises :class:`~holdem.errors.HoldemError`.
@@ -334,17 +335,20 @@ class Hand:
         for slot, c in zip(_STUB_BOARD, given_board, strict=False):
             stub[slot] = c
         if hole_cards is None or rng is not None or deck is not None:
-            need = stub.count(None) + (2 * n if hole_cards is None else 0)
+            # the unknown hole cards (all, without hole_cards), then burns and board
+            unknown = [
+                (self._first + i) % n for i in range(n) if hole[(self._first + i) % n] is None
+            ]
+            need = stub.count(None) + 2 * len(unknown)
             if deck is None:
                 drawn = iter(Deck(rng, exclude=known).deal(need))
             else:
                 taken = set(known)
                 drawn = iter(_deal_around(deck, taken, need))
-            if hole_cards is None:
-                first = [next(drawn) for _ in range(n)]
-                second = [next(drawn) for _ in range(n)]
-                for i in range(n):
-                    hole[(self._first + i) % n] = (first[i], second[i])
+            first = [next(drawn) for _ in unknown]  # round the table, one card at a time
+            second = [next(drawn) for _ in unknown]
+            for seat, a, b in zip(unknown, first, second, strict=True):
+                hole[seat] = (a, b)
             stub = [c if c is not None else next(drawn) for c in stub]
         self._hole = hole
         self._stub = stub
