@@ -840,7 +840,6 @@ class PhhWriter:
     def write(self, hand: HandHistory) -> None:
         """Writes one hand; a hand PHH cannot express raises
         :class:`~holdem.errors.HistoryFormatError` and writes nothing."""
-        import tomli_w
 
         if self.count and not self.many:
             raise HistoryFormatError(
@@ -848,9 +847,40 @@ class PhhWriter:
                 path=hand.source,
                 line=hand.line,
             )
-        body = tomli_w.dumps(to_phh(hand), multiline_strings=False)
+        body = _toml(to_phh(hand))
         self.count += 1
         self.out.write(f"[{self.count}]\n{body}\n" if self.many else body)
+
+
+def _toml(fields: dict[str, Any]) -> str:
+    """TOML text of a hand's fields.  A field that is a table is written inline
+    (``key = {a = 1}``): a ``[key]`` header would start another hand of a set."""
+    import tomli_w
+
+    tables = {k: v for k, v in fields.items() if isinstance(v, dict)}
+    body = tomli_w.dumps(
+        {k: v for k, v in fields.items() if k not in tables}, multiline_strings=False
+    )
+    return body + "".join(f"{_toml_key(k)} = {_inline(v)}\n" for k, v in tables.items())
+
+
+def _inline(value: Any) -> str:
+    """One value as inline TOML (tables and arrays on one line)."""
+    if isinstance(value, dict):
+        items = ", ".join(f"{_toml_key(k)} = {_inline(v)}" for k, v in value.items())
+        return f"{{{items}}}" if items else "{}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_inline(v) for v in value) + "]"
+    import tomli_w
+
+    return tomli_w.dumps({"v": value}, multiline_strings=False)[len("v = ") :].rstrip("\n")
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else _inline(key)
+
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def write_phh(hands: Iterable[HandHistory], out: TextIO, *, many: bool | None = None) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import re
@@ -75,6 +76,20 @@ def test_comments_user_fields_and_round_trip() -> None:
         write_phh(first, out)
         again = list(read_phh_text(out.getvalue(), path=str(source)))
         assert [_essentials(h) for h in again] == [_essentials(h) for h in first]
+
+
+def test_user_fields_that_are_tables_are_written_inline() -> None:
+    """A table field written as a ``[name]`` header would start another hand of a
+    set when read back: it is written inline (found by the long fuzz run)."""
+    (hand,) = hands_of(DATA / "ok_showdown.phh")
+    fields = {"a": {"trimming": True, "odd key": [1, {"b": "q'\""}], "empty": {}}}
+    hand = dataclasses.replace(hand, fields=fields)
+    for many in (False, True):
+        out = io.StringIO()
+        write_phh([hand, hand] if many else [hand], out)
+        assert "\n[a]" not in out.getvalue()
+        again = list(read_phh_text(out.getvalue()))
+        assert [_essentials(h) for h in again] == [_essentials(hand)] * (1 + many)
 
 
 def _essentials(h: HandHistory | Problem) -> tuple[object, ...]:
