@@ -18,7 +18,7 @@ import random
 from enum import Enum, IntEnum
 from typing import Any, NamedTuple
 
-from .cards import Card, format_cards
+from .cards import Card, format_card, format_cards
 from .wire import Fields
 
 __all__ = [
@@ -152,10 +152,11 @@ class Action(NamedTuple):
         return text + (" and is all-in" if self.all_in else "")
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly form: enum names as strings, cards as text.
+        """The wire form: the kind and street as tokens, cards as a list; fields at
+        their defaults (no seat, no amount, ...) are left out.
 
-        >>> Action(ActionKind.CALL, 2, amount=5, to=10).to_dict()["kind"]
-        'call'
+        >>> Action(ActionKind.CALL, 2, amount=5, to=10).to_dict()
+        {'kind': 'call', 'street': 'preflop', 'seat': 2, 'amount': 5, 'to': 10}
         """
         out: dict[str, Any] = {"kind": self.kind.value, "street": self.street.label}
         if self.seat is not None:
@@ -167,10 +168,38 @@ class Action(NamedTuple):
         if self.all_in:
             out["all_in"] = True
         if self.cards:
-            out["cards"] = format_cards(self.cards)
+            out["cards"] = [format_card(c) for c in self.cards]
         if self.pot >= 0:
             out["pot"] = self.pot
         return out
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Action:
+        """The record of :meth:`to_dict`'s form (raises ``WireError`` naming the field)."""
+        f = Fields(data, "action")
+        record = cls(
+            kind=f.token("kind", ActionKind),
+            seat=f.integer("seat", default=None),
+            amount=f.integer("amount", default=0),
+            to=f.integer("to", default=0),
+            street=street_of(f.text("street"), f),
+            all_in=f.boolean("all_in", default=False),
+            cards=f.cards("cards", default=()),
+            pot=f.integer("pot", default=-1, minimum=-1),
+        )
+        f.done()
+        return record
+
+
+def street_of(label: str, fields: Fields | None = None) -> Street:
+    """The :class:`Street` of a label (``"flop"``)."""
+    try:
+        return Street[label.upper()]
+    except KeyError:
+        names = ", ".join(s.label for s in Street)
+        if fields is not None:
+            raise fields.error("street", label, f"{label!r} is not one of {names}") from None
+        raise ValueError(f"{label!r} is not a street: one of {names}") from None
 
 
 #: The decisions a player may make while betting or at showdown (RULES.md R5, R10).
@@ -452,15 +481,12 @@ class LegalActions(NamedTuple):
     def from_dict(cls, data: Any) -> LegalActions:
         """The legal actions of :meth:`to_dict`'s form (raises ``WireError``)."""
         f = Fields(data, "legal")
-        wager = f.token("wager", ActionKind, optional=True)
-        if wager is not None and wager not in _WAGERS:
-            raise f.error("wager", wager.value, "expected bet, raise or null")
         legal = cls(
             seat=f.integer("seat"),
             fold=f.boolean("fold"),
             check=f.boolean("check"),
             call=f.integer("call", optional=True),
-            wager=wager,
+            wager=(wager := f.token("wager", ActionKind, optional=True, choices=_WAGERS)),
             min_to=f.integer("min_to", optional=True),
             max_to=f.integer("max_to", optional=True),
             all_in=f.integer("all_in", optional=True),

@@ -26,6 +26,7 @@ from typing import Any
 
 from .actions import ActionKind
 from .errors import ConfigError
+from .wire import Fields
 
 __all__ = ["MAX_PLAYERS", "HandConfig", "HeadsUpCap", "Post", "Structure"]
 
@@ -43,9 +44,9 @@ _DEAD_BLIND = ActionKind.DEAD_BLIND
 class Structure(Enum):
     """Betting structure (RULES.md R6, R8)."""
 
-    NO_LIMIT = "no-limit"
-    POT_LIMIT = "pot-limit"
-    FIXED_LIMIT = "fixed-limit"
+    NO_LIMIT = "no_limit"
+    POT_LIMIT = "pot_limit"
+    FIXED_LIMIT = "fixed_limit"
 
 
 class HeadsUpCap(Enum):
@@ -58,10 +59,10 @@ class HeadsUpCap(Enum):
     #: The cap always applies (tournaments; the WSOP tournament rule).
     NEVER = "never"
     #: No cap on a betting round that starts with only two such players (WSOP cash).
-    ROUND_START = "round-start"
+    ROUND_START = "round_start"
     #: No cap as soon as only two are left, unless the round was already
     #: capped while more were in (Robert's Rules; the default).
-    TWO_LEFT = "two-left"
+    TWO_LEFT = "two_left"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,7 @@ def _coerce_enum(name: str, value: Any, enum: type[Enum]) -> Any:
     if isinstance(value, enum):
         return value
     try:
-        return enum(value)
+        return enum(value.replace("-", "_") if isinstance(value, str) else value)
     except ValueError:
         choices = ", ".join(repr(m.value) for m in enum)
         raise _fail(name, value, f"must be one of {choices}") from None
@@ -116,7 +117,7 @@ class HandConfig:
         button, as a live button there would make it.
     :param small_blind: the small blind; ``0`` for a game without one.
     :param big_blind: the big blind (also the no-limit minimum bet).
-    :param structure: :class:`Structure` (or its value, e.g. ``"pot-limit"``).
+    :param structure: :class:`Structure` (or its value, e.g. ``"pot_limit"``).
     :param ante: an ante; every player posts it, or with
         ``big_blind_ante`` only the big blind does (after the blind: the
         blind comes first when the stack does not cover both, TDA).
@@ -226,6 +227,76 @@ class HandConfig:
         if posts:
             self._check_posts(n, sb_seat, bb_seat, straddle_seat)
         put(self, "forced_bets", self._forced(n, sb_seat, bb_seat, straddle_seat))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The wire form: every field by name, enums as their snake_case values.
+
+        >>> config = HandConfig(stacks=(100, 100), button=0, small_blind=1, big_blind=2)
+        >>> config.to_dict()["structure"], HandConfig.from_dict(config.to_dict()) == config
+        ('no_limit', True)
+        """
+        return {
+            "stacks": list(self.stacks),
+            "button": self.button,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "structure": self.structure.value,
+            "ante": self.ante,
+            "big_blind_ante": self.big_blind_ante,
+            "straddle": self.straddle,
+            "missing_small_blind": self.missing_small_blind,
+            "dead_button": self.dead_button,
+            "posts": [
+                {"seat": post.seat, "amount": post.amount, "dead": post.dead} for post in self.posts
+            ],
+            "small_bet": self.small_bet,
+            "big_bet": self.big_bet,
+            "raise_cap": self.raise_cap,
+            "heads_up_cap": self.heads_up_cap.value,
+            "hand_id": self.hand_id,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> HandConfig:
+        """The configuration of :meth:`to_dict`'s form.  Fields left out take their
+        defaults; a field of the wrong type raises :class:`~holdem.errors.WireError`,
+        a value the rules refuse :class:`~holdem.errors.ConfigError` (both name it)."""
+        f = Fields(data, "config")
+        posts = []
+        raw_posts = f.raw("posts", "a list of posts", default=[])
+        if not isinstance(raw_posts, list):
+            raise f.error("posts", raw_posts, "expected a list of posts")
+        for i, item in enumerate(raw_posts):
+            p = Fields(item, f"config.posts[{i}]")
+            posts.append(
+                Post(p.integer("seat"), p.integer("amount"), p.boolean("dead", default=False))
+            )
+            p.done()
+        hand_id = f.raw("hand_id", "an integer, a string or null", default=None)
+        if hand_id is not None and (
+            not isinstance(hand_id, int | str) or hand_id is True or hand_id is False
+        ):
+            raise f.error("hand_id", hand_id, "expected an integer, a string or null")
+        config = cls(
+            stacks=f.integers("stacks"),
+            button=f.integer("button"),
+            small_blind=f.integer("small_blind"),
+            big_blind=f.integer("big_blind"),
+            structure=f.token("structure", Structure, default=Structure.NO_LIMIT),
+            ante=f.integer("ante", default=0),
+            big_blind_ante=f.boolean("big_blind_ante", default=False),
+            straddle=f.integer("straddle", default=0),
+            missing_small_blind=f.boolean("missing_small_blind", default=False),
+            dead_button=f.boolean("dead_button", default=False),
+            posts=tuple(posts),
+            small_bet=f.integer("small_bet", default=0),
+            big_bet=f.integer("big_bet", default=0),
+            raise_cap=f.integer("raise_cap", default=3),
+            heads_up_cap=f.token("heads_up_cap", HeadsUpCap, default=HeadsUpCap.TWO_LEFT),
+            hand_id=hand_id,
+        )
+        f.done()
+        return config
 
     def _check_limits(self) -> None:
         if self.structure is not _FIXED_LIMIT:

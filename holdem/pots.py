@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, format_cards
+from .cards import Card, format_card
 from .evaluator import describe
+from .wire import Fields
 
 __all__ = ["Outcome", "Pot", "ShownHand", "build_pots", "split"]
 
@@ -99,13 +100,25 @@ class Pot:
     shares: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly form."""
+        """The wire form."""
         return {
             "amount": self.amount,
             "eligible": list(self.eligible),
             "winners": list(self.winners),
             "shares": list(self.shares),
         }
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "pot") -> Pot:
+        f = Fields(data, where)
+        pot = cls(
+            amount=f.integer("amount"),
+            eligible=f.integers("eligible"),
+            winners=f.integers("winners", default=()),
+            shares=f.integers("shares", default=()),
+        )
+        f.done()
+        return pot
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,13 +135,21 @@ class ShownHand:
         return describe(self.value)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly form."""
+        """The wire form (the description is for people; ``from_dict`` ignores it)."""
         return {
             "seat": self.seat,
-            "cards": format_cards(self.cards),
+            "cards": [format_card(c) for c in self.cards],
             "value": self.value,
             "description": self.description,
         }
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "shown") -> ShownHand:
+        f = Fields(data, where)
+        shown = cls(seat=f.integer("seat"), cards=f.cards("cards"), value=f.integer("value"))
+        f.text("description", default="")
+        f.done()
+        return shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,8 +183,35 @@ class Outcome:
         """Chips in all the pots together."""
         return sum(pot.amount for pot in self.pots)
 
+    @classmethod
+    def from_dict(cls, data: Any) -> Outcome:
+        """The outcome of :meth:`to_dict`'s form (raises ``WireError`` naming the field)."""
+        f = Fields(data, "outcome")
+
+        def items(name: str) -> list[Any]:
+            value = f.raw(name, "a list")
+            if not isinstance(value, list):
+                raise f.error(name, value, "expected a list")
+            return value
+
+        pots = tuple(Pot.from_dict(p, f"outcome.pots[{i}]") for i, p in enumerate(items("pots")))
+        shown = tuple(
+            ShownHand.from_dict(s, f"outcome.shown[{i}]") for i, s in enumerate(items("shown"))
+        )
+        outcome = cls(
+            pots=pots,
+            shown=shown,
+            mucked=f.integers("mucked"),
+            returned=f.integers("returned"),
+            net=_signed(f, "net"),
+            stacks=f.integers("stacks"),
+            showdown=f.boolean("showdown"),
+        )
+        f.done()
+        return outcome
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly form."""
+        """The wire form."""
         return {
             "pots": [pot.to_dict() for pot in self.pots],
             "shown": [hand.to_dict() for hand in self.shown],
@@ -173,3 +221,12 @@ class Outcome:
             "stacks": list(self.stacks),
             "showdown": self.showdown,
         }
+
+
+def _signed(f: Fields, name: str) -> tuple[int, ...]:
+    value = f.raw(name, "a list of integers")
+    if not isinstance(value, list) or not all(
+        isinstance(x, int) and not isinstance(x, bool) for x in value
+    ):
+        raise f.error(name, value, "expected a list of integers")
+    return tuple(value)

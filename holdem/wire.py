@@ -25,7 +25,20 @@ from typing import Any, TypeVar
 from .cards import Card, parse_card
 from .errors import InvalidCardError, WireError, quote
 
-__all__ = ["Fields"]
+__all__ = ["Fields", "schema"]
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of the wire forms (``holdem/schemas/wire.schema.json``):
+    one ``$defs`` entry per shape (``Decision``, ``LegalActions``, ``Action``,
+    ``HandConfig``, ``Outcome``, ...)."""
+    import json
+    from importlib.resources import files
+
+    text = files("holdem").joinpath("schemas", "wire.schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
 
 E = TypeVar("E", bound=Enum)
 _MISSING = object()
@@ -59,6 +72,11 @@ class Fields:
             raise self.error(name, None, f"missing ({what})")
         return value
 
+    def raw(self, name: str, what: str, *, default: Any = _MISSING) -> Any:
+        """The field as it is (``what`` says what it should be, for the error
+        when it is missing and has no default)."""
+        return self._get(name, what, default)
+
     def error(self, name: str, value: object, why: str) -> WireError:
         path = f"{self.where}.{name}"
         return WireError(f"{path}: {why}", field=path, value=value)
@@ -91,18 +109,28 @@ class Fields:
         return value
 
     def token(
-        self, name: str, enum: type[E], *, default: Any = _MISSING, optional: bool = False
+        self,
+        name: str,
+        enum: type[E],
+        *,
+        default: Any = _MISSING,
+        optional: bool = False,
+        choices: tuple[E, ...] | None = None,
     ) -> Any:
-        """A member of ``enum`` given by its value (a snake_case token)."""
-        value = self._get(name, f"one of {_names(enum)}", default)
+        """A member of ``enum`` (of ``choices``, when given) named by its value, a
+        snake_case token."""
+        allowed = tuple(enum) if choices is None else choices
+        names = _names(allowed) + (" or null" if optional else "")
+        value = self._get(name, f"one of {names}", default)
         if value is None and (optional or default is None):
             return None
-        if isinstance(value, enum):
-            return value
         try:
-            return enum(value)
+            member = value if isinstance(value, enum) else enum(value)
         except ValueError:
-            raise self.error(name, value, f"{quote(value)} is not one of {_names(enum)}") from None
+            member = None
+        if member not in allowed:
+            raise self.error(name, value, f"{quote(value)} is not one of {names}")
+        return member
 
     def cards(self, name: str, *, default: Any = _MISSING, optional: bool = False) -> Any:
         """A list of cards, each a two-character string (``["As", "Kd"]``)."""
@@ -156,6 +184,6 @@ def _kind_of(value: object) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def _names(enum: type[Enum]) -> str:
-    values = [str(m.value) for m in enum]
-    return ", ".join(values[:12]) + (", ..." if len(values) > 12 else "")
+def _names(members: tuple[Enum, ...]) -> str:
+    values = [str(m.value) for m in members]
+    return ", ".join(values[:24]) + (", ..." if len(values) > 24 else "")

@@ -184,8 +184,8 @@ def check_views(hand: Hand) -> None:
         if data["outcome"]:
             texts += [h["cards"] for h in data["outcome"]["shown"]]
         allowed_text = {format_card(c) for c in allowed}
-        for text in texts:
-            assert set(text.split()) <= allowed_text
+        for text in texts:  # cards as text ("As Kd") or as a list (["As", "Kd"])
+            assert set(text.split() if isinstance(text, str) else text) <= allowed_text
         assert set(data) == VIEW_KEYS
         hidden = [
             c for s in range(n) if s != seat and s not in shown for c in hand.hole_cards(s) or ()
