@@ -2,6 +2,9 @@ import os
 import signal
 
 from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+from holdem.config import HandConfig, Post, Structure
 
 # CI machines are slow and noisy: no per-example deadline there.
 settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -25,3 +28,55 @@ def with_ctrl_c() -> None:
     run it) would otherwise send signals nobody hears.
     """
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def hand_configs(
+    max_players: int = 6, max_stack: int = 60, extras: bool = False
+) -> st.SearchStrategy[HandConfig]:
+    """Random hand configurations: 2 to ``max_players`` players, stacks of 1 to
+    ``max_stack``, blinds 1/2, every structure, antes; with ``extras`` also
+    big-blind antes, straddles, a live post with a dead blind and hand ids."""
+
+    def build(
+        n: int,
+        stacks: list[int],
+        button: int,
+        structure: Structure,
+        ante: int,
+        bba: bool,
+        straddle: int,
+        post: bool,
+        hand_id: int | str | None,
+    ) -> HandConfig:
+        straddle = straddle if n >= 3 and structure is not Structure.FIXED_LIMIT else 0
+        seat = (button + 4) % n
+        posts = (Post(seat, 2), Post(seat, 1, dead=True)) if post and n >= 5 else ()
+        return HandConfig(
+            stacks=tuple(stacks[:n]),
+            button=button % n,
+            small_blind=1,
+            big_blind=2,
+            structure=structure,
+            ante=ante,
+            big_blind_ante=bba and ante > 0,
+            straddle=straddle,
+            posts=() if straddle else posts,
+            hand_id=hand_id,
+        )
+
+    plain = st.just(False), st.just(0), st.just(False), st.none()
+    more = (
+        (st.booleans(), st.sampled_from([0, 0, 4]), st.booleans(),
+         st.one_of(st.none(), st.integers(0, 10**9), st.text(max_size=8)))
+        if extras
+        else plain
+    )  # fmt: skip
+    return st.builds(
+        build,
+        st.integers(2, max_players),
+        st.lists(st.integers(1, max_stack), min_size=max_players, max_size=max_players),
+        st.integers(0, max_players - 1),
+        st.sampled_from(list(Structure)),
+        st.sampled_from([0, 0, 1, 2] if extras else [0, 0, 1]),
+        *more,
+    )

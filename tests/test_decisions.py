@@ -6,12 +6,12 @@ import random
 from collections import Counter
 
 import pytest
+from conftest import hand_configs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from holdem import Decision, Hand, HandConfig, LegalActions
 from holdem.actions import PLAYER_KINDS, ActionKind, Choice
-from holdem.config import Structure
 from holdem.errors import IllegalActionError, WireError
 
 
@@ -39,21 +39,7 @@ def applies(hand: Hand, decision: Decision) -> bool:
     return True
 
 
-configs = st.builds(
-    lambda n, stacks, button, structure, ante: HandConfig(
-        stacks=tuple(stacks[:n]),
-        button=button % n,
-        small_blind=1,
-        big_blind=2,
-        structure=structure,
-        ante=ante,
-    ),
-    st.integers(2, 6),
-    st.lists(st.integers(1, 60), min_size=6, max_size=6),
-    st.integers(0, 5),
-    st.sampled_from(list(Structure)),
-    st.sampled_from([0, 0, 1]),
-)
+configs = hand_configs()
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

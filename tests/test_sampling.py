@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from conftest import hand_configs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from holdem import Hand, HandConfig
 from holdem.cards import parse_cards
-from holdem.config import Structure
 from holdem.sampling import sample_hand, seen_cards
 
 
@@ -62,16 +62,7 @@ def test_the_sample_deals_the_board_to_come_from_the_unseen_cards() -> None:
     assert len(turns) > 20 and not turns & seen_cards(view)
 
 
-configs = st.builds(
-    lambda n, stacks, button, structure: HandConfig(
-        stacks=tuple(stacks[:n]), button=button % n, small_blind=1, big_blind=2,
-        structure=structure,
-    ),
-    st.integers(2, 6),
-    st.lists(st.integers(3, 80), min_size=6, max_size=6),
-    st.integers(0, 5),
-    st.sampled_from(list(Structure)),
-)  # fmt: skip
+configs = hand_configs(max_stack=80)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,12 +8,13 @@ import random
 from typing import Any
 
 import pytest
+from conftest import hand_configs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from holdem import Decision, Hand, HandConfig, LegalActions
 from holdem.actions import PLAYER_KINDS, REFEREE_KINDS, Action, ActionKind, Street
-from holdem.config import HeadsUpCap, Post, Structure
+from holdem.config import HeadsUpCap, Structure
 from holdem.errors import ConfigError, WireError
 from holdem.pots import Outcome
 from holdem.wire import schema
@@ -46,31 +47,7 @@ def test_the_schema_is_a_valid_schema_and_names_every_token() -> None:
     assert all(t.isidentifier() and t == t.lower() for t in tokens)  # snake_case
 
 
-configs = st.builds(
-    lambda n, stacks, button, structure, ante, bba, straddle, post, hand_id: HandConfig(
-        stacks=tuple(stacks[:n]),
-        button=button % n,
-        small_blind=1,
-        big_blind=2,
-        structure=structure,
-        ante=ante,
-        big_blind_ante=bba and ante > 0,
-        straddle=straddle if n >= 3 and structure is not Structure.FIXED_LIMIT else 0,
-        posts=(Post((button + 4) % n, 2), Post((button + 4) % n, 1, dead=True))
-        if post and n >= 5 and not straddle
-        else (),
-        hand_id=hand_id,
-    ),
-    st.integers(2, 9),
-    st.lists(st.integers(1, 300), min_size=9, max_size=9),
-    st.integers(0, 8),
-    st.sampled_from(list(Structure)),
-    st.sampled_from([0, 1, 2]),
-    st.booleans(),
-    st.sampled_from([0, 0, 4]),
-    st.booleans(),
-    st.one_of(st.none(), st.integers(0, 10**9), st.text(max_size=8)),
-)
+configs = hand_configs(max_players=9, max_stack=300, extras=True)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
