@@ -13,7 +13,7 @@ A :data:`CardSet` is an ``int`` bit mask with bit ``card`` set per card.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TypeAlias
 
 from .errors import HoldemError, InvalidCardError, quote
@@ -209,6 +209,52 @@ def cards_of(mask: CardSet) -> list[Card]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def parse_hole(item: object, who: str = "a player") -> tuple[Card, Card] | None:
+    """Two hole cards given as text (``"AsKs"``), ints or a pair of either; None for
+    unknown ones (``None``, ``"??"``, ``"????"``, ``[None, None]``).
+
+    >>> parse_hole("AsKs"), parse_hole("??"), parse_hole((51, 47))
+    ((51, 47), None, (51, 47))
+    """
+    if item is None:
+        return None
+    if type(item) is tuple and len(item) == 2:  # already cards (replay): no parsing
+        a, b = item
+        if type(a) is int and type(b) is int and 0 <= a < 52 and 0 <= b < 52 and a != b:
+            return (a, b)
+    if isinstance(item, str) and item.replace("?", "").strip(" ,") == "" and "?" in item:
+        return None
+    if not isinstance(item, str | Sequence):
+        raise InvalidCardError(f"hole cards of {who}: {item!r} is not a list of cards")
+    if not isinstance(item, str) and all(c is None or c == "??" for c in item):
+        return None
+    cards = parse_cards(item)
+    if len(cards) != 2:
+        raise InvalidCardError(f"hole cards of {who}: expected 2 cards, got {len(cards)}")
+    return cards[0], cards[1]
+
+
+def parse_board(board: str | Iterable[Card | str] | None) -> list[Card]:
+    """Board cards (at most five) as text or ints; None is no board.
+
+    >>> parse_board("Qs Js Ts"), parse_board(None)
+    ([43, 39, 35], [])
+    """
+    if board is None:
+        return []
+    if (
+        type(board) is tuple
+        and all(type(c) is int and 0 <= c < 52 for c in board)
+        and len(set(board)) == len(board)
+    ):
+        cards = list(board)  # already cards (replay): no parsing
+    else:
+        cards = parse_cards(board)
+    if len(cards) > 5:
+        raise InvalidCardError(f"a board has at most 5 cards, got {len(cards)}")
+    return cards
 
 
 _BITS = tuple(m.bit_length() for m in range(53))

@@ -42,7 +42,7 @@ from .actions import (
     LegalActions,
     Street,
 )
-from .cards import Card, Deck, format_cards, parse_cards
+from .cards import Card, Deck, format_cards, parse_board, parse_cards, parse_hole
 from .config import HandConfig, HeadsUpCap, Structure
 from .errors import ConfigError, HoldemError, IllegalActionError, InvalidCardError, quote
 from .evaluator import evaluate7
@@ -139,25 +139,6 @@ def _deal_around(deck: Deck, taken: set[Card], need: int) -> list[Card]:
         if card not in taken:
             out.append(card)
     return out
-
-
-def _parse_hole(item: object, seat: int) -> tuple[Card, Card] | None:
-    if item is None:
-        return None
-    if type(item) is tuple and len(item) == 2:  # already cards (replay): no parsing
-        a, b = item
-        if type(a) is int and type(b) is int and 0 <= a < 52 and 0 <= b < 52 and a != b:
-            return (a, b)
-    if isinstance(item, str) and item.replace("?", "").strip(" ,") == "" and "?" in item:
-        return None
-    if not isinstance(item, str | Sequence):
-        raise InvalidCardError(f"hole cards of seat {seat}: {item!r} is not a list of cards")
-    if not isinstance(item, str) and all(c is None or c == "??" for c in item):
-        return None
-    cards = parse_cards(item)
-    if len(cards) != 2:
-        raise InvalidCardError(f"hole cards of seat {seat}: expected 2 cards, got {len(cards)}")
-    return cards[0], cards[1]
 
 
 #: The state of a hand, in one place: lists (copied by a snapshot), values
@@ -301,18 +282,7 @@ class Hand:
         board: str | Iterable[Card | str] | None,
     ) -> None:
         n = self._n
-        if board is None:
-            given_board: list[Card] = []
-        elif (
-            type(board) is tuple
-            and all(type(c) is int and 0 <= c < 52 for c in board)
-            and len(set(board)) == len(board)
-        ):
-            given_board = list(board)  # already cards (replay): no parsing
-        else:
-            given_board = parse_cards(board)
-        if len(given_board) > 5:
-            raise InvalidCardError(f"a board has at most 5 cards, got {len(given_board)}")
+        given_board = parse_board(board)
         if hole_cards is None and not given_board:
             cards = (deck if deck is not None else Deck(rng)).deal(2 * n + _STUB)
             hole: list[tuple[Card, Card] | None] = [None] * n
@@ -324,7 +294,7 @@ class Hand:
         if hole_cards is not None:
             if isinstance(hole_cards, str) or len(hole_cards) != n:
                 raise InvalidCardError(f"hole_cards: expected a list of {n} hands, one per seat")
-            hole = [_parse_hole(item, seat) for seat, item in enumerate(hole_cards)]
+            hole = [parse_hole(item, f"seat {seat}") for seat, item in enumerate(hole_cards)]
         else:
             hole = [None] * n
         known = [c for h in hole if h for c in h] + given_board
