@@ -61,7 +61,7 @@ PROTECTED = 3  # protected timeout: in the hand for what they put in, no more be
 MUCKED = 4  # gave up at showdown
 
 #: Names of the player statuses, as :attr:`Hand.statuses` gives them.
-STATUS_NAMES = ("active", "all-in", "folded", "protected", "mucked")
+STATUS_NAMES = ("active", "all_in", "folded", "protected", "mucked")
 
 _OUT = (FOLDED, MUCKED)
 # where each street's cards sit in the stub that follows the hole cards:
@@ -400,7 +400,7 @@ class Hand:
 
     @property
     def statuses(self) -> tuple[str, ...]:
-        """Per seat: ``active``, ``all-in``, ``folded``, ``protected`` or ``mucked``."""
+        """Per seat: ``active``, ``all_in``, ``folded``, ``protected`` or ``mucked``."""
         return tuple(STATUS_NAMES[s] for s in self._status)
 
     @property

@@ -267,7 +267,7 @@ class Pair:
         if theirs != self.mine.stacks:
             out = self.mine.outcome
             assert out is not None
-            if self.config.big_blind_ante and "all-in" in self.mine.statuses:
+            if self.config.big_blind_ante and "all_in" in self.mine.statuses:
                 # R3: a big-blind ante is its poster's money in the pots, so the big
                 # blind's level counts it; pokerkit keeps it dead in the main pot
                 assert sum(theirs) == sum(self.mine.stacks)

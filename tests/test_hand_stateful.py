@@ -126,7 +126,7 @@ def check_invariants(hand: Hand) -> None:
     assert sum(stacks) + hand.pot == sum(cfg.stacks)  # chip conservation (R9)
     contributions = hand.contributions
     in_hand = [hand.in_hand(s) for s in range(n)]
-    all_in = [status in ("all-in", "protected") for status in hand.statuses]
+    all_in = [status in ("all_in", "protected") for status in hand.statuses]
     assert sum(a for a, _ in build_pots(contributions, in_hand, all_in)) == sum(contributions)
     assert all(b <= c for b, c in zip(hand.bets, contributions, strict=True))
     actor = hand.actor
