@@ -40,6 +40,7 @@ from typing import Any
 from _common import emit, set_bench
 
 import holdem
+from holdem.actions import ActionKind
 from holdem.config import HandConfig
 from holdem.hand import Hand
 
@@ -50,13 +51,21 @@ PLAYERS = 6
 STACK = 200
 SB, BB = 1, 2
 
-#: hands per round for each engine, (call, random); ``--quick`` divides by 10
+#: the kinds of players, in the order each round runs them
+KINDS = ("call", "random", "views")
+
+#: hands per round for each engine and kind of players; ``--quick`` divides by 10
 HANDS = {
-    "holdem": (20_000, 30_000),
-    "texasholdem": (2_000, 3_000),
-    "PyPokerEngine": (300, 0),
-    "pokerkit": (150, 400),
+    "holdem": {"call": 20_000, "random": 30_000, "views": 30_000},
+    "texasholdem": {"call": 2_000, "random": 3_000},
+    "PyPokerEngine": {"call": 300},
+    "pokerkit": {"call": 150, "random": 400},
 }
+
+#: ``views`` hands/s over texasholdem's ``random`` hands/s in the same run, at
+#: main before the views were made cheap (2204c5b; bench/README.md): the
+#: ``views`` target is five times this
+VIEWS_BEFORE = 0.0
 
 
 # ------------------------------------------------------------------ holdem
@@ -117,6 +126,44 @@ def holdem_random(hands: int, rng: random.Random) -> int:
                 assert legal.min_to is not None and legal.max_to is not None
                 to = randint(legal.min_to, legal.max_to)
                 if hand.current_bet:
+                    hand.raise_to(to)
+                else:
+                    hand.bet(to)
+            elif move == "check":
+                hand.check()
+            elif move == "call":
+                hand.call()
+            else:
+                hand.fold()
+        table.settle(seats, hand.stacks)
+    return hands
+
+
+def holdem_views(hands: int, rng: random.Random) -> int:
+    """Self-play where every decision is made from the actor's own view.
+
+    Each turn builds ``hand.view(hand.actor)`` (what a bot or a remote
+    program receives) and draws from its ``legal``, as :func:`holdem_random`
+    draws from ``legal_actions()``: fold, check-or-call or bet/raise with
+    equal chances, a bet or raise to a uniform amount between the legal
+    minimum and maximum.
+    """
+    table = Table()
+    choice, randint = rng.choice, rng.randint
+    for _ in range(hands):
+        seats, config = table.next_hand()
+        hand = Hand(config, rng=rng)
+        while not hand.done:
+            legal = hand.view(hand.actor).legal
+            assert legal is not None
+            moves = ["fold", "check" if legal.check else "call"]
+            if legal.wager is not None:
+                moves.append("raise")
+            move = choice(moves)
+            if move == "raise":
+                assert legal.min_to is not None and legal.max_to is not None
+                to = randint(legal.min_to, legal.max_to)
+                if legal.wager is ActionKind.RAISE:
                     hand.raise_to(to)
                 else:
                     hand.bet(to)
@@ -263,7 +310,7 @@ def play_pokerkit(state: Any, rng: random.Random, players: str) -> None:
 
 
 RUNNERS: dict[str, dict[str, Callable[[int, random.Random], int]]] = {
-    "holdem": {"call": holdem_call, "random": holdem_random},
+    "holdem": {"call": holdem_call, "random": holdem_random, "views": holdem_views},
     "texasholdem": {
         "call": lambda n, r: texasholdem_run(n, r, "call"),
         "random": lambda n, r: texasholdem_run(n, r, "random"),
@@ -317,12 +364,12 @@ def main(argv: list[str] | None = None) -> int:
     hands_of: dict[tuple[str, str], int] = {}
     rng = random.Random(SEED)
     for _ in range(max(1, args.repeat)):
-        for kind in ("call", "random"):
+        for kind in KINDS:
             for engine in engines:
                 runner = RUNNERS[engine].get(kind)
                 if runner is None:
                     continue
-                n = HANDS[engine][0 if kind == "call" else 1] // scale
+                n = HANDS[engine][kind] // scale
                 gc.collect()
                 start = time.perf_counter()
                 played = runner(n, rng)
@@ -342,6 +389,15 @@ def main(argv: list[str] | None = None) -> int:
             emit(
                 ratio=f"holdem/{engine}", players=kind, value=round(mine / best[(engine, kind)], 1)
             )
+    views = best.get(("holdem", "views"))
+    if views is not None and ("holdem", "random") in best:
+        emit(ratio="holdem views/holdem random", players="views",
+             value=round(views / best[("holdem", "random")], 2))  # fmt: skip
+    views_ratio = None
+    if views is not None and ("texasholdem", "random") in best:
+        views_ratio = views / best[("texasholdem", "random")]
+        emit(ratio="holdem views/texasholdem random", players="views",
+             value=round(views_ratio, 2))  # fmt: skip
     targets = [
         ("call-only >= 10,000 hands/s", best.get(("holdem", "call"), 0.0) >= 10_000),
     ]
@@ -350,6 +406,8 @@ def main(argv: list[str] | None = None) -> int:
         if peer:
             ratio = best.get(("holdem", kind), 0.0) / peer
             targets.append((f"{kind} players >= 10x texasholdem", ratio >= 10))
+    if views_ratio is not None and VIEWS_BEFORE:
+        targets.append(("views players >= 5x the figure before", views_ratio >= 5 * VIEWS_BEFORE))
     for name, met in targets:
         emit(target=name, met=met)
     return 0
