@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .actions import Action, ActionKind, LegalActions, Street
 from .cards import Card, Deck, format_cards, parse_cards
@@ -39,9 +39,7 @@ from .config import HandConfig, HeadsUpCap, Structure
 from .errors import ConfigError, HoldemError, IllegalActionError, InvalidCardError, quote
 from .evaluator import evaluate7
 from .pots import Outcome, Pot, ShownHand, build_pots, split
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .views import PlayerView
+from .views import PlayerView, _make_view
 
 __all__ = ["STATUS_NAMES", "Hand", "Phase"]
 
@@ -1509,11 +1507,38 @@ class Hand:
 
         ``None`` gives a spectator's view (no hole cards at all); a seat not at
         the table raises :class:`~holdem.errors.ConfigError`, as in
-        :meth:`hole_cards`.
+        :meth:`hole_cards`.  The view is a snapshot: tuples of the public
+        state, the viewer's own cards, and their legal actions on their turn.
         """
-        from .views import player_view
-
-        return player_view(self, None if seat is None else self._seat(seat))
+        if type(seat) is not int or not 0 <= seat < self._n:
+            seat = None if seat is None else self._seat(seat)
+        phase = self._phase
+        if phase is _PH_BETTING:
+            actor: int | None = self._actor
+        elif phase is _PH_SHOWDOWN:
+            actor = self._sd_order[self._sd_i]
+        else:
+            actor = None
+        outcome = self._outcome
+        if outcome is None and phase is _PH_COMPLETE:
+            outcome = self.outcome
+        return _make_view(
+            seat,
+            self._hole[seat] if seat is not None and self._dealt else None,
+            self._cfg,
+            phase,
+            self._street,
+            tuple(self._board),
+            tuple(self._stacks),
+            tuple(self._bets),
+            tuple(self._contrib),
+            tuple(self._status),
+            self._bet,
+            actor,
+            self.legal_actions() if actor == seat and actor is not None else None,
+            tuple(self._log),
+            outcome,
+        )
 
 
 _PLAYER_KINDS = (
