@@ -1159,14 +1159,14 @@ class Hand:
     def _deal_street(self) -> Action:
         street = _STREETS[self._street + 1]
         stub = self._stub
-        cards = [stub[i] for i in _BOARD_SLOTS[street]]
+        cards = tuple([stub[i] for i in _BOARD_SLOTS[street]])
         if None in cards:
             raise HoldemError(
                 f"the {street.label} is needed but its card{'s' * (len(cards) > 1)} "
                 f"{'were' if len(cards) > 1 else 'was'} not given {self._ctx()}"
             )
         self._burns.append(stub[_BURN_SLOT[street]])
-        dealt = tuple(c for c in cards if c is not None)
+        dealt: tuple[Card, ...] = cards  # type: ignore[assignment]  # no None: checked above
         self._board.extend(dealt)
         record = _new(Action, (_K_DEAL_BOARD, None, 0, 0, street, False, dealt, -1))
         self._log.append(record)
