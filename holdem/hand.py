@@ -1379,6 +1379,12 @@ class Hand:
         if self._n_in == 1:  # everybody else folded: one pot, no showdown
             winner = next(p for p in range(n) if status[p] != FOLDED and status[p] != MUCKED)
             pots = [(sum(self._contrib), (winner,))]
+        elif ALL_IN not in status and PROTECTED not in status:
+            # nobody all-in: build_pots would give one pot of everything for
+            # everybody still in (none at all when nothing was put in)
+            total = sum(self._contrib)
+            live = tuple([q for q in range(n) if status[q] != FOLDED and status[q] != MUCKED])
+            pots = [(total, live)] if total else []
         else:
             # antes and dead blinds too are their poster's money in the pots (R3, R9)
             in_hand = [s != FOLDED and s != MUCKED for s in status]
