@@ -1377,7 +1377,9 @@ class Hand:
         status = self._status
         pots: list[tuple[int, tuple[int, ...]]]
         if self._n_in == 1:  # everybody else folded: one pot, no showdown
-            winner = next(p for p in range(n) if status[p] != FOLDED and status[p] != MUCKED)
+            winner = 0
+            while status[winner] == FOLDED or status[winner] == MUCKED:
+                winner += 1
             pots = [(sum(self._contrib), (winner,))]
         elif ALL_IN not in status and PROTECTED not in status:
             # nobody all-in: build_pots would give one pot of everything for
@@ -1404,15 +1406,19 @@ class Hand:
             else:
                 winners = list(eligible)
             if len(winners) == 1:
-                shares = [(winners[0], amount)]
-            else:
-                shares = split(amount, winners, self._first, n)
+                q = winners[0]
+                stacks[q] += amount
+                record = _new(Action, (_K_WIN, q, amount, 0, street, False, (), i))
+                log.append(record)
+                awards.append((amount, eligible, (q,), (amount,)))
+                continue
+            shares = split(amount, winners, self._first, n)
             for q, chips in shares:
                 stacks[q] += chips
                 record = _new(Action, (_K_WIN, q, chips, 0, street, False, (), i))
                 log.append(record)
             awards.append(
-                (amount, eligible, tuple(q for q, _ in shares), tuple(c for _, c in shares))
+                (amount, eligible, tuple([q for q, _ in shares]), tuple([c for _, c in shares]))
             )
         awards.reverse()
         self._awards = awards
