@@ -177,6 +177,76 @@ def holdem_views(hands: int, rng: random.Random) -> int:
     return hands
 
 
+def view_costs(states: int, repeat: int) -> dict[str, float]:
+    """Microseconds per call, best of ``repeat``, over ``states`` mid-hand states.
+
+    The states come from seeded random 6-player hands (the ``random``
+    players), stopped at a random decision.  ``view``: ``hand.view(actor)``
+    (with the legal actions); ``view_other``: the view of the next seat (no
+    legal actions); ``view_all_fields``: a view of the actor and a read of
+    every field of it; ``legal_actions``: ``hand.legal_actions()`` alone;
+    ``action``: one ``check_or_call()`` on a copy of the state (with the
+    dealer steps it triggers), the yardstick for "as much as one action".
+    """
+    rng = random.Random(SEED + 1)
+    config = HandConfig((STACK,) * PLAYERS, PLAYERS - 1, SB, BB)
+    hands: list[Hand] = []
+    while len(hands) < states:
+        hand = Hand(config, rng=rng)
+        for _ in range(rng.randrange(12)):
+            if hand.done:
+                break
+            legal = hand.legal_actions()
+            assert legal is not None
+            if legal.wager is not None and rng.random() < 0.2:
+                assert legal.min_to is not None
+                hand.act(legal.wager, legal.min_to)
+            else:
+                hand.check_or_call()
+        if not hand.done:
+            hands.append(hand)
+    fields = ("seat", "hole_cards", "config", "phase", "street", "board", "stacks", "bets",
+              "contributions", "statuses", "pot", "current_bet", "actor", "legal", "shown",
+              "log", "outcome")  # fmt: skip
+
+    def views() -> None:
+        for hand in hands:
+            hand.view(hand.actor)
+
+    def views_other() -> None:
+        for hand in hands:
+            hand.view(((hand.actor or 0) + 1) % PLAYERS)
+
+    def views_all() -> None:
+        for hand in hands:
+            view = hand.view(hand.actor)
+            for name in fields:
+                getattr(view, name)
+
+    def legal() -> None:
+        for hand in hands:
+            hand.legal_actions()
+
+    best: dict[str, float] = {}
+    cases = {"view": views, "view_other": views_other, "view_all_fields": views_all,
+             "legal_actions": legal}  # fmt: skip
+    for _ in range(repeat):
+        for name, run in cases.items():
+            gc.collect()
+            start = time.perf_counter()
+            run()
+            us = (time.perf_counter() - start) / len(hands) * 1e6
+            best[name] = min(best.get(name, us), us)
+        copies = [hand.copy() for hand in hands]
+        gc.collect()
+        start = time.perf_counter()
+        for hand in copies:
+            hand.check_or_call()
+        us = (time.perf_counter() - start) / len(hands) * 1e6
+        best["action"] = min(best.get("action", us), us)
+    return best
+
+
 # ------------------------------------------------------------- texasholdem
 
 
@@ -378,6 +448,9 @@ def main(argv: list[str] | None = None) -> int:
                 if rate > best.get((engine, kind), 0.0):
                     best[(engine, kind)] = rate
                     hands_of[(engine, kind)] = played
+    costs = view_costs(2_000 // scale, max(3, args.repeat))
+    for name, us in costs.items():
+        emit(result="us_per_call", engine="holdem", call=name, value=round(us, 2))
     for (engine, kind), rate in best.items():
         emit(result="hands_per_second", engine=engine, players=kind,
              hands=hands_of[(engine, kind)], value=round(rate, 1))  # fmt: skip
