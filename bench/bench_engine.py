@@ -13,7 +13,13 @@ two kinds of players:
   goes to a six-way showdown;
 - ``random``: random legal players: fold, check-or-call or bet/raise with
   equal chances, a bet or raise to a uniform amount between the legal
-  minimum and maximum.
+  minimum and maximum;
+- ``views`` (holdem only): the ``random`` players deciding from their own
+  view: every decision builds ``hand.view(hand.actor)`` and draws from its
+  ``legal``, as a bot or a remote program is served.
+
+It also times ``hand.view()`` itself on mid-hand states (``us_per_call``
+lines, with ``legal_actions()`` and one action as yardsticks).
 
 Peers: texasholdem, PyPokerEngine (call-only), pokerkit.  Every engine
 keeps the stacks from hand to hand as texasholdem does: a player with no
@@ -40,6 +46,7 @@ from typing import Any
 from _common import emit, set_bench
 
 import holdem
+from holdem.actions import ActionKind
 from holdem.config import HandConfig
 from holdem.hand import Hand
 
@@ -50,13 +57,21 @@ PLAYERS = 6
 STACK = 200
 SB, BB = 1, 2
 
-#: hands per round for each engine, (call, random); ``--quick`` divides by 10
+#: the kinds of players, in the order each round runs them
+KINDS = ("call", "random", "views")
+
+#: hands per round for each engine and kind of players; ``--quick`` divides by 10
 HANDS = {
-    "holdem": (20_000, 30_000),
-    "texasholdem": (2_000, 3_000),
-    "PyPokerEngine": (300, 0),
-    "pokerkit": (150, 400),
+    "holdem": {"call": 20_000, "random": 30_000, "views": 30_000},
+    "texasholdem": {"call": 2_000, "random": 3_000},
+    "PyPokerEngine": {"call": 300},
+    "pokerkit": {"call": 150, "random": 400},
 }
+
+#: ``views`` hands/s over texasholdem's ``random`` hands/s in the same run, at
+#: main before the views were made cheap (2204c5b, the best of four default
+#: runs on 2026-11-30; bench/README.md): the ``views`` target is five times this
+VIEWS_BEFORE = 2.17
 
 
 # ------------------------------------------------------------------ holdem
@@ -128,6 +143,114 @@ def holdem_random(hands: int, rng: random.Random) -> int:
                 hand.fold()
         table.settle(seats, hand.stacks)
     return hands
+
+
+def holdem_views(hands: int, rng: random.Random) -> int:
+    """Self-play where every decision is made from the actor's own view.
+
+    Each turn builds ``hand.view(hand.actor)`` (what a bot or a remote
+    program receives) and draws from its ``legal``, as :func:`holdem_random`
+    draws from ``legal_actions()``: fold, check-or-call or bet/raise with
+    equal chances, a bet or raise to a uniform amount between the legal
+    minimum and maximum.
+    """
+    table = Table()
+    choice, randint = rng.choice, rng.randint
+    for _ in range(hands):
+        seats, config = table.next_hand()
+        hand = Hand(config, rng=rng)
+        while not hand.done:
+            legal = hand.view(hand.actor).legal
+            assert legal is not None
+            moves = ["fold", "check" if legal.check else "call"]
+            if legal.wager is not None:
+                moves.append("raise")
+            move = choice(moves)
+            if move == "raise":
+                assert legal.min_to is not None and legal.max_to is not None
+                to = randint(legal.min_to, legal.max_to)
+                if legal.wager is ActionKind.RAISE:
+                    hand.raise_to(to)
+                else:
+                    hand.bet(to)
+            elif move == "check":
+                hand.check()
+            elif move == "call":
+                hand.call()
+            else:
+                hand.fold()
+        table.settle(seats, hand.stacks)
+    return hands
+
+
+def view_costs(states: int, repeat: int) -> dict[str, float]:
+    """Microseconds per call, best of ``repeat``, over ``states`` mid-hand states.
+
+    The states come from seeded random 6-player hands (the ``random``
+    players), stopped at a random decision.  ``view``: ``hand.view(actor)``
+    (with the legal actions); ``view_other``: the view of the next seat (no
+    legal actions); ``view_all_fields``: a view of the actor and a read of
+    every field of it; ``legal_actions``: ``hand.legal_actions()`` alone;
+    ``action``: one ``check_or_call()`` on a copy of the state (with the
+    dealer steps it triggers), the yardstick for "as much as one action".
+    """
+    rng = random.Random(SEED + 1)
+    config = HandConfig((STACK,) * PLAYERS, PLAYERS - 1, SB, BB)
+    hands: list[Hand] = []
+    while len(hands) < states:
+        hand = Hand(config, rng=rng)
+        for _ in range(rng.randrange(12)):
+            if hand.done:
+                break
+            legal = hand.legal_actions()
+            assert legal is not None
+            if legal.wager is not None and rng.random() < 0.2:
+                assert legal.min_to is not None
+                hand.act(legal.wager, legal.min_to)
+            else:
+                hand.check_or_call()
+        if not hand.done:
+            hands.append(hand)
+    fields = ("seat", "hole_cards", "config", "phase", "street", "board", "stacks", "bets",
+              "contributions", "statuses", "pot", "current_bet", "actor", "legal", "shown",
+              "log", "outcome")  # fmt: skip
+
+    def views() -> None:
+        for hand in hands:
+            hand.view(hand.actor)
+
+    def views_other() -> None:
+        for hand in hands:
+            hand.view(((hand.actor or 0) + 1) % PLAYERS)
+
+    def views_all() -> None:
+        for hand in hands:
+            view = hand.view(hand.actor)
+            for name in fields:
+                getattr(view, name)
+
+    def legal() -> None:
+        for hand in hands:
+            hand.legal_actions()
+
+    best: dict[str, float] = {}
+    cases = {"view": views, "view_other": views_other, "view_all_fields": views_all,
+             "legal_actions": legal}  # fmt: skip
+    for _ in range(repeat):
+        for name, run in cases.items():
+            gc.collect()
+            start = time.perf_counter()
+            run()
+            us = (time.perf_counter() - start) / len(hands) * 1e6
+            best[name] = min(best.get(name, us), us)
+        copies = [hand.copy() for hand in hands]
+        gc.collect()
+        start = time.perf_counter()
+        for hand in copies:
+            hand.check_or_call()
+        us = (time.perf_counter() - start) / len(hands) * 1e6
+        best["action"] = min(best.get("action", us), us)
+    return best
 
 
 # ------------------------------------------------------------- texasholdem
@@ -263,7 +386,7 @@ def play_pokerkit(state: Any, rng: random.Random, players: str) -> None:
 
 
 RUNNERS: dict[str, dict[str, Callable[[int, random.Random], int]]] = {
-    "holdem": {"call": holdem_call, "random": holdem_random},
+    "holdem": {"call": holdem_call, "random": holdem_random, "views": holdem_views},
     "texasholdem": {
         "call": lambda n, r: texasholdem_run(n, r, "call"),
         "random": lambda n, r: texasholdem_run(n, r, "random"),
@@ -317,12 +440,12 @@ def main(argv: list[str] | None = None) -> int:
     hands_of: dict[tuple[str, str], int] = {}
     rng = random.Random(SEED)
     for _ in range(max(1, args.repeat)):
-        for kind in ("call", "random"):
+        for kind in KINDS:
             for engine in engines:
                 runner = RUNNERS[engine].get(kind)
                 if runner is None:
                     continue
-                n = HANDS[engine][0 if kind == "call" else 1] // scale
+                n = HANDS[engine][kind] // scale
                 gc.collect()
                 start = time.perf_counter()
                 played = runner(n, rng)
@@ -331,6 +454,9 @@ def main(argv: list[str] | None = None) -> int:
                 if rate > best.get((engine, kind), 0.0):
                     best[(engine, kind)] = rate
                     hands_of[(engine, kind)] = played
+    costs = view_costs(2_000 // scale, max(3, args.repeat))
+    for name, us in costs.items():
+        emit(result="us_per_call", engine="holdem", call=name, value=round(us, 2))
     for (engine, kind), rate in best.items():
         emit(result="hands_per_second", engine=engine, players=kind,
              hands=hands_of[(engine, kind)], value=round(rate, 1))  # fmt: skip
@@ -342,6 +468,15 @@ def main(argv: list[str] | None = None) -> int:
             emit(
                 ratio=f"holdem/{engine}", players=kind, value=round(mine / best[(engine, kind)], 1)
             )
+    views = best.get(("holdem", "views"))
+    if views is not None and ("holdem", "random") in best:
+        emit(ratio="holdem views/holdem random", players="views",
+             value=round(views / best[("holdem", "random")], 2))  # fmt: skip
+    views_ratio = None
+    if views is not None and ("texasholdem", "random") in best:
+        views_ratio = views / best[("texasholdem", "random")]
+        emit(ratio="holdem views/texasholdem random", players="views",
+             value=round(views_ratio, 2))  # fmt: skip
     targets = [
         ("call-only >= 10,000 hands/s", best.get(("holdem", "call"), 0.0) >= 10_000),
     ]
@@ -350,6 +485,9 @@ def main(argv: list[str] | None = None) -> int:
         if peer:
             ratio = best.get(("holdem", kind), 0.0) / peer
             targets.append((f"{kind} players >= 10x texasholdem", ratio >= 10))
+    if views_ratio is not None and VIEWS_BEFORE:
+        name = "views players >= 5x their figure at 2204c5b (against texasholdem random)"
+        targets.append((name, views_ratio >= 5 * VIEWS_BEFORE))
     for name, met in targets:
         emit(target=name, met=met)
     return 0

@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .actions import (
     PLAYER_KINDS,
@@ -47,9 +47,7 @@ from .config import HandConfig, HeadsUpCap, Structure
 from .errors import ConfigError, HoldemError, IllegalActionError, InvalidCardError, quote
 from .evaluator import evaluate7
 from .pots import Outcome, Pot, ShownHand, build_pots, split
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .views import PlayerView
+from .views import PlayerView, _make_view
 
 __all__ = ["STATUS_NAMES", "Hand", "Phase"]
 
@@ -1168,14 +1166,14 @@ class Hand:
     def _deal_street(self) -> Action:
         street = _STREETS[self._street + 1]
         stub = self._stub
-        cards = [stub[i] for i in _BOARD_SLOTS[street]]
+        cards = tuple([stub[i] for i in _BOARD_SLOTS[street]])
         if None in cards:
             raise HoldemError(
                 f"the {street.label} is needed but its card{'s' * (len(cards) > 1)} "
                 f"{'were' if len(cards) > 1 else 'was'} not given {self._ctx()}"
             )
         self._burns.append(stub[_BURN_SLOT[street]])
-        dealt = tuple(c for c in cards if c is not None)
+        dealt: tuple[Card, ...] = cards  # type: ignore[assignment]  # no None: checked above
         self._board.extend(dealt)
         record = _new(Action, (_K_DEAL_BOARD, None, 0, 0, street, False, dealt, -1))
         self._log.append(record)
@@ -1386,8 +1384,16 @@ class Hand:
         status = self._status
         pots: list[tuple[int, tuple[int, ...]]]
         if self._n_in == 1:  # everybody else folded: one pot, no showdown
-            winner = next(p for p in range(n) if status[p] != FOLDED and status[p] != MUCKED)
+            winner = 0
+            while status[winner] == FOLDED or status[winner] == MUCKED:
+                winner += 1
             pots = [(sum(self._contrib), (winner,))]
+        elif ALL_IN not in status and PROTECTED not in status:
+            # nobody all-in: build_pots would give one pot of everything for
+            # everybody still in (none at all when nothing was put in)
+            total = sum(self._contrib)
+            live = tuple([q for q in range(n) if status[q] != FOLDED and status[q] != MUCKED])
+            pots = [(total, live)] if total else []
         else:
             # antes and dead blinds too are their poster's money in the pots (R3, R9)
             in_hand = [s != FOLDED and s != MUCKED for s in status]
@@ -1407,15 +1413,19 @@ class Hand:
             else:
                 winners = list(eligible)
             if len(winners) == 1:
-                shares = [(winners[0], amount)]
-            else:
-                shares = split(amount, winners, self._first, n)
+                q = winners[0]
+                stacks[q] += amount
+                record = _new(Action, (_K_WIN, q, amount, 0, street, False, (), i))
+                log.append(record)
+                awards.append((amount, eligible, (q,), (amount,)))
+                continue
+            shares = split(amount, winners, self._first, n)
             for q, chips in shares:
                 stacks[q] += chips
                 record = _new(Action, (_K_WIN, q, chips, 0, street, False, (), i))
                 log.append(record)
             awards.append(
-                (amount, eligible, tuple(q for q, _ in shares), tuple(c for _, c in shares))
+                (amount, eligible, tuple([q for q, _ in shares]), tuple([c for _, c in shares]))
             )
         awards.reverse()
         self._awards = awards
@@ -1516,11 +1526,38 @@ class Hand:
 
         ``None`` gives a spectator's view (no hole cards at all); a seat not at
         the table raises :class:`~holdem.errors.ConfigError`, as in
-        :meth:`hole_cards`.
+        :meth:`hole_cards`.  The view is a snapshot: tuples of the public
+        state, the viewer's own cards, and their legal actions on their turn.
         """
-        from .views import player_view
-
-        return player_view(self, None if seat is None else self._seat(seat))
+        if type(seat) is not int or not 0 <= seat < self._n:
+            seat = None if seat is None else self._seat(seat)
+        phase = self._phase
+        if phase is _PH_BETTING:
+            actor: int | None = self._actor
+        elif phase is _PH_SHOWDOWN:
+            actor = self._sd_order[self._sd_i]
+        else:
+            actor = None
+        outcome = self._outcome
+        if outcome is None and phase is _PH_COMPLETE:
+            outcome = self.outcome
+        return _make_view(
+            seat,
+            self._hole[seat] if seat is not None and self._dealt else None,
+            self._cfg,
+            phase,
+            self._street,
+            tuple(self._board),
+            tuple(self._stacks),
+            tuple(self._bets),
+            tuple(self._contrib),
+            tuple(self._status),
+            self._bet,
+            actor,
+            self.legal_actions() if actor == seat and actor is not None else None,
+            tuple(self._log),
+            outcome,
+        )
 
 
 _PLAYER_KINDS = PLAYER_KINDS + REFEREE_KINDS

@@ -15,12 +15,22 @@ unshown cards, the deck or the burns.
 (True, 0, 2)
 >>> hand.view(1).legal is None
 True
+
+A view is a snapshot: it keeps saying what it said when it was taken, and
+:meth:`~PlayerView.log_since` gives only the records a program has not seen:
+
+>>> seen = v.log_length
+>>> _ = hand.call()
+>>> v.actor, hand.view(0).actor
+(0, 1)
+>>> [str(a) for a in hand.view(1).log_since(seen)]
+['seat 0 calls 1']
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import FrozenInstanceError
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .actions import Action, ActionKind, LegalActions, Street
 from .cards import Card, format_cards
@@ -32,10 +42,81 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["PlayerView", "player_view"]
 
+_K_SHOW = ActionKind.SHOW
+_S_RIVER = Street.RIVER
+_new = object.__new__
+#: holdem.hand.STATUS_NAMES, once a view needs it (hand.py imports this module)
+_STATUS_NAMES: list[str] = []
 
-@dataclass(frozen=True, slots=True)
-class PlayerView:
+
+def _load_status_names() -> list[str]:
+    from .hand import STATUS_NAMES
+
+    _STATUS_NAMES[:] = STATUS_NAMES
+    return _STATUS_NAMES
+
+
+class _ViewSlots:
+    """The storage of a view: what is taken when it is made, and two caches.
+
+    ``_codes`` are the status codes of :mod:`holdem.hand` (their names are
+    made on first use of :attr:`PlayerView.statuses`); ``_statuses`` and
+    ``_shown`` are None until first asked for.
+    """
+
+    __slots__ = (
+        "_codes",
+        "_shown",
+        "_statuses",
+        "actor",
+        "bets",
+        "board",
+        "config",
+        "contributions",
+        "current_bet",
+        "hole_cards",
+        "legal",
+        "log",
+        "outcome",
+        "phase",
+        "seat",
+        "stacks",
+        "street",
+    )
+
+    seat: int | None
+    hole_cards: tuple[Card, ...] | None
+    config: HandConfig
+    phase: Phase
+    street: Street
+    board: tuple[Card, ...]
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    contributions: tuple[int, ...]
+    current_bet: int
+    actor: int | None
+    legal: LegalActions | None
+    log: tuple[Action, ...]
+    outcome: Outcome | None
+    _codes: tuple[int, ...]
+    _statuses: tuple[str, ...] | None
+    _shown: tuple[tuple[int, tuple[Card, ...]], ...] | None
+
+
+class _Building(_ViewSlots):
+    """A view while :func:`_make_view` fills it in (then it becomes a :class:`PlayerView`)."""
+
+    __slots__ = ()
+
+
+class PlayerView(_ViewSlots):
     """A hand as one player (or a spectator, ``seat=None``) may see it.
+
+    Immutable: a snapshot of the moment it was taken, whatever the hand
+    does afterwards (including :meth:`~holdem.hand.Hand.pop`).  Taking one
+    costs about as much as one action: the few per-seat lists are copied as
+    tuples, and ``statuses`` and ``shown`` are worked out the first time
+    they are read.
 
     :ivar seat: the viewer, or None for a spectator.
     :ivar hole_cards: the viewer's own hole cards once dealt (else None).
@@ -53,30 +134,88 @@ class PlayerView:
     :ivar legal: the viewer's legal actions when it is their turn, else None.
     :ivar shown: cards shown at showdown so far: ``((seat, cards), ...)``.
     :ivar log: the public log.
+    :ivar log_length: how many records ``log`` holds (see :meth:`log_since`).
     :ivar outcome: the outcome once the hand is over.
     """
 
-    seat: int | None
-    hole_cards: tuple[Card, ...] | None
-    config: HandConfig
-    phase: Phase
-    street: Street
-    board: tuple[Card, ...]
-    stacks: tuple[int, ...]
-    bets: tuple[int, ...]
-    contributions: tuple[int, ...]
-    statuses: tuple[str, ...]
-    pot: int
-    current_bet: int
-    actor: int | None
-    legal: LegalActions | None
-    shown: tuple[tuple[int, tuple[Card, ...]], ...]
-    log: tuple[Action, ...]
-    outcome: Outcome | None
+    __slots__ = ()
+    #: The public fields, in the order of the repr.
+    __match_args__ = (
+        "seat",
+        "hole_cards",
+        "config",
+        "phase",
+        "street",
+        "board",
+        "stacks",
+        "bets",
+        "contributions",
+        "statuses",
+        "pot",
+        "current_bet",
+        "actor",
+        "legal",
+        "shown",
+        "log",
+        "outcome",
+    )
+
+    @property
+    def statuses(self) -> tuple[str, ...]:
+        """Per seat: ``active``, ``all-in``, ``folded``, ``protected`` or ``mucked``."""
+        names = self._statuses
+        if names is None:
+            of = _STATUS_NAMES or _load_status_names()
+            names = tuple(map(of.__getitem__, self._codes))
+            object.__setattr__(self, "_statuses", names)
+        return names
+
+    @property
+    def pot(self) -> int:
+        """Chips in the middle: all pots plus the bets of the current round."""
+        return sum(self.contributions)
+
+    @property
+    def shown(self) -> tuple[tuple[int, tuple[Card, ...]], ...]:
+        """Cards shown at showdown so far: ``((seat, cards), ...)``, in the order shown."""
+        shown = self._shown
+        if shown is None:
+            # a showdown follows the river's betting (R10): nothing is shown before
+            shown = (
+                tuple([(a[1], a[6]) for a in self.log if a[0] is _K_SHOW and a[1] is not None])
+                if self.street is _S_RIVER
+                else ()
+            )
+            object.__setattr__(self, "_shown", shown)
+        return shown
+
+    @property
+    def log_length(self) -> int:
+        """How many records :attr:`log` holds: the index the next record will have."""
+        return len(self.log)
+
+    def log_since(self, index: int) -> tuple[Action, ...]:
+        """The public records from ``index`` on: ``log[index:]``, for sending a delta.
+
+        A program that already has the first ``index`` records of this hand
+        (``index`` is the :attr:`log_length` of the last view it was sent)
+        needs only these.  The log of a hand only grows as it is played, so
+        the earlier records are the ones it has.  ``index`` must be in
+        ``0..log_length``: anything else means the program is out of step
+        (:class:`ValueError`).
+        """
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"a log index is an int, not {type(index).__name__}")
+        log = self.log
+        if not 0 <= index <= len(log):
+            raise ValueError(f"log index {index} is outside 0..{len(log)} (the log's length)")
+        return log[index:]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form (cards as text, enums as their values)."""
         cfg = self.config
+        legal = self.legal
+        outcome = self.outcome
         return {
             "seat": self.seat,
             "hole_cards": format_cards(self.hole_cards) if self.hole_cards else None,
@@ -97,38 +236,104 @@ class PlayerView:
             "pot": self.pot,
             "current_bet": self.current_bet,
             "actor": self.actor,
-            "legal": self.legal.to_dict() if self.legal is not None else None,
+            "legal": legal.to_dict() if legal is not None else None,
             "shown": [{"seat": s, "cards": format_cards(c)} for s, c in self.shown],
             "log": [a.to_dict() for a in self.log],
-            "outcome": self.outcome.to_dict() if self.outcome is not None else None,
+            "outcome": outcome.to_dict() if outcome is not None else None,
         }
+
+    # ------------------------------------------------ value semantics
+
+    def _key(self) -> tuple[Any, ...]:
+        # statuses follow from the codes, shown from the log, pot from the contributions
+        return (
+            self.seat,
+            self.hole_cards,
+            self.config,
+            self.phase,
+            self.street,
+            self.board,
+            self.stacks,
+            self.bets,
+            self.contributions,
+            self._codes,
+            self.current_bet,
+            self.actor,
+            self.legal,
+            self.log,
+            self.outcome,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not PlayerView:
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
+        return f"PlayerView({fields})"
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # for pickle and copy: the fields are _make_view's arguments, in order
+        return (_make_view, self._key())
+
+
+def _make_view(
+    seat: int | None,
+    hole_cards: tuple[Card, ...] | None,
+    config: HandConfig,
+    phase: Phase,
+    street: Street,
+    board: tuple[Card, ...],
+    stacks: tuple[int, ...],
+    bets: tuple[int, ...],
+    contributions: tuple[int, ...],
+    codes: tuple[int, ...],
+    current_bet: int,
+    actor: int | None,
+    legal: LegalActions | None,
+    log: tuple[Action, ...],
+    outcome: Outcome | None,
+) -> PlayerView:
+    """A view of already public (and immutable) parts: :meth:`Hand.view` calls it.
+
+    Only the caller knows what a seat may see; this function stores what it
+    is given, nothing else.
+    """
+    v = _new(_Building)
+    v.seat = seat
+    v.hole_cards = hole_cards
+    v.config = config
+    v.phase = phase
+    v.street = street
+    v.board = board
+    v.stacks = stacks
+    v.bets = bets
+    v.contributions = contributions
+    v._codes = codes
+    v.current_bet = current_bet
+    v.actor = actor
+    v.legal = legal
+    v.log = log
+    v.outcome = outcome
+    v._statuses = None
+    v._shown = None
+    v.__class__ = PlayerView  # type: ignore[assignment]  # same slots: frozen from now on
+    return v  # type: ignore[return-value]
 
 
 def player_view(hand: Hand, seat: int | None) -> PlayerView:
-    """Builds the :class:`PlayerView` of ``seat`` (None: a spectator)."""
+    """The :class:`PlayerView` of ``seat`` (None: a spectator): ``hand.view(seat)``."""
     n = hand.config.players
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"seat must be 0..{n - 1} or None, not {seat!r}")
-    log = hand.log
-    actor = hand.actor
-    return PlayerView(
-        seat=seat,
-        hole_cards=hand.hole_cards(seat) if seat is not None else None,
-        config=hand.config,
-        phase=hand.phase,
-        street=hand.street,
-        board=hand.board,
-        stacks=hand.stacks,
-        bets=hand.bets,
-        contributions=hand.contributions,
-        statuses=hand.statuses,
-        pot=hand.pot,
-        current_bet=hand.current_bet,
-        actor=actor,
-        legal=hand.legal_actions() if actor is not None and actor == seat else None,
-        shown=tuple(
-            (a.seat, a.cards) for a in log if a.kind is ActionKind.SHOW and a.seat is not None
-        ),
-        log=log,
-        outcome=hand.outcome,
-    )
+    return hand.view(seat)
