@@ -24,11 +24,13 @@ from .wire import Fields
 __all__ = [
     "PLAYER_KINDS",
     "REFEREE_KINDS",
+    "STATUS_NAMES",
     "Action",
     "ActionKind",
     "Choice",
     "Decision",
     "LegalActions",
+    "Phase",
     "Street",
 ]
 
@@ -81,6 +83,30 @@ class ActionKind(Enum):
     RETURN = "return"
     #: A share of a pot goes to a winner (R9).
     WIN = "win"
+
+
+class Phase(Enum):
+    """What a hand waits for."""
+
+    #: Forced bets to post (a dealer step).
+    POSTING = "posting"
+    #: Hole cards to deal (a dealer step).
+    DEALING = "dealing"
+    #: A player must act (:attr:`Hand.actor`).
+    BETTING = "betting"
+    #: The next street's cards to deal (a dealer step).
+    BOARD = "board"
+    #: A player must show or muck (:attr:`Hand.actor`); :meth:`Hand.step` applies the default.
+    SHOWDOWN = "showdown"
+    #: Pots to award (a dealer step).
+    AWARDING = "awarding"
+    #: The hand is over; :attr:`Hand.outcome` says how.
+    COMPLETE = "complete"
+
+
+#: Names of the player statuses (snake_case tokens), as ``Hand.statuses`` gives them:
+#: in the hand and may bet, all-in, folded, protected by a timeout (R13), mucked.
+STATUS_NAMES = ("active", "all_in", "folded", "protected", "mucked")
 
 
 _VERBS = {

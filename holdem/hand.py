@@ -30,16 +30,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from enum import Enum
 from typing import Any
 
 from .actions import (
     PLAYER_KINDS,
     REFEREE_KINDS,
+    STATUS_NAMES,
     Action,
     ActionKind,
     Decision,
     LegalActions,
+    Phase,
     Street,
 )
 from .cards import Card, Deck, format_cards, parse_board, parse_cards, parse_hole
@@ -58,8 +59,6 @@ FOLDED = 2
 PROTECTED = 3  # protected timeout: in the hand for what they put in, no more betting
 MUCKED = 4  # gave up at showdown
 
-#: Names of the player statuses, as :attr:`Hand.statuses` gives them.
-STATUS_NAMES = ("active", "all_in", "folded", "protected", "mucked")
 
 _OUT = (FOLDED, MUCKED)
 # where each street's cards sit in the stub that follows the hole cards:
@@ -68,25 +67,6 @@ _BURN_SLOT = (-1, 0, 4, 6)
 _BOARD_SLOTS = ((), (1, 2, 3), (5,), (7,))
 _STUB_BOARD = (1, 2, 3, 5, 7)
 _STUB = 8
-
-
-class Phase(Enum):
-    """What a hand waits for."""
-
-    #: Forced bets to post (a dealer step).
-    POSTING = "posting"
-    #: Hole cards to deal (a dealer step).
-    DEALING = "dealing"
-    #: A player must act (:attr:`Hand.actor`).
-    BETTING = "betting"
-    #: The next street's cards to deal (a dealer step).
-    BOARD = "board"
-    #: A player must show or muck (:attr:`Hand.actor`); :meth:`Hand.step` applies the default.
-    SHOWDOWN = "showdown"
-    #: Pots to award (a dealer step).
-    AWARDING = "awarding"
-    #: The hand is over; :attr:`Hand.outcome` says how.
-    COMPLETE = "complete"
 
 
 _K_ALL_IN = ActionKind.ALL_IN

@@ -30,36 +30,26 @@ A view is a snapshot: it keeps saying what it said when it was taken, and
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
-from .actions import Action, ActionKind, LegalActions, Street
-from .cards import Card, format_cards
+from .actions import STATUS_NAMES, Action, ActionKind, LegalActions, Phase, Street
+from .cards import Card, format_card
 from .config import HandConfig
 from .pots import Outcome
+from .wire import Fields
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .hand import Hand, Phase
-
-__all__ = ["PlayerView", "player_view"]
+__all__ = ["PlayerView"]
 
 _K_SHOW = ActionKind.SHOW
 _S_RIVER = Street.RIVER
 _new = object.__new__
-#: holdem.hand.STATUS_NAMES, once a view needs it (hand.py imports this module)
-_STATUS_NAMES: list[str] = []
-
-
-def _load_status_names() -> list[str]:
-    from .hand import STATUS_NAMES
-
-    _STATUS_NAMES[:] = STATUS_NAMES
-    return _STATUS_NAMES
+_STATUS_CODES = {name: code for code, name in enumerate(STATUS_NAMES)}
 
 
 class _ViewSlots:
     """The storage of a view: what is taken when it is made, and two caches.
 
-    ``_codes`` are the status codes of :mod:`holdem.hand` (their names are
+    ``_codes`` are the status codes (indexes into ``STATUS_NAMES``; their names are
     made on first use of :attr:`PlayerView.statuses`); ``_statuses`` and
     ``_shown`` are None until first asked for.
     """
@@ -127,7 +117,7 @@ class PlayerView(_ViewSlots):
     :ivar stacks: chips behind, per seat.
     :ivar bets: live bets of the current round, per seat.
     :ivar contributions: chips put in during the hand, per seat.
-    :ivar statuses: ``active``, ``all-in``, ``folded``, ``protected`` or ``mucked``.
+    :ivar statuses: ``active``, ``all_in``, ``folded``, ``protected`` or ``mucked``.
     :ivar pot: chips in the middle (pots plus current bets).
     :ivar current_bet: the to-amount a call reaches.
     :ivar actor: the seat whose decision the hand waits for, if any.
@@ -162,11 +152,10 @@ class PlayerView(_ViewSlots):
 
     @property
     def statuses(self) -> tuple[str, ...]:
-        """Per seat: ``active``, ``all-in``, ``folded``, ``protected`` or ``mucked``."""
+        """Per seat: ``active``, ``all_in``, ``folded``, ``protected`` or ``mucked``."""
         names = self._statuses
         if names is None:
-            of = _STATUS_NAMES or _load_status_names()
-            names = tuple(map(of.__getitem__, self._codes))
+            names = tuple(map(STATUS_NAMES.__getitem__, self._codes))
             object.__setattr__(self, "_statuses", names)
         return names
 
@@ -211,24 +200,19 @@ class PlayerView(_ViewSlots):
             raise ValueError(f"log index {index} is outside 0..{len(log)} (the log's length)")
         return log[index:]
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly form (cards as text, enums as their values)."""
-        cfg = self.config
+    def to_dict(self, since: int = 0) -> dict[str, Any]:
+        """The wire form: the configuration, the state, the viewer's cards and menu,
+        and the log from ``since`` on (``log_start``), a delta for a program that
+        already has the earlier records (:meth:`from_dict` with ``previous``)."""
         legal = self.legal
         outcome = self.outcome
         return {
             "seat": self.seat,
-            "hole_cards": format_cards(self.hole_cards) if self.hole_cards else None,
-            "structure": cfg.structure.value,
-            "button": cfg.button,
-            "dead_button": cfg.dead_button,
-            "small_blind": cfg.small_blind,
-            "big_blind": cfg.big_blind,
-            "ante": cfg.ante,
-            "straddle": cfg.straddle,
+            "hole_cards": _card_list(self.hole_cards) if self.hole_cards else None,
+            "config": self.config.to_dict(),
             "phase": self.phase.value,
             "street": self.street.label,
-            "board": format_cards(self.board),
+            "board": _card_list(self.board),
             "stacks": list(self.stacks),
             "bets": list(self.bets),
             "contributions": list(self.contributions),
@@ -237,10 +221,65 @@ class PlayerView(_ViewSlots):
             "current_bet": self.current_bet,
             "actor": self.actor,
             "legal": legal.to_dict() if legal is not None else None,
-            "shown": [{"seat": s, "cards": format_cards(c)} for s, c in self.shown],
-            "log": [a.to_dict() for a in self.log],
+            "shown": [{"seat": s, "cards": _card_list(c)} for s, c in self.shown],
+            "log_start": since,
+            "log": [a.to_dict() for a in self.log_since(since)],
             "outcome": outcome.to_dict() if outcome is not None else None,
         }
+
+    @classmethod
+    def from_dict(cls, data: Any, previous: PlayerView | None = None) -> PlayerView:
+        """The view of :meth:`to_dict`'s form; a delta (``log_start`` > 0) needs the
+        ``previous`` view its program received, whose log it continues.  ``pot``
+        and ``shown`` follow from the rest and are checked against it."""
+        f = Fields(data, "view")
+        config = HandConfig.from_dict(f.raw("config", "a configuration"))
+        start = f.integer("log_start", default=0)
+        records = f.raw("log", "a list of records")
+        if not isinstance(records, list):
+            raise f.error("log", records, "expected a list of records")
+        log = tuple(Action.from_dict(r) for r in records)
+        if start:
+            if previous is None or previous.log_length < start:
+                have = "no view" if previous is None else f"{previous.log_length} records"
+                raise f.error("log_start", start, f"a delta from record {start}, but {have}")
+            log = previous.log[:start] + log
+        statuses = f.raw("statuses", "a list of statuses")
+        if not isinstance(statuses, list) or any(s not in _STATUS_CODES for s in statuses):
+            raise f.error("statuses", statuses, f"expected a list of {', '.join(STATUS_NAMES)}")
+        hole = f.cards("hole_cards", optional=True)
+        if hole is not None and len(hole) != 2:
+            raise f.error("hole_cards", data["hole_cards"], "expected two cards or null")
+        board = f.cards("board")
+        if len(board) > 5:
+            raise f.error("board", data["board"], "a board has at most five cards")
+        raw_legal = f.raw("legal", "legal actions or null")
+        raw_outcome = f.raw("outcome", "an outcome or null")
+        view = _make_view(
+            seat=f.integer("seat", optional=True),
+            hole_cards=hole,
+            config=config,
+            phase=f.token("phase", Phase),
+            street=_street(f),
+            board=board,
+            stacks=f.integers("stacks"),
+            bets=f.integers("bets"),
+            contributions=f.integers("contributions"),
+            codes=tuple(_STATUS_CODES[s] for s in statuses),
+            current_bet=f.integer("current_bet"),
+            actor=f.integer("actor", optional=True),
+            legal=None if raw_legal is None else LegalActions.from_dict(raw_legal),
+            log=log,
+            outcome=None if raw_outcome is None else Outcome.from_dict(raw_outcome),
+        )
+        if f.integer("pot") != view.pot:
+            raise f.error("pot", data["pot"], f"the contributions add up to {view.pot}")
+        if f.raw("shown", "a list of shown hands") != [
+            {"seat": s, "cards": _card_list(c)} for s, c in view.shown
+        ]:
+            raise f.error("shown", data["shown"], "not the hands the log shows")
+        f.done()
+        return view
 
     # ------------------------------------------------ value semantics
 
@@ -331,9 +370,14 @@ def _make_view(
     return v  # type: ignore[return-value]
 
 
-def player_view(hand: Hand, seat: int | None) -> PlayerView:
-    """The :class:`PlayerView` of ``seat`` (None: a spectator): ``hand.view(seat)``."""
-    n = hand.config.players
-    if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
-        raise ValueError(f"seat must be 0..{n - 1} or None, not {seat!r}")
-    return hand.view(seat)
+def _card_list(cards: tuple[Card, ...] | None) -> list[str]:
+    return [format_card(c) for c in cards or ()]
+
+
+def _street(f: Fields) -> Street:
+    label = f.text("street")
+    for street in Street:
+        if street.label == label:
+            return street
+    names = ", ".join(s.label for s in Street)
+    raise f.error("street", label, f"{label!r} is not one of {names}")

@@ -21,6 +21,7 @@ from holdem import Decision, Hand, HandConfig, LegalActions
 from holdem.actions import Action
 from holdem.errors import ConfigError, WireError
 from holdem.pots import Outcome
+from holdem.views import PlayerView
 
 pytestmark = pytest.mark.fuzz
 
@@ -46,6 +47,7 @@ def _samples() -> dict[str, list[dict[str, Any]]]:
     """Valid wire objects of every kind, from a few played hands."""
     out: dict[str, list[dict[str, Any]]] = {"config": [], "decision": [], "legal": [], "action": []}
     out["outcome"] = []
+    out["view"] = []
     rng = random.Random(3)
     for seed in range(6):
         config = HandConfig(
@@ -61,6 +63,7 @@ def _samples() -> dict[str, list[dict[str, Any]]]:
             legal = hand.legal_actions()
             assert legal is not None
             out["legal"].append(legal.to_dict())
+            out["view"].append(hand.view(legal.seat).to_dict())
             decision = legal.sample(rng)
             out["decision"].append(decision.to_dict())
             hand.act(decision)
@@ -77,6 +80,7 @@ READERS: dict[str, Any] = {
     "legal": LegalActions.from_dict,
     "action": Action.from_dict,
     "outcome": Outcome.from_dict,
+    "view": PlayerView.from_dict,
 }
 
 

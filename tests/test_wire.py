@@ -13,10 +13,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from holdem import Decision, Hand, HandConfig, LegalActions
-from holdem.actions import PLAYER_KINDS, REFEREE_KINDS, Action, ActionKind, Street
+from holdem.actions import (
+    PLAYER_KINDS,
+    REFEREE_KINDS,
+    STATUS_NAMES,
+    Action,
+    ActionKind,
+    Phase,
+    Street,
+)
 from holdem.config import HeadsUpCap, Structure
 from holdem.errors import ConfigError, WireError
 from holdem.pots import Outcome
+from holdem.views import PlayerView
 from holdem.wire import schema
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -43,6 +52,8 @@ def test_the_schema_is_a_valid_schema_and_names_every_token() -> None:
     assert defs["street"]["enum"] == [s.label for s in Street]
     assert defs["structure"]["enum"] == [s.value for s in Structure]
     assert defs["heads_up_cap"]["enum"] == [c.value for c in HeadsUpCap]
+    assert defs["phase"]["enum"] == [p.value for p in Phase]
+    assert defs["status"]["enum"] == list(STATUS_NAMES)
     tokens = [k.value for k in ActionKind] + [s.value for s in Structure]
     assert all(t.isidentifier() and t == t.lower() for t in tokens)  # snake_case
 
@@ -68,6 +79,13 @@ def test_every_value_of_a_played_hand_round_trips_and_fits_the_schema(
         check("Decision", decision.to_dict())
         assert Decision.from_dict(decision.to_dict()) == decision
         hand.act(decision)
+        for seat in (legal.seat, None):  # the actor's view and a spectator's, whole and as deltas
+            view = hand.view(seat)
+            check("PlayerView", view.to_dict())
+            assert PlayerView.from_dict(json.loads(json.dumps(view.to_dict()))) == view
+            delta = view.to_dict(since=view.log_length // 2)
+            check("PlayerView", delta)
+            assert PlayerView.from_dict(delta, previous=view) == view
     for record in hand.log:
         check("Action", record.to_dict())
         assert Action.from_dict(json.loads(json.dumps(record.to_dict()))) == record
@@ -121,3 +139,19 @@ def test_a_bad_wire_object_is_refused_by_the_reader_and_the_schema(
     if isinstance(caught.value, WireError):  # the schema refuses it too
         with pytest.raises(AssertionError):
             check(shape, data)
+
+
+def test_a_view_delta_needs_the_view_it_continues() -> None:
+    config = HandConfig(stacks=(100, 100, 100), button=0, small_blind=1, big_blind=2)
+    hand = Hand(config, rng=5)
+    first = hand.view(1)
+    hand.call()
+    later = hand.view(1)
+    delta = later.to_dict(since=first.log_length)
+    assert [r["kind"] for r in delta["log"]] == ["call"]
+    assert PlayerView.from_dict(delta, previous=first) == later
+    with pytest.raises(WireError, match=r"view\.log_start: a delta from record \d+, but no view"):
+        PlayerView.from_dict(delta)
+    tampered = dict(delta, pot=delta["pot"] + 1)
+    with pytest.raises(WireError, match=r"view\.pot: the contributions add up to"):
+        PlayerView.from_dict(tampered, previous=first)
