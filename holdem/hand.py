@@ -97,6 +97,21 @@ _S_TURN = Street.TURN
 _STREETS = tuple(Street)
 _new = tuple.__new__
 
+
+def _record(
+    kind: ActionKind,
+    seat: int | None,
+    street: Street,
+    amount: int = 0,
+    to: int = 0,
+    all_in: bool = False,
+    cards: tuple[Card, ...] = (),
+    pot: int = -1,
+) -> Action:
+    """One log record, its fields by name (the one place that knows their order)."""
+    return _new(Action, (kind, seat, amount, to, street, all_in, cards, pot))
+
+
 _RINGS: dict[int, tuple[tuple[int, ...], ...]] = {}
 
 
@@ -581,7 +596,7 @@ class Hand:
         self._status[p] = FOLDED
         self._n_active -= 1
         self._n_in -= 1
-        record = _new(Action, (_K_FOLD, p, 0, 0, self._street, False, (), -1))
+        record = _record(_K_FOLD, p, self._street)
         self._log.append(record)
         self._advance(p)
         return record
@@ -616,7 +631,7 @@ class Hand:
         ):
             self.verify_check(seat)
         self._faced[p] = self._level if self._fixed else self._bet
-        record = _new(Action, (_K_CHECK, p, 0, self._bets[p], self._street, False, (), -1))
+        record = _record(_K_CHECK, p, self._street, to=self._bets[p])
         self._log.append(record)
         self._advance(p)
         return record
@@ -666,21 +681,14 @@ class Hand:
         return self._call(p)
 
     def _call(self, p: int) -> Action:
-        bets = self._bets
-        stacks = self._stacks
         bet = self._bet
-        mine = bets[p]
-        to = bet if mine + stacks[p] > bet else mine + stacks[p]
+        mine = self._bets[p]
+        everything = mine + self._stacks[p]
+        to = bet if everything > bet else everything
         chips = to - mine
-        stacks[p] -= chips
-        bets[p] = to
-        self._contrib[p] += chips
-        all_in = not stacks[p]
-        if all_in:
-            self._status[p] = ALL_IN
-            self._n_active -= 1
+        all_in = self._put_in(p, chips, live=True)
         self._faced[p] = self._level if self._fixed else bet
-        record = _new(Action, (_K_CALL, p, chips, to, self._street, all_in, (), -1))
+        record = _record(_K_CALL, p, self._street, amount=chips, to=to, all_in=all_in)
         self._log.append(record)
         self._advance(p)
         return record
@@ -769,17 +777,9 @@ class Hand:
         return self._wager_problem(kind, to, self._actor) is None
 
     def _wager(self, kind: ActionKind, p: int, to: int) -> Action:
-        bets = self._bets
-        stacks = self._stacks
         bet = self._bet
-        chips = to - bets[p]
-        stacks[p] -= chips
-        bets[p] = to
-        self._contrib[p] += chips
-        all_in = not stacks[p]
-        if all_in:
-            self._status[p] = ALL_IN
-            self._n_active -= 1
+        chips = to - self._bets[p]
+        all_in = self._put_in(p, chips, live=True)
         if self._fixed:
             unit = self._cfg.small_bet if self._street < _S_TURN else self._cfg.big_bet
             # a full raise, or an all-in of at least half a bet over the level (R7)
@@ -795,7 +795,7 @@ class Hand:
             self._faced[p] = to
         self._bet = to
         self._aggressor = p
-        record = _new(Action, (kind, p, chips, to, self._street, all_in, (), -1))
+        record = _record(kind, p, self._street, amount=chips, to=to, all_in=all_in)
         self._log.append(record)
         self._advance(p)
         return record
@@ -854,7 +854,7 @@ class Hand:
         p = self._turn("timeout", seat)
         self._status[p] = PROTECTED
         self._n_active -= 1
-        record = _new(Action, (_K_TIMEOUT, p, 0, self._bets[p], self._street, False, (), -1))
+        record = _record(_K_TIMEOUT, p, self._street, to=self._bets[p])
         self._log.append(record)
         self._advance(p)
         return record
@@ -1039,7 +1039,7 @@ class Hand:
         self._stacks[p] += excess
         self._contrib[p] -= excess
         self._returned[p] += excess
-        self._log.append(_new(Action, (_K_RETURN, p, excess, second, self._street, False, (), -1)))
+        self._log.append(_record(_K_RETURN, p, self._street, amount=excess, to=second))
         if self._status[p] == ALL_IN:
             self._status[p] = ACTIVE
             self._n_active += 1
@@ -1066,7 +1066,7 @@ class Hand:
         if phase is _PH_POSTING:
             return self._post()
         if phase is _PH_DEALING:
-            record = _new(Action, (_K_DEAL_HOLE, None, 0, 0, _S_PREFLOP, False, (), -1))
+            record = _record(_K_DEAL_HOLE, None, _S_PREFLOP)
             self._log.append(record)
             self._dealt = True
             self._begin_round(_S_PREFLOP)
@@ -1116,6 +1116,21 @@ class Hand:
                 continue
             self.step()
 
+    def _put_in(self, p: int, chips: int, live: bool) -> bool:
+        """Moves ``chips`` from ``p``'s stack into the pot (into their bet of the
+        round when ``live``); True when that was the last of the stack (all-in)."""
+        stacks = self._stacks
+        left = stacks[p] - chips
+        stacks[p] = left
+        self._contrib[p] += chips
+        if live:
+            self._bets[p] += chips
+        if left:
+            return False
+        self._status[p] = ALL_IN
+        self._n_active -= 1
+        return True
+
     def _post(self) -> Action | None:
         forced = self._cfg.forced_bets
         stacks = self._stacks
@@ -1127,17 +1142,10 @@ class Hand:
             if not stack:
                 continue
             chips = amount if amount < stack else stack
-            stacks[p] = stack - chips
-            self._contrib[p] += chips
-            to = 0
-            if kind is not _K_ANTE and kind is not _K_DEAD_BLIND:  # a live blind
-                self._bets[p] += chips
-                to = self._bets[p]
-            all_in = chips == stack
-            if all_in:
-                self._status[p] = ALL_IN
-                self._n_active -= 1
-            record = _new(Action, (kind, p, chips, to, _S_PREFLOP, all_in, (), -1))
+            live = kind is not _K_ANTE and kind is not _K_DEAD_BLIND  # a live blind
+            all_in = self._put_in(p, chips, live=live)
+            to = self._bets[p] if live else 0
+            record = _record(kind, p, _S_PREFLOP, amount=chips, to=to, all_in=all_in)
             self._log.append(record)
         if self._post_i == len(forced):
             self._phase = _PH_DEALING
@@ -1155,7 +1163,7 @@ class Hand:
         self._burns.append(stub[_BURN_SLOT[street]])
         dealt: tuple[Card, ...] = cards  # type: ignore[assignment]  # no None: checked above
         self._board.extend(dealt)
-        record = _new(Action, (_K_DEAL_BOARD, None, 0, 0, street, False, dealt, -1))
+        record = _record(_K_DEAL_BOARD, None, street, cards=dealt)
         self._log.append(record)
         self._begin_round(street)
         return record
@@ -1176,41 +1184,15 @@ class Hand:
     def _auto_showdown(self) -> None:
         """The default decisions in a row, until one needs unknown cards (see :meth:`step`)."""
         order = self._sd_order
-        hole = self._hole
-        vals = self._vals
-        shown = self._shown
-        status = self._status
-        log = self._log
-        street = self._street
-        c, d, e, f, g = self._board
-        face_up = self._face_up
-        best = self._sd_best
-        i = self._sd_i
-        n_in = self._n_in
-        end = len(order)
-        while i < end and n_in > 1:
-            p = order[i]
-            h = hole[p]
-            if h is None:
-                break
-            value = vals[p]
-            if not value:
-                value = vals[p] = evaluate7(h[0], h[1], c, d, e, f, g)
-            if face_up or value >= best:
-                if value > best:
-                    best = value
-                shown[p] = True
-                log.append(_new(Action, (_K_SHOW, p, 0, 0, street, False, h, -1)))
+        while self._phase is _PH_SHOWDOWN:
+            p = order[self._sd_i]
+            decision = self._default_showdown(p)
+            if decision is None:
+                return  # waits for cards nobody knows
+            if decision is _K_SHOW:
+                self._show(p)
             else:
-                status[p] = MUCKED
-                n_in -= 1
-                log.append(_new(Action, (_K_MUCK, p, 0, 0, street, False, (), -1)))
-            i += 1
-        self._sd_i = i
-        self._sd_best = best
-        self._n_in = n_in
-        if i >= end or n_in == 1:
-            self._phase = _PH_AWARDING
+                self._muck(p)
 
     def _value(self, p: int) -> int:
         value = self._vals[p]
@@ -1316,7 +1298,7 @@ class Hand:
         self._shown[p] = True
         hole = self._hole[p]
         assert hole is not None
-        record = _new(Action, (_K_SHOW, p, 0, 0, self._street, False, hole, -1))
+        record = _record(_K_SHOW, p, self._street, cards=hole)
         self._log.append(record)
         self._next_shower()
         return record
@@ -1346,7 +1328,7 @@ class Hand:
     def _muck(self, p: int) -> Action:
         self._status[p] = MUCKED
         self._n_in -= 1
-        record = _new(Action, (_K_MUCK, p, 0, 0, self._street, False, (), -1))
+        record = _record(_K_MUCK, p, self._street)
         self._log.append(record)
         self._next_shower()
         return record
@@ -1395,14 +1377,14 @@ class Hand:
             if len(winners) == 1:
                 q = winners[0]
                 stacks[q] += amount
-                record = _new(Action, (_K_WIN, q, amount, 0, street, False, (), i))
+                record = _record(_K_WIN, q, street, amount=amount, pot=i)
                 log.append(record)
                 awards.append((amount, eligible, (q,), (amount,)))
                 continue
             shares = split(amount, winners, self._first, n)
             for q, chips in shares:
                 stacks[q] += chips
-                record = _new(Action, (_K_WIN, q, chips, 0, street, False, (), i))
+                record = _record(_K_WIN, q, street, amount=chips, pot=i)
                 log.append(record)
             awards.append(
                 (amount, eligible, tuple([q for q, _ in shares]), tuple([c for _, c in shares]))
