@@ -20,18 +20,22 @@ blind, a dead button.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from itertools import pairwise
 from typing import Any
 
 from .actions import ActionKind
 from .errors import ConfigError
 from .wire import Fields
 
-__all__ = ["MAX_PLAYERS", "HandConfig", "HeadsUpCap", "Post", "Structure"]
+__all__ = ["MAX_PLAYERS", "MAX_TABLE_SEATS", "HandConfig", "HeadsUpCap", "Post", "Structure"]
 
 #: Most players one hand can have (RULES.md R3).
 MAX_PLAYERS = 10
+#: Table seats are numbered 0 to MAX_TABLE_SEATS - 1.
+MAX_TABLE_SEATS = 100
 
 _ANTE = ActionKind.ANTE
 _SMALL_BLIND = ActionKind.SMALL_BLIND
@@ -134,6 +138,13 @@ class HandConfig:
         the WSOP uses 4).
     :param heads_up_cap: :class:`HeadsUpCap` policy.
     :param hand_id: an identifier quoted in error messages.
+    :param seats: the table seat number of each player, in the order of
+        ``stacks`` (increasing, 0 to 99); the hand then uses these numbers in
+        everything it shows and takes: records, legal actions, views, errors
+        and ``seat=`` arguments.  Without it the players are seats 0..n-1.
+        The other fields (``button``, ``Post.seat``) count positions in
+        ``stacks``; :meth:`at_table` takes table seats for all of them.
+    :param names: the players' names (or None), in the order of ``stacks``.
 
     Invalid values raise :class:`~holdem.errors.ConfigError` naming the field:
 
@@ -159,6 +170,11 @@ class HandConfig:
     raise_cap: int = 3
     heads_up_cap: HeadsUpCap = HeadsUpCap.TWO_LEFT
     hand_id: int | str | None = None
+    seats: tuple[int, ...] = ()
+    names: tuple[str | None, ...] = ()
+    #: The table seat number of each player, in the order of ``stacks``
+    #: (``seats``, or 0..n-1 when it is not given).  Derived.
+    seat_numbers: tuple[int, ...] = field(init=False, repr=False, compare=False)
     #: Seat that posts the small blind (None: none this hand).  Derived.
     small_blind_seat: int | None = field(init=False, repr=False, compare=False)
     #: Seat that posts the big blind.  Derived.
@@ -216,6 +232,7 @@ class HandConfig:
         if self.big_blind_ante and not self.ante:
             raise _fail("big_blind_ante", True, "needs an ante amount (ante > 0)")
         self._check_limits()
+        self._check_seats(n)
         sb_seat, bb_seat, straddle_seat = self._blind_seats(n)
         put(self, "small_blind_seat", sb_seat)
         put(self, "big_blind_seat", bb_seat)
@@ -254,6 +271,8 @@ class HandConfig:
             "raise_cap": self.raise_cap,
             "heads_up_cap": self.heads_up_cap.value,
             "hand_id": self.hand_id,
+            "seats": list(self.seats),
+            "names": list(self.names),
         }
 
     @classmethod
@@ -294,9 +313,88 @@ class HandConfig:
             raise_cap=f.integer("raise_cap", default=3),
             heads_up_cap=f.token("heads_up_cap", HeadsUpCap, default=HeadsUpCap.TWO_LEFT),
             hand_id=hand_id,
+            seats=f.integers("seats", default=()),
+            names=_names_of(f),
         )
         f.done()
         return config
+
+    def _check_seats(self, n: int) -> None:
+        put = object.__setattr__
+        seats, names = self.seats, self.names
+        if not isinstance(seats, tuple):
+            seats = tuple(seats)
+            put(self, "seats", seats)
+        if not isinstance(names, tuple):
+            names = tuple(names)
+            put(self, "names", names)
+        if seats:
+            if len(seats) != n:
+                raise _fail("seats", seats, f"one table seat for each of the {n} players")
+            if not all(_is_int(s) and 0 <= s < MAX_TABLE_SEATS for s in seats):
+                raise _fail("seats", seats, f"table seats are integers 0 to {MAX_TABLE_SEATS - 1}")
+            if any(a >= b for a, b in pairwise(seats)):
+                raise _fail("seats", seats, "must increase, in the order of the stacks")
+        put(self, "seat_numbers", seats or tuple(range(n)))
+        if names:
+            if len(names) != n:
+                raise _fail("names", names, f"one name (or None) for each of the {n} players")
+            if not all(name is None or isinstance(name, str) for name in names):
+                raise _fail("names", names, "names are strings (or None)")
+
+    @classmethod
+    def at_table(
+        cls,
+        stacks: Sequence[int] | Mapping[int, int],
+        button: int,
+        *,
+        names: Sequence[str | None] | Mapping[int, str] | None = None,
+        posts: Sequence[Post] = (),
+        **rules: Any,
+    ) -> HandConfig:
+        """A hand at a table, everything by table seat: ``stacks`` per seat (a list
+        indexed by seat, or a mapping seat to chips), ``button`` the button's
+        seat, ``names`` per seat and ``posts`` on table seats.  A seat with no
+        chips is not dealt in; a button on such a seat is a dead button (TDA).
+
+        >>> config = HandConfig.at_table([0, 120, 0, 80, 200], button=2, small_blind=1,
+        ...                              big_blind=2)
+        >>> config.seats, config.stacks, config.dead_button
+        ((1, 3, 4), (120, 80, 200), True)
+        """
+        by_seat = dict(stacks) if isinstance(stacks, Mapping) else dict(enumerate(stacks))
+        for seat, chips in by_seat.items():
+            if not _is_int(seat) or not 0 <= seat < MAX_TABLE_SEATS:
+                raise _fail("stacks", stacks, f"table seats are 0 to {MAX_TABLE_SEATS - 1}")
+            if not _is_int(chips) or chips < 0:
+                raise _fail("stacks", stacks, f"seat {seat} has {chips!r}: chips are 0 or more")
+        seats = tuple(sorted(s for s, chips in by_seat.items() if chips))
+        if not 2 <= len(seats) <= MAX_PLAYERS:
+            raise _fail(
+                "stacks",
+                stacks,
+                f"a hand needs 2 to {MAX_PLAYERS} seats with chips, got {len(seats)}",
+            )
+        if not _is_int(button):
+            raise _fail("button", button, "must be a table seat")
+        dead = button not in seats
+        before = [s for s in seats if s < button] if dead else [button]
+        position = seats.index(before[-1]) if before else len(seats) - 1
+        named = dict(names) if isinstance(names, Mapping) else dict(enumerate(names or ()))
+        moved = []
+        for post in posts:
+            if post.seat not in seats:
+                raise _fail("posts", post, f"seat {post.seat} is not dealt in")
+            moved.append(Post(seats.index(post.seat), post.amount, post.dead))
+        return cls(
+            stacks=tuple(by_seat[s] for s in seats),
+            button=position,
+            seats=seats,
+            names=tuple(named.get(s) for s in seats) if named else (),
+            dead_button=dead or bool(rules.pop("dead_button", False)),
+            posts=tuple(moved),
+            **rules,
+        )
 
     def _check_limits(self) -> None:
         if self.structure is not _FIXED_LIMIT:
@@ -386,3 +484,10 @@ class HandConfig:
     def players(self) -> int:
         """Number of players dealt in."""
         return len(self.stacks)
+
+
+def _names_of(f: Fields) -> tuple[str | None, ...]:
+    names = f.raw("names", "a list of names (or null)", default=[])
+    if not isinstance(names, list) or not all(n is None or isinstance(n, str) for n in names):
+        raise f.error("names", names, "expected a list of names (strings or null)")
+    return tuple(names)

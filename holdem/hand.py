@@ -173,7 +173,7 @@ _STATE_VALUES = (
     "_awards",
 )
 _STATE_GROWING = ("_log", "_board", "_burns")
-_FIXED = ("_auto", "_cfg", "_n", "_fixed", "_pot_limit", "_ring", "_first", "_stub")
+_FIXED = ("_auto", "_cfg", "_n", "_fixed", "_pot_limit", "_ring", "_first", "_stub", "_nos", "_pos")
 _SLOTS = (*_STATE_LISTS, *_STATE_VALUES, *_STATE_GROWING, *_FIXED, "_history")
 
 
@@ -218,6 +218,9 @@ class Hand:
         self._fixed = config.structure is Structure.FIXED_LIMIT
         self._pot_limit = config.structure is Structure.POT_LIMIT
         self._ring = _rings(n)
+        # table seat numbers by position, and positions by seat number (None: the same)
+        self._nos = config.seat_numbers
+        self._pos = {seat: i for i, seat in enumerate(config.seats)} if config.seats else None
         self._first = (config.button + 1) % n
         self._stacks = list(config.stacks)
         self._bets = [0] * n
@@ -342,15 +345,22 @@ class Hand:
     def actor(self) -> int | None:
         """The seat whose decision the hand waits for (betting or showdown), else None."""
         if self._phase is _PH_BETTING:
-            return self._actor
+            return self._nos[self._actor]
         if self._phase is _PH_SHOWDOWN:
-            return self._sd_order[self._sd_i]
+            return self._nos[self._sd_order[self._sd_i]]
         return None
 
     @property
     def stacks(self) -> tuple[int, ...]:
-        """Chips behind, per seat."""
+        """Chips behind, per player, in the order of the configuration's stacks
+        (``config.seat_numbers`` gives their table seats)."""
         return tuple(self._stacks)
+
+    @property
+    def stacks_by_seat(self) -> dict[int, int]:
+        """Chips behind by table seat: what ``HandConfig.at_table`` takes for the next
+        hand (a table merges it with the seats that were not dealt in)."""
+        return dict(zip(self._nos, self._stacks, strict=True))
 
     @property
     def bets(self) -> tuple[int, ...]:
@@ -414,7 +424,7 @@ class Hand:
 
     def in_hand(self, seat: int) -> bool:
         """Whether a seat still contends for a pot (not folded, not mucked)."""
-        return self._status[seat] not in _OUT
+        return self._status[self._seat(seat)] not in _OUT
 
     def hole_cards(self, seat: int) -> tuple[Card, Card] | None:
         """A seat's hole cards (None if unknown or not dealt yet).
@@ -429,13 +439,19 @@ class Hand:
         :class:`~holdem.errors.ConfigError` if it is not in 0..n-1."""
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise TypeError(f"a seat is an int, not {type(seat).__name__}")
-        if not 0 <= seat < self._n:
-            raise ConfigError(
-                f"seat {quote(seat)} is not at the table: seats are 0 to {self._n - 1}",
-                field="seat",
-                value=seat,
-            )
-        return seat
+        positions = self._pos
+        if positions is None:
+            if 0 <= seat < self._n:
+                return seat
+            where = f"seats are 0 to {self._n - 1}"
+        else:
+            position = positions.get(seat)
+            if position is not None:
+                return position
+            where = f"seats are {', '.join(map(str, self._nos))}"
+        raise ConfigError(
+            f"seat {quote(seat)} is not at the table: {where}", field="seat", value=seat
+        )
 
     @property
     def burns(self) -> tuple[Card | None, ...]:
@@ -459,9 +475,9 @@ class Hand:
                 action=name,
             )
         p = self._actor
-        if seat is not None and seat != p:
+        if seat is not None and seat != self._nos[p]:
             raise IllegalActionError(
-                f"illegal {name} by seat {seat}: it is seat {p}'s turn {self._ctx()}",
+                f"illegal {name} by seat {seat}: it is seat {self._nos[p]}'s turn {self._ctx()}",
                 seat=seat,
                 action=name,
             )
@@ -472,14 +488,17 @@ class Hand:
         if phase is _PH_COMPLETE:
             return "the hand is over"
         if phase is _PH_SHOWDOWN:
-            return f"betting is over, seat {self._sd_order[self._sd_i]} must show or muck"
+            return (
+                f"betting is over, seat {self._nos[self._sd_order[self._sd_i]]} must show or muck"
+            )
         if phase in (_PH_POSTING, _PH_DEALING):
             return "the cards are not dealt yet"
         return "no player is to act (the dealer is next)"
 
     def _illegal(self, name: str, p: int, why: str) -> IllegalActionError:
+        seat = self._nos[p]
         return IllegalActionError(
-            f"illegal {name} by seat {p}: {why} {self._ctx()}", seat=p, action=name
+            f"illegal {name} by seat {seat}: {why} {self._ctx()}", seat=seat, action=name
         )
 
     # ------------------------------------------------------ legal actions
@@ -492,7 +511,7 @@ class Hand:
         phase = self._phase
         if phase is _PH_SHOWDOWN:
             p = self._sd_order[self._sd_i]
-            return LegalActions(seat=p, show=True, muck=self._may_muck(p))
+            return LegalActions(seat=self._nos[p], show=True, muck=self._may_muck(p))
         if phase is not _PH_BETTING:
             return None
         p = self._actor
@@ -516,7 +535,7 @@ class Hand:
             all_in = everything
         call = (bet if bet < everything else everything) if facing else None
         return LegalActions(
-            seat=p,
+            seat=self._nos[p],
             fold=True,
             check=not facing,
             call=call,
@@ -537,7 +556,7 @@ class Hand:
         bets = self._bets
         stacks = self._stacks
         if stacks[p] <= bet - bets[p]:
-            return f"calling {bet - bets[p]} takes all {stacks[p]} chips of seat {p}"
+            return f"calling {bet - bets[p]} takes all {stacks[p]} chips of seat {self._nos[p]}"
         status = self._status
         for q in self._ring[p]:
             if q != p and status[q] == ACTIVE and stacks[q] + bets[q] > bet:
@@ -548,7 +567,7 @@ class Hand:
         if self._fixed:
             if faced >= 0 and faced >= self._level:
                 return (
-                    f"seat {p} already acted and the betting was not reopened "
+                    f"seat {self._nos[p]} already acted and the betting was not reopened "
                     "(an all-in of less than half a bet does not reopen it)"
                 )
             if self._count > self._cfg.raise_cap and not self._uncapped():
@@ -559,7 +578,7 @@ class Hand:
             return to, to
         if faced >= 0 and bet - faced < self._full:
             return (
-                f"seat {p} already acted and faces only {bet - faced} more, less than a "
+                f"seat {self._nos[p]} already acted and faces only {bet - faced} more, less than a "
                 f"full raise of {self._full}: the betting was not reopened"
             )
         lo = bet + self._full
@@ -588,7 +607,7 @@ class Hand:
 
     def can_fold(self, seat: int | None = None) -> bool:
         """Whether the player to act (``seat``, if given) may fold."""
-        return self._phase is _PH_BETTING and (seat is None or seat == self._actor)
+        return self._phase is _PH_BETTING and (seat is None or seat == self._nos[self._actor])
 
     def fold(self, seat: int | None = None) -> Action:
         """Folds the hand of the player to act."""
@@ -596,7 +615,7 @@ class Hand:
         self._status[p] = FOLDED
         self._n_active -= 1
         self._n_in -= 1
-        record = _record(_K_FOLD, p, self._street)
+        record = _record(_K_FOLD, self._nos[p], self._street)
         self._log.append(record)
         self._advance(p)
         return record
@@ -617,7 +636,7 @@ class Hand:
         """Whether the player to act may check."""
         return (
             self._phase is _PH_BETTING
-            and (seat is None or seat == self._actor)
+            and (seat is None or seat == self._nos[self._actor])
             and self._bets[self._actor] >= self._bet
         )
 
@@ -626,12 +645,12 @@ class Hand:
         p = self._actor
         if (
             self._phase is not _PH_BETTING
-            or (seat is not None and seat != p)
+            or (seat is not None and seat != self._nos[p])
             or self._bets[p] < self._bet
         ):
             self.verify_check(seat)
         self._faced[p] = self._level if self._fixed else self._bet
-        record = _record(_K_CHECK, p, self._street, to=self._bets[p])
+        record = _record(_K_CHECK, self._nos[p], self._street, to=self._bets[p])
         self._log.append(record)
         self._advance(p)
         return record
@@ -641,7 +660,7 @@ class Hand:
     def check_or_call(self, seat: int | None = None) -> Action:
         """Checks if that is possible, else calls (a calling station's turn)."""
         p = self._actor
-        if self._phase is _PH_BETTING and (seat is None or seat == p):
+        if self._phase is _PH_BETTING and (seat is None or seat == self._nos[p]):
             if self._bets[p] < self._bet:
                 return self._call(p)
             return self.check(seat)
@@ -665,7 +684,7 @@ class Hand:
         """Whether the player to act may call."""
         return (
             self._phase is _PH_BETTING
-            and (seat is None or seat == self._actor)
+            and (seat is None or seat == self._nos[self._actor])
             and self._bets[self._actor] < self._bet
         )
 
@@ -674,7 +693,7 @@ class Hand:
         p = self._actor
         if (
             self._phase is not _PH_BETTING
-            or (seat is not None and seat != p)
+            or (seat is not None and seat != self._nos[p])
             or self._bets[p] >= self._bet
         ):
             self.verify_call(seat)
@@ -688,7 +707,7 @@ class Hand:
         chips = to - mine
         all_in = self._put_in(p, chips, live=True)
         self._faced[p] = self._level if self._fixed else bet
-        record = _record(_K_CALL, p, self._street, amount=chips, to=to, all_in=all_in)
+        record = _record(_K_CALL, self._nos[p], self._street, amount=chips, to=to, all_in=all_in)
         self._log.append(record)
         self._advance(p)
         return record
@@ -716,7 +735,9 @@ class Hand:
             return "there is no bet to raise: bet instead"
         everything = self._bets[p] + self._stacks[p]
         if to > everything:
-            return f"seat {p} has only {self._stacks[p]} chips (all-in is to {everything})"
+            return (
+                f"seat {self._nos[p]} has only {self._stacks[p]} chips (all-in is to {everything})"
+            )
         rng = self._wager_range(p)
         if isinstance(rng, str):
             return rng
@@ -725,7 +746,10 @@ class Hand:
             return None  # all-in for less than a full bet or raise (R5)
         what = "raise" if kind is _K_RAISE else "bet"
         if lo > everything:
-            return f"a full {what} is to {lo}: seat {p} can only go all-in (to {everything})"
+            return (
+                f"a full {what} is to {lo}: seat {self._nos[p]} can only go all-in "
+                f"(to {everything})"
+            )
         if to < lo:
             if self._fixed:
                 return f"a {what} in fixed-limit is to exactly {lo}"
@@ -763,7 +787,7 @@ class Hand:
         return self._wager(_K_RAISE, self._actor, amount)
 
     def _can_wager(self, kind: ActionKind, to: int | None, seat: int | None) -> bool:
-        if self._phase is not _PH_BETTING or (seat is not None and seat != self._actor):
+        if self._phase is not _PH_BETTING or (seat is not None and seat != self._nos[self._actor]):
             return False
         if to is None:
             legal = self.legal_actions()
@@ -795,7 +819,7 @@ class Hand:
             self._faced[p] = to
         self._bet = to
         self._aggressor = p
-        record = _record(kind, p, self._street, amount=chips, to=to, all_in=all_in)
+        record = _record(kind, self._nos[p], self._street, amount=chips, to=to, all_in=all_in)
         self._log.append(record)
         self._advance(p)
         return record
@@ -854,7 +878,7 @@ class Hand:
         p = self._turn("timeout", seat)
         self._status[p] = PROTECTED
         self._n_active -= 1
-        record = _record(_K_TIMEOUT, p, self._street, to=self._bets[p])
+        record = _record(_K_TIMEOUT, self._nos[p], self._street, to=self._bets[p])
         self._log.append(record)
         self._advance(p)
         return record
@@ -1039,7 +1063,7 @@ class Hand:
         self._stacks[p] += excess
         self._contrib[p] -= excess
         self._returned[p] += excess
-        self._log.append(_record(_K_RETURN, p, self._street, amount=excess, to=second))
+        self._log.append(_record(_K_RETURN, self._nos[p], self._street, amount=excess, to=second))
         if self._status[p] == ALL_IN:
             self._status[p] = ACTIVE
             self._n_active += 1
@@ -1078,8 +1102,9 @@ class Hand:
             decision = self._default_showdown(p)
             if decision is None:
                 raise IllegalActionError(
-                    f"seat {p}'s hole cards are unknown: give them with show(cards) or muck()",
-                    seat=p,
+                    f"seat {self._nos[p]}'s hole cards are unknown: give them with show(cards) "
+                    "or muck()",
+                    seat=self._nos[p],
                     action="show",
                 )
             return self._show(p) if decision is _K_SHOW else self._muck(p)
@@ -1091,7 +1116,7 @@ class Hand:
 
     def _not_betting_or_turn(self) -> str:
         if self._phase is _PH_BETTING:
-            return f"seat {self._actor} is to act"
+            return f"seat {self._nos[self._actor]} is to act"
         return self._not_betting()
 
     def run(self) -> list[Action]:
@@ -1145,7 +1170,7 @@ class Hand:
             live = kind is not _K_ANTE and kind is not _K_DEAD_BLIND  # a live blind
             all_in = self._put_in(p, chips, live=live)
             to = self._bets[p] if live else 0
-            record = _record(kind, p, _S_PREFLOP, amount=chips, to=to, all_in=all_in)
+            record = _record(kind, self._nos[p], _S_PREFLOP, amount=chips, to=to, all_in=all_in)
             self._log.append(record)
         if self._post_i == len(forced):
             self._phase = _PH_DEALING
@@ -1222,14 +1247,15 @@ class Hand:
                 else ("the hand is over")
             )
             if self._phase is _PH_BETTING:
-                reason = f"the betting is not over, seat {self._actor} is to act"
+                reason = f"the betting is not over, seat {self._nos[self._actor]} is to act"
             raise IllegalActionError(
                 f"illegal {name}{who}: {reason} {self._ctx()}", seat=seat, action=name
             )
         p = self._sd_order[self._sd_i]
-        if seat is not None and seat != p:
+        if seat is not None and seat != self._nos[p]:
             raise IllegalActionError(
-                f"illegal {name} by seat {seat}: seat {p} shows or mucks first {self._ctx()}",
+                f"illegal {name} by seat {seat}: seat {self._nos[p]} shows or mucks first "
+                f"{self._ctx()}",
                 seat=seat,
                 action=name,
             )
@@ -1256,7 +1282,7 @@ class Hand:
         if known is not None:
             if set(parsed) != set(known):
                 raise self._illegal(
-                    "show", p, f"seat {p} holds other cards than {format_cards(parsed)}"
+                    "show", p, f"seat {self._nos[p]} holds other cards than {format_cards(parsed)}"
                 )
             return None
         taken = set(self._board)
@@ -1298,7 +1324,7 @@ class Hand:
         self._shown[p] = True
         hole = self._hole[p]
         assert hole is not None
-        record = _record(_K_SHOW, p, self._street, cards=hole)
+        record = _record(_K_SHOW, self._nos[p], self._street, cards=hole)
         self._log.append(record)
         self._next_shower()
         return record
@@ -1328,7 +1354,7 @@ class Hand:
     def _muck(self, p: int) -> Action:
         self._status[p] = MUCKED
         self._n_in -= 1
-        record = _record(_K_MUCK, p, self._street)
+        record = _record(_K_MUCK, self._nos[p], self._street)
         self._log.append(record)
         self._next_shower()
         return record
@@ -1377,14 +1403,14 @@ class Hand:
             if len(winners) == 1:
                 q = winners[0]
                 stacks[q] += amount
-                record = _record(_K_WIN, q, street, amount=amount, pot=i)
+                record = _record(_K_WIN, self._nos[q], street, amount=amount, pot=i)
                 log.append(record)
                 awards.append((amount, eligible, (q,), (amount,)))
                 continue
             shares = split(amount, winners, self._first, n)
             for q, chips in shares:
                 stacks[q] += chips
-                record = _record(_K_WIN, q, street, amount=chips, pot=i)
+                record = _record(_K_WIN, self._nos[q], street, amount=chips, pot=i)
                 log.append(record)
             awards.append(
                 (amount, eligible, tuple([q for q, _ in shares]), tuple([c for _, c in shares]))
@@ -1408,10 +1434,14 @@ class Hand:
             status = self._status
             start = self._cfg.stacks
             stacks = self._stacks
+            no = self._nos
             self._outcome = Outcome(
-                pots=tuple(Pot(*award) for award in self._awards),
-                shown=tuple(ShownHand(q, hole[q], vals[q]) for q in order if shown[q]),  # type: ignore[arg-type]
-                mucked=tuple(q for q in order if status[q] == MUCKED),
+                pots=tuple(
+                    Pot(amount, tuple(no[q] for q in eligible), tuple(no[q] for q in won), shares)
+                    for amount, eligible, won, shares in self._awards
+                ),
+                shown=tuple(ShownHand(no[q], hole[q], vals[q]) for q in order if shown[q]),  # type: ignore[arg-type]
+                mucked=tuple(no[q] for q in order if status[q] == MUCKED),
                 returned=tuple(self._returned),
                 net=tuple(stacks[p] - start[p] for p in range(n)),
                 stacks=tuple(stacks),
@@ -1491,8 +1521,10 @@ class Hand:
         :meth:`hole_cards`.  The view is a snapshot: tuples of the public
         state, the viewer's own cards, and their legal actions on their turn.
         """
-        if type(seat) is not int or not 0 <= seat < self._n:
-            seat = None if seat is None else self._seat(seat)
+        if self._pos is not None or type(seat) is not int or not 0 <= seat < self._n:
+            position = None if seat is None else self._seat(seat)
+        else:
+            position = seat
         phase = self._phase
         if phase is _PH_BETTING:
             actor: int | None = self._actor
@@ -1505,7 +1537,7 @@ class Hand:
             outcome = self.outcome
         return _make_view(
             seat,
-            self._hole[seat] if seat is not None and self._dealt else None,
+            self._hole[position] if position is not None and self._dealt else None,
             self._cfg,
             phase,
             self._street,
@@ -1515,8 +1547,8 @@ class Hand:
             tuple(self._contrib),
             tuple(self._status),
             self._bet,
-            actor,
-            self.legal_actions() if actor == seat and actor is not None else None,
+            None if actor is None else self._nos[actor],
+            self.legal_actions() if actor == position and actor is not None else None,
             tuple(self._log),
             outcome,
         )

@@ -757,7 +757,9 @@ def record(
 ) -> HandHistory:
     """The history of a hand played on the engine, to write as PHH or PokerStars.
 
-    ``names`` are per engine seat; ``unit`` is the value of one chip in the
+    ``names`` are in the order of the configuration's stacks (default: the
+    configuration's ``names``); each player's seat in the history is their
+    table seat plus one (histories count seats from 1).  ``unit`` is the value of one chip in the
     file (``Decimal("0.01")`` for a game in cents): 1 or a power of ten
     below it, else :class:`~holdem.errors.ConfigError`.  The history holds every
     hole card the referee knows (``show_all=False``: only the shown ones).
@@ -781,7 +783,9 @@ def record(
     cfg = hand.config
     n = len(cfg.stacks)
     order = [(cfg.button + 1 + i) % n for i in range(n)]  # the model's order: button last
-    index = {seat: i for i, seat in enumerate(order)}
+    index = {seat: i for i, seat in enumerate(order)}  # by position in the configuration
+    numbers = cfg.seat_numbers
+    by_number = {numbers[seat]: i for i, seat in enumerate(order)}  # by table seat
     antes = [0] * n
     blinds = [0] * n
     dead = [0] * n
@@ -810,7 +814,7 @@ def record(
         kind = a.kind
         if kind is K.DEAL_HOLE:
             for seat in order:
-                cards = hand.hole_cards(seat)
+                cards = hand.hole_cards(numbers[seat])
                 known = cards if cards is not None and (show_all or seat in shown) else None
                 moves.append(Move(DEAL_HOLE, index[seat], cards=known or (None, None)))
         elif kind is K.DEAL_BOARD:
@@ -818,20 +822,20 @@ def record(
         elif a.seat is None:
             continue
         elif kind is K.FOLD:
-            moves.append(Move(FOLD, index[a.seat]))
+            moves.append(Move(FOLD, by_number[a.seat]))
         elif kind is K.CHECK or kind is K.CALL:
-            moves.append(Move(CHECK_CALL, index[a.seat], all_in=a.all_in))
+            moves.append(Move(CHECK_CALL, by_number[a.seat], all_in=a.all_in))
         elif kind is K.BET or kind is K.RAISE:
-            moves.append(Move(BET_RAISE, index[a.seat], to=a.to, all_in=a.all_in))
+            moves.append(Move(BET_RAISE, by_number[a.seat], to=a.to, all_in=a.all_in))
         elif kind is K.SHOW:
-            moves.append(Move(SHOW, index[a.seat], cards=a.cards))
+            moves.append(Move(SHOW, by_number[a.seat], cards=a.cards))
         elif kind is K.MUCK:
-            moves.append(Move(MUCK, index[a.seat]))
+            moves.append(Move(MUCK, by_number[a.seat]))
         elif kind is K.RETURN:
-            returned.append((index[a.seat], a.amount))
+            returned.append((by_number[a.seat], a.amount))
         elif kind is K.WIN:
             pot = "pot" if single_pot else ("main pot" if a.pot == 0 else f"side pot-{a.pot}")
-            collected.append((index[a.seat], a.amount, pot))
+            collected.append((by_number[a.seat], a.amount, pot))
         elif kind is K.TIMEOUT:
             raise HoldemError("a protected timeout has no hand-history notation")
     won = [0] * n
@@ -842,7 +846,12 @@ def record(
     return HandHistory(
         variant=variant,
         players=tuple(
-            Player(names[seat] if names else None, cfg.stacks[seat], seat + 1) for seat in order
+            Player(
+                names[seat] if names else (cfg.names[seat] if cfg.names else None),
+                cfg.stacks[seat],
+                numbers[seat] + 1,
+            )
+            for seat in order
         ),
         blinds=Blinds(
             antes=tuple(antes),

@@ -61,12 +61,13 @@ def sample_hand(view: PlayerView, rng: int | random.Random | None = None) -> Han
     whose cards were sampled may show or muck otherwise than in the real
     hand.  Up to the showdown its log equals the view's log.
     """
-    n = view.config.players
-    hole: list[tuple[Card, ...] | None] = [None] * n
+    config = view.config
+    position = {seat: i for i, seat in enumerate(config.seat_numbers)}
+    hole: list[tuple[Card, ...] | None] = [None] * config.players
     if view.seat is not None and view.hole_cards:
-        hole[view.seat] = tuple(view.hole_cards)
+        hole[position[view.seat]] = tuple(view.hole_cards)
     for seat, cards in view.shown:
-        hole[seat] = tuple(cards)
+        hole[position[seat]] = tuple(cards)
     deck = Deck(rng, exclude=seen_cards(view))
     hand = Hand(view.config, deck=deck, hole_cards=hole, board=tuple(view.board) or None)
     for record in view.log:

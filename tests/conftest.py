@@ -35,7 +35,8 @@ def hand_configs(
 ) -> st.SearchStrategy[HandConfig]:
     """Random hand configurations: 2 to ``max_players`` players, stacks of 1 to
     ``max_stack``, blinds 1/2, every structure, antes; with ``extras`` also
-    big-blind antes, straddles, a live post with a dead blind and hand ids."""
+    big-blind antes, straddles, a live post with a dead blind, hand ids and
+    table seat numbers."""
 
     def build(
         n: int,
@@ -47,6 +48,7 @@ def hand_configs(
         straddle: int,
         post: bool,
         hand_id: int | str | None,
+        numbers: list[int],
     ) -> HandConfig:
         straddle = straddle if n >= 3 and structure is not Structure.FIXED_LIMIT else 0
         seat = (button + 4) % n
@@ -62,12 +64,15 @@ def hand_configs(
             straddle=straddle,
             posts=() if straddle else posts,
             hand_id=hand_id,
+            seats=tuple(sorted(numbers[:n])) if len(numbers) >= n else (),
         )
 
-    plain = st.just(False), st.just(0), st.just(False), st.none()
+    plain = st.just(False), st.just(0), st.just(False), st.none(), st.just([])
     more = (
         (st.booleans(), st.sampled_from([0, 0, 4]), st.booleans(),
-         st.one_of(st.none(), st.integers(0, 10**9), st.text(max_size=8)))
+         st.one_of(st.none(), st.integers(0, 10**9), st.text(max_size=8)),
+         st.one_of(st.just([]), st.lists(st.integers(0, 99), unique=True, min_size=9,
+                                         max_size=9)))
         if extras
         else plain
     )  # fmt: skip

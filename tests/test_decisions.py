@@ -39,7 +39,7 @@ def applies(hand: Hand, decision: Decision) -> bool:
     return True
 
 
-configs = hand_configs()
+configs = hand_configs(extras=True)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
