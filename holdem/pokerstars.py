@@ -1007,6 +1007,10 @@ def _unwritable(hand: HandHistory) -> str | None:
     for i, (blind, more) in enumerate(zip(b.blinds, extra, strict=False)):
         if blind and more:
             return f"{hand.player_name(i)} posts a blind and another forced bet"
+    for move in hand.moves:
+        known = [c for c in move.cards if c is not None]
+        if len(set(known)) != len(known):
+            return f"{format_cards(known)} repeats a card (PokerStars text lists each card once)"
     seen: set[str] = set()
     for i, player in enumerate(hand.players):
         if player.stack is None:

@@ -612,6 +612,21 @@ def test_a_move_by_a_player_the_hand_lacks_is_not_written() -> None:
             write(history)  # type: ignore[operator]
 
 
+def test_a_hand_whose_cards_repeat_in_one_line_is_not_written_as_pokerstars() -> None:
+    """The PokerStars reader refuses ``Dealt to Bill [9c 9c]``: the writer does not
+    write it (found by the fuzz run)."""
+    from holdem.pokerstars import to_pokerstars
+
+    text = (
+        "variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+        "starting_stacks = [100, 100]\nactions = ['d dh p1 9c9c', 'd dh p2 6h5c', 'p2 f']\n"
+    )
+    [hand] = read_phh_text(text)
+    assert isinstance(hand, HandHistory)
+    with pytest.raises(HistoryFormatError, match="9c 9c repeats a card"):
+        to_pokerstars(hand)
+
+
 def test_converting_a_file_without_hands_writes_nothing(tmp_path: Path) -> None:
     empty = tmp_path / "empty.phh"
     empty.write_bytes(b"# nothing here\n")
