@@ -1007,10 +1007,20 @@ def _unwritable(hand: HandHistory) -> str | None:
     for i, (blind, more) in enumerate(zip(b.blinds, extra, strict=False)):
         if blind and more:
             return f"{hand.player_name(i)} posts a blind and another forced bet"
+    dealt: dict[int, set[Card]] = {}
     for move in hand.moves:
         known = [c for c in move.cards if c is not None]
         if len(set(known)) != len(known):
             return f"{format_cards(known)} repeats a card (PokerStars text lists each card once)"
+        if move.actor is None or len(known) != 2:
+            continue
+        if move.kind == DEAL_HOLE:
+            dealt[move.actor] = set(known)
+        elif move.kind == SHOW and dealt.get(move.actor, set(known)) != set(known):
+            return (
+                f"{hand.player_name(move.actor)} shows {format_cards(known)} but was dealt "
+                f"{format_cards(sorted(dealt[move.actor], reverse=True))}"
+            )
     seen: set[str] = set()
     for i, player in enumerate(hand.players):
         if player.stack is None:

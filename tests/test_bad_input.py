@@ -627,6 +627,23 @@ def test_a_hand_whose_cards_repeat_in_one_line_is_not_written_as_pokerstars() ->
         to_pokerstars(hand)
 
 
+def test_a_hand_that_shows_other_cards_than_it_dealt_is_not_written_as_pokerstars() -> None:
+    """The PokerStars reader refuses a show of other cards than those dealt to the
+    player: the writer does not write such a hand (found by the fuzz run)."""
+    from holdem.pokerstars import to_pokerstars
+
+    text = (
+        "variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+        "starting_stacks = [100, 100]\nactions = ['d dh p1 As3s', 'd dh p2 6h5c', 'p2 cc',"
+        " 'p1 cc', 'd db 7s6c4c', 'p1 cc', 'p2 cc', 'd db 3c', 'p1 cc', 'p2 cc', 'd db Qd',"
+        " 'p1 cc', 'p2 cc', 'p1 sm 3d3s', 'p2 sm 6h5c']\n"
+    )
+    [hand] = read_phh_text(text)
+    assert isinstance(hand, HandHistory)
+    with pytest.raises(HistoryFormatError, match="p1 shows 3d 3s but was dealt As 3s"):
+        to_pokerstars(hand)
+
+
 def test_converting_a_file_without_hands_writes_nothing(tmp_path: Path) -> None:
     empty = tmp_path / "empty.phh"
     empty.write_bytes(b"# nothing here\n")
