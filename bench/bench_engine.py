@@ -46,7 +46,7 @@ from typing import Any
 from _common import emit, set_bench
 
 import holdem
-from holdem.actions import ActionKind
+from holdem.actions import ActionKind, LegalActions
 from holdem.config import HandConfig
 from holdem.hand import Hand
 
@@ -115,32 +115,37 @@ def holdem_call(hands: int, rng: random.Random) -> int:
     return hands
 
 
+def _random_move(hand: Hand, legal: LegalActions, rng: random.Random) -> None:
+    """Fold, check-or-call or bet/raise with equal chances, a bet or raise to a
+    uniform amount between the legal minimum and maximum."""
+    moves = ["fold", "check" if legal.check else "call"]
+    if legal.wager is not None:
+        moves.append("raise")
+    move = rng.choice(moves)
+    if move == "raise":
+        assert legal.min_to is not None and legal.max_to is not None
+        to = rng.randint(legal.min_to, legal.max_to)
+        if legal.wager is ActionKind.RAISE:
+            hand.raise_to(to)
+        else:
+            hand.bet(to)
+    elif move == "check":
+        hand.check()
+    elif move == "call":
+        hand.call()
+    else:
+        hand.fold()
+
+
 def holdem_random(hands: int, rng: random.Random) -> int:
     table = Table()
-    choice, randint = rng.choice, rng.randint
     for _ in range(hands):
         seats, config = table.next_hand()
         hand = Hand(config, rng=rng)
         while not hand.done:
             legal = hand.legal_actions()
             assert legal is not None
-            moves = ["fold", "check" if legal.check else "call"]
-            if legal.wager is not None:
-                moves.append("raise")
-            move = choice(moves)
-            if move == "raise":
-                assert legal.min_to is not None and legal.max_to is not None
-                to = randint(legal.min_to, legal.max_to)
-                if hand.current_bet:
-                    hand.raise_to(to)
-                else:
-                    hand.bet(to)
-            elif move == "check":
-                hand.check()
-            elif move == "call":
-                hand.call()
-            else:
-                hand.fold()
+            _random_move(hand, legal, rng)
         table.settle(seats, hand.stacks)
     return hands
 
@@ -149,36 +154,17 @@ def holdem_views(hands: int, rng: random.Random) -> int:
     """Self-play where every decision is made from the actor's own view.
 
     Each turn builds ``hand.view(hand.actor)`` (what a bot or a remote
-    program receives) and draws from its ``legal``, as :func:`holdem_random`
-    draws from ``legal_actions()``: fold, check-or-call or bet/raise with
-    equal chances, a bet or raise to a uniform amount between the legal
-    minimum and maximum.
+    program receives) and draws from its ``legal`` as :func:`holdem_random`
+    draws from ``legal_actions()`` (:func:`_random_move`).
     """
     table = Table()
-    choice, randint = rng.choice, rng.randint
     for _ in range(hands):
         seats, config = table.next_hand()
         hand = Hand(config, rng=rng)
         while not hand.done:
             legal = hand.view(hand.actor).legal
             assert legal is not None
-            moves = ["fold", "check" if legal.check else "call"]
-            if legal.wager is not None:
-                moves.append("raise")
-            move = choice(moves)
-            if move == "raise":
-                assert legal.min_to is not None and legal.max_to is not None
-                to = randint(legal.min_to, legal.max_to)
-                if legal.wager is ActionKind.RAISE:
-                    hand.raise_to(to)
-                else:
-                    hand.bet(to)
-            elif move == "check":
-                hand.check()
-            elif move == "call":
-                hand.call()
-            else:
-                hand.fold()
+            _random_move(hand, legal, rng)
         table.settle(seats, hand.stacks)
     return hands
 

@@ -218,14 +218,15 @@ class Action(NamedTuple):
 
 
 def street_of(label: str, fields: Fields | None = None) -> Street:
-    """The :class:`Street` of a label (``"flop"``)."""
-    try:
-        return Street[label.upper()]
-    except KeyError:
-        names = ", ".join(s.label for s in Street)
-        if fields is not None:
-            raise fields.error("street", label, f"{label!r} is not one of {names}") from None
-        raise ValueError(f"{label!r} is not a street: one of {names}") from None
+    """The :class:`Street` of its label (``"flop"``; ``fields``: the wire reader
+    whose ``street`` field it is, for the error)."""
+    for street in Street:
+        if street.label == label:
+            return street
+    names = ", ".join(s.label for s in Street)
+    if fields is not None:
+        raise fields.error("street", label, f"{label!r} is not one of {names}")
+    raise ValueError(f"{label!r} is not a street: one of {names}")
 
 
 #: The decisions a player may make while betting or at showdown (RULES.md R5, R10).

@@ -417,9 +417,9 @@ def _check_stated(
     seat = move.actor
     assert seat is not None
     to, stated = move.to or 0, move.stated
-    # what the call put in this round (the engine asks no more than another
-    # player can match, R6, so nothing of it comes back at once)
-    paid = max(0, hand.bets[seat] - bets[seat]) if bets else 0
+    # what the call put in (the engine asks no more than another player can
+    # match, R6, so nothing of it comes back at once)
+    paid = action.amount
     if stated is not None and move.kind == CHECK_CALL and stated != paid:
         raise _error(
             h,

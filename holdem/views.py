@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import FrozenInstanceError
 from typing import Any, NoReturn
 
-from .actions import STATUS_NAMES, Action, ActionKind, LegalActions, Phase, Street
+from .actions import STATUS_NAMES, Action, ActionKind, LegalActions, Phase, Street, street_of
 from .cards import Card, format_card
 from .config import HandConfig
 from .pots import Outcome
@@ -260,7 +260,7 @@ class PlayerView(_ViewSlots):
             hole_cards=hole,
             config=config,
             phase=f.token("phase", Phase),
-            street=_street(f),
+            street=street_of(f.text("street"), f),
             board=board,
             stacks=f.integers("stacks"),
             bets=f.integers("bets"),
@@ -372,12 +372,3 @@ def _make_view(
 
 def _card_list(cards: tuple[Card, ...] | None) -> list[str]:
     return [format_card(c) for c in cards or ()]
-
-
-def _street(f: Fields) -> Street:
-    label = f.text("street")
-    for street in Street:
-        if street.label == label:
-            return street
-    names = ", ".join(s.label for s in Street)
-    raise f.error("street", label, f"{label!r} is not one of {names}")

@@ -8,7 +8,6 @@ import random
 import pytest
 
 from holdem import Hand, HandConfig
-from holdem.actions import ActionKind
 from holdem.config import Post
 from holdem.errors import ConfigError, IllegalActionError
 from holdem.phh import read_phh_text, to_phh
@@ -123,4 +122,3 @@ def test_written_histories_name_the_players_and_their_seats() -> None:
 
     [back] = read_phh_text(tomli_w.dumps(to_phh(history)))
     assert [p.name for p in back.players] == ["Bob", "Cid", "Ann"]  # type: ignore[union-attr]
-    assert ActionKind.DEAL_HOLE in {a.kind for a in hand.log}
