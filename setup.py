@@ -1,8 +1,10 @@
-"""The two compiled modules; everything else is in pyproject.toml.
+"""The three compiled modules; everything else is in pyproject.toml.
 
 - holdem._core: the C core through cffi (API mode), built by csrc/build_ffi.py;
 - holdem._fastcall: the per-hand calls as a small CPython extension that
-  reads holdem._core's tables (see csrc/hd_fastcall.c for why).
+  reads holdem._core's tables (see csrc/hd_fastcall.c for why);
+- holdem._engine: the state and rules of one hand (csrc/hd_engine.c), the C
+  base class of holdem.hand.Hand, reading the same tables.
 
 Both use the limited API, so one abi3 wheel serves CPython 3.11 and later.
 """
@@ -20,8 +22,17 @@ fastcall = Extension(
     extra_compile_args=[] if sys.platform == "win32" else ["-O3", "-std=c99"],
 )
 
+engine = Extension(
+    "holdem._engine",
+    sources=["csrc/hd_engine.c"],
+    depends=["csrc/hd_internal.h", "csrc/holdem.h"],
+    include_dirs=["csrc"],
+    py_limited_api=True,
+    extra_compile_args=[] if sys.platform == "win32" else ["-O3", "-std=c99"],
+)
+
 setup(
     cffi_modules=["csrc/build_ffi.py:ffibuilder"],
-    ext_modules=[fastcall],
+    ext_modules=[fastcall, engine],
     options={"bdist_wheel": {"py_limited_api": "cp311"}},
 )

@@ -32,6 +32,8 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from . import _engine
+from ._core import ffi, lib
 from .actions import (
     PLAYER_KINDS,
     REFEREE_KINDS,
@@ -46,41 +48,36 @@ from .actions import (
 from .cards import Card, Deck, format_cards, parse_board, parse_cards, parse_hole
 from .config import HandConfig, HeadsUpCap, Structure
 from .errors import ConfigError, HoldemError, IllegalActionError, InvalidCardError, quote
-from .evaluator import evaluate7
-from .pots import Outcome, Pot, ShownHand, build_pots, split
+from .pots import Outcome, Pot, ShownHand
 from .views import PlayerView, _make_view
 
 __all__ = ["STATUS_NAMES", "Hand", "Phase"]
 
-# Player statuses (ints in a flat list: the hot loops compare small ints).
+# Player statuses, as the C core numbers them (holdem.actions.STATUS_NAMES).
 ACTIVE = 0  # in the hand and may still bet
 ALL_IN = 1  # in the hand, no chips left
 FOLDED = 2
 PROTECTED = 3  # protected timeout: in the hand for what they put in, no more betting
 MUCKED = 4  # gave up at showdown
 
-
 _OUT = (FOLDED, MUCKED)
-# where each street's cards sit in the stub that follows the hole cards:
+# where the board cards sit in the stub that follows the hole cards:
 # burn, flop x3, burn, turn, burn, river
-_BURN_SLOT = (-1, 0, 4, 6)
-_BOARD_SLOTS = ((), (1, 2, 3), (5,), (7,))
 _STUB_BOARD = (1, 2, 3, 5, 7)
 _STUB = 8
+#: the core's codes of the betting structures and of the heads-up cap policies
+_STRUCTURES = {Structure.NO_LIMIT: 0, Structure.POT_LIMIT: 1, Structure.FIXED_LIMIT: 2}
+_CAPS = {HeadsUpCap.NEVER: 0, HeadsUpCap.ROUND_START: 1, HeadsUpCap.TWO_LEFT: 2}
 
-
-_K_ALL_IN = ActionKind.ALL_IN
-_K_ANTE = ActionKind.ANTE
 _K_BET = ActionKind.BET
 _K_CALL = ActionKind.CALL
-_K_CHECK = ActionKind.CHECK
 _K_DEAL_BOARD = ActionKind.DEAL_BOARD
-_K_DEAD_BLIND = ActionKind.DEAD_BLIND
 _K_DEAL_HOLE = ActionKind.DEAL_HOLE
 _K_FOLD = ActionKind.FOLD
+_K_CHECK = ActionKind.CHECK
+_K_ALL_IN = ActionKind.ALL_IN
 _K_MUCK = ActionKind.MUCK
 _K_RAISE = ActionKind.RAISE
-_K_RETURN = ActionKind.RETURN
 _K_SHOW = ActionKind.SHOW
 _K_TIMEOUT = ActionKind.TIMEOUT
 _K_WIN = ActionKind.WIN
@@ -91,37 +88,19 @@ _PH_COMPLETE = Phase.COMPLETE
 _PH_DEALING = Phase.DEALING
 _PH_POSTING = Phase.POSTING
 _PH_SHOWDOWN = Phase.SHOWDOWN
+_S_FLOP = Street.FLOP
 _S_PREFLOP = Street.PREFLOP
-_S_RIVER = Street.RIVER
-_S_TURN = Street.TURN
-_STREETS = tuple(Street)
-_new = tuple.__new__
 
-
-def _record(
-    kind: ActionKind,
-    seat: int | None,
-    street: Street,
-    amount: int = 0,
-    to: int = 0,
-    all_in: bool = False,
-    cards: tuple[Card, ...] = (),
-    pot: int = -1,
-) -> Action:
-    """One log record, its fields by name (the one place that knows their order)."""
-    return _new(Action, (kind, seat, amount, to, street, all_in, cards, pot))
-
-
-_RINGS: dict[int, tuple[tuple[int, ...], ...]] = {}
-
-
-def _rings(n: int) -> tuple[tuple[int, ...], ...]:
-    """For each seat, the seats after it clockwise, ending with itself."""
-    rings = _RINGS.get(n)
-    if rings is None:
-        rings = tuple(tuple((p + i) % n for i in range(1, n + 1)) for p in range(n))
-        _RINGS[n] = rings
-    return rings
+# The C core builds records and menus of these types, and values hands with
+# the evaluator's tables.
+_engine.bind(
+    int(ffi.cast("uintptr_t", lib.hd_tables_address())),
+    tuple(ActionKind),
+    tuple(Phase),
+    tuple(Street),
+    Action,
+    LegalActions,
+)
 
 
 def _deal_around(deck: Deck, taken: set[Card], need: int) -> list[Card]:
@@ -134,50 +113,54 @@ def _deal_around(deck: Deck, taken: set[Card], need: int) -> list[Card]:
     return out
 
 
-#: The state of a hand, in one place: lists (copied by a snapshot), values
-#: (immutable), the log and the cards dealt (cut back to their length on undo),
-#: and what is fixed when the hand is made.  ``__slots__``, :meth:`Hand._snapshot`,
-#: :meth:`Hand._restore` and :meth:`Hand.copy` are all derived from these.
-_STATE_LISTS = (
-    "_stacks",
-    "_bets",
-    "_contrib",
-    "_status",
-    "_faced",
-    "_returned",
-    "_shown",
-    "_vals",
-    "_hole",
-)
-_STATE_VALUES = (
-    "_phase",
-    "_street",
-    "_actor",
-    "_bet",
-    "_nominal",
-    "_full",
-    "_level",
-    "_count",
-    "_capped",
-    "_hu_round",
-    "_aggressor",
-    "_post_i",
-    "_n_active",
-    "_n_in",
-    "_dealt",
-    "_sd_order",
-    "_sd_i",
-    "_sd_best",
-    "_face_up",
-    "_outcome",
-    "_awards",
-)
-_STATE_GROWING = ("_log", "_board", "_burns")
-_FIXED = ("_auto", "_cfg", "_n", "_fixed", "_pot_limit", "_ring", "_first", "_stub", "_nos", "_pos")
-_SLOTS = (*_STATE_LISTS, *_STATE_VALUES, *_STATE_GROWING, *_FIXED, "_history")
+def _deal_cards(
+    n: int,
+    first: int,
+    rng: int | random.Random | None,
+    deck: Deck | None,
+    hole_cards: Sequence[object] | None,
+    board: str | Iterable[Card | str] | None,
+) -> tuple[list[tuple[Card, Card] | None], list[Card | None]]:
+    """The hole cards by position and the stub (burns and board) of a new hand:
+    dealt from ``deck`` or ``Deck(rng)``, or given (None where unknown)."""
+    given_board = parse_board(board)
+    if hole_cards is None and not given_board:
+        cards = (deck if deck is not None else Deck(rng)).deal(2 * n + _STUB)
+        hole: list[tuple[Card, Card] | None] = [None] * n
+        for i in range(n):
+            hole[(first + i) % n] = (cards[i], cards[n + i])
+        return hole, list(cards[2 * n :])
+    if hole_cards is not None:
+        if isinstance(hole_cards, str) or len(hole_cards) != n:
+            raise InvalidCardError(f"hole_cards: expected a list of {n} hands, one per seat")
+        hole = [parse_hole(item, f"seat {seat}") for seat, item in enumerate(hole_cards)]
+    else:
+        hole = [None] * n
+    known = [c for h in hole if h for c in h] + given_board
+    clash = len(set(known)) != len(known)
+    if clash:
+        parse_cards(known)  # raises, naming the duplicate
+    stub: list[Card | None] = [None] * _STUB
+    for slot, c in zip(_STUB_BOARD, given_board, strict=False):
+        stub[slot] = c
+    if hole_cards is None or rng is not None or deck is not None:
+        # the unknown hole cards (all, without hole_cards), then burns and board
+        unknown = [(first + i) % n for i in range(n) if hole[(first + i) % n] is None]
+        need = stub.count(None) + 2 * len(unknown)
+        if deck is None:
+            drawn = iter(Deck(rng, exclude=known).deal(need))
+        else:
+            taken = set(known)
+            drawn = iter(_deal_around(deck, taken, need))
+        ones = [next(drawn) for _ in unknown]  # round the table, one card at a time
+        twos = [next(drawn) for _ in unknown]
+        for seat, a, b in zip(unknown, ones, twos, strict=True):
+            hole[seat] = (a, b)
+        stub = [c if c is not None else next(drawn) for c in stub]
+    return hole, stub
 
 
-class Hand:
+class Hand(_engine.HandCore):
     """One hand of hold'em, from the forced bets to the awarded pots.
 
     :param config: the :class:`~holdem.config.HandConfig`.
@@ -197,9 +180,14 @@ class Hand:
         and dealing them raises :class:`~holdem.errors.HoldemError`.
     :param auto: run dealer steps and showdown defaults by themselves; with
         False call :meth:`step` (or :meth:`run`) for each of them.
+
+    The state and the rules that change it (posting, dealing, betting,
+    turn order, showdown defaults, pots) are in the C base class
+    ``holdem._engine.HandCore``; this class checks what it is given, parses
+    cards, explains every refusal, and builds views and the outcome.
     """
 
-    __slots__ = _SLOTS
+    __slots__ = ("_cfg", "_history", "_nos", "_outcome", "_pos")
 
     def __init__(
         self,
@@ -213,48 +201,11 @@ class Hand:
     ) -> None:
         n = len(config.stacks)
         self._cfg = config
-        self._n = n
-        self._auto = auto
-        self._fixed = config.structure is Structure.FIXED_LIMIT
-        self._pot_limit = config.structure is Structure.POT_LIMIT
-        self._ring = _rings(n)
         # table seat numbers by position, and positions by seat number (None: the same)
         self._nos = config.seat_numbers
         self._pos = {seat: i for i, seat in enumerate(config.seats)} if config.seats else None
-        self._first = (config.button + 1) % n
-        self._stacks = list(config.stacks)
-        self._bets = [0] * n
-        self._contrib = [0] * n
-        self._status = [ACTIVE] * n
-        self._faced = [-1] * n
-        self._returned = [0] * n
-        self._n_active = n
-        self._n_in = n
-        self._phase = _PH_POSTING
-        self._street = _S_PREFLOP
-        self._actor = -1
-        self._bet = 0
-        self._nominal = 0
-        self._full = 0
-        self._level = 0
-        self._count = 0
-        self._capped = False
-        self._hu_round = False
-        self._aggressor = -1
-        self._post_i = 0
-        self._log: list[Action] = []
-        self._board: list[Card] = []
-        self._burns: list[Card | None] = []
-        self._dealt = False
-        self._sd_order: tuple[int, ...] = ()
-        self._sd_i = 0
-        self._sd_best = 0
-        self._face_up = False
-        self._shown = [False] * n
-        self._vals = [0] * n
         self._outcome: Outcome | None = None
-        self._awards: list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
-        self._history: list[tuple[Any, ...]] = []
+        self._history: list[tuple[bytes, Outcome | None]] = []
         if deck is not None:
             if rng is not None:
                 raise ConfigError("give rng or deck, not both", field="deck", value=deck)
@@ -264,60 +215,30 @@ class Hand:
                     field="deck",
                     value=deck,
                 )
-        self._deal_cards(rng, deck, hole_cards, board)
+        first = (config.button + 1) % n
+        hole, stub = _deal_cards(n, first, rng, deck, hole_cards, board)
+        straddle_seat = config.straddle_seat
+        self._setup(
+            self._nos,
+            config.stacks,
+            auto,
+            _STRUCTURES[config.structure],
+            config.button,
+            first,
+            config.big_blind_seat,
+            -1 if straddle_seat is None else straddle_seat,
+            config.big_blind,
+            config.straddle,
+            config.small_bet,
+            config.big_bet,
+            config.raise_cap,
+            _CAPS[config.heads_up_cap],
+            config.forced_bets,
+            hole,
+            stub,
+        )
         if auto:
             self._run()
-
-    # ------------------------------------------------------------------ cards
-
-    def _deal_cards(
-        self,
-        rng: int | random.Random | None,
-        deck: Deck | None,
-        hole_cards: Sequence[object] | None,
-        board: str | Iterable[Card | str] | None,
-    ) -> None:
-        n = self._n
-        given_board = parse_board(board)
-        if hole_cards is None and not given_board:
-            cards = (deck if deck is not None else Deck(rng)).deal(2 * n + _STUB)
-            hole: list[tuple[Card, Card] | None] = [None] * n
-            for i in range(n):
-                hole[(self._first + i) % n] = (cards[i], cards[n + i])
-            self._hole = hole
-            self._stub: list[Card | None] = list(cards[2 * n :])
-            return
-        if hole_cards is not None:
-            if isinstance(hole_cards, str) or len(hole_cards) != n:
-                raise InvalidCardError(f"hole_cards: expected a list of {n} hands, one per seat")
-            hole = [parse_hole(item, f"seat {seat}") for seat, item in enumerate(hole_cards)]
-        else:
-            hole = [None] * n
-        known = [c for h in hole if h for c in h] + given_board
-        clash = len(set(known)) != len(known)
-        if clash:
-            parse_cards(known)  # raises, naming the duplicate
-        stub: list[Card | None] = [None] * _STUB
-        for slot, c in zip(_STUB_BOARD, given_board, strict=False):
-            stub[slot] = c
-        if hole_cards is None or rng is not None or deck is not None:
-            # the unknown hole cards (all, without hole_cards), then burns and board
-            unknown = [
-                (self._first + i) % n for i in range(n) if hole[(self._first + i) % n] is None
-            ]
-            need = stub.count(None) + 2 * len(unknown)
-            if deck is None:
-                drawn = iter(Deck(rng, exclude=known).deal(need))
-            else:
-                taken = set(known)
-                drawn = iter(_deal_around(deck, taken, need))
-            first = [next(drawn) for _ in unknown]  # round the table, one card at a time
-            second = [next(drawn) for _ in unknown]
-            for seat, a, b in zip(unknown, first, second, strict=True):
-                hole[seat] = (a, b)
-            stub = [c if c is not None else next(drawn) for c in stub]
-        self._hole = hole
-        self._stub = stub
 
     # ----------------------------------------------------------- public state
 
@@ -335,26 +256,6 @@ class Hand:
     def street(self) -> Street:
         """The current street."""
         return self._street
-
-    @property
-    def done(self) -> bool:
-        """True once the pots are awarded."""
-        return self._phase is _PH_COMPLETE
-
-    @property
-    def actor(self) -> int | None:
-        """The seat whose decision the hand waits for (betting or showdown), else None."""
-        if self._phase is _PH_BETTING:
-            return self._nos[self._actor]
-        if self._phase is _PH_SHOWDOWN:
-            return self._nos[self._sd_order[self._sd_i]]
-        return None
-
-    @property
-    def stacks(self) -> tuple[int, ...]:
-        """Chips behind, per player, in the order of the configuration's stacks
-        (``config.seat_numbers`` gives their table seats)."""
-        return tuple(self._stacks)
 
     @property
     def stacks_by_seat(self) -> dict[int, int]:
@@ -395,11 +296,6 @@ class Hand:
     def board(self) -> tuple[Card, ...]:
         """The board cards dealt so far."""
         return tuple(self._board)
-
-    @property
-    def log(self) -> tuple[Action, ...]:
-        """Every step so far.  Public information only (RULES.md R14)."""
-        return tuple(self._log)
 
     @property
     def statuses(self) -> tuple[str, ...]:
@@ -503,101 +399,34 @@ class Hand:
 
     # ------------------------------------------------------ legal actions
 
-    def legal_actions(self) -> LegalActions | None:
-        """Exactly what the player to act may do now, or None if nobody is to act.
-
-        Amounts are to-amounts (the player's total bet of the round).
-        """
-        phase = self._phase
-        if phase is _PH_SHOWDOWN:
-            p = self._sd_order[self._sd_i]
-            return LegalActions(seat=self._nos[p], show=True, muck=self._may_muck(p))
-        if phase is not _PH_BETTING:
-            return None
-        p = self._actor
-        bet = self._bet
-        mine = self._bets[p]
-        everything = mine + self._stacks[p]
-        facing = mine < bet
-        rng = self._wager_range(p)
-        wager = None
-        lo = hi = None
-        all_in: int | None = None
-        if isinstance(rng, tuple):
-            lo, hi = rng
-            wager = _K_RAISE if bet else _K_BET
-            if everything <= hi:
-                all_in = everything
-            if lo > everything:  # only an all-in for less is left (R5)
-                lo = hi = None
-                wager = None
-        elif everything <= bet:
-            all_in = everything
-        call = (bet if bet < everything else everything) if facing else None
-        return LegalActions(
-            seat=self._nos[p],
-            fold=True,
-            check=not facing,
-            call=call,
-            wager=wager,
-            min_to=lo,
-            max_to=hi,
-            all_in=all_in,
-            bet=bet,
-        )
-
     def _wager_range(self, p: int) -> tuple[int, int] | str:
         """(min, max) to-amounts of a bet or raise by ``p``, or why there is none.
 
         The minimum may exceed what the player has: an all-in for less is
-        then the only wager (checked by the callers).
+        then the only wager (checked by the callers).  The numbers come from
+        the C core (its ``_range``); the reasons are worded here.
         """
-        bet = self._bet
-        bets = self._bets
-        stacks = self._stacks
-        if stacks[p] <= bet - bets[p]:
-            return f"calling {bet - bets[p]} takes all {stacks[p]} chips of seat {self._nos[p]}"
-        status = self._status
-        for q in self._ring[p]:
-            if q != p and status[q] == ACTIVE and stacks[q] + bets[q] > bet:
-                break
-        else:
+        code, lo, hi = self._range(p)
+        if not code:
+            return lo, hi
+        seat = self._nos[p]
+        if code == 1:
+            owed = self._bet - self._bets[p]
+            return f"calling {owed} takes all {self._stacks[p]} chips of seat {seat}"
+        if code == 2:
             return "no other player could call a raise (the others are all-in or out)"
-        faced = self._faced[p]
-        if self._fixed:
-            if faced >= 0 and faced >= self._level:
-                return (
-                    f"seat {self._nos[p]} already acted and the betting was not reopened "
-                    "(an all-in of less than half a bet does not reopen it)"
-                )
-            if self._count > self._cfg.raise_cap and not self._uncapped():
-                raises = self._cfg.raise_cap
-                return f"the betting is capped (a bet and {raises} raise{'s' * (raises != 1)})"
-            unit = self._cfg.small_bet if self._street < _S_TURN else self._cfg.big_bet
-            to = self._level + unit
-            return to, to
-        if faced >= 0 and bet - faced < self._full:
+        if code == 3:
             return (
-                f"seat {self._nos[p]} already acted and faces only {bet - faced} more, less than a "
-                f"full raise of {self._full}: the betting was not reopened"
+                f"seat {seat} already acted and the betting was not reopened "
+                "(an all-in of less than half a bet does not reopen it)"
             )
-        lo = bet + self._full
-        if self._pot_limit:
-            hi = bet + sum(self._contrib) + bet - bets[p]
-            if hi < lo:
-                hi = lo
-        else:
-            hi = bets[p] + stacks[p]
-        everything = bets[p] + stacks[p]
-        return lo, hi if hi < everything else everything
-
-    def _uncapped(self) -> bool:
-        policy = self._cfg.heads_up_cap
-        if policy is HeadsUpCap.TWO_LEFT:
-            return self._n_active <= 2 and not self._capped
-        if policy is HeadsUpCap.ROUND_START:
-            return self._hu_round
-        return False
+        if code == 4:
+            raises = self._cfg.raise_cap
+            return f"the betting is capped (a bet and {raises} raise{'s' * (raises != 1)})"
+        return (
+            f"seat {seat} already acted and faces only {self._bet - self._faced[p]} more, less "
+            f"than a full raise of {self._full}: the betting was not reopened"
+        )
 
     # ------------------------------------------------------------- fold
 
@@ -608,17 +437,6 @@ class Hand:
     def can_fold(self, seat: int | None = None) -> bool:
         """Whether the player to act (``seat``, if given) may fold."""
         return self._phase is _PH_BETTING and (seat is None or seat == self._nos[self._actor])
-
-    def fold(self, seat: int | None = None) -> Action:
-        """Folds the hand of the player to act."""
-        p = self._turn("fold", seat)
-        self._status[p] = FOLDED
-        self._n_active -= 1
-        self._n_in -= 1
-        record = _record(_K_FOLD, self._nos[p], self._street)
-        self._log.append(record)
-        self._advance(p)
-        return record
 
     # ------------------------------------------------------------ check
 
@@ -640,31 +458,7 @@ class Hand:
             and self._bets[self._actor] >= self._bet
         )
 
-    def check(self, seat: int | None = None) -> Action:
-        """Checks."""
-        p = self._actor
-        if (
-            self._phase is not _PH_BETTING
-            or (seat is not None and seat != self._nos[p])
-            or self._bets[p] < self._bet
-        ):
-            self.verify_check(seat)
-        self._faced[p] = self._level if self._fixed else self._bet
-        record = _record(_K_CHECK, self._nos[p], self._street, to=self._bets[p])
-        self._log.append(record)
-        self._advance(p)
-        return record
-
     # ------------------------------------------------- conveniences
-
-    def check_or_call(self, seat: int | None = None) -> Action:
-        """Checks if that is possible, else calls (a calling station's turn)."""
-        p = self._actor
-        if self._phase is _PH_BETTING and (seat is None or seat == self._nos[p]):
-            if self._bets[p] < self._bet:
-                return self._call(p)
-            return self.check(seat)
-        return self.check(seat)  # raises, saying why
 
     def check_or_fold(self, seat: int | None = None) -> Action:
         """Checks if that is possible, else folds (the plain timeout rule of R13)."""
@@ -687,30 +481,6 @@ class Hand:
             and (seat is None or seat == self._nos[self._actor])
             and self._bets[self._actor] < self._bet
         )
-
-    def call(self, seat: int | None = None) -> Action:
-        """Calls the current bet (all-in for less when the stack is short)."""
-        p = self._actor
-        if (
-            self._phase is not _PH_BETTING
-            or (seat is not None and seat != self._nos[p])
-            or self._bets[p] >= self._bet
-        ):
-            self.verify_call(seat)
-        return self._call(p)
-
-    def _call(self, p: int) -> Action:
-        bet = self._bet
-        mine = self._bets[p]
-        everything = mine + self._stacks[p]
-        to = bet if everything > bet else everything
-        chips = to - mine
-        all_in = self._put_in(p, chips, live=True)
-        self._faced[p] = self._level if self._fixed else bet
-        record = _record(_K_CALL, self._nos[p], self._street, amount=chips, to=to, all_in=all_in)
-        self._log.append(record)
-        self._advance(p)
-        return record
 
     # ------------------------------------------------------- bet / raise
 
@@ -768,11 +538,6 @@ class Hand:
         """Whether the player may bet ``to`` (any amount, if None)."""
         return self._can_wager(_K_BET, to, seat)
 
-    def bet(self, to: int, seat: int | None = None) -> Action:
-        """Bets: the first chips of a round, ``to`` in total."""
-        amount = self._verify_wager(_K_BET, to, seat)
-        return self._wager(_K_BET, self._actor, amount)
-
     def verify_raise_to(self, to: int, seat: int | None = None) -> None:
         """Raises :class:`IllegalActionError` unless the player may raise to ``to``."""
         self._verify_wager(_K_RAISE, to, seat)
@@ -780,11 +545,6 @@ class Hand:
     def can_raise_to(self, to: int | None = None, seat: int | None = None) -> bool:
         """Whether the player may raise to ``to`` (to any amount, if None)."""
         return self._can_wager(_K_RAISE, to, seat)
-
-    def raise_to(self, to: int, seat: int | None = None) -> Action:
-        """Raises to ``to``: the player's total bet of the round afterwards."""
-        amount = self._verify_wager(_K_RAISE, to, seat)
-        return self._wager(_K_RAISE, self._actor, amount)
 
     def _can_wager(self, kind: ActionKind, to: int | None, seat: int | None) -> bool:
         if self._phase is not _PH_BETTING or (seat is not None and seat != self._nos[self._actor]):
@@ -799,30 +559,6 @@ class Hand:
         if not isinstance(to, int) or isinstance(to, bool):
             return False
         return self._wager_problem(kind, to, self._actor) is None
-
-    def _wager(self, kind: ActionKind, p: int, to: int) -> Action:
-        bet = self._bet
-        chips = to - self._bets[p]
-        all_in = self._put_in(p, chips, live=True)
-        if self._fixed:
-            unit = self._cfg.small_bet if self._street < _S_TURN else self._cfg.big_bet
-            # a full raise, or an all-in of at least half a bet over the level (R7)
-            if 2 * (to - self._level) >= unit:
-                self._level = to
-                self._count += 1
-                if self._count > self._cfg.raise_cap and self._n_active + all_in > 2:
-                    self._capped = True
-            self._faced[p] = self._level
-        else:
-            if to - bet >= self._full:
-                self._full = to - bet
-            self._faced[p] = to
-        self._bet = to
-        self._aggressor = p
-        record = _record(kind, self._nos[p], self._street, amount=chips, to=to, all_in=all_in)
-        self._log.append(record)
-        self._advance(p)
-        return record
 
     # ------------------------------------------------------------ all-in
 
@@ -849,13 +585,6 @@ class Hand:
             return False
         return True
 
-    def all_in(self, seat: int | None = None) -> Action:
-        """Puts in every chip: a call, bet or raise, recorded as such with ``all_in``."""
-        kind, to = self._all_in_kind(seat)
-        if kind is _K_CALL:
-            return self._call(self._actor)
-        return self._wager(kind, self._actor, to)
-
     # ----------------------------------------------------------- timeout
 
     def verify_timeout(self, seat: int | None = None) -> None:
@@ -865,23 +594,6 @@ class Hand:
     def can_timeout(self, seat: int | None = None) -> bool:
         """Whether the player to act may take a protected timeout."""
         return self.can_fold(seat)
-
-    def timeout(self, seat: int | None = None) -> Action:
-        """Protected timeout (RULES.md R13 disconnect protection).
-
-        The player stops betting without folding: they stay in the hand,
-        all-in for what they have already put in, and can win only the pots
-        formed so far; the others go on betting into side pots.  (The plain
-        timeout rule, check if possible else fold, is :meth:`check` or
-        :meth:`fold`.)
-        """
-        p = self._turn("timeout", seat)
-        self._status[p] = PROTECTED
-        self._n_active -= 1
-        record = _record(_K_TIMEOUT, self._nos[p], self._street, to=self._bets[p])
-        self._log.append(record)
-        self._advance(p)
-        return record
 
     # --------------------------------------------------------- generic act
 
@@ -943,131 +655,6 @@ class Hand:
         record: Action = method(self, seat)
         return record
 
-    # ------------------------------------------------------ turn order
-
-    def _advance(self, p: int) -> None:
-        """Finds the next player to act after ``p``, or ends the round (R4)."""
-        if self._n_in > 1:
-            status = self._status
-            bets = self._bets
-            faced = self._faced
-            bet = self._bet
-            several = self._n_active >= 2
-            nominal = self._nominal
-            for q in self._ring[p]:
-                # ACTIVE is 0: a player who may bet, facing a bet or not yet acted
-                if not status[q]:
-                    if nominal:
-                        bet = self._bet_for(q)
-                    if bets[q] < bet or (faced[q] < 0 and several):
-                        self._actor = q
-                        self._bet = bet
-                        return
-        self._end_round()
-        if self._auto:
-            self._run()
-
-    def _begin_round(self, street: Street) -> None:
-        cfg = self._cfg
-        n = self._n
-        self._street = street
-        if street is _S_PREFLOP:
-            start = cfg.straddle_seat if cfg.straddle_seat is not None else cfg.big_blind_seat
-            # the bet is what was posted (R3): a straddle only as far as it was
-            # posted, and the big blind in full even when posted short (R6)
-            big = cfg.big_blind
-            top = max(self._bets)
-            self._bet = top if top > big else big
-            self._nominal = big if top < big else 0
-            # a straddle posted in full counts as the big blind for the minimum raise
-            self._full = top if cfg.straddle and top >= cfg.straddle else big
-            self._level = big
-            self._count = 1
-        else:
-            start = cfg.button
-            self._bets = [0] * n
-            self._faced = [-1] * n
-            self._bet = 0
-            self._nominal = 0
-            self._full = cfg.big_blind
-            self._level = 0
-            self._count = 0
-        self._capped = False
-        self._hu_round = self._n_active == 2
-        status = self._status
-        bets = self._bets
-        bet = self._bet
-        nominal = self._nominal
-        several = self._n_active >= 2
-        for q in self._ring[start]:
-            if not status[q]:
-                if nominal:
-                    bet = self._bet_for(q)
-                if bets[q] < bet or several:
-                    self._actor = q
-                    self._bet = bet
-                    self._phase = _PH_BETTING
-                    self._aggressor = -1
-                    return
-        self._end_round()
-
-    def _bet_for(self, q: int) -> int:
-        """The bet ``q`` must match preflop while the big blind, posted short, is
-        above every bet made (R3, R6): the full blind while another player can
-        still put it in, else only as much as the others can reach."""
-        bets = self._bets
-        top = max(bets)
-        nominal = self._nominal
-        if top >= nominal:
-            self._nominal = 0
-            return top
-        stacks = self._stacks
-        status = self._status
-        reach = 0
-        for r in range(self._n):
-            s = status[r]
-            if r != q and s != FOLDED and s != MUCKED:
-                most = bets[r] + stacks[r] if s == ACTIVE else bets[r]
-                if most > reach:
-                    reach = most
-        if reach > nominal:
-            reach = nominal
-        return reach if reach > top else top
-
-    def _end_round(self) -> None:
-        self._actor = -1
-        self._return_uncalled()
-        if self._n_in == 1:
-            self._phase = _PH_AWARDING
-        elif self._street is _S_RIVER:
-            self._start_showdown()
-        else:
-            self._phase = _PH_BOARD
-
-    def _return_uncalled(self) -> None:
-        bets = self._bets
-        top = max(bets)
-        if not top:
-            return
-        p = bets.index(top)
-        if self._status[p] in _OUT:
-            return
-        second = 0
-        for q, b in enumerate(bets):
-            if q != p and b > second:
-                second = b
-        if second == top:
-            return
-        excess = top - second
-        bets[p] = second
-        self._stacks[p] += excess
-        self._contrib[p] -= excess
-        self._returned[p] += excess
-        self._log.append(_record(_K_RETURN, self._nos[p], self._street, amount=excess, to=second))
-        if self._status[p] == ALL_IN:
-            self._status[p] = ACTIVE
-            self._n_active += 1
-
     # ------------------------------------------------------- dealer steps
 
     def can_step(self) -> bool:
@@ -1087,16 +674,6 @@ class Hand:
         a pot, else muck; all hands face up once someone is all-in).
         """
         phase = self._phase
-        if phase is _PH_POSTING:
-            return self._post()
-        if phase is _PH_DEALING:
-            record = _record(_K_DEAL_HOLE, None, _S_PREFLOP)
-            self._log.append(record)
-            self._dealt = True
-            self._begin_round(_S_PREFLOP)
-            return record
-        if phase is _PH_BOARD:
-            return self._deal_street()
         if phase is _PH_SHOWDOWN:
             p = self._sd_order[self._sd_i]
             decision = self._default_showdown(p)
@@ -1108,11 +685,11 @@ class Hand:
                     action="show",
                 )
             return self._show(p) if decision is _K_SHOW else self._muck(p)
-        if phase is _PH_AWARDING:
-            return self._award()
-        raise IllegalActionError(
-            f"no dealer step is pending: {self._not_betting_or_turn()} {self._ctx()}"
-        )
+        if phase is _PH_BETTING or phase is _PH_COMPLETE:
+            raise IllegalActionError(
+                f"no dealer step is pending: {self._not_betting_or_turn()} {self._ctx()}"
+            )
+        return self._step()
 
     def _not_betting_or_turn(self) -> str:
         if self._phase is _PH_BETTING:
@@ -1121,119 +698,21 @@ class Hand:
 
     def run(self) -> list[Action]:
         """Does dealer steps until a player must decide or the hand is over."""
-        start = len(self._log)
+        log = self._log
+        start = len(log)
         self._run()
-        return self._log[start:]
+        return log[start:]
 
-    def _run(self) -> None:
-        while True:
-            phase = self._phase
-            if phase is _PH_BETTING or phase is _PH_COMPLETE:
-                return
-            if phase is _PH_SHOWDOWN:
-                self._auto_showdown()
-                if self._phase is _PH_SHOWDOWN:
-                    return  # waits for cards nobody knows
-                continue
-            if phase is _PH_POSTING:
-                while self._phase is _PH_POSTING:
-                    self._post()
-                continue
-            self.step()
-
-    def _put_in(self, p: int, chips: int, live: bool) -> bool:
-        """Moves ``chips`` from ``p``'s stack into the pot (into their bet of the
-        round when ``live``); True when that was the last of the stack (all-in)."""
-        stacks = self._stacks
-        left = stacks[p] - chips
-        stacks[p] = left
-        self._contrib[p] += chips
-        if live:
-            self._bets[p] += chips
-        if left:
-            return False
-        self._status[p] = ALL_IN
-        self._n_active -= 1
-        return True
-
-    def _post(self) -> Action | None:
-        forced = self._cfg.forced_bets
-        stacks = self._stacks
-        record = None
-        while record is None and self._post_i < len(forced):
-            kind, p, amount = forced[self._post_i]
-            self._post_i += 1
-            stack = stacks[p]
-            if not stack:
-                continue
-            chips = amount if amount < stack else stack
-            live = kind is not _K_ANTE and kind is not _K_DEAD_BLIND  # a live blind
-            all_in = self._put_in(p, chips, live=live)
-            to = self._bets[p] if live else 0
-            record = _record(kind, self._nos[p], _S_PREFLOP, amount=chips, to=to, all_in=all_in)
-            self._log.append(record)
-        if self._post_i == len(forced):
-            self._phase = _PH_DEALING
-        return record
-
-    def _deal_street(self) -> Action:
-        street = _STREETS[self._street + 1]
-        stub = self._stub
-        cards = tuple([stub[i] for i in _BOARD_SLOTS[street]])
-        if None in cards:
-            raise HoldemError(
-                f"the {street.label} is needed but its card{'s' * (len(cards) > 1)} "
-                f"{'were' if len(cards) > 1 else 'was'} not given {self._ctx()}"
-            )
-        self._burns.append(stub[_BURN_SLOT[street]])
-        dealt: tuple[Card, ...] = cards  # type: ignore[assignment]  # no None: checked above
-        self._board.extend(dealt)
-        record = _record(_K_DEAL_BOARD, None, street, cards=dealt)
-        self._log.append(record)
-        self._begin_round(street)
-        return record
+    def _missing_board(self, street: Street) -> None:
+        """Raises: the cards of ``street`` are needed but were not given (the C
+        core calls this before dealing the street)."""
+        many = street is _S_FLOP
+        raise HoldemError(
+            f"the {street.label} is needed but its card{'s' * many} "
+            f"{'were' if many else 'was'} not given {self._ctx()}"
+        )
 
     # ---------------------------------------------------------- showdown
-
-    def _start_showdown(self) -> None:
-        status = self._status
-        first = self._aggressor
-        if first < 0 or status[first] in _OUT:
-            first = self._first
-        order = tuple(q for q in (first, *self._ring[first][:-1]) if status[q] not in _OUT)
-        self._sd_order = order
-        self._sd_i = 0
-        self._face_up = any(status[q] == ALL_IN or status[q] == PROTECTED for q in order)
-        self._phase = _PH_SHOWDOWN
-
-    def _auto_showdown(self) -> None:
-        """The default decisions in a row, until one needs unknown cards (see :meth:`step`)."""
-        order = self._sd_order
-        while self._phase is _PH_SHOWDOWN:
-            p = order[self._sd_i]
-            decision = self._default_showdown(p)
-            if decision is None:
-                return  # waits for cards nobody knows
-            if decision is _K_SHOW:
-                self._show(p)
-            else:
-                self._muck(p)
-
-    def _value(self, p: int) -> int:
-        value = self._vals[p]
-        if not value:
-            a, b = self._hole[p]  # type: ignore[misc]
-            c, d, e, f, g = self._board
-            value = self._vals[p] = evaluate7(a, b, c, d, e, f, g)
-        return value
-
-    def _default_showdown(self, p: int) -> ActionKind | None:
-        """SHOW or MUCK as the default decision of ``p``; None if it needs their cards."""
-        if self._hole[p] is None:
-            return None
-        if self._face_up:
-            return _K_SHOW
-        return _K_SHOW if self._value(p) >= self._sd_best else _K_MUCK
 
     def _may_muck(self, p: int) -> bool:
         return not self._face_up or self._hole[p] is None
@@ -1311,22 +790,10 @@ class Hand:
         p = self._showdown_turn("show", seat)
         hole = self._check_shown_cards(p, cards)
         if hole is not None:
-            self._hole[p] = hole
+            self._set_hole(p, *hole)
         record = self._show(p)
         if self._auto:
             self._run()
-        return record
-
-    def _show(self, p: int) -> Action:
-        value = self._value(p)
-        if value > self._sd_best:
-            self._sd_best = value
-        self._shown[p] = True
-        hole = self._hole[p]
-        assert hole is not None
-        record = _record(_K_SHOW, self._nos[p], self._street, cards=hole)
-        self._log.append(record)
-        self._next_shower()
         return record
 
     def verify_muck(self, seat: int | None = None) -> None:
@@ -1351,76 +818,7 @@ class Hand:
             self._run()
         return record
 
-    def _muck(self, p: int) -> Action:
-        self._status[p] = MUCKED
-        self._n_in -= 1
-        record = _record(_K_MUCK, self._nos[p], self._street)
-        self._log.append(record)
-        self._next_shower()
-        return record
-
-    def _next_shower(self) -> None:
-        self._sd_i += 1
-        # the last one left after the others mucked wins without showing
-        if self._sd_i >= len(self._sd_order) or self._n_in == 1:
-            self._phase = _PH_AWARDING
-
     # ------------------------------------------------------------ award
-
-    def _award(self) -> Action | None:
-        n = self._n
-        status = self._status
-        pots: list[tuple[int, tuple[int, ...]]]
-        if self._n_in == 1:  # everybody else folded: one pot, no showdown
-            winner = 0
-            while status[winner] == FOLDED or status[winner] == MUCKED:
-                winner += 1
-            pots = [(sum(self._contrib), (winner,))]
-        elif ALL_IN not in status and PROTECTED not in status:
-            # nobody all-in: build_pots would give one pot of everything for
-            # everybody still in (none at all when nothing was put in)
-            total = sum(self._contrib)
-            live = tuple([q for q in range(n) if status[q] != FOLDED and status[q] != MUCKED])
-            pots = [(total, live)] if total else []
-        else:
-            # antes and dead blinds too are their poster's money in the pots (R3, R9)
-            in_hand = [s != FOLDED and s != MUCKED for s in status]
-            all_in = [s in (ALL_IN, PROTECTED) for s in status]
-            pots = build_pots(self._contrib, in_hand, all_in)
-        stacks = self._stacks
-        vals = self._vals
-        log = self._log
-        street = self._street
-        awards: list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
-        record = None
-        for i in range(len(pots) - 1, -1, -1):  # last-formed first (R9)
-            amount, eligible = pots[i]
-            if len(eligible) > 1:
-                best = max([vals[q] for q in eligible])
-                winners = [q for q in eligible if vals[q] == best]
-            else:
-                winners = list(eligible)
-            if len(winners) == 1:
-                q = winners[0]
-                stacks[q] += amount
-                record = _record(_K_WIN, self._nos[q], street, amount=amount, pot=i)
-                log.append(record)
-                awards.append((amount, eligible, (q,), (amount,)))
-                continue
-            shares = split(amount, winners, self._first, n)
-            for q, chips in shares:
-                stacks[q] += chips
-                record = _record(_K_WIN, self._nos[q], street, amount=chips, pot=i)
-                log.append(record)
-            awards.append(
-                (amount, eligible, tuple([q for q, _ in shares]), tuple([c for _, c in shares]))
-            )
-        awards.reverse()
-        self._awards = awards
-        self._contrib = [0] * n
-        self._bets = [0] * n
-        self._phase = _PH_COMPLETE
-        return record
 
     @property
     def outcome(self) -> Outcome | None:
@@ -1451,19 +849,12 @@ class Hand:
 
     # -------------------------------------------------------- undo, copy
 
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (
-            *[getattr(self, name)[:] for name in _STATE_LISTS],
-            *[getattr(self, name) for name in _STATE_VALUES],
-            *[len(getattr(self, name)) for name in _STATE_GROWING],
-        )
+    def _snapshot(self) -> tuple[bytes, Outcome | None]:
+        return self._snap(), self._outcome
 
-    def _restore(self, snap: tuple[Any, ...]) -> None:
-        for name, value in zip(_STATE_LISTS + _STATE_VALUES, snap, strict=False):
-            setattr(self, name, value)
-        lengths = snap[len(_STATE_LISTS) + len(_STATE_VALUES) :]
-        for name, length in zip(_STATE_GROWING, lengths, strict=True):
-            del getattr(self, name)[length:]
+    def _restore(self, snap: tuple[bytes, Outcome | None]) -> None:
+        self._load(snap[0])
+        self._outcome = snap[1]
 
     def push(
         self,
@@ -1475,8 +866,8 @@ class Hand:
     ) -> Action:
         """Like :meth:`act`, remembering the state before so :meth:`pop` can undo it.
 
-        The snapshot is a few small lists (no deep copy); the dealer steps
-        that follow the action in auto mode are undone with it.
+        The snapshot is one copy of the C core's state (no deep copy); the
+        dealer steps that follow the action in auto mode are undone with it.
         """
         snap = self._snapshot()
         try:
@@ -1496,12 +887,12 @@ class Hand:
     def copy(self) -> Hand:
         """An independent copy of the current state (without the undo history)."""
         other = Hand.__new__(Hand)
-        for name in _FIXED:
-            setattr(other, name, getattr(self, name))
-        for name in _STATE_GROWING:
-            setattr(other, name, getattr(self, name)[:])
+        self._copy_to(other)
+        other._cfg = self._cfg
+        other._nos = self._nos
+        other._pos = self._pos
+        other._outcome = self._outcome
         other._history = []
-        other._restore(self._snapshot())
         return other
 
     def __repr__(self) -> str:
@@ -1525,33 +916,10 @@ class Hand:
             position = None if seat is None else self._seat(seat)
         else:
             position = seat
-        phase = self._phase
-        if phase is _PH_BETTING:
-            actor: int | None = self._actor
-        elif phase is _PH_SHOWDOWN:
-            actor = self._sd_order[self._sd_i]
-        else:
-            actor = None
         outcome = self._outcome
-        if outcome is None and phase is _PH_COMPLETE:
+        if outcome is None and self._phase is _PH_COMPLETE:
             outcome = self.outcome
-        return _make_view(
-            seat,
-            self._hole[position] if position is not None and self._dealt else None,
-            self._cfg,
-            phase,
-            self._street,
-            tuple(self._board),
-            tuple(self._stacks),
-            tuple(self._bets),
-            tuple(self._contrib),
-            tuple(self._status),
-            self._bet,
-            None if actor is None else self._nos[actor],
-            self.legal_actions() if actor == position and actor is not None else None,
-            tuple(self._log),
-            outcome,
-        )
+        return _make_view(*self._view_args(seat, position, self._cfg, outcome))
 
 
 _PLAYER_KINDS = PLAYER_KINDS + REFEREE_KINDS

@@ -866,7 +866,7 @@ def played(draw: st.DrawFn) -> Played:
     structure = draw(st.sampled_from(["no-limit", "no-limit", "fixed-limit", "pot-limit"]))
     bb = draw(st.sampled_from([2, 10, 100, 5]))
     sb = draw(st.sampled_from([bb // 2, bb // 2, 1, 0, bb]))
-    stack = st.sampled_from([1, 3, bb, 40, 200, 1000, 10**6, 10**30])
+    stack = st.sampled_from([1, 3, bb, 40, 200, 1000, 10**6, 10**16])
     names = draw(
         st.none()
         | st.just(tuple(NAMES[:n]))
