@@ -15,7 +15,7 @@ from setuptools import Extension, setup
 
 fastcall = Extension(
     "holdem._fastcall",
-    sources=["csrc/hd_fastcall.c"],
+    sources=["csrc/hd_fastcall.c", "csrc/hd_shuffle.c"],
     depends=["csrc/hd_internal.h", "csrc/holdem.h"],
     include_dirs=["csrc"],
     py_limited_api=True,

@@ -138,11 +138,16 @@ static PyObject *check_signals(PyObject *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+PyObject *hd_deal_cards(PyObject *, PyObject *const *, Py_ssize_t); /* hd_shuffle.c */
+extern const char hd_deal_cards_doc[];
+
 static PyMethodDef methods[] = {
     {"evaluate7", (PyCFunction)(void (*)(void))evaluate7, METH_FASTCALL, evaluate7_doc},
     {"evaluate", evaluate, METH_O, evaluate_doc},
     {"bind", (PyCFunction)(void (*)(void))bind, METH_FASTCALL, bind_doc},
     {"check_signals", check_signals, METH_NOARGS, check_signals_doc},
+    {"deal_cards", (PyCFunction)(void (*)(void))hd_deal_cards, METH_FASTCALL,
+     hd_deal_cards_doc},
     {NULL, NULL, 0, NULL},
 };
 

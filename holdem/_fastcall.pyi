@@ -1,4 +1,5 @@
-# The per-hand extension module built from csrc/hd_fastcall.c.
+# The per-hand extension module built from csrc/hd_fastcall.c (and csrc/hd_shuffle.c).
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -6,3 +7,6 @@ def evaluate7(a: int, b: int, c: int, d: int, e: int, f: int, g: int, /) -> int:
 def evaluate(cards: Any, /) -> int: ...
 def bind(address: int, fallback: Callable[[Any], int], /) -> None: ...
 def check_signals() -> None: ...
+def deal_cards(
+    cards: bytearray, start: int, end: int, drawn: int, rng: random.Random, /
+) -> list[int]: ...

@@ -16,6 +16,7 @@ import random
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TypeAlias
 
+from ._fastcall import deal_cards as _deal_cards
 from .errors import HoldemError, InvalidCardError, quote
 
 Card: TypeAlias = int
@@ -258,6 +259,7 @@ def parse_board(board: str | Iterable[Card | str] | None) -> list[Card]:
 
 
 _BITS = tuple(m.bit_length() for m in range(53))
+_ALL_CARDS = bytearray(range(52))  # each Deck starts from a copy
 
 
 class Deck:
@@ -280,7 +282,7 @@ class Deck:
     True
     """
 
-    __slots__ = ("_cards", "_drawn", "_next", "_rng")
+    __slots__ = ("_cards", "_drawn", "_fast", "_next", "_rng")
 
     def __init__(
         self,
@@ -288,13 +290,18 @@ class Deck:
         *,
         exclude: Iterable[Card | str] = (),
     ) -> None:
-        self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+        if not isinstance(rng, random.Random):
+            rng = random.Random(rng)
+        self._rng = rng
+        # an exact random.Random draws in C; other generators (subclasses such as
+        # SystemRandom) in Python (_draw)
+        self._fast = type(rng) is random.Random
         self._drawn = 0  # the cards before this place are drawn (shuffled) already
         if exclude:
             excluded = mask_of(parse_cards(exclude, allow_duplicates=True))
-            self._cards = [c for c in range(52) if not excluded >> c & 1]
+            self._cards = bytearray(c for c in range(52) if not excluded >> c & 1)
         else:
-            self._cards = list(range(52))
+            self._cards = _ALL_CARDS.copy()
         self._next = 0
 
     def shuffle(self) -> None:
@@ -306,27 +313,41 @@ class Deck:
         cards = self._cards
         start = self._next
         end = start + n
-        size = len(cards)
-        if n < 0 or end > size:
+        if n < 0 or end > len(cards):
             raise HoldemError(f"cannot deal {n} cards: {len(self)} left in the deck")
+        if self._fast:
+            dealt = _deal_cards(cards, start, end, self._drawn, self._rng)
+        else:
+            if end > self._drawn:
+                self._draw(end)
+            dealt = list(cards[start:end])
         if end > self._drawn:
-            self._draw(end)
+            self._drawn = end
         self._next = end
-        return cards[start:end]
+        return dealt
 
     def _draw(self, end: int) -> None:
-        """Draws the cards up to ``end`` (the forward Fisher-Yates steps not yet done)."""
+        """Draws the cards up to ``end`` (the forward Fisher-Yates steps not yet done).
+
+        For an exact :class:`random.Random`, ``_fastcall.deal_cards``
+        (``csrc/hd_shuffle.c``) does the same steps in C: it takes the same
+        words of the generator as this loop (each draw, rejected or not, takes
+        one 32-bit word) and leaves it in the same state.
+        """
         cards = self._cards
-        size = len(cards)
-        getrandbits = self._rng.getrandbits
-        for i in range(self._drawn, end):
-            m = size - i
-            bits = _BITS[m]
-            j = getrandbits(bits)
-            while j >= m:
+        if self._fast:
+            _deal_cards(cards, end, end, self._drawn, self._rng)
+        else:
+            size = len(cards)
+            getrandbits = self._rng.getrandbits
+            for i in range(self._drawn, end):
+                m = size - i
+                bits = _BITS[m]
                 j = getrandbits(bits)
-            j += i
-            cards[i], cards[j] = cards[j], cards[i]
+                while j >= m:
+                    j = getrandbits(bits)
+                j += i
+                cards[i], cards[j] = cards[j], cards[i]
         self._drawn = end
 
     def burn(self) -> Card:
