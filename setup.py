@@ -6,30 +6,29 @@
 - holdem._engine: the state and rules of one hand (csrc/hd_engine.c), the C
   base class of holdem.hand.Hand, reading the same tables.
 
-Both use the limited API, so one abi3 wheel serves CPython 3.11 and later.
+All three use the limited API (cffi in its own way), so one abi3 wheel serves
+CPython 3.11 and later.
 """
 
 import sys
 
 from setuptools import Extension, setup
 
-fastcall = Extension(
-    "holdem._fastcall",
-    sources=["csrc/hd_fastcall.c", "csrc/hd_shuffle.c"],
-    depends=["csrc/hd_internal.h", "csrc/holdem.h"],
-    include_dirs=["csrc"],
-    py_limited_api=True,
-    extra_compile_args=[] if sys.platform == "win32" else ["-O3", "-std=c99"],
-)
 
-engine = Extension(
-    "holdem._engine",
-    sources=["csrc/hd_engine.c"],
-    depends=["csrc/hd_internal.h", "csrc/holdem.h"],
-    include_dirs=["csrc"],
-    py_limited_api=True,
-    extra_compile_args=[] if sys.platform == "win32" else ["-O3", "-std=c99"],
-)
+def extension(name: str, sources: list[str]) -> Extension:
+    """A limited-API (abi3) extension module of the package, built from csrc/."""
+    return Extension(
+        name,
+        sources=sources,
+        depends=["csrc/hd_internal.h", "csrc/holdem.h"],
+        include_dirs=["csrc"],
+        py_limited_api=True,
+        extra_compile_args=[] if sys.platform == "win32" else ["-O3", "-std=c99"],
+    )
+
+
+fastcall = extension("holdem._fastcall", ["csrc/hd_fastcall.c", "csrc/hd_shuffle.c"])
+engine = extension("holdem._engine", ["csrc/hd_engine.c"])
 
 setup(
     cffi_modules=["csrc/build_ffi.py:ffibuilder"],
