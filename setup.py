@@ -6,7 +6,7 @@
 - holdem._engine: the state and rules of one hand (csrc/hd_engine.c), the C
   base class of holdem.hand.Hand, reading the same tables.
 
-All three use the limited API (cffi in its own way), so one abi3 wheel serves
+All three use the limited API, so one abi3 wheel serves
 CPython 3.11 and later.
 """
 

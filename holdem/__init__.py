@@ -11,10 +11,10 @@ values are ints, higher is better (see :mod:`holdem.evaluator`).
 from typing import TYPE_CHECKING, Any
 
 try:
-    from . import _core, _fastcall  # noqa: F401  (the compiled parts)
+    from . import _core, _engine, _fastcall  # noqa: F401  (the compiled parts)
 except ImportError as _exc:  # pragma: no cover - a source tree without its build
     raise ImportError(
-        "holdem's C extension is not built (holdem/_core and holdem/_fastcall are "
+        "holdem's C extension is not built (holdem/_core, _engine or _fastcall is "
         "missing): install with 'pip install .' or, in a source checkout, "
         "'pip install -e .' (needs a C compiler)"
     ) from _exc
