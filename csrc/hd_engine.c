@@ -93,6 +93,7 @@ typedef struct {
     int8_t f_kind[MAXF], f_pos[MAXF];
     int64_t f_amount[MAXF];
     int8_t stub[STUB]; /* -1: unknown */
+    int plain_seats;   /* the table seats are 0..n-1 (seat numbers are positions) */
 } fixed_t;
 
 typedef struct {
@@ -110,10 +111,11 @@ static const hd_tables_t *tables;
 static PyObject *kinds[NKINDS];
 static PyObject *phases[NPHASES];
 static PyObject *streets[NSTREETS];
-static PyObject *action_type, *legal_type;
+static PyObject *action_type, *legal_type, *make_view;
 static allocfunc action_alloc, legal_alloc;
 static PyObject *s_verify_check, *s_verify_call, *s_verify_fold, *s_verify_wager,
-    *s_all_in_kind, *s_turn_timeout, *s_missing_board, *s_seat_kw, *empty_tuple;
+    *s_all_in_kind, *s_turn_timeout, *s_missing_board, *s_seat_kw, *s_seat_of, *s_outcome,
+    *s_outcome_cache, *s_cfg, *empty_tuple;
 
 static int check_ready(HandCore *h) {
     if (h->ready) return 1;
@@ -1177,6 +1179,12 @@ static PyObject *Core_setup(HandCore *h, PyObject *const *args, Py_ssize_t nargs
     st->street = S_PREFLOP;
     st->actor = -1;
     st->aggressor = -1;
+    fx->plain_seats = 1;
+    for (int p = 0; p < n; p++) {
+        long no = PyLong_AsLong(PyTuple_GetItem(nos, p));
+        if (no == -1 && PyErr_Occurred()) return NULL;
+        if (no != p) fx->plain_seats = 0;
+    }
     Py_INCREF(nos);
     SET_REF(h->nos, nos);
     PyObject *log = PyList_New(0);
@@ -1326,24 +1334,45 @@ static PyObject *log_tuple(HandCore *h) {
     return h->log_tuple;
 }
 
-PyDoc_STRVAR(view_args_doc, "_view_args($self, seat, position, config, outcome, /)\n--\n\n"
-"The arguments of holdem.views._make_view for the view of position (None: a\n"
-"spectator), in order.");
+PyDoc_STRVAR(view_doc, "view($self, seat, /)\n--\n\n"
+"What ``seat`` may know (RULES.md R14): a :class:`~holdem.views.PlayerView`.\n\n"
+"``None`` gives a spectator's view (no hole cards at all); a seat not at\n"
+"the table raises :class:`~holdem.errors.ConfigError`, as in\n"
+":meth:`hole_cards`.  The view is a snapshot: tuples of the public\n"
+"state, the viewer's own cards, and their legal actions on their turn.");
 
-static PyObject *Core_view_args(HandCore *h, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "_view_args(seat, position, config, outcome)");
-        return NULL;
+/* The position of a table seat (Hand._seat checks it and explains a bad one). */
+static int position_of(HandCore *h, PyObject *seat, int *p) {
+    if (h->fx.plain_seats && PyLong_CheckExact(seat)) {
+        long v = PyLong_AsLong(seat);
+        if (v == -1 && PyErr_Occurred()) PyErr_Clear();
+        else if (v >= 0 && v < h->fx.n) {
+            *p = (int)v;
+            return 0;
+        }
     }
+    PyObject *pos = PyObject_CallMethodObjArgs((PyObject *)h, s_seat_of, seat, NULL);
+    if (!pos) return -1;
+    int bad = read_pos(h, pos, p);
+    Py_DECREF(pos);
+    return bad;
+}
+
+static PyObject *Core_view(HandCore *h, PyObject *seat) {
     if (!check_ready(h)) return NULL;
     state_t *st = &h->st;
     int n = h->fx.n, p = -1;
-    if (args[1] != Py_None && read_pos(h, args[1], &p) < 0) return NULL;
+    if (seat != Py_None && position_of(h, seat, &p) < 0) return NULL;
+    PyObject *outcome = PyObject_GetAttr((PyObject *)h, s_outcome_cache);
+    if (outcome == Py_None && st->phase == PH_COMPLETE) {
+        Py_DECREF(outcome);
+        outcome = PyObject_GetAttr((PyObject *)h, s_outcome);
+    }
     int actor = deciding(h);
     PyObject *items[15] = {
-        new_ref(args[0]),
+        new_ref(seat),
         p >= 0 && st->dealt ? hole_of(h, p) : new_ref(Py_None),
-        new_ref(args[2]),
+        PyObject_GetAttr((PyObject *)h, s_cfg),
         new_ref(phases[st->phase]),
         new_ref(streets[st->street]),
         board_tuple(h),
@@ -1355,9 +1384,13 @@ static PyObject *Core_view_args(HandCore *h, PyObject *const *args, Py_ssize_t n
         seat_obj(h, actor),
         actor >= 0 && actor == p ? Core_legal_actions(h, NULL) : new_ref(Py_None),
         log_tuple(h),
-        new_ref(args[3]),
+        outcome,
     };
-    return fill(PyTuple_New(15), items, 15);
+    PyObject *args = fill(PyTuple_New(15), items, 15);
+    if (!args) return NULL;
+    PyObject *view = PyObject_Call(make_view, args, NULL);
+    Py_DECREF(args);
+    return view;
 }
 
 static PyObject *Core_snap(HandCore *h, PyObject *unused) {
@@ -1664,7 +1697,7 @@ static PyMethodDef core_methods[] = {
     METHOD("_set_hole", Core_set_hole, METH_FASTCALL, NULL),
     METHOD("_default_showdown", Core_default_showdown, METH_O, NULL),
     METHOD("_range", Core_range, METH_O, range_doc),
-    METHOD("_view_args", Core_view_args, METH_FASTCALL, view_args_doc),
+    METHOD("view", Core_view, METH_O, view_doc),
     METHOD("_snap", Core_snap, METH_NOARGS, NULL),
     METHOD("_load", Core_load, METH_O, NULL),
     METHOD("_copy_to", Core_copy_to, METH_O, NULL),
@@ -1728,15 +1761,17 @@ static int bind_members(PyObject *seq, PyObject **out, Py_ssize_t count, const c
 }
 
 PyDoc_STRVAR(bind_doc,
-"bind($module, address, kinds, phases, streets, action, legal, /)\n--\n\n"
+"bind($module, address, kinds, phases, streets, action, legal, make_view, /)\n--\n\n"
 "Binds the engine to the evaluator's tables (holdem._core's\n"
 "hd_tables_address()) and to the Python types it builds: the members of\n"
-"ActionKind, Phase and Street in definition order, Action and LegalActions.");
+"ActionKind, Phase and Street in definition order, Action and LegalActions,\n"
+"and the function that makes a PlayerView of its parts.");
 
 static PyObject *bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "bind(address, kinds, phases, streets, action, legal)");
+    if (nargs != 7 || !PyCallable_Check(args[6])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "bind(address, kinds, phases, streets, action, legal, make_view)");
         return NULL;
     }
     void *address = PyLong_AsVoidPtr(args[0]);
@@ -1756,6 +1791,8 @@ static PyObject *bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     SET_REF(action_type, args[4]);
     Py_INCREF(args[5]);
     SET_REF(legal_type, args[5]);
+    Py_INCREF(args[6]);
+    SET_REF(make_view, args[6]);
     action_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)action_type, Py_tp_alloc);
     legal_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)legal_type, Py_tp_alloc);
     if (!action_alloc || !legal_alloc) {
@@ -1789,7 +1826,9 @@ PyMODINIT_FUNC PyInit__engine(void) {
         intern(&s_verify_wager, "_verify_wager") < 0 ||
         intern(&s_all_in_kind, "_all_in_kind") < 0 ||
         intern(&s_turn_timeout, "verify_timeout") < 0 ||
-        intern(&s_missing_board, "_missing_board") < 0 || intern(&s_seat_kw, "seat") < 0)
+        intern(&s_missing_board, "_missing_board") < 0 || intern(&s_seat_kw, "seat") < 0 ||
+        intern(&s_seat_of, "_seat") < 0 || intern(&s_outcome, "outcome") < 0 ||
+        intern(&s_outcome_cache, "_outcome") < 0 || intern(&s_cfg, "_cfg") < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;

@@ -49,7 +49,7 @@ from .cards import Card, Deck, format_cards, parse_board, parse_cards, parse_hol
 from .config import HandConfig, HeadsUpCap, Structure
 from .errors import ConfigError, HoldemError, IllegalActionError, InvalidCardError, quote
 from .pots import Outcome, Pot, ShownHand
-from .views import PlayerView, _make_view
+from .views import _make_view
 
 __all__ = ["STATUS_NAMES", "Hand", "Phase"]
 
@@ -100,6 +100,7 @@ _engine.bind(
     tuple(Street),
     Action,
     LegalActions,
+    _make_view,
 )
 
 
@@ -901,25 +902,6 @@ class Hand(_engine.HandCore):
             f"<Hand {self._street.label}, {self._phase.value}{who}, pot {self.pot}, "
             f"stacks {list(self._stacks)}>"
         )
-
-    # ------------------------------------------------------------- views
-
-    def view(self, seat: int | None) -> PlayerView:
-        """What ``seat`` may know (RULES.md R14): a :class:`~holdem.views.PlayerView`.
-
-        ``None`` gives a spectator's view (no hole cards at all); a seat not at
-        the table raises :class:`~holdem.errors.ConfigError`, as in
-        :meth:`hole_cards`.  The view is a snapshot: tuples of the public
-        state, the viewer's own cards, and their legal actions on their turn.
-        """
-        if self._pos is not None or type(seat) is not int or not 0 <= seat < self._n:
-            position = None if seat is None else self._seat(seat)
-        else:
-            position = seat
-        outcome = self._outcome
-        if outcome is None and self._phase is _PH_COMPLETE:
-            outcome = self.outcome
-        return _make_view(*self._view_args(seat, position, self._cfg, outcome))
 
 
 _PLAYER_KINDS = PLAYER_KINDS + REFEREE_KINDS
