@@ -1,815 +1,34 @@
-/* hd_engine.c - the state and the rules of one hand, in C (holdem._engine).
+/* hd_engine.c - holdem._engine: the Python type HandCore, on the rules of
+ * hd_hand.c.
  *
- * holdem.hand.Hand is a Python subclass of the type defined here, HandCore.
- * HandCore holds a hand's state in one C struct (per-player arrays and a few
- * numbers: a snapshot is one copy of it) and does everything that changes
- * it: posting, dealing, the betting actions and the turn order (RULES.md
- * R3-R7), the showdown defaults (R10) and the pots (R9).  It appends the
- * log's records (holdem.actions.Action named tuples) to a Python list and
- * builds holdem.actions.LegalActions.  Python keeps everything that is not
- * hot: checking the configuration, parsing cards, views, the outcome, and
- * every error message: when a fast check here fails, the Python method that
- * explains it (verify_check, _verify_wager, ...) is called and raises.
+ * holdem.hand.Hand is a Python subclass of HandCore.  HandCore holds a
+ * hand's state in one C struct (per-player arrays and a few numbers: a
+ * snapshot is one copy of it) and does everything that changes it, through
+ * the rules in hd_hand.c: posting, dealing, the betting actions and the turn
+ * order (RULES.md R3-R7), the showdown defaults (R10) and the pots (R9).
+ * It appends the log's records (holdem.actions.Action named tuples) to a
+ * Python list and builds holdem.actions.LegalActions and views.  Python
+ * keeps everything that is not hot: checking the configuration, parsing
+ * cards, the outcome, and every error message: when a fast check here
+ * fails, the Python method that explains it (verify_check, _verify_wager,
+ * ...) is called and raises.
  *
  * The limited API (abi3), like holdem._fastcall; METH_FASTCALL calls and no
  * GIL release: a step costs tens of nanoseconds.
  */
-#define Py_LIMITED_API 0x030B0000
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stddef.h>
-#include <string.h>
-#include <structmember.h>
-
-#include "hd_internal.h"
-
-#define MAXP 10
-#define MAXF (3 * MAXP + 4) /* forced bets: antes, blinds, straddle, posts */
-#define MAXPOTS (MAXP + 2)
-
-/* ActionKind, in the order of its members (bind() checks the count) */
-enum {
-    K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE, K_ALL_IN, K_TIMEOUT, K_SHOW, K_MUCK,
-    K_ANTE, K_SMALL_BLIND, K_BIG_BLIND, K_STRADDLE, K_LIVE_POST, K_DEAD_BLIND,
-    K_DEAL_HOLE, K_DEAL_BOARD, K_RETURN, K_WIN, NKINDS
-};
-/* Phase, in the order of its members */
-enum { PH_POSTING, PH_DEALING, PH_BETTING, PH_BOARD, PH_SHOWDOWN, PH_AWARDING, PH_COMPLETE,
-       NPHASES };
-enum { S_PREFLOP, S_FLOP, S_TURN, S_RIVER, NSTREETS };
-/* player statuses, as holdem.actions.STATUS_NAMES lists them */
-enum { ACTIVE, ALL_IN, FOLDED, PROTECTED, MUCKED };
-/* HeadsUpCap */
-enum { CAP_NEVER, CAP_ROUND_START, CAP_TWO_LEFT };
-/* structures */
-enum { NO_LIMIT, POT_LIMIT, FIXED_LIMIT };
-
-/* why there is no bet or raise (wager_range's answer; 0: there is one) */
-enum { WR_OK, WR_CALL_TAKES_ALL, WR_NOBODY_CALLS, WR_NOT_REOPENED_FIXED, WR_CAPPED, WR_NOT_REOPENED };
-
-/* where each street's cards sit in the stub after the hole cards:
- * burn, flop x3, burn, turn, burn, river */
-static const int burn_slot[NSTREETS] = {-1, 0, 4, 6};
-static const int board_slot[5] = {1, 2, 3, 5, 7};
-static const int board_after[NSTREETS] = {0, 3, 4, 5};
-#define STUB 8
-
-/* Replaces the reference in dst by src (a new reference), as Py_XSETREF does
- * outside the limited API. */
-#define SET_REF(dst, src)         \
-    do {                          \
-        PyObject *old_ = (PyObject *)(dst); \
-        (dst) = (src);            \
-        Py_XDECREF(old_);         \
-    } while (0)
-
-#define OUT(s) ((s) == FOLDED || (s) == MUCKED)
-
-/* Everything that changes during a hand: a snapshot is a copy of this. */
-typedef struct {
-    int64_t stacks[MAXP], bets[MAXP], contrib[MAXP], faced[MAXP], returned[MAXP];
-    int64_t bet, nominal, full, level, count;
-    int32_t vals[MAXP];
-    int32_t sd_best;
-    int8_t status[MAXP], shown[MAXP];
-    int8_t hole[MAXP][2]; /* -1: unknown */
-    int8_t sd_order[MAXP];
-    int8_t phase, street, actor, capped, hu_round, aggressor, dealt, face_up;
-    int8_t n_active, n_in, post_i, sd_n, sd_i, board_n, burns_n, n_pots;
-    /* the awarded pots (R9), main pot first */
-    int64_t pot_amount[MAXPOTS];
-    uint16_t pot_eligible[MAXPOTS]; /* bit p: position p */
-    int8_t pot_nwin[MAXPOTS];
-    int8_t pot_win[MAXPOTS][MAXP];
-    int64_t pot_share[MAXPOTS][MAXP];
-    Py_ssize_t log_len; /* filled in by a snapshot */
-} state_t;
-
-/* What is fixed when the hand is made. */
-typedef struct {
-    int n, auto_, fixed, pot_limit, first, button, bb_seat, straddle_seat, cap_policy;
-    int64_t big_blind, straddle, small_bet, big_bet, raise_cap;
-    int nforced;
-    int8_t f_kind[MAXF], f_pos[MAXF];
-    int64_t f_amount[MAXF];
-    int8_t stub[STUB]; /* -1: unknown */
-    int plain_seats;   /* the table seats are 0..n-1 (seat numbers are positions) */
-} fixed_t;
-
-typedef struct {
-    PyObject_HEAD
-    state_t st;
-    fixed_t fx;
-    int ready;
-    PyObject *log;  /* list of Action */
-    PyObject *nos;  /* tuple: table seat number of each position */
-    PyObject *log_tuple; /* the log as a tuple, while the log has not changed (NULL: none) */
-} HandCore;
+#include "hd_hand.h"
 
 /* bound by bind() */
-static const hd_tables_t *tables;
-static PyObject *kinds[NKINDS];
-static PyObject *phases[NPHASES];
-static PyObject *streets[NSTREETS];
-static PyObject *action_type, *legal_type, *make_view;
-static allocfunc action_alloc, legal_alloc;
+static PyObject *legal_type, *make_view;
+static allocfunc legal_alloc;
 static PyObject *s_verify_check, *s_verify_call, *s_verify_fold, *s_verify_wager,
-    *s_all_in_kind, *s_turn_timeout, *s_missing_board, *s_seat_kw, *s_seat_of, *s_outcome,
-    *s_outcome_cache, *s_cfg, *empty_tuple;
+    *s_all_in_kind, *s_turn_timeout, *s_seat_kw, *s_seat_of, *s_outcome, *s_outcome_cache,
+    *s_cfg;
 
 static int check_ready(HandCore *h) {
     if (h->ready) return 1;
     PyErr_SetString(PyExc_RuntimeError, "the hand is not set up (HandCore._setup not called)");
     return 0;
-}
-
-/* ------------------------------------------------------------ records */
-
-static PyObject *seat_obj(HandCore *h, int p) {
-    if (p < 0) Py_RETURN_NONE;
-    PyObject *o = PyTuple_GetItem(h->nos, p);
-    Py_XINCREF(o);
-    return o;
-}
-
-/* A new instance of a named tuple type with n items, filled by the caller
- * with PyTuple_SetItem (tuple.__new__ without the intermediate tuple). */
-static PyObject *new_named(PyObject *type, allocfunc alloc, Py_ssize_t n) {
-    return alloc((PyTypeObject *)type, n);
-}
-
-/* Fills a new tuple (NULL: its allocation failed) with n items whose
- * references it steals; NULL (everything released) if any is NULL. */
-static PyObject *fill(PyObject *tuple, PyObject **items, int n) {
-    int bad = !tuple;
-    for (int i = 0; i < n; i++) {
-        if (!items[i]) bad = 1;
-        if (bad)
-            Py_XDECREF(items[i]);
-        else
-            PyTuple_SetItem(tuple, i, items[i]);
-    }
-    if (bad) {
-        Py_XDECREF(tuple);
-        return NULL;
-    }
-    return tuple;
-}
-
-static PyObject *new_ref(PyObject *o) {
-    Py_INCREF(o);
-    return o;
-}
-
-/* A new Action (kind, seat, amount, to, street, all_in, cards, pot); cards
- * is stolen (NULL: no cards). */
-static PyObject *make_record(HandCore *h, int kind, int p, int street, int64_t amount,
-                             int64_t to, int all_in, PyObject *cards, int pot) {
-    PyObject *items[8] = {new_ref(kinds[kind]), seat_obj(h, p), PyLong_FromLongLong(amount),
-                          PyLong_FromLongLong(to), new_ref(streets[street]),
-                          PyBool_FromLong(all_in), cards ? cards : new_ref(empty_tuple),
-                          PyLong_FromLong(pot)};
-    return fill(new_named(action_type, action_alloc, 8), items, 8);
-}
-
-/* Appends a record to the log; returns it (new reference) or NULL. */
-static PyObject *log_record(HandCore *h, int kind, int p, int street, int64_t amount, int64_t to,
-                            int all_in, PyObject *cards, int pot) {
-    PyObject *record = make_record(h, kind, p, street, amount, to, all_in, cards, pot);
-    if (!record) return NULL;
-    if (PyList_Append(h->log, record) < 0) {
-        Py_DECREF(record);
-        return NULL;
-    }
-    return record;
-}
-
-/* Same, without keeping the record. */
-static int log_only(HandCore *h, int kind, int p, int street, int64_t amount, int64_t to,
-                    int all_in, PyObject *cards, int pot) {
-    PyObject *record = log_record(h, kind, p, street, amount, to, all_in, cards, pot);
-    if (!record) return -1;
-    Py_DECREF(record);
-    return 0;
-}
-
-static PyObject *card_pair(int8_t a, int8_t b) {
-    return Py_BuildValue("(ii)", (int)a, (int)b);
-}
-
-/* ------------------------------------------------------------- chips */
-
-/* Moves chips from p's stack into the pot (into the bet of the round when
- * live); 1 when that was the last of the stack (all-in). */
-static int put_in(state_t *st, int p, int64_t chips, int live) {
-    int64_t left = st->stacks[p] - chips;
-    st->stacks[p] = left;
-    st->contrib[p] += chips;
-    if (live) st->bets[p] += chips;
-    if (left) return 0;
-    st->status[p] = ALL_IN;
-    st->n_active--;
-    return 1;
-}
-
-static int64_t max_bet(const state_t *st, int n) {
-    int64_t top = st->bets[0];
-    for (int q = 1; q < n; q++)
-        if (st->bets[q] > top) top = st->bets[q];
-    return top;
-}
-
-/* The bet q must match preflop while the big blind, posted short, is above
- * every bet made (R3, R6): the full blind while another player can still
- * put it in, else only as much as the others can reach. */
-static int64_t bet_for(HandCore *h, int q) {
-    state_t *st = &h->st;
-    int n = h->fx.n;
-    int64_t top = max_bet(st, n);
-    int64_t nominal = st->nominal;
-    if (top >= nominal) {
-        st->nominal = 0;
-        return top;
-    }
-    int64_t reach = 0;
-    for (int r = 0; r < n; r++) {
-        int s = st->status[r];
-        if (r != q && s != FOLDED && s != MUCKED) {
-            int64_t most = s == ACTIVE ? st->bets[r] + st->stacks[r] : st->bets[r];
-            if (most > reach) reach = most;
-        }
-    }
-    if (reach > nominal) reach = nominal;
-    return reach > top ? reach : top;
-}
-
-/* ------------------------------------------------------- the betting */
-
-static int run(HandCore *h);
-static int end_round(HandCore *h);
-
-/* Finds the next player to act after p, or ends the round (R4). */
-static int advance(HandCore *h, int p) {
-    state_t *st = &h->st;
-    int n = h->fx.n;
-    if (st->n_in > 1) {
-        int64_t bet = st->bet;
-        int several = st->n_active >= 2;
-        int64_t nominal = st->nominal;
-        for (int i = 1; i <= n; i++) {
-            int q = (p + i) % n;
-            if (st->status[q] == ACTIVE) {
-                if (nominal) bet = bet_for(h, q);
-                if (st->bets[q] < bet || (st->faced[q] < 0 && several)) {
-                    st->actor = (int8_t)q;
-                    st->bet = bet;
-                    return 0;
-                }
-            }
-        }
-    }
-    if (end_round(h) < 0) return -1;
-    return h->fx.auto_ ? run(h) : 0;
-}
-
-static int begin_round(HandCore *h, int street) {
-    state_t *st = &h->st;
-    fixed_t *fx = &h->fx;
-    int n = fx->n, start;
-    st->street = (int8_t)street;
-    if (street == S_PREFLOP) {
-        start = fx->straddle_seat >= 0 ? fx->straddle_seat : fx->bb_seat;
-        /* the bet is what was posted (R3): a straddle only as far as it was
-         * posted, and the big blind in full even when posted short (R6) */
-        int64_t big = fx->big_blind, top = max_bet(st, n);
-        st->bet = top > big ? top : big;
-        st->nominal = top < big ? big : 0;
-        /* a straddle posted in full counts as the big blind for the minimum raise */
-        st->full = fx->straddle && top >= fx->straddle ? top : big;
-        st->level = big;
-        st->count = 1;
-    } else {
-        start = fx->button;
-        for (int q = 0; q < n; q++) {
-            st->bets[q] = 0;
-            st->faced[q] = -1;
-        }
-        st->bet = 0;
-        st->nominal = 0;
-        st->full = fx->big_blind;
-        st->level = 0;
-        st->count = 0;
-    }
-    st->capped = 0;
-    st->hu_round = st->n_active == 2;
-    int64_t bet = st->bet, nominal = st->nominal;
-    int several = st->n_active >= 2;
-    for (int i = 1; i <= n; i++) {
-        int q = (start + i) % n;
-        if (st->status[q] == ACTIVE) {
-            if (nominal) bet = bet_for(h, q);
-            if (st->bets[q] < bet || several) {
-                st->actor = (int8_t)q;
-                st->bet = bet;
-                st->phase = PH_BETTING;
-                st->aggressor = -1;
-                return 0;
-            }
-        }
-    }
-    return end_round(h);
-}
-
-static int return_uncalled(HandCore *h) {
-    state_t *st = &h->st;
-    int n = h->fx.n;
-    int64_t top = max_bet(st, n);
-    if (!top) return 0;
-    int p = 0;
-    while (st->bets[p] != top) p++;
-    if (OUT(st->status[p])) return 0;
-    int64_t second = 0;
-    for (int q = 0; q < n; q++)
-        if (q != p && st->bets[q] > second) second = st->bets[q];
-    if (second == top) return 0;
-    int64_t excess = top - second;
-    st->bets[p] = second;
-    st->stacks[p] += excess;
-    st->contrib[p] -= excess;
-    st->returned[p] += excess;
-    if (log_only(h, K_RETURN, p, st->street, excess, second, 0, NULL, -1) < 0) return -1;
-    if (st->status[p] == ALL_IN) {
-        st->status[p] = ACTIVE;
-        st->n_active++;
-    }
-    return 0;
-}
-
-static void start_showdown(HandCore *h) {
-    state_t *st = &h->st;
-    int n = h->fx.n;
-    int first = st->aggressor;
-    if (first < 0 || OUT(st->status[first])) first = h->fx.first;
-    int k = 0, face_up = 0;
-    for (int i = 0; i < n; i++) {
-        int q = (first + i) % n;
-        int s = st->status[q];
-        if (!OUT(s)) {
-            st->sd_order[k++] = (int8_t)q;
-            if (s == ALL_IN || s == PROTECTED) face_up = 1;
-        }
-    }
-    st->sd_n = (int8_t)k;
-    st->sd_i = 0;
-    st->face_up = (int8_t)face_up;
-    st->phase = PH_SHOWDOWN;
-}
-
-static int end_round(HandCore *h) {
-    state_t *st = &h->st;
-    st->actor = -1;
-    if (return_uncalled(h) < 0) return -1;
-    if (st->n_in == 1)
-        st->phase = PH_AWARDING;
-    else if (st->street == S_RIVER)
-        start_showdown(h);
-    else
-        st->phase = PH_BOARD;
-    return 0;
-}
-
-/* ---------------------------------------------------------- showdown */
-
-static int32_t value_of(HandCore *h, int p) {
-    state_t *st = &h->st;
-    int32_t value = st->vals[p];
-    if (!value) {
-        uint8_t cards[7];
-        cards[0] = (uint8_t)st->hole[p][0];
-        cards[1] = (uint8_t)st->hole[p][1];
-        for (int i = 0; i < 5; i++) cards[2 + i] = (uint8_t)h->fx.stub[board_slot[i]];
-        value = st->vals[p] = hd_evaluate_in(tables, cards, 7);
-    }
-    return value;
-}
-
-/* K_SHOW or K_MUCK as the default decision of p; -1 if it needs their cards. */
-static int default_showdown(HandCore *h, int p) {
-    state_t *st = &h->st;
-    if (st->hole[p][0] < 0) return -1;
-    if (st->face_up) return K_SHOW;
-    return value_of(h, p) >= st->sd_best ? K_SHOW : K_MUCK;
-}
-
-static void next_shower(state_t *st) {
-    st->sd_i++;
-    /* the last one left after the others mucked wins without showing */
-    if (st->sd_i >= st->sd_n || st->n_in == 1) st->phase = PH_AWARDING;
-}
-
-static PyObject *do_show(HandCore *h, int p) {
-    state_t *st = &h->st;
-    int32_t value = value_of(h, p);
-    if (value > st->sd_best) st->sd_best = value;
-    st->shown[p] = 1;
-    PyObject *cards = card_pair(st->hole[p][0], st->hole[p][1]);
-    if (!cards) return NULL;
-    PyObject *record = log_record(h, K_SHOW, p, st->street, 0, 0, 0, cards, -1);
-    if (record) next_shower(st);
-    return record;
-}
-
-static PyObject *do_muck(HandCore *h, int p) {
-    state_t *st = &h->st;
-    st->status[p] = MUCKED;
-    st->n_in--;
-    PyObject *record = log_record(h, K_MUCK, p, st->street, 0, 0, 0, NULL, -1);
-    if (record) next_shower(st);
-    return record;
-}
-
-static int auto_showdown(HandCore *h) {
-    state_t *st = &h->st;
-    while (st->phase == PH_SHOWDOWN) {
-        int p = st->sd_order[st->sd_i];
-        int decision = default_showdown(h, p);
-        if (decision < 0) return 0; /* waits for cards nobody knows */
-        PyObject *record = decision == K_SHOW ? do_show(h, p) : do_muck(h, p);
-        if (!record) return -1;
-        Py_DECREF(record);
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------- pots */
-
-typedef struct {
-    int n;
-    int64_t amount[MAXPOTS];
-    uint16_t eligible[MAXPOTS];
-} pots_t;
-
-static void add_pot(pots_t *pots, int64_t amount, uint16_t eligible) {
-    if (pots->n && pots->eligible[pots->n - 1] == eligible) {
-        pots->amount[pots->n - 1] += amount;
-    } else {
-        pots->amount[pots->n] = amount;
-        pots->eligible[pots->n] = eligible;
-        pots->n++;
-    }
-}
-
-/* The pots of holdem.pots.build_pots (its docstring says how), for the
- * contributions of n positions; in_hand and all_in are bit masks. */
-static void build_pots(const int64_t *contrib, int n, uint16_t in_hand, uint16_t all_in,
-                       pots_t *pots) {
-    int64_t levels[MAXP], total = 0, prev = 0, formed = 0;
-    int nlevels = 0;
-    pots->n = 0;
-    for (int p = 0; p < n; p++) {
-        total += contrib[p];
-        if (in_hand >> p & all_in >> p & 1) {
-            int64_t c = contrib[p];
-            int i = 0;
-            while (i < nlevels && levels[i] < c) i++;
-            if (i < nlevels && levels[i] == c) continue;
-            memmove(&levels[i + 1], &levels[i], (size_t)(nlevels - i) * sizeof levels[0]);
-            levels[i] = c;
-            nlevels++;
-        }
-    }
-    for (int l = 0; l < nlevels; l++) {
-        int64_t level = levels[l], amount = 0;
-        uint16_t eligible = 0;
-        for (int p = 0; p < n; p++) {
-            int64_t c = contrib[p];
-            if (c > prev) amount += (c < level ? c : level) - prev;
-            if ((in_hand >> p & 1) && (c >= level || !(all_in >> p & 1))) eligible |= 1u << p;
-        }
-        if (amount) {
-            add_pot(pots, amount, eligible);
-            formed += amount;
-        }
-        prev = level;
-    }
-    int64_t rest = total - formed;
-    if (rest) {
-        uint16_t eligible = 0;
-        for (int p = 0; p < n; p++)
-            if ((in_hand >> p & 1) && (contrib[p] > prev || !(all_in >> p & 1)))
-                eligible |= 1u << p;
-        if (!eligible && pots->n)  /* dead chips above every level: the last pot */
-            pots->amount[pots->n - 1] += rest;
-        else if (pots->n && pots->eligible[pots->n - 1] == eligible)
-            pots->amount[pots->n - 1] += rest;
-        else {
-            pots->amount[pots->n] = rest;
-            pots->eligible[pots->n] = eligible ? eligible : in_hand;
-            pots->n++;
-        }
-    }
-}
-
-static int award(HandCore *h, PyObject **last) {
-    state_t *st = &h->st;
-    fixed_t *fx = &h->fx;
-    int n = fx->n;
-    pots_t pots;
-    pots.n = 0;
-    int64_t total = 0;
-    for (int p = 0; p < n; p++) total += st->contrib[p];
-    uint16_t in_hand = 0, all_in = 0;
-    for (int p = 0; p < n; p++) {
-        int s = st->status[p];
-        if (!OUT(s)) in_hand |= 1u << p;
-        if (s == ALL_IN || s == PROTECTED) all_in |= 1u << p;
-    }
-    if (st->n_in == 1) { /* everybody else folded: one pot, no showdown */
-        pots.n = 1;
-        pots.amount[0] = total;
-        pots.eligible[0] = in_hand;
-    } else if (!all_in) {
-        /* nobody all-in: one pot of everything for everybody still in */
-        if (total) {
-            pots.n = 1;
-            pots.amount[0] = total;
-            pots.eligible[0] = in_hand;
-        }
-    } else {
-        /* antes and dead blinds too are their poster's money in the pots (R3, R9) */
-        build_pots(st->contrib, n, in_hand, all_in, &pots);
-    }
-    PyObject *record = NULL;
-    for (int i = pots.n - 1; i >= 0; i--) { /* last-formed first (R9) */
-        int64_t amount = pots.amount[i];
-        uint16_t eligible = pots.eligible[i];
-        int winners[MAXP], nwin = 0, many = 0;
-        int32_t best = -1;
-        for (int q = 0; q < n; q++)
-            if (eligible >> q & 1) many++;
-        for (int q = 0; q < n; q++) {
-            if (!(eligible >> q & 1)) continue;
-            if (many > 1) {
-                int32_t v = st->vals[q];
-                if (v > best) {
-                    best = v;
-                    nwin = 0;
-                }
-                if (v == best) winners[nwin++] = q;
-            } else {
-                winners[nwin++] = q;
-            }
-        }
-        /* winners clockwise from the first seat left of the button; the odd
-         * chips one at a time in that order (R9) */
-        int ordered[MAXP], k = 0;
-        for (int i2 = 0; i2 < n; i2++) {
-            int q = (fx->first + i2) % n;
-            for (int w = 0; w < nwin; w++)
-                if (winners[w] == q) ordered[k++] = q;
-        }
-        if (!nwin) continue; /* a pot nobody can win: not built (every pot has eligibles) */
-        int64_t share = amount / nwin, odd = amount % nwin;
-        st->pot_amount[i] = amount;
-        st->pot_eligible[i] = eligible;
-        st->pot_nwin[i] = (int8_t)nwin;
-        for (int w = 0; w < nwin; w++) {
-            int q = ordered[w];
-            int64_t chips = share + (w < odd ? 1 : 0);
-            st->stacks[q] += chips;
-            st->pot_win[i][w] = (int8_t)q;
-            st->pot_share[i][w] = chips;
-            Py_XDECREF(record);
-            record = log_record(h, K_WIN, q, st->street, chips, 0, 0, NULL, i);
-            if (!record) return -1;
-        }
-    }
-    st->n_pots = (int8_t)pots.n;
-    for (int p = 0; p < n; p++) {
-        st->contrib[p] = 0;
-        st->bets[p] = 0;
-    }
-    st->phase = PH_COMPLETE;
-    *last = record;
-    return 0;
-}
-
-/* ------------------------------------------------------ dealer steps */
-
-/* One forced bet (a post a stack of zero cannot make is skipped); *last is
- * its record or NULL when none was left to post. */
-static int post(HandCore *h, PyObject **last) {
-    state_t *st = &h->st;
-    fixed_t *fx = &h->fx;
-    *last = NULL;
-    while (!*last && st->post_i < fx->nforced) {
-        int i = st->post_i++;
-        int kind = fx->f_kind[i], p = fx->f_pos[i];
-        int64_t stack = st->stacks[p];
-        if (!stack) continue;
-        int64_t chips = fx->f_amount[i] < stack ? fx->f_amount[i] : stack;
-        int live = kind != K_ANTE && kind != K_DEAD_BLIND; /* a live blind */
-        int all_in = put_in(st, p, chips, live);
-        *last = log_record(h, kind, p, S_PREFLOP, chips, live ? st->bets[p] : 0, all_in, NULL,
-                           -1);
-        if (!*last) return -1;
-    }
-    if (st->post_i == fx->nforced) st->phase = PH_DEALING;
-    return 0;
-}
-
-static PyObject *deal_hole(HandCore *h) {
-    PyObject *record = log_record(h, K_DEAL_HOLE, -1, S_PREFLOP, 0, 0, 0, NULL, -1);
-    if (!record) return NULL;
-    h->st.dealt = 1;
-    if (begin_round(h, S_PREFLOP) < 0) {
-        Py_DECREF(record);
-        return NULL;
-    }
-    return record;
-}
-
-static PyObject *deal_street(HandCore *h) {
-    state_t *st = &h->st;
-    int street = st->street + 1;
-    int from = board_after[street - 1], to = board_after[street];
-    for (int i = from; i < to; i++)
-        if (h->fx.stub[board_slot[i]] < 0) {
-            /* Python says which cards are missing, and raises */
-            PyObject *none = PyObject_CallMethodObjArgs((PyObject *)h, s_missing_board,
-                                                       streets[street], NULL);
-            if (!none) return NULL;
-            Py_DECREF(none);
-            PyErr_SetString(PyExc_SystemError, "holdem engine: _missing_board did not raise");
-            return NULL;
-        }
-    PyObject *cards = PyTuple_New(to - from);
-    if (!cards) return NULL;
-    for (int i = from; i < to; i++)
-        PyTuple_SetItem(cards, i - from, PyLong_FromLong(h->fx.stub[board_slot[i]]));
-    st->burns_n++;
-    st->board_n = (int8_t)to;
-    PyObject *record = log_record(h, K_DEAL_BOARD, -1, street, 0, 0, 0, cards, -1);
-    if (!record) return NULL;
-    if (begin_round(h, street) < 0) {
-        Py_DECREF(record);
-        return NULL;
-    }
-    return record;
-}
-
-/* The next dealer step for step() (the showdown default is the caller's). */
-static PyObject *dealer_step(HandCore *h) {
-    PyObject *record = NULL;
-    switch (h->st.phase) {
-    case PH_POSTING:
-        if (post(h, &record) < 0) return NULL;
-        break;
-    case PH_DEALING:
-        return deal_hole(h);
-    case PH_BOARD:
-        return deal_street(h);
-    case PH_AWARDING:
-        if (award(h, &record) < 0) return NULL;
-        break;
-    default:
-        PyErr_SetString(PyExc_RuntimeError, "no dealer step is pending");
-        return NULL;
-    }
-    if (record) return record;
-    Py_RETURN_NONE;
-}
-
-/* Dealer steps until a player must decide or the hand is over. */
-static int run(HandCore *h) {
-    state_t *st = &h->st;
-    for (;;) {
-        int phase = st->phase;
-        if (phase == PH_BETTING || phase == PH_COMPLETE) return 0;
-        if (phase == PH_SHOWDOWN) {
-            if (auto_showdown(h) < 0) return -1;
-            if (st->phase == PH_SHOWDOWN) return 0; /* waits for cards nobody knows */
-            continue;
-        }
-        PyObject *record = NULL;
-        if (phase == PH_POSTING) {
-            while (st->phase == PH_POSTING) {
-                if (post(h, &record) < 0) return -1;
-                Py_XDECREF(record);
-            }
-            continue;
-        }
-        record = dealer_step(h);
-        if (!record) return -1;
-        Py_DECREF(record);
-    }
-}
-
-/* -------------------------------------------------- the legal wagers */
-
-static int uncapped(HandCore *h) {
-    switch (h->fx.cap_policy) {
-    case CAP_TWO_LEFT:
-        return h->st.n_active <= 2 && !h->st.capped;
-    case CAP_ROUND_START:
-        return h->st.hu_round;
-    default:
-        return 0;
-    }
-}
-
-/* The (lo, hi) to-amounts of a bet or raise by p, or why there is none (a
- * W_ code).  The minimum may exceed what the player has: an all-in for less
- * is then the only wager (checked by the callers). */
-static int wager_range(HandCore *h, int p, int64_t *lo, int64_t *hi) {
-    state_t *st = &h->st;
-    fixed_t *fx = &h->fx;
-    int n = fx->n;
-    int64_t bet = st->bet;
-    if (st->stacks[p] <= bet - st->bets[p]) return WR_CALL_TAKES_ALL;
-    int found = 0;
-    for (int i = 1; i < n && !found; i++) {
-        int q = (p + i) % n;
-        found = st->status[q] == ACTIVE && st->stacks[q] + st->bets[q] > bet;
-    }
-    if (!found) return WR_NOBODY_CALLS;
-    int64_t faced = st->faced[p];
-    if (fx->fixed) {
-        if (faced >= 0 && faced >= st->level) return WR_NOT_REOPENED_FIXED;
-        if (st->count > fx->raise_cap && !uncapped(h)) return WR_CAPPED;
-        int64_t unit = st->street < S_TURN ? fx->small_bet : fx->big_bet;
-        *lo = *hi = st->level + unit;
-        return WR_OK;
-    }
-    if (faced >= 0 && bet - faced < st->full) return WR_NOT_REOPENED;
-    *lo = bet + st->full;
-    if (fx->pot_limit) {
-        int64_t pot = 0;
-        for (int q = 0; q < n; q++) pot += st->contrib[q];
-        *hi = bet + pot + bet - st->bets[p];
-        if (*hi < *lo) *hi = *lo;
-    } else {
-        *hi = st->bets[p] + st->stacks[p];
-    }
-    int64_t everything = st->bets[p] + st->stacks[p];
-    if (*hi > everything) *hi = everything;
-    return WR_OK;
-}
-
-/* Whether p may bet (K_BET) or raise (K_RAISE) to `to`: the conditions of
- * Hand._wager_problem, without its messages. */
-static int wager_ok(HandCore *h, int kind, int64_t to, int p) {
-    state_t *st = &h->st;
-    int64_t bet = st->bet, lo, hi;
-    if (kind == K_BET && bet) return 0;
-    if (kind == K_RAISE && !bet) return 0;
-    int64_t everything = st->bets[p] + st->stacks[p];
-    if (to > everything) return 0;
-    if (wager_range(h, p, &lo, &hi) != WR_OK) return 0;
-    if (to == everything && bet < to && to < lo) return 1; /* all-in for less (R5) */
-    if (lo > everything || to < lo || to > hi) return 0;
-    return 1;
-}
-
-/* ------------------------------------------------------- the actions */
-
-static PyObject *do_call(HandCore *h, int p) {
-    state_t *st = &h->st;
-    int64_t bet = st->bet, mine = st->bets[p];
-    int64_t everything = mine + st->stacks[p];
-    int64_t to = everything > bet ? bet : everything;
-    int64_t chips = to - mine;
-    int all_in = put_in(st, p, chips, 1);
-    st->faced[p] = h->fx.fixed ? st->level : bet;
-    PyObject *record = log_record(h, K_CALL, p, st->street, chips, to, all_in, NULL, -1);
-    if (record && advance(h, p) < 0) Py_CLEAR(record);
-    return record;
-}
-
-static PyObject *do_wager(HandCore *h, int kind, int p, int64_t to) {
-    state_t *st = &h->st;
-    fixed_t *fx = &h->fx;
-    int64_t bet = st->bet;
-    int64_t chips = to - st->bets[p];
-    int all_in = put_in(st, p, chips, 1);
-    if (fx->fixed) {
-        int64_t unit = st->street < S_TURN ? fx->small_bet : fx->big_bet;
-        /* a full raise, or an all-in of at least half a bet over the level (R7) */
-        if (2 * (to - st->level) >= unit) {
-            st->level = to;
-            st->count++;
-            if (st->count > fx->raise_cap && st->n_active + all_in > 2) st->capped = 1;
-        }
-        st->faced[p] = st->level;
-    } else {
-        if (to - bet >= st->full) st->full = to - bet;
-        st->faced[p] = to;
-    }
-    st->bet = to;
-    st->aggressor = (int8_t)p;
-    PyObject *record = log_record(h, kind, p, st->street, chips, to, all_in, NULL, -1);
-    if (record && advance(h, p) < 0) Py_CLEAR(record);
-    return record;
 }
 
 /* Reads the optional `seat` argument (positional after `first` positional
@@ -889,8 +108,8 @@ static PyObject *Core_fold(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
     st->status[p] = FOLDED;
     st->n_active--;
     st->n_in--;
-    PyObject *record = log_record(h, K_FOLD, p, st->street, 0, 0, 0, NULL, -1);
-    if (record && advance(h, p) < 0) Py_CLEAR(record);
+    PyObject *record = hd_log_record(h, K_FOLD, p, st->street, 0, 0, 0, NULL, -1);
+    if (record && hd_advance(h, p) < 0) Py_CLEAR(record);
     return record;
 }
 
@@ -901,8 +120,8 @@ static PyObject *check_(HandCore *h, PyObject *seat) {
     int p = st->actor;
     if (!ok || st->bets[p] < st->bet) return refuse(h, s_verify_check, &seat, 1);
     st->faced[p] = h->fx.fixed ? st->level : st->bet;
-    PyObject *record = log_record(h, K_CHECK, p, st->street, 0, st->bets[p], 0, NULL, -1);
-    if (record && advance(h, p) < 0) Py_CLEAR(record);
+    PyObject *record = hd_log_record(h, K_CHECK, p, st->street, 0, st->bets[p], 0, NULL, -1);
+    if (record && hd_advance(h, p) < 0) Py_CLEAR(record);
     return record;
 }
 
@@ -920,7 +139,7 @@ static PyObject *Core_call(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
     int ok = my_turn(h, seat);
     if (ok < 0) return NULL;
     if (!ok || h->st.bets[h->st.actor] >= h->st.bet) return refuse(h, s_verify_call, &seat, 1);
-    return do_call(h, h->st.actor);
+    return hd_do_call(h, h->st.actor);
 }
 
 static PyObject *Core_check_or_call(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
@@ -930,7 +149,7 @@ static PyObject *Core_check_or_call(HandCore *h, PyObject *const *args, Py_ssize
         return NULL;
     int ok = my_turn(h, seat);
     if (ok < 0) return NULL;
-    if (ok && h->st.bets[h->st.actor] < h->st.bet) return do_call(h, h->st.actor);
+    if (ok && h->st.bets[h->st.actor] < h->st.bet) return hd_do_call(h, h->st.actor);
     return check_(h, seat); /* checks, or raises saying why not */
 }
 
@@ -952,15 +171,15 @@ static PyObject *wager_(HandCore *h, int kind, const char *name, PyObject *const
         int overflow = 0;
         to = PyLong_AsLongLongAndOverflow(to_obj, &overflow);
         if (to == -1 && PyErr_Occurred()) return NULL;
-        ok = !overflow && wager_ok(h, kind, to, h->st.actor);
+        ok = !overflow && hd_wager_ok(h, kind, to, h->st.actor);
     } else {
         ok = 0;
     }
     if (!ok) {
-        PyObject *refusal[3] = {kinds[kind], to_obj, seat};
+        PyObject *refusal[3] = {hd_kinds[kind], to_obj, seat};
         return refuse(h, s_verify_wager, refusal, 3);
     }
-    return do_wager(h, kind, h->st.actor, to);
+    return hd_do_wager(h, kind, h->st.actor, to);
 }
 
 static PyObject *Core_bet(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
@@ -983,9 +202,9 @@ static PyObject *Core_all_in(HandCore *h, PyObject *const *args, Py_ssize_t narg
         state_t *st = &h->st;
         int p = st->actor;
         int64_t everything = st->bets[p] + st->stacks[p];
-        if (everything <= st->bet) return do_call(h, p);
+        if (everything <= st->bet) return hd_do_call(h, p);
         int kind = st->bet ? K_RAISE : K_BET;
-        if (wager_ok(h, kind, everything, p)) return do_wager(h, kind, p, everything);
+        if (hd_wager_ok(h, kind, everything, p)) return hd_do_wager(h, kind, p, everything);
     }
     return refuse(h, s_all_in_kind, &seat, 1);
 }
@@ -1001,26 +220,26 @@ static PyObject *Core_timeout(HandCore *h, PyObject *const *args, Py_ssize_t nar
     int p = st->actor;
     st->status[p] = PROTECTED;
     st->n_active--;
-    PyObject *record = log_record(h, K_TIMEOUT, p, st->street, 0, st->bets[p], 0, NULL, -1);
-    if (record && advance(h, p) < 0) Py_CLEAR(record);
+    PyObject *record = hd_log_record(h, K_TIMEOUT, p, st->street, 0, st->bets[p], 0, NULL, -1);
+    if (record && hd_advance(h, p) < 0) Py_CLEAR(record);
     return record;
 }
 
 static PyObject *opt_int(int present, int64_t value) {
     if (present) return PyLong_FromLongLong(value);
-    return new_ref(Py_None);
+    return hd_new_ref(Py_None);
 }
 
-static PyObject *bool_obj(int value) { return new_ref(value ? Py_True : Py_False); }
+static PyObject *bool_obj(int value) { return hd_new_ref(value ? Py_True : Py_False); }
 
 /* LegalActions(seat, fold, check, call, wager, min_to, max_to, all_in, show, muck, bet) */
 static PyObject *new_legal(HandCore *h, int p, int fold, int check, PyObject *call,
                            PyObject *wager, PyObject *min_to, PyObject *max_to,
                            PyObject *all_in, int show, int muck, int64_t bet) {
-    PyObject *items[11] = {seat_obj(h, p), bool_obj(fold), bool_obj(check), call, wager,
+    PyObject *items[11] = {hd_seat_obj(h, p), bool_obj(fold), bool_obj(check), call, wager,
                            min_to, max_to, all_in, bool_obj(show), bool_obj(muck),
                            PyLong_FromLongLong(bet)};
-    return fill(new_named(legal_type, legal_alloc, 11), items, 11);
+    return hd_fill(hd_new_named(legal_type, legal_alloc, 11), items, 11);
 }
 
 static PyObject *Core_legal_actions(HandCore *h, PyObject *unused) {
@@ -1030,8 +249,8 @@ static PyObject *Core_legal_actions(HandCore *h, PyObject *unused) {
     if (st->phase == PH_SHOWDOWN) {
         int p = st->sd_order[st->sd_i];
         int may_muck = !st->face_up || st->hole[p][0] < 0;
-        return new_legal(h, p, 0, 0, new_ref(Py_None), new_ref(Py_None), new_ref(Py_None),
-                         new_ref(Py_None), new_ref(Py_None), 1, may_muck, 0);
+        return new_legal(h, p, 0, 0, hd_new_ref(Py_None), hd_new_ref(Py_None), hd_new_ref(Py_None),
+                         hd_new_ref(Py_None), hd_new_ref(Py_None), 1, may_muck, 0);
     }
     if (st->phase != PH_BETTING) Py_RETURN_NONE;
     int p = st->actor;
@@ -1040,7 +259,7 @@ static PyObject *Core_legal_actions(HandCore *h, PyObject *unused) {
     int facing = mine < bet;
     int64_t lo = 0, hi = 0;
     int wager = -1, has_range = 0, has_all_in = 0;
-    if (wager_range(h, p, &lo, &hi) == WR_OK) {
+    if (hd_wager_range(h, p, &lo, &hi) == WR_OK) {
         has_range = 1;
         wager = bet ? K_RAISE : K_BET;
         if (everything <= hi) has_all_in = 1;
@@ -1052,7 +271,7 @@ static PyObject *Core_legal_actions(HandCore *h, PyObject *unused) {
         has_all_in = 1;
     }
     return new_legal(h, p, 1, !facing, opt_int(facing, bet < everything ? bet : everything),
-                     new_ref(wager < 0 ? Py_None : kinds[wager]), opt_int(has_range, lo),
+                     hd_new_ref(wager < 0 ? Py_None : hd_kinds[wager]), opt_int(has_range, lo),
                      opt_int(has_range, hi), opt_int(has_all_in, everything), 0, 0, bet);
 }
 
@@ -1067,7 +286,7 @@ static int read_i64(PyObject *obj, int64_t *out) {
 
 static int kind_code(PyObject *kind) {
     for (int k = 0; k < NKINDS; k++)
-        if (kinds[k] == kind) return k;
+        if (hd_kinds[k] == kind) return k;
     PyErr_SetString(PyExc_ValueError, "not an ActionKind");
     return -1;
 }
@@ -1208,7 +427,7 @@ static int read_pos(HandCore *h, PyObject *obj, int *p) {
 
 static PyObject *Core_run(HandCore *h, PyObject *unused) {
     (void)unused;
-    if (!check_ready(h) || run(h) < 0) return NULL;
+    if (!check_ready(h) || hd_run(h) < 0) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -1218,7 +437,7 @@ PyDoc_STRVAR(step_doc, "_step($self, /)\n--\n\n"
 static PyObject *Core_step(HandCore *h, PyObject *unused) {
     (void)unused;
     if (!check_ready(h)) return NULL;
-    return dealer_step(h);
+    return hd_dealer_step(h);
 }
 
 static PyObject *Core_show(HandCore *h, PyObject *arg) {
@@ -1228,7 +447,7 @@ static PyObject *Core_show(HandCore *h, PyObject *arg) {
         PyErr_SetString(PyExc_RuntimeError, "_show: no showdown or unknown cards");
         return NULL;
     }
-    return do_show(h, p);
+    return hd_do_show(h, p);
 }
 
 static PyObject *Core_muck(HandCore *h, PyObject *arg) {
@@ -1238,7 +457,7 @@ static PyObject *Core_muck(HandCore *h, PyObject *arg) {
         PyErr_SetString(PyExc_RuntimeError, "_muck: no showdown");
         return NULL;
     }
-    return do_muck(h, p);
+    return hd_do_muck(h, p);
 }
 
 static PyObject *Core_set_hole(HandCore *h, PyObject *const *args, Py_ssize_t nargs) {
@@ -1260,10 +479,10 @@ static PyObject *Core_set_hole(HandCore *h, PyObject *const *args, Py_ssize_t na
 static PyObject *Core_default_showdown(HandCore *h, PyObject *arg) {
     int p;
     if (!check_ready(h) || read_pos(h, arg, &p) < 0) return NULL;
-    int decision = default_showdown(h, p);
+    int decision = hd_default_showdown(h, p);
     if (decision < 0) Py_RETURN_NONE;
-    Py_INCREF(kinds[decision]);
-    return kinds[decision];
+    Py_INCREF(hd_kinds[decision]);
+    return hd_kinds[decision];
 }
 
 PyDoc_STRVAR(range_doc, "_range($self, p, /)\n--\n\n"
@@ -1275,7 +494,7 @@ static PyObject *Core_range(HandCore *h, PyObject *arg) {
     int p;
     int64_t lo = 0, hi = 0;
     if (!check_ready(h) || read_pos(h, arg, &p) < 0) return NULL;
-    int code = wager_range(h, p, &lo, &hi);
+    int code = hd_wager_range(h, p, &lo, &hi);
     return Py_BuildValue("(iLL)", code, (long long)lo, (long long)hi);
 }
 
@@ -1315,7 +534,7 @@ static PyObject *board_tuple(HandCore *h) {
 
 static PyObject *hole_of(HandCore *h, int p) {
     if (h->st.hole[p][0] < 0) Py_RETURN_NONE;
-    return card_pair(h->st.hole[p][0], h->st.hole[p][1]);
+    return hd_card_pair(h->st.hole[p][0], h->st.hole[p][1]);
 }
 
 /* the position whose decision is pending (betting or showdown), else -1 */
@@ -1370,23 +589,23 @@ static PyObject *Core_view(HandCore *h, PyObject *seat) {
     }
     int actor = deciding(h);
     PyObject *items[15] = {
-        new_ref(seat),
-        p >= 0 && st->dealt ? hole_of(h, p) : new_ref(Py_None),
+        hd_new_ref(seat),
+        p >= 0 && st->dealt ? hole_of(h, p) : hd_new_ref(Py_None),
         PyObject_GetAttr((PyObject *)h, s_cfg),
-        new_ref(phases[st->phase]),
-        new_ref(streets[st->street]),
+        hd_new_ref(hd_phases[st->phase]),
+        hd_new_ref(hd_streets[st->street]),
         board_tuple(h),
         i64_tuple(st->stacks, n),
         i64_tuple(st->bets, n),
         i64_tuple(st->contrib, n),
         i8_tuple(st->status, n),
         PyLong_FromLongLong(st->bet),
-        seat_obj(h, actor),
-        actor >= 0 && actor == p ? Core_legal_actions(h, NULL) : new_ref(Py_None),
+        hd_seat_obj(h, actor),
+        actor >= 0 && actor == p ? Core_legal_actions(h, NULL) : hd_new_ref(Py_None),
         log_tuple(h),
         outcome,
     };
-    PyObject *args = fill(PyTuple_New(15), items, 15);
+    PyObject *args = hd_fill(PyTuple_New(15), items, 15);
     if (!args) return NULL;
     PyObject *view = PyObject_Call(make_view, args, NULL);
     Py_DECREF(args);
@@ -1443,7 +662,7 @@ static PyObject *get_done(HandCore *h, void *c) {
 static PyObject *get_actor(HandCore *h, void *c) {
     (void)c;
     if (!check_ready(h)) return NULL;
-    return seat_obj(h, deciding(h));
+    return hd_seat_obj(h, deciding(h));
 }
 
 static PyObject *get_stacks(HandCore *h, void *c) {
@@ -1453,14 +672,14 @@ static PyObject *get_stacks(HandCore *h, void *c) {
 
 static PyObject *get_phase(HandCore *h, void *c) {
     (void)c;
-    Py_INCREF(phases[h->st.phase]);
-    return phases[h->st.phase];
+    Py_INCREF(hd_phases[h->st.phase]);
+    return hd_phases[h->st.phase];
 }
 
 static PyObject *get_street(HandCore *h, void *c) {
     (void)c;
-    Py_INCREF(streets[h->st.street]);
-    return streets[h->st.street];
+    Py_INCREF(hd_streets[h->st.street]);
+    return hd_streets[h->st.street];
 }
 
 static PyObject *i64_list(const int64_t *v, int n) {
@@ -1761,8 +980,8 @@ static int bind_members(PyObject *seq, PyObject **out, Py_ssize_t count, const c
 }
 
 PyDoc_STRVAR(bind_doc,
-"bind($module, address, kinds, phases, streets, action, legal, make_view, /)\n--\n\n"
-"Binds the engine to the evaluator's tables (holdem._core's\n"
+"bind($module, address, hd_kinds, hd_phases, hd_streets, action, legal, make_view, /)\n--\n\n"
+"Binds the engine to the evaluator's hd_eval_tables (holdem._core's\n"
 "hd_tables_address()) and to the Python types it builds: the members of\n"
 "ActionKind, Phase and Street in definition order, Action and LegalActions,\n"
 "and the function that makes a PlayerView of its parts.");
@@ -1771,7 +990,7 @@ static PyObject *bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 7 || !PyCallable_Check(args[6])) {
         PyErr_SetString(PyExc_TypeError,
-                        "bind(address, kinds, phases, streets, action, legal, make_view)");
+                        "bind(address, hd_kinds, hd_phases, hd_streets, action, legal, make_view)");
         return NULL;
     }
     void *address = PyLong_AsVoidPtr(args[0]);
@@ -1779,27 +998,27 @@ static PyObject *bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "null table address");
         return NULL;
     }
-    if (bind_members(args[1], kinds, NKINDS, "kinds") < 0 ||
-        bind_members(args[2], phases, NPHASES, "phases") < 0 ||
-        bind_members(args[3], streets, NSTREETS, "streets") < 0)
+    if (bind_members(args[1], hd_kinds, NKINDS, "kinds") < 0 ||
+        bind_members(args[2], hd_phases, NPHASES, "phases") < 0 ||
+        bind_members(args[3], hd_streets, NSTREETS, "streets") < 0)
         return NULL;
     if (!PyType_Check(args[4]) || !PyType_Check(args[5])) {
         PyErr_SetString(PyExc_TypeError, "bind: action and legal must be types");
         return NULL;
     }
     Py_INCREF(args[4]);
-    SET_REF(action_type, args[4]);
+    SET_REF(hd_action_type, args[4]);
     Py_INCREF(args[5]);
     SET_REF(legal_type, args[5]);
     Py_INCREF(args[6]);
     SET_REF(make_view, args[6]);
-    action_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)action_type, Py_tp_alloc);
+    hd_action_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)hd_action_type, Py_tp_alloc);
     legal_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)legal_type, Py_tp_alloc);
-    if (!action_alloc || !legal_alloc) {
+    if (!hd_action_alloc || !legal_alloc) {
         PyErr_SetString(PyExc_TypeError, "bind: action and legal must be tuple types");
         return NULL;
     }
-    tables = address;
+    hd_eval_tables = address;
     Py_RETURN_NONE;
 }
 
@@ -1820,13 +1039,13 @@ static int intern(PyObject **slot, const char *text) {
 }
 
 PyMODINIT_FUNC PyInit__engine(void) {
-    empty_tuple = PyTuple_New(0);
-    if (!empty_tuple || intern(&s_verify_check, "verify_check") < 0 ||
+    hd_empty_tuple = PyTuple_New(0);
+    if (!hd_empty_tuple || intern(&s_verify_check, "verify_check") < 0 ||
         intern(&s_verify_call, "verify_call") < 0 || intern(&s_verify_fold, "verify_fold") < 0 ||
         intern(&s_verify_wager, "_verify_wager") < 0 ||
         intern(&s_all_in_kind, "_all_in_kind") < 0 ||
         intern(&s_turn_timeout, "verify_timeout") < 0 ||
-        intern(&s_missing_board, "_missing_board") < 0 || intern(&s_seat_kw, "seat") < 0 ||
+        intern(&hd_s_missing_board, "_missing_board") < 0 || intern(&s_seat_kw, "seat") < 0 ||
         intern(&s_seat_of, "_seat") < 0 || intern(&s_outcome, "outcome") < 0 ||
         intern(&s_outcome_cache, "_outcome") < 0 || intern(&s_cfg, "_cfg") < 0)
         return NULL;
