@@ -219,7 +219,77 @@ SPELLINGS: dict[str, Any] = {
 }
 
 
+@given(good_settings())
+def test_flags_are_read_for_their_truth(s: Settings) -> None:
+    """Any truth value does for big_blind_ante and missing_small_blind, even an
+    unhashable one."""
+    plain = HandConfig(**s)
+    for name in ("big_blind_ante", "missing_small_blind"):
+        flag = bool(s.get(name))
+        config = HandConfig(**{**s, name: [1] if flag else []})
+        assert derived(config) == derived(plain)
+
+
+def neighbours(s: Settings) -> list[Settings]:
+    """Valid settings that differ from ``s`` in one thing (and what it takes
+    to stay valid): the button, either blind, the ante or its kind, the
+    straddle, the missing small blind, the structure, the fixed-limit big bet,
+    the raise cap or the number of players."""
+    n, big, structure = len(s["stacks"]), s["big_blind"], s.get("structure")
+    ante, straddle = s.get("ante", 0), s.get("straddle", 0)
+    out: list[Settings] = [
+        {"button": (s["button"] + 1) % n},
+        {"small_blind": 0 if s["small_blind"] else 1},
+        {"big_blind": big + 1, "straddle": 0, "small_bet": 0, "big_bet": 0},
+        {"ante": ante + 1},
+        {"ante": 0, "big_blind_ante": False},
+        {"missing_small_blind": not s.get("missing_small_blind")},
+        {"raise_cap": s.get("raise_cap", 3) + 1},
+        {"stacks": (*s["stacks"], 7)} if n < 10 else {"stacks": s["stacks"][:-1], "button": 0},
+    ]
+    if ante:
+        out.append({"big_blind_ante": not s.get("big_blind_ante")})
+    if n >= 3 and structure is not _FIXED:
+        out.append({"straddle": 0 if straddle else 2 * big})
+    for other in Structure:
+        if other is not structure:
+            out.append({"structure": other, "straddle": 0, "small_bet": 0, "big_bet": 0})
+    if structure is _FIXED:
+        out.append({"big_bet": 0 if s.get("big_bet") else 3 * big})
+    return [{**s, **change} for change in out]
+
+
+@given(good_settings())
+def test_neighbouring_settings_derive_their_own_fields(s: Settings) -> None:
+    """Settings one change apart, built one after the other, each derive their own."""
+    base = {**s, "posts": (), "seats": (), "names": ()}
+    for near in neighbours(base):
+        HandConfig(**base)
+        assert_as_the_rules_say(HandConfig(**near), near)
+        assert_as_the_rules_say(HandConfig(**base), base)
+
+
 # ------------------------------------------------------------ bad settings
+
+
+INTEGERS = ("button", "small_blind", "big_blind", "ante", "straddle")
+INTEGERS += ("raise_cap", "small_bet", "big_bet")
+
+
+@given(good_settings())
+def test_a_number_of_another_type_is_refused_after_the_same_int(s: Settings) -> None:
+    """1.0 for 1 and True for 1 are equal to it (and hash alike) but refused."""
+    config = HandConfig(**s)
+    for name in ("stacks", *INTEGERS):
+        value = getattr(config, name)
+        chips = value[0] if name == "stacks" else value
+        others: list[Any] = [float(chips), *([bool(chips)] if chips in (0, 1) else [])]
+        for other in others:
+            spelled = (other, *value[1:]) if name == "stacks" else other
+            HandConfig(**s)
+            with pytest.raises(ConfigError) as err:
+                HandConfig(**{**s, name: spelled})
+            assert err.value.field == name, str(err.value)
 
 
 def _bad_stack(s: Settings, draw: st.DrawFn) -> tuple[Settings, str]:
@@ -350,16 +420,17 @@ BAD = [
 ]
 
 
-@given(good_settings(), st.sampled_from(BAD), st.data())
+@given(good_settings(), st.data())
 def test_a_bad_setting_is_refused_right_after_a_good_configuration(
-    s: Settings, bad: Any, data: st.DataObject
+    s: Settings, data: st.DataObject
 ) -> None:
-    changes, name = bad(s, data.draw)
-    HandConfig(**s)
-    with pytest.raises(ConfigError) as err:
-        HandConfig(**{**s, **changes})
-    assert err.value.field == name, str(err.value)
-    assert str(err.value).startswith(f"invalid {name}=")
+    for bad in BAD:
+        changes, name = bad(s, data.draw)
+        HandConfig(**s)
+        with pytest.raises(ConfigError) as err:
+            HandConfig(**{**s, **changes})
+        assert err.value.field == name, str(err.value)
+        assert str(err.value).startswith(f"invalid {name}=")
 
 
 # ------------------------------------------------------------- the signature
