@@ -20,7 +20,7 @@ blind, a dead button.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import pairwise
@@ -109,7 +109,7 @@ def _coerce_enum(name: str, value: Any, enum: type[Enum]) -> Any:
         raise _fail(name, value, f"must be one of {choices}") from None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class HandConfig:
     """Everything about one hand that is fixed before the deal.
 
@@ -187,7 +187,53 @@ class HandConfig:
         init=False, repr=False, compare=False
     )
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        stacks: tuple[int, ...],
+        button: int,
+        small_blind: int,
+        big_blind: int,
+        structure: Structure = Structure.NO_LIMIT,
+        ante: int = 0,
+        big_blind_ante: bool = False,
+        straddle: int = 0,
+        missing_small_blind: bool = False,
+        dead_button: bool = False,
+        posts: tuple[Post, ...] = (),
+        small_bet: int = 0,
+        big_bet: int = 0,
+        raise_cap: int = 3,
+        heads_up_cap: HeadsUpCap = HeadsUpCap.TWO_LEFT,
+        hand_id: int | str | None = None,
+        seats: tuple[int, ...] = (),
+        names: tuple[str | None, ...] = (),
+    ) -> None:
+        # The dataclass's own __init__ (the same parameters: a test checks) would
+        # store each field with object.__setattr__; the slots' setters take half
+        # the time, and a table builds a HandConfig for every hand.
+        _set_stacks(self, stacks)
+        _set_button(self, button)
+        _set_small_blind(self, small_blind)
+        _set_big_blind(self, big_blind)
+        _set_structure(self, structure)
+        _set_ante(self, ante)
+        _set_big_blind_ante(self, big_blind_ante)
+        _set_straddle(self, straddle)
+        _set_missing_small_blind(self, missing_small_blind)
+        _set_dead_button(self, dead_button)
+        _set_posts(self, posts)
+        _set_small_bet(self, small_bet)
+        _set_big_bet(self, big_bet)
+        _set_raise_cap(self, raise_cap)
+        _set_heads_up_cap(self, heads_up_cap)
+        _set_hand_id(self, hand_id)
+        _set_seats(self, seats)
+        _set_names(self, names)
+        self._check_and_derive()
+
+    def _check_and_derive(self) -> None:
+        """Checks every field, puts the ones given in another form in their own
+        (tuples, enum members, fixed-limit bets) and sets the derived fields."""
         put = object.__setattr__
         stacks = self.stacks
         if not isinstance(stacks, tuple):
@@ -484,6 +530,33 @@ class HandConfig:
     def players(self) -> int:
         """Number of players dealt in."""
         return len(self.stacks)
+
+
+def _slot_setter(name: str) -> Callable[[HandConfig, Any], None]:
+    """The setter of one of HandConfig's slots: it stores past the frozen
+    dataclass's __setattr__, as object.__setattr__ would, in about half the time."""
+    setter: Callable[[HandConfig, Any], None] = HandConfig.__dict__[name].__set__
+    return setter
+
+
+_set_stacks = _slot_setter("stacks")
+_set_button = _slot_setter("button")
+_set_small_blind = _slot_setter("small_blind")
+_set_big_blind = _slot_setter("big_blind")
+_set_structure = _slot_setter("structure")
+_set_ante = _slot_setter("ante")
+_set_big_blind_ante = _slot_setter("big_blind_ante")
+_set_straddle = _slot_setter("straddle")
+_set_missing_small_blind = _slot_setter("missing_small_blind")
+_set_dead_button = _slot_setter("dead_button")
+_set_posts = _slot_setter("posts")
+_set_small_bet = _slot_setter("small_bet")
+_set_big_bet = _slot_setter("big_bet")
+_set_raise_cap = _slot_setter("raise_cap")
+_set_heads_up_cap = _slot_setter("heads_up_cap")
+_set_hand_id = _slot_setter("hand_id")
+_set_seats = _slot_setter("seats")
+_set_names = _slot_setter("names")
 
 
 def _names_of(f: Fields) -> tuple[str | None, ...]:
