@@ -90,6 +90,16 @@ class Post:
 
 _FIXED_LIMIT = Structure.FIXED_LIMIT
 
+#: A configuration's fixed-limit bets and derived fields, as ``_DERIVED`` keeps them.
+_Derived = tuple[
+    int, int, tuple[int, ...], int | None, int, int | None, tuple[tuple[ActionKind, int, int], ...]
+]
+#: The _Derived of plain configurations checked before, by HandConfig._plain_key
+#: (immutable values: configurations share them).  Cleared when full.
+_DERIVED: dict[tuple[Any, ...], _Derived] = {}
+_DERIVED_MAX = 1024
+_NO_ITEMS = ()
+
 
 def _is_int(value: object) -> bool:
     return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
@@ -229,11 +239,89 @@ class HandConfig:
         _set_hand_id(self, hand_id)
         _set_seats(self, seats)
         _set_names(self, names)
+        # A plain configuration (see _plain_key) like one checked before takes
+        # that one's derived fields; any other is checked (and refused) in full.
+        key = self._plain_key()
+        known = _DERIVED.get(key) if key is not None else None
+        if known is not None:
+            self._set_derived(known)
+            return
         self._check_and_derive()
+        if key is not None:
+            if len(_DERIVED) >= _DERIVED_MAX:
+                _DERIVED.clear()
+            _DERIVED[key] = self._derived()
+
+    def _plain_key(self) -> tuple[Any, ...] | None:
+        """The key of this configuration's derived fields in ``_DERIVED``, or None
+        when it is not a plain one.  Plain: the stacks a tuple of ints of at least
+        1 and every other number an int (not a subclass: their values are keys),
+        the flags bools, the enums members, and no posts, seats or names.  Beside
+        the stacks, checked here, the key holds all that :meth:`_check_and_derive`
+        reads of a plain configuration: one it passed, it passes again."""
+        stacks = self.stacks
+        if type(stacks) is not tuple:
+            return None
+        for chips in stacks:
+            if type(chips) is not int or chips < 1:
+                return None
+        button, small_blind, big_blind = self.button, self.small_blind, self.big_blind
+        ante, straddle, raise_cap = self.ante, self.straddle, self.raise_cap
+        small_bet, big_bet, structure = self.small_bet, self.big_bet, self.structure
+        big_blind_ante, missing_small_blind = self.big_blind_ante, self.missing_small_blind
+        if not (
+            type(button) is type(small_blind) is type(big_blind) is int
+            and type(ante) is type(straddle) is type(raise_cap) is int
+            and type(small_bet) is type(big_bet) is int
+            and type(big_blind_ante) is type(missing_small_blind) is bool
+            and type(structure) is Structure
+            and type(self.heads_up_cap) is HeadsUpCap
+            and self.posts is _NO_ITEMS  # () is one object: other empty ones are not plain
+            and self.seats is _NO_ITEMS
+            and self.names is _NO_ITEMS
+        ):
+            return None
+        return (
+            len(stacks),
+            button,
+            small_blind,
+            big_blind,
+            ante,
+            straddle,
+            raise_cap,
+            small_bet,
+            big_bet,
+            big_blind_ante,
+            missing_small_blind,
+            structure._value_,  # a member's hash is Enum.__hash__, in Python
+        )
+
+    def _derived(self) -> _Derived:
+        return (
+            self.small_bet,
+            self.big_bet,
+            self.seat_numbers,
+            self.small_blind_seat,
+            self.big_blind_seat,
+            self.straddle_seat,
+            self.forced_bets,
+        )
+
+    def _set_derived(self, derived: _Derived) -> None:
+        small_bet, big_bet, seat_numbers, small_seat, big_seat, straddle_seat, forced = derived
+        if self.structure is _FIXED_LIMIT:  # its bets may default to the big blind's
+            _set_small_bet(self, small_bet)
+            _set_big_bet(self, big_bet)
+        _set_seat_numbers(self, seat_numbers)
+        _set_small_blind_seat(self, small_seat)
+        _set_big_blind_seat(self, big_seat)
+        _set_straddle_seat(self, straddle_seat)
+        _set_forced_bets(self, forced)
 
     def _check_and_derive(self) -> None:
         """Checks every field, puts the ones given in another form in their own
-        (tuples, enum members, fixed-limit bets) and sets the derived fields."""
+        (tuples, enum members, fixed-limit bets) and sets the derived fields.
+        All it reads of a plain configuration must be in :meth:`_plain_key`."""
         put = object.__setattr__
         stacks = self.stacks
         if not isinstance(stacks, tuple):
@@ -557,6 +645,11 @@ _set_heads_up_cap = _slot_setter("heads_up_cap")
 _set_hand_id = _slot_setter("hand_id")
 _set_seats = _slot_setter("seats")
 _set_names = _slot_setter("names")
+_set_seat_numbers = _slot_setter("seat_numbers")
+_set_small_blind_seat = _slot_setter("small_blind_seat")
+_set_big_blind_seat = _slot_setter("big_blind_seat")
+_set_straddle_seat = _slot_setter("straddle_seat")
+_set_forced_bets = _slot_setter("forced_bets")
 
 
 def _names_of(f: Fields) -> tuple[str | None, ...]:

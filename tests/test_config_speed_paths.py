@@ -18,6 +18,7 @@ from conftest import hand_configs
 from hypothesis import given
 from hypothesis import strategies as st
 
+from holdem import config as config_module
 from holdem.actions import ActionKind
 from holdem.config import HandConfig, HeadsUpCap, Post, Structure
 from holdem.errors import ConfigError
@@ -449,3 +450,26 @@ def test_the_constructor_takes_the_fields_in_order_with_their_defaults() -> None
         HeadsUpCap.TWO_LEFT, None, (), (), (0, 1), 1, 0, None,
         ((ActionKind.SMALL_BLIND, 1, 1), (ActionKind.BIG_BLIND, 0, 2)),
     ]  # fmt: skip
+
+
+# ------------------------------------------------------------ the quick path
+
+
+def test_plain_configurations_like_one_checked_before_share_its_derived_fields() -> None:
+    """The quick path is taken (so the tests above test it too), and only for
+    plain settings."""
+    first = HandConfig((200,) * 6, 5, 1, 2, ante=1)
+    plain = HandConfig((90, 1, 7, 200, 3, 5), 5, 1, 2, ante=1)
+    assert plain.forced_bets is first.forced_bets
+    assert plain.seat_numbers is first.seat_numbers
+    for other in ({"stacks": [200] * 6}, {"ante": Chips(1)}, {"posts": [], "names": []}):
+        config = HandConfig(**{"stacks": (200,) * 6, "button": 5, "small_blind": 1,
+                               "big_blind": 2, "ante": 1, **other})  # fmt: skip
+        assert config.forced_bets == first.forced_bets
+        assert config.forced_bets is not first.forced_bets
+
+
+def test_the_derived_fields_kept_for_the_quick_path_stay_few() -> None:
+    for big in range(1, 2 * config_module._DERIVED_MAX + 2):
+        HandConfig((10**6, 10**6), 0, 1, big)
+    assert 0 < len(config_module._DERIVED) <= config_module._DERIVED_MAX
