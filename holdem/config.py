@@ -260,11 +260,13 @@ class HandConfig:
         the stacks, checked here, the key holds all that :meth:`_check_and_derive`
         reads of a plain configuration: one it passed, it passes again."""
         stacks = self.stacks
-        if type(stacks) is not tuple:
+        if not (
+            type(stacks) is tuple
+            and self.posts is _NO_ITEMS  # () is one object: other empty ones are not plain
+            and self.seats is _NO_ITEMS
+            and self.names is _NO_ITEMS
+        ):
             return None
-        for chips in stacks:
-            if type(chips) is not int or chips < 1:
-                return None
         button, small_blind, big_blind = self.button, self.small_blind, self.big_blind
         ante, straddle, raise_cap = self.ante, self.straddle, self.raise_cap
         small_bet, big_bet, structure = self.small_bet, self.big_bet, self.structure
@@ -276,11 +278,11 @@ class HandConfig:
             and type(big_blind_ante) is type(missing_small_blind) is bool
             and type(structure) is Structure
             and type(self.heads_up_cap) is HeadsUpCap
-            and self.posts is _NO_ITEMS  # () is one object: other empty ones are not plain
-            and self.seats is _NO_ITEMS
-            and self.names is _NO_ITEMS
         ):
             return None
+        for chips in stacks:
+            if type(chips) is not int or chips < 1:
+                return None
         return (
             len(stacks),
             button,
