@@ -20,7 +20,7 @@ blind, a dead button.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import pairwise
@@ -90,6 +90,16 @@ class Post:
 
 _FIXED_LIMIT = Structure.FIXED_LIMIT
 
+#: A configuration's fixed-limit bets and derived fields, as ``_DERIVED`` keeps them.
+_Derived = tuple[
+    int, int, tuple[int, ...], int | None, int, int | None, tuple[tuple[ActionKind, int, int], ...]
+]
+#: The _Derived of plain configurations checked before, by HandConfig._plain_key
+#: (immutable values: configurations share them).  Cleared when full.
+_DERIVED: dict[tuple[Any, ...], _Derived] = {}
+_DERIVED_MAX = 1024
+_NO_ITEMS = ()
+
 
 def _is_int(value: object) -> bool:
     return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
@@ -109,7 +119,7 @@ def _coerce_enum(name: str, value: Any, enum: type[Enum]) -> Any:
         raise _fail(name, value, f"must be one of {choices}") from None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class HandConfig:
     """Everything about one hand that is fixed before the deal.
 
@@ -187,7 +197,133 @@ class HandConfig:
         init=False, repr=False, compare=False
     )
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        stacks: tuple[int, ...],
+        button: int,
+        small_blind: int,
+        big_blind: int,
+        structure: Structure = Structure.NO_LIMIT,
+        ante: int = 0,
+        big_blind_ante: bool = False,
+        straddle: int = 0,
+        missing_small_blind: bool = False,
+        dead_button: bool = False,
+        posts: tuple[Post, ...] = (),
+        small_bet: int = 0,
+        big_bet: int = 0,
+        raise_cap: int = 3,
+        heads_up_cap: HeadsUpCap = HeadsUpCap.TWO_LEFT,
+        hand_id: int | str | None = None,
+        seats: tuple[int, ...] = (),
+        names: tuple[str | None, ...] = (),
+    ) -> None:
+        # The dataclass's own __init__ (the same parameters: a test checks) would
+        # store each field with object.__setattr__; the slots' setters take half
+        # the time, and a table builds a HandConfig for every hand.
+        _set_stacks(self, stacks)
+        _set_button(self, button)
+        _set_small_blind(self, small_blind)
+        _set_big_blind(self, big_blind)
+        _set_structure(self, structure)
+        _set_ante(self, ante)
+        _set_big_blind_ante(self, big_blind_ante)
+        _set_straddle(self, straddle)
+        _set_missing_small_blind(self, missing_small_blind)
+        _set_dead_button(self, dead_button)
+        _set_posts(self, posts)
+        _set_small_bet(self, small_bet)
+        _set_big_bet(self, big_bet)
+        _set_raise_cap(self, raise_cap)
+        _set_heads_up_cap(self, heads_up_cap)
+        _set_hand_id(self, hand_id)
+        _set_seats(self, seats)
+        _set_names(self, names)
+        # A plain configuration (see _plain_key) like one checked before takes
+        # that one's derived fields; any other is checked (and refused) in full.
+        key = self._plain_key()
+        known = _DERIVED.get(key) if key is not None else None
+        if known is not None:
+            self._set_derived(known)
+            return
+        self._check_and_derive()
+        if key is not None:
+            if len(_DERIVED) >= _DERIVED_MAX:
+                _DERIVED.clear()
+            _DERIVED[key] = self._derived()
+
+    def _plain_key(self) -> tuple[Any, ...] | None:
+        """The key of this configuration's derived fields in ``_DERIVED``, or None
+        when it is not a plain one.  Plain: the stacks a tuple of ints of at least
+        1 and every other number an int (not a subclass: their values are keys),
+        the flags bools, the enums members, and no posts, seats or names.  Beside
+        the stacks, checked here, the key holds all that :meth:`_check_and_derive`
+        reads of a plain configuration: one it passed, it passes again."""
+        stacks = self.stacks
+        if not (
+            type(stacks) is tuple
+            and self.posts is _NO_ITEMS  # () is one object: other empty ones are not plain
+            and self.seats is _NO_ITEMS
+            and self.names is _NO_ITEMS
+        ):
+            return None
+        button, small_blind, big_blind = self.button, self.small_blind, self.big_blind
+        ante, straddle, raise_cap = self.ante, self.straddle, self.raise_cap
+        small_bet, big_bet, structure = self.small_bet, self.big_bet, self.structure
+        big_blind_ante, missing_small_blind = self.big_blind_ante, self.missing_small_blind
+        if not (
+            type(button) is type(small_blind) is type(big_blind) is int
+            and type(ante) is type(straddle) is type(raise_cap) is int
+            and type(small_bet) is type(big_bet) is int
+            and type(big_blind_ante) is type(missing_small_blind) is bool
+            and type(structure) is Structure
+            and type(self.heads_up_cap) is HeadsUpCap
+        ):
+            return None
+        for chips in stacks:
+            if type(chips) is not int or chips < 1:
+                return None
+        return (
+            len(stacks),
+            button,
+            small_blind,
+            big_blind,
+            ante,
+            straddle,
+            raise_cap,
+            small_bet,
+            big_bet,
+            big_blind_ante,
+            missing_small_blind,
+            structure._value_,  # a member's hash is Enum.__hash__, in Python
+        )
+
+    def _derived(self) -> _Derived:
+        return (
+            self.small_bet,
+            self.big_bet,
+            self.seat_numbers,
+            self.small_blind_seat,
+            self.big_blind_seat,
+            self.straddle_seat,
+            self.forced_bets,
+        )
+
+    def _set_derived(self, derived: _Derived) -> None:
+        small_bet, big_bet, seat_numbers, small_seat, big_seat, straddle_seat, forced = derived
+        if self.structure is _FIXED_LIMIT:  # its bets may default to the big blind's
+            _set_small_bet(self, small_bet)
+            _set_big_bet(self, big_bet)
+        _set_seat_numbers(self, seat_numbers)
+        _set_small_blind_seat(self, small_seat)
+        _set_big_blind_seat(self, big_seat)
+        _set_straddle_seat(self, straddle_seat)
+        _set_forced_bets(self, forced)
+
+    def _check_and_derive(self) -> None:
+        """Checks every field, puts the ones given in another form in their own
+        (tuples, enum members, fixed-limit bets) and sets the derived fields.
+        All it reads of a plain configuration must be in :meth:`_plain_key`."""
         put = object.__setattr__
         stacks = self.stacks
         if not isinstance(stacks, tuple):
@@ -484,6 +620,38 @@ class HandConfig:
     def players(self) -> int:
         """Number of players dealt in."""
         return len(self.stacks)
+
+
+def _slot_setter(name: str) -> Callable[[HandConfig, Any], None]:
+    """The setter of one of HandConfig's slots: it stores past the frozen
+    dataclass's __setattr__, as object.__setattr__ would, in about half the time."""
+    setter: Callable[[HandConfig, Any], None] = HandConfig.__dict__[name].__set__
+    return setter
+
+
+_set_stacks = _slot_setter("stacks")
+_set_button = _slot_setter("button")
+_set_small_blind = _slot_setter("small_blind")
+_set_big_blind = _slot_setter("big_blind")
+_set_structure = _slot_setter("structure")
+_set_ante = _slot_setter("ante")
+_set_big_blind_ante = _slot_setter("big_blind_ante")
+_set_straddle = _slot_setter("straddle")
+_set_missing_small_blind = _slot_setter("missing_small_blind")
+_set_dead_button = _slot_setter("dead_button")
+_set_posts = _slot_setter("posts")
+_set_small_bet = _slot_setter("small_bet")
+_set_big_bet = _slot_setter("big_bet")
+_set_raise_cap = _slot_setter("raise_cap")
+_set_heads_up_cap = _slot_setter("heads_up_cap")
+_set_hand_id = _slot_setter("hand_id")
+_set_seats = _slot_setter("seats")
+_set_names = _slot_setter("names")
+_set_seat_numbers = _slot_setter("seat_numbers")
+_set_small_blind_seat = _slot_setter("small_blind_seat")
+_set_big_blind_seat = _slot_setter("big_blind_seat")
+_set_straddle_seat = _slot_setter("straddle_seat")
+_set_forced_bets = _slot_setter("forced_bets")
 
 
 def _names_of(f: Fields) -> tuple[str | None, ...]:
