@@ -30,12 +30,24 @@ from .actions import ActionKind
 from .errors import ConfigError
 from .wire import Fields
 
-__all__ = ["MAX_PLAYERS", "MAX_TABLE_SEATS", "HandConfig", "HeadsUpCap", "Post", "Structure"]
+__all__ = [
+    "MAX_CHIPS",
+    "MAX_PLAYERS",
+    "MAX_TABLE_SEATS",
+    "HandConfig",
+    "HeadsUpCap",
+    "Post",
+    "Structure",
+]
 
 #: Most players one hand can have (RULES.md R3).
 MAX_PLAYERS = 10
 #: Table seats are numbered 0 to MAX_TABLE_SEATS - 1.
 MAX_TABLE_SEATS = 100
+#: Stacks, blinds, antes, straddles, posts, fixed-limit bets and the raise cap
+#: are below this: the engine counts chips in 64-bit integers, with room for
+#: ten such stacks in one pot.
+MAX_CHIPS = 10**17
 
 _ANTE = ActionKind.ANTE
 _SMALL_BLIND = ActionKind.SMALL_BLIND
@@ -89,6 +101,7 @@ class Post:
 
 
 _FIXED_LIMIT = Structure.FIXED_LIMIT
+_TOO_MANY = "amounts are below 10**17 chips (holdem.config.MAX_CHIPS)"
 
 #: A configuration's fixed-limit bets and derived fields, as ``_DERIVED`` keeps them.
 _Derived = tuple[
@@ -281,7 +294,7 @@ class HandConfig:
         ):
             return None
         for chips in stacks:
-            if type(chips) is not int or chips < 1:
+            if type(chips) is not int or not 1 <= chips < MAX_CHIPS:
                 return None
         return (
             len(stacks),
@@ -342,6 +355,8 @@ class HandConfig:
                     stacks,
                     f"seat {seat} has {chips!r}: stacks are integers of at least 1",
                 )
+            if chips >= MAX_CHIPS:
+                raise _fail("stacks", stacks, f"seat {seat} has {chips}: {_TOO_MANY}")
         if type(self.structure) is not Structure:
             put(self, "structure", _coerce_enum("structure", self.structure, Structure))
         if type(self.heads_up_cap) is not HeadsUpCap:
@@ -365,6 +380,10 @@ class HandConfig:
             )
         if not _is_int(self.raise_cap) or self.raise_cap < 0:
             raise _fail("raise_cap", self.raise_cap, "must be an integer of at least 0")
+        for name in ("big_blind", "small_blind", "ante", "straddle", "small_bet", "big_bet",
+                     "raise_cap"):  # fmt: skip
+            if getattr(self, name) >= MAX_CHIPS:
+                raise _fail(name, getattr(self, name), _TOO_MANY)
         if self.big_blind_ante and not self.ante:
             raise _fail("big_blind_ante", True, "needs an ante amount (ante > 0)")
         self._check_limits()
@@ -587,6 +606,8 @@ class HandConfig:
                 raise _fail("posts", post, f"seat must be 0..{n - 1}")
             if not _is_int(post.amount) or post.amount < 1:
                 raise _fail("posts", post, "amount must be an integer of at least 1")
+            if post.amount >= MAX_CHIPS:
+                raise _fail("posts", post, f"amount: {_TOO_MANY}")
             if post.dead:
                 continue
             if post.seat in (sb_seat, bb_seat, straddle_seat):

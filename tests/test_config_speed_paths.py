@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from holdem import config as config_module
 from holdem.actions import ActionKind
-from holdem.config import HandConfig, HeadsUpCap, Post, Structure
+from holdem.config import MAX_CHIPS, HandConfig, HeadsUpCap, Post, Structure
 from holdem.errors import ConfigError
 
 Settings = dict[str, Any]
@@ -473,3 +473,36 @@ def test_the_derived_fields_kept_for_the_quick_path_stay_few() -> None:
     for big in range(1, 2 * config_module._DERIVED_MAX + 2):
         HandConfig((10**6, 10**6), 0, 1, big)
     assert 0 < len(config_module._DERIVED) <= config_module._DERIVED_MAX
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"stacks": (100, MAX_CHIPS)}, "stacks"),
+        ({"big_blind": MAX_CHIPS, "stacks": (1, 1)}, "big_blind"),
+        ({"ante": MAX_CHIPS}, "ante"),
+        ({"straddle": MAX_CHIPS, "stacks": (5, 5, 5)}, "straddle"),
+        ({"raise_cap": MAX_CHIPS}, "raise_cap"),
+        ({"posts": (Post(0, MAX_CHIPS, dead=True),)}, "posts"),
+    ],
+)
+def test_amounts_the_engine_cannot_count_are_refused(change: dict[str, Any], field: str) -> None:
+    """The engine counts chips in 64-bit integers: a configuration with an amount of
+    MAX_CHIPS or more is refused by name, whether or not one like it was seen before."""
+    settings: dict[str, Any] = {"stacks": (100, 100), "button": 0, "small_blind": 1,
+                                "big_blind": 2}  # fmt: skip
+    HandConfig(**settings)  # a plain configuration like it is known
+    with pytest.raises(ConfigError, match=r"below 10\*\*17") as caught:
+        HandConfig(**(settings | change))
+    assert caught.value.field == field
+
+
+def test_the_largest_amounts_play_a_hand() -> None:
+    from holdem.hand import Hand
+
+    big = MAX_CHIPS - 1
+    hand = Hand(HandConfig((big,) * 10, 0, big // 2, big - 1), rng=1)
+    while not hand.done:
+        hand.all_in() if hand.can_all_in() else hand.check_or_call()
+    assert hand.outcome is not None
+    assert sum(hand.stacks) == 10 * big
