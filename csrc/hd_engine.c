@@ -322,7 +322,9 @@ static int read_hole(PyObject *item, int8_t *pair) {
 PyDoc_STRVAR(setup_doc,
 "_setup(nos, stacks, auto, structure, button, first, bb_seat, straddle_seat, big_blind,\n"
 "       straddle, small_bet, big_bet, raise_cap, cap_policy, forced, hole, stub, /)\n--\n\n"
-"Sets up a new hand: holdem.hand.Hand.__init__ calls it with what it has checked.");
+"Sets up a new hand: holdem.hand.Hand.__init__ calls it with what it has checked.\n"
+"hole: the hole cards by position (None where unknown), and stub the 8 cards\n"
+"after them (burns and board); or hole None and stub the 2n + 8 cards of the deal.");
 
 static PyObject *Core_setup(HandCore *h, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 17) {
@@ -364,8 +366,11 @@ static PyObject *Core_setup(HandCore *h, PyObject *const *args, Py_ssize_t nargs
     if (read_i64(args[12], &policy) < 0) return NULL;
     fx->cap_policy = (int)policy;
     PyObject *forced = args[13], *hole = args[14], *stub = args[15];
-    if (!PyTuple_Check(forced) || PyTuple_Size(forced) > MAXF || !PyList_Check(hole) ||
-        PyList_Size(hole) != n || !PyList_Check(stub) || PyList_Size(stub) != STUB) {
+    /* hole None: stub holds the 2n + 8 cards dealt, in the order of the deal */
+    Py_ssize_t dealt = hole == Py_None ? 2 * n : 0;
+    if (!PyTuple_Check(forced) || PyTuple_Size(forced) > MAXF ||
+        (hole != Py_None && (!PyList_Check(hole) || PyList_Size(hole) != n)) ||
+        !PyList_Check(stub) || PyList_Size(stub) != dealt + STUB) {
         PyErr_SetString(PyExc_ValueError, "_setup: bad forced bets, hole cards or stub");
         return NULL;
     }
@@ -387,11 +392,18 @@ static PyObject *Core_setup(HandCore *h, PyObject *const *args, Py_ssize_t nargs
         fx->f_amount[i] = amount;
     }
     for (int i = 0; i < STUB; i++)
-        if (read_card(PyList_GetItem(stub, i), &fx->stub[i]) < 0) return NULL;
+        if (read_card(PyList_GetItem(stub, dealt + i), &fx->stub[i]) < 0) return NULL;
     for (int p = 0; p < n; p++) {
         if (read_i64(PyTuple_GetItem(stacks, p), &st->stacks[p]) < 0) return NULL;
-        if (read_hole(PyList_GetItem(hole, p), st->hole[p]) < 0) return NULL;
         st->faced[p] = -1;
+        if (dealt) { /* one card at a time round the table, from the first left of the button */
+            int q = (fx->first + p) % (int)n;
+            if (read_card(PyList_GetItem(stub, p), &st->hole[q][0]) < 0 ||
+                read_card(PyList_GetItem(stub, n + p), &st->hole[q][1]) < 0)
+                return NULL;
+        } else if (read_hole(PyList_GetItem(hole, p), st->hole[p]) < 0) {
+            return NULL;
+        }
     }
     st->n_active = st->n_in = (int8_t)n;
     st->phase = PH_POSTING;

@@ -1,5 +1,5 @@
 # The hand engine's C core, built from csrc/hd_engine.c: the base class of holdem.hand.Hand.
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .actions import Action, ActionKind, LegalActions, Phase, Street
 from .views import PlayerView
@@ -91,8 +91,8 @@ class HandCore:
         raise_cap: int,
         cap_policy: int,
         forced: tuple[tuple[ActionKind, int, int], ...],
-        hole: list[tuple[int, int] | None],
-        stub: list[int | None],
+        hole: list[tuple[int, int] | None] | None,
+        stub: Sequence[int | None],
         /,
     ) -> None: ...
     def _run(self) -> None: ...

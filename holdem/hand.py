@@ -121,20 +121,20 @@ def _deal_cards(
     deck: Deck | None,
     hole_cards: Sequence[object] | None,
     board: str | Iterable[Card | str] | None,
-) -> tuple[list[tuple[Card, Card] | None], list[Card | None]]:
+) -> tuple[list[tuple[Card, Card] | None] | None, Sequence[Card | None]]:
     """The hole cards by position and the stub (burns and board) of a new hand:
-    dealt from ``deck`` or ``Deck(rng)``, or given (None where unknown)."""
+    dealt from ``deck`` or ``Deck(rng)``, or given (None where unknown).  When
+    everything is dealt: (None, the 2n + 8 cards in the order of the deal)."""
     given_board = parse_board(board)
     if hole_cards is None and not given_board:
         cards = (deck if deck is not None else Deck(rng)).deal(2 * n + _STUB)
-        hole: list[tuple[Card, Card] | None] = [None] * n
-        for i in range(n):
-            hole[(first + i) % n] = (cards[i], cards[n + i])
-        return hole, list(cards[2 * n :])
+        return None, cards  # the C core deals them out
     if hole_cards is not None:
         if isinstance(hole_cards, str) or len(hole_cards) != n:
             raise InvalidCardError(f"hole_cards: expected a list of {n} hands, one per seat")
-        hole = [parse_hole(item, f"seat {seat}") for seat, item in enumerate(hole_cards)]
+        hole: list[tuple[Card, Card] | None] = [
+            parse_hole(item, f"seat {seat}") for seat, item in enumerate(hole_cards)
+        ]
     else:
         hole = [None] * n
     known = [c for h in hole if h for c in h] + given_board
