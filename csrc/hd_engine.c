@@ -19,7 +19,7 @@
 #include "hd_hand.h"
 
 /* bound by bind() */
-static PyObject *legal_type, *make_view;
+static PyObject *legal_type;
 static allocfunc legal_alloc;
 static PyObject *s_verify_check, *s_verify_call, *s_verify_fold, *s_verify_wager,
     *s_all_in_kind, *s_turn_timeout, *s_seat_kw, *s_seat_of, *s_outcome, *s_outcome_cache,
@@ -572,6 +572,8 @@ PyDoc_STRVAR(view_doc, "view($self, seat, /)\n--\n\n"
 ":meth:`hole_cards`.  The view is a snapshot: tuples of the public\n"
 "state, the viewer's own cards, and their legal actions on their turn.");
 
+static PyObject *new_view(PyObject **items);
+
 /* The position of a table seat (Hand._seat checks it and explains a bad one). */
 static int position_of(HandCore *h, PyObject *seat, int *p) {
     if (h->fx.plain_seats && PyLong_CheckExact(seat)) {
@@ -600,7 +602,7 @@ static PyObject *Core_view(HandCore *h, PyObject *seat) {
         outcome = PyObject_GetAttr((PyObject *)h, s_outcome);
     }
     int actor = deciding(h);
-    PyObject *items[15] = {
+    PyObject *items[17] = {
         hd_new_ref(seat),
         p >= 0 && st->dealt ? hole_of(h, p) : hd_new_ref(Py_None),
         PyObject_GetAttr((PyObject *)h, s_cfg),
@@ -616,12 +618,10 @@ static PyObject *Core_view(HandCore *h, PyObject *seat) {
         actor >= 0 && actor == p ? Core_legal_actions(h, NULL) : hd_new_ref(Py_None),
         log_tuple(h),
         outcome,
+        hd_new_ref(Py_None), /* the statuses and the shown hands: made when first read */
+        hd_new_ref(Py_None),
     };
-    PyObject *args = hd_fill(PyTuple_New(15), items, 15);
-    if (!args) return NULL;
-    PyObject *view = PyObject_Call(make_view, args, NULL);
-    Py_DECREF(args);
-    return view;
+    return new_view(items);
 }
 
 static PyObject *Core_snap(HandCore *h, PyObject *unused) {
@@ -992,17 +992,64 @@ static int bind_members(PyObject *seq, PyObject **out, Py_ssize_t count, const c
 }
 
 PyDoc_STRVAR(bind_doc,
-"bind($module, address, hd_kinds, hd_phases, hd_streets, action, legal, make_view, /)\n--\n\n"
-"Binds the engine to the evaluator's hd_eval_tables (holdem._core's\n"
+"bind($module, address, kinds, phases, streets, action, legal, view, slots, /)\n--\n\n"
+"Binds the engine to the evaluator's tables (holdem._core's\n"
 "hd_tables_address()) and to the Python types it builds: the members of\n"
 "ActionKind, Phase and Street in definition order, Action and LegalActions,\n"
-"and the function that makes a PlayerView of its parts.");
+"and PlayerView with the names of its slots in the order Hand.view fills\n"
+"them (holdem.views._VIEW_FIELDS).");
+
+#define VIEW_SLOTS 17
+
+static PyObject *view_type;
+static allocfunc view_alloc;
+static PyObject *view_slot[VIEW_SLOTS]; /* PlayerView's slot descriptors */
+static descrsetfunc view_set[VIEW_SLOTS];
+
+static int bind_view(PyObject *type, PyObject *names) {
+    if (!PyType_Check(type) || !PyTuple_Check(names) || PyTuple_Size(names) != VIEW_SLOTS) {
+        PyErr_SetString(PyExc_TypeError, "bind: view must be a type, slots 17 names");
+        return -1;
+    }
+    for (int i = 0; i < VIEW_SLOTS; i++) {
+        PyObject *descr = PyObject_GetAttr(type, PyTuple_GetItem(names, i));
+        if (!descr) return -1;
+        descrsetfunc set = (descrsetfunc)PyType_GetSlot(Py_TYPE(descr), Py_tp_descr_set);
+        if (!set) {
+            Py_DECREF(descr);
+            PyErr_SetString(PyExc_TypeError, "bind: a view slot is not a slot");
+            return -1;
+        }
+        SET_REF(view_slot[i], descr);
+        view_set[i] = set;
+    }
+    view_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)type, Py_tp_alloc);
+    Py_INCREF(type);
+    SET_REF(view_type, type);
+    return 0;
+}
+
+/* A new PlayerView of its slots' values (references stolen), as
+ * holdem.views._make_view makes one. */
+static PyObject *new_view(PyObject **items) {
+    PyObject *view = view_alloc((PyTypeObject *)view_type, 0);
+    int bad = !view;
+    for (int i = 0; i < VIEW_SLOTS; i++) {
+        if (!items[i] || (!bad && view_set[i](view_slot[i], view, items[i]) < 0)) bad = 1;
+        Py_XDECREF(items[i]);
+    }
+    if (bad) {
+        Py_XDECREF(view);
+        return NULL;
+    }
+    return view;
+}
 
 static PyObject *bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 7 || !PyCallable_Check(args[6])) {
+    if (nargs != 8) {
         PyErr_SetString(PyExc_TypeError,
-                        "bind(address, hd_kinds, hd_phases, hd_streets, action, legal, make_view)");
+                        "bind(address, kinds, phases, streets, action, legal, view, slots)");
         return NULL;
     }
     void *address = PyLong_AsVoidPtr(args[0]);
@@ -1022,8 +1069,7 @@ static PyObject *bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     SET_REF(hd_action_type, args[4]);
     Py_INCREF(args[5]);
     SET_REF(legal_type, args[5]);
-    Py_INCREF(args[6]);
-    SET_REF(make_view, args[6]);
+    if (bind_view(args[6], args[7]) < 0) return NULL;
     hd_action_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)hd_action_type, Py_tp_alloc);
     legal_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)legal_type, Py_tp_alloc);
     if (!hd_action_alloc || !legal_alloc) {

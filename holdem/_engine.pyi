@@ -1,5 +1,5 @@
 # The hand engine's C core, built from csrc/hd_engine.c: the base class of holdem.hand.Hand.
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from .actions import Action, ActionKind, LegalActions, Phase, Street
 from .views import PlayerView
@@ -11,7 +11,8 @@ def bind(
     streets: tuple[Street, ...],
     action: type[Action],
     legal: type[LegalActions],
-    make_view: Callable[..., PlayerView],
+    view: type[PlayerView],
+    slots: tuple[str, ...],
     /,
 ) -> None: ...
 

@@ -49,7 +49,7 @@ from .cards import Card, Deck, format_cards, parse_board, parse_cards, parse_hol
 from .config import HandConfig, HeadsUpCap, Structure
 from .errors import ConfigError, HoldemError, IllegalActionError, InvalidCardError, quote
 from .pots import Outcome, Pot, ShownHand
-from .views import _make_view
+from .views import _VIEW_FIELDS, PlayerView
 
 __all__ = ["STATUS_NAMES", "Hand", "Phase"]
 
@@ -91,8 +91,8 @@ _PH_SHOWDOWN = Phase.SHOWDOWN
 _S_FLOP = Street.FLOP
 _S_PREFLOP = Street.PREFLOP
 
-# The C core builds records and menus of these types, and values hands with
-# the evaluator's tables.
+# The C core builds records, menus and views of these types, and values hands
+# with the evaluator's tables.
 _engine.bind(
     int(ffi.cast("uintptr_t", lib.hd_tables_address())),
     tuple(ActionKind),
@@ -100,7 +100,8 @@ _engine.bind(
     tuple(Street),
     Action,
     LegalActions,
-    _make_view,
+    PlayerView,
+    _VIEW_FIELDS,
 )
 
 

@@ -326,6 +326,29 @@ class PlayerView(_ViewSlots):
         return (_make_view, self._key())
 
 
+#: The slots of a view in the order of :func:`_make_view`'s arguments, then its
+#: two caches: the C core (``Hand.view``) fills them in this order.
+_VIEW_FIELDS = (
+    "seat",
+    "hole_cards",
+    "config",
+    "phase",
+    "street",
+    "board",
+    "stacks",
+    "bets",
+    "contributions",
+    "_codes",
+    "current_bet",
+    "actor",
+    "legal",
+    "log",
+    "outcome",
+    "_statuses",
+    "_shown",
+)
+
+
 def _make_view(
     seat: int | None,
     hole_cards: tuple[Card, ...] | None,
