@@ -46,6 +46,29 @@ _new = object.__new__
 _STATUS_CODES = {name: code for code, name in enumerate(STATUS_NAMES)}
 
 
+#: The slots of a view in the order of :func:`_make_view`'s arguments, then its
+#: two caches: the C core (``Hand.view``) fills them in this order.
+_VIEW_FIELDS = (
+    "seat",
+    "hole_cards",
+    "config",
+    "phase",
+    "street",
+    "board",
+    "stacks",
+    "bets",
+    "contributions",
+    "_codes",
+    "current_bet",
+    "actor",
+    "legal",
+    "log",
+    "outcome",
+    "_statuses",
+    "_shown",
+)
+
+
 class _ViewSlots:
     """The storage of a view: what is taken when it is made, and two caches.
 
@@ -54,25 +77,7 @@ class _ViewSlots:
     ``_shown`` are None until first asked for.
     """
 
-    __slots__ = (
-        "_codes",
-        "_shown",
-        "_statuses",
-        "actor",
-        "bets",
-        "board",
-        "config",
-        "contributions",
-        "current_bet",
-        "hole_cards",
-        "legal",
-        "log",
-        "outcome",
-        "phase",
-        "seat",
-        "stacks",
-        "street",
-    )
+    __slots__ = _VIEW_FIELDS
 
     seat: int | None
     hole_cards: tuple[Card, ...] | None
@@ -324,29 +329,6 @@ class PlayerView(_ViewSlots):
     def __reduce__(self) -> tuple[Any, ...]:
         # for pickle and copy: the fields are _make_view's arguments, in order
         return (_make_view, self._key())
-
-
-#: The slots of a view in the order of :func:`_make_view`'s arguments, then its
-#: two caches: the C core (``Hand.view``) fills them in this order.
-_VIEW_FIELDS = (
-    "seat",
-    "hole_cards",
-    "config",
-    "phase",
-    "street",
-    "board",
-    "stacks",
-    "bets",
-    "contributions",
-    "_codes",
-    "current_bet",
-    "actor",
-    "legal",
-    "log",
-    "outcome",
-    "_statuses",
-    "_shown",
-)
 
 
 def _make_view(
