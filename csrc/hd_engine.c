@@ -22,7 +22,7 @@
 static PyObject *legal_type;
 static allocfunc legal_alloc;
 static PyObject *s_verify_check, *s_verify_call, *s_verify_fold, *s_verify_wager,
-    *s_all_in_kind, *s_turn_timeout, *s_seat_kw, *s_seat_of, *s_outcome, *s_outcome_cache,
+    *s_all_in_kind, *s_turn_timeout, *s_seat_kw, *s_to_kw, *s_seat_of, *s_outcome, *s_outcome_cache,
     *s_cfg;
 
 static int check_ready(HandCore *h) {
@@ -31,42 +31,71 @@ static int check_ready(HandCore *h) {
     return 0;
 }
 
-/* Reads the optional `seat` argument (positional after `first` positional
- * ones, or by keyword); *seat is borrowed, NULL when absent or None. */
-static int read_seat(const char *name, PyObject *const *args, Py_ssize_t nargs,
-                     PyObject *kwnames, Py_ssize_t first, PyObject **seat) {
-    *seat = NULL;
+/* Reads the arguments of an action: `to` first when the action has one
+ * (want_to), then the optional `seat`, positional or by keyword.  *to and
+ * *seat are borrowed; *seat is NULL when absent or None. */
+static int read_args(const char *name, PyObject *const *args, Py_ssize_t nargs,
+                     PyObject *kwnames, int want_to, PyObject **to, PyObject **seat) {
+    PyObject *slots[2] = {NULL, NULL}; /* to, seat */
+    PyObject *names[2] = {s_to_kw, s_seat_kw};
+    int first = want_to ? 0 : 1;
     Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
-    if (nargs > first + 1 || nargs < first) {
-        PyErr_Format(PyExc_TypeError, "%s() takes %zd to %zd arguments (%zd given)", name,
-                     first, first + 1, nargs);
+    if (nargs > 2 - first) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d arguments (%zd given)", name,
+                     2 - first, nargs);
         return -1;
     }
-    if (nargs == first + 1) *seat = args[first];
+    for (Py_ssize_t i = 0; i < nargs; i++) slots[first + i] = args[i];
     for (Py_ssize_t i = 0; i < nkw; i++) {
         PyObject *key = PyTuple_GetItem(kwnames, i);
-        int same = PyObject_RichCompareBool(key, s_seat_kw, Py_EQ);
-        if (same < 0) return -1;
-        if (!same || *seat) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R", name, key);
+        int k = first, same = 0;
+        for (; k < 2 && !same; k++) {
+            same = PyObject_RichCompareBool(key, names[k], Py_EQ);
+            if (same < 0) return -1;
+        }
+        if (!same || slots[k - 1]) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected or repeated keyword argument %R",
+                         name, key);
             return -1;
         }
-        *seat = args[nargs + i];
+        slots[k - 1] = args[nargs + i];
     }
-    if (*seat == Py_None) *seat = NULL;
+    if (want_to && !slots[0]) {
+        PyErr_Format(PyExc_TypeError, "%s() missing its argument 'to'", name);
+        return -1;
+    }
+    if (to) *to = slots[0];
+    *seat = slots[1] == Py_None ? NULL : slots[1];
     return 0;
 }
 
-/* Whether seat (NULL: anyone) is position p's table seat: -1 on error. */
+static int read_seat(const char *name, PyObject *const *args, Py_ssize_t nargs,
+                     PyObject *kwnames, PyObject **seat) {
+    return read_args(name, args, nargs, kwnames, 0, NULL, seat);
+}
+
+/* Whether seat (NULL: anyone) is position p's table seat: -1 on error.  A
+ * seat that is not an exact int is compared in Python: that may run code. */
 static int is_seat(HandCore *h, PyObject *seat, int p) {
     if (!seat) return 1;
-    return PyObject_RichCompareBool(seat, PyTuple_GetItem(h->nos, p), Py_EQ);
+    PyObject *no = PyTuple_GetItem(h->nos, p);
+    if (PyLong_CheckExact(seat)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(seat, &overflow);
+        if (v == -1 && PyErr_Occurred()) return -1;
+        return !overflow && v == PyLong_AsLongLong(no);
+    }
+    return PyObject_RichCompareBool(seat, no, Py_EQ);
 }
 
 /* Whether a betting decision by seat is pending: 1 yes, 0 no, -1 error. */
 static int my_turn(HandCore *h, PyObject *seat) {
     if (h->st.phase != PH_BETTING) return 0;
-    return is_seat(h, seat, h->st.actor);
+    int p = h->st.actor;
+    int same = is_seat(h, seat, p);
+    if (same <= 0) return same;
+    /* the comparison may have run Python code that acted on this very hand */
+    return h->st.phase == PH_BETTING && h->st.actor == p;
 }
 
 /* Calls the Python method that explains a refusal; it raises.  If it does
@@ -99,7 +128,7 @@ static PyObject *refuse(HandCore *h, PyObject *method, PyObject *const *args, si
 static PyObject *Core_fold(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
     PyObject *seat;
-    if (!check_ready(h) || read_seat("fold", args, nargs, kwnames, 0, &seat) < 0) return NULL;
+    if (!check_ready(h) || read_seat("fold", args, nargs, kwnames, &seat) < 0) return NULL;
     int ok = my_turn(h, seat);
     if (ok < 0) return NULL;
     if (!ok) return refuse(h, s_verify_fold, &seat, 1);
@@ -128,14 +157,14 @@ static PyObject *check_(HandCore *h, PyObject *seat) {
 static PyObject *Core_check(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
                             PyObject *kwnames) {
     PyObject *seat;
-    if (!check_ready(h) || read_seat("check", args, nargs, kwnames, 0, &seat) < 0) return NULL;
+    if (!check_ready(h) || read_seat("check", args, nargs, kwnames, &seat) < 0) return NULL;
     return check_(h, seat);
 }
 
 static PyObject *Core_call(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
     PyObject *seat;
-    if (!check_ready(h) || read_seat("call", args, nargs, kwnames, 0, &seat) < 0) return NULL;
+    if (!check_ready(h) || read_seat("call", args, nargs, kwnames, &seat) < 0) return NULL;
     int ok = my_turn(h, seat);
     if (ok < 0) return NULL;
     if (!ok || h->st.bets[h->st.actor] >= h->st.bet) return refuse(h, s_verify_call, &seat, 1);
@@ -145,7 +174,7 @@ static PyObject *Core_call(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
 static PyObject *Core_check_or_call(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
                                     PyObject *kwnames) {
     PyObject *seat;
-    if (!check_ready(h) || read_seat("check_or_call", args, nargs, kwnames, 0, &seat) < 0)
+    if (!check_ready(h) || read_seat("check_or_call", args, nargs, kwnames, &seat) < 0)
         return NULL;
     int ok = my_turn(h, seat);
     if (ok < 0) return NULL;
@@ -156,18 +185,13 @@ static PyObject *Core_check_or_call(HandCore *h, PyObject *const *args, Py_ssize
 /* bet(to, seat=None) and raise_to(to, seat=None) */
 static PyObject *wager_(HandCore *h, int kind, const char *name, PyObject *const *args,
                         Py_ssize_t nargs, PyObject *kwnames) {
-    PyObject *seat;
-    if (!check_ready(h)) return NULL;
-    if (nargs < 1) {
-        PyErr_Format(PyExc_TypeError, "%s() missing its argument 'to'", name);
+    PyObject *seat, *to_obj;
+    if (!check_ready(h) || read_args(name, args, nargs, kwnames, 1, &to_obj, &seat) < 0)
         return NULL;
-    }
-    if (read_seat(name, args, nargs, kwnames, 1, &seat) < 0) return NULL;
-    PyObject *to_obj = args[0];
     int ok = my_turn(h, seat);
     if (ok < 0) return NULL;
     int64_t to = 0;
-    if (ok && PyLong_CheckExact(to_obj)) {
+    if (ok && PyLong_Check(to_obj) && !PyBool_Check(to_obj)) { /* an int, as Python checks */
         int overflow = 0;
         to = PyLong_AsLongLongAndOverflow(to_obj, &overflow);
         if (to == -1 && PyErr_Occurred()) return NULL;
@@ -195,7 +219,7 @@ static PyObject *Core_raise_to(HandCore *h, PyObject *const *args, Py_ssize_t na
 static PyObject *Core_all_in(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames) {
     PyObject *seat;
-    if (!check_ready(h) || read_seat("all_in", args, nargs, kwnames, 0, &seat) < 0) return NULL;
+    if (!check_ready(h) || read_seat("all_in", args, nargs, kwnames, &seat) < 0) return NULL;
     int ok = my_turn(h, seat);
     if (ok < 0) return NULL;
     if (ok) {
@@ -212,7 +236,7 @@ static PyObject *Core_all_in(HandCore *h, PyObject *const *args, Py_ssize_t narg
 static PyObject *Core_timeout(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
                               PyObject *kwnames) {
     PyObject *seat;
-    if (!check_ready(h) || read_seat("timeout", args, nargs, kwnames, 0, &seat) < 0) return NULL;
+    if (!check_ready(h) || read_seat("timeout", args, nargs, kwnames, &seat) < 0) return NULL;
     int ok = my_turn(h, seat);
     if (ok < 0) return NULL;
     if (!ok) return refuse(h, s_turn_timeout, &seat, 1);
@@ -482,6 +506,10 @@ static PyObject *Core_set_hole(HandCore *h, PyObject *const *args, Py_ssize_t na
     if (!check_ready(h) || read_pos(h, args[0], &p) < 0 || read_card(args[1], &a) < 0 ||
         read_card(args[2], &b) < 0)
         return NULL;
+    if (a < 0 || b < 0) {
+        PyErr_SetString(PyExc_ValueError, "_set_hole: two known cards");
+        return NULL;
+    }
     h->st.hole[p][0] = a;
     h->st.hole[p][1] = b;
     h->st.vals[p] = 0;
@@ -601,6 +629,7 @@ static PyObject *Core_view(HandCore *h, PyObject *seat) {
         Py_DECREF(outcome);
         outcome = PyObject_GetAttr((PyObject *)h, s_outcome);
     }
+    if (!outcome) return NULL;
     int actor = deciding(h);
     PyObject *items[17] = {
         hd_new_ref(seat),
@@ -684,12 +713,14 @@ static PyObject *get_stacks(HandCore *h, void *c) {
 
 static PyObject *get_phase(HandCore *h, void *c) {
     (void)c;
+    if (!check_ready(h)) return NULL;
     Py_INCREF(hd_phases[h->st.phase]);
     return hd_phases[h->st.phase];
 }
 
 static PyObject *get_street(HandCore *h, void *c) {
     (void)c;
+    if (!check_ready(h)) return NULL;
     Py_INCREF(hd_streets[h->st.street]);
     return hd_streets[h->st.street];
 }
@@ -840,6 +871,14 @@ static PyObject *get_bool(HandCore *h, void *which) {
     }
 }
 
+/* an int8_t field of the state, read as a signed number (T_BYTE reads a plain
+ * char, unsigned on some platforms) */
+static PyObject *get_i8(HandCore *h, void *offset) {
+    return PyLong_FromLong(*(const int8_t *)((const char *)h + (intptr_t)offset));
+}
+
+#define I8(name, field) {name, (getter)get_i8, NULL, NULL, (void *)offsetof(HandCore, field)}
+
 #define ARRAY(name, i) {name, (getter)get_array, NULL, NULL, (void *)(intptr_t)(i)}
 #define BOOL(name, i) {name, (getter)get_bool, NULL, NULL, (void *)(intptr_t)(i)}
 
@@ -857,6 +896,12 @@ static PyGetSetDef core_getset[] = {
     ARRAY("_hole", 8),
     BOOL("_capped", 0), BOOL("_hu_round", 1), BOOL("_dealt", 2), BOOL("_face_up", 3),
     BOOL("_auto", 4), BOOL("_fixed", 5), BOOL("_pot_limit", 6),
+    I8("_actor", st.actor),
+    I8("_aggressor", st.aggressor),
+    I8("_post_i", st.post_i),
+    I8("_n_active", st.n_active),
+    I8("_n_in", st.n_in),
+    I8("_sd_i", st.sd_i),
     {"_sd_order", (getter)get_sd_order, NULL, NULL, NULL},
     {"_stub", (getter)get_stub, NULL, NULL, NULL},
     {"_board", (getter)get_board, NULL, NULL, NULL},
@@ -871,17 +916,11 @@ static PyGetSetDef core_getset[] = {
 #define MEMBER(name, type, field) {name, type, offsetof(HandCore, field), READONLY, NULL}
 
 static PyMemberDef core_members[] = {
-    MEMBER("_actor", T_BYTE, st.actor),
     MEMBER("_bet", T_LONGLONG, st.bet),
     MEMBER("_nominal", T_LONGLONG, st.nominal),
     MEMBER("_full", T_LONGLONG, st.full),
     MEMBER("_level", T_LONGLONG, st.level),
     MEMBER("_count", T_LONGLONG, st.count),
-    MEMBER("_aggressor", T_BYTE, st.aggressor),
-    MEMBER("_post_i", T_BYTE, st.post_i),
-    MEMBER("_n_active", T_BYTE, st.n_active),
-    MEMBER("_n_in", T_BYTE, st.n_in),
-    MEMBER("_sd_i", T_BYTE, st.sd_i),
     MEMBER("_sd_best", T_INT, st.sd_best),
     MEMBER("_n", T_INT, fx.n),
     MEMBER("_first", T_INT, fx.first),
@@ -1103,7 +1142,7 @@ PyMODINIT_FUNC PyInit__engine(void) {
         intern(&s_verify_wager, "_verify_wager") < 0 ||
         intern(&s_all_in_kind, "_all_in_kind") < 0 ||
         intern(&s_turn_timeout, "verify_timeout") < 0 ||
-        intern(&hd_s_missing_board, "_missing_board") < 0 || intern(&s_seat_kw, "seat") < 0 ||
+        intern(&hd_s_missing_board, "_missing_board") < 0 || intern(&s_seat_kw, "seat") < 0 || intern(&s_to_kw, "to") < 0 ||
         intern(&s_seat_of, "_seat") < 0 || intern(&s_outcome, "outcome") < 0 ||
         intern(&s_outcome_cache, "_outcome") < 0 || intern(&s_cfg, "_cfg") < 0)
         return NULL;

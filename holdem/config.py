@@ -599,6 +599,8 @@ class HandConfig:
         self, n: int, sb_seat: int | None, bb_seat: int, straddle_seat: int | None
     ) -> None:
         live_seats: set[int] = set()
+        if len(self.posts) > 2 * n:  # a live post and a dead blind each, at most
+            raise _fail("posts", self.posts, f"at most 2 posts a player ({2 * n} here)")
         for post in self.posts:
             if not isinstance(post, Post):
                 raise _fail("posts", self.posts, f"{post!r} is not a Post")

@@ -220,6 +220,7 @@ class Hand(_engine.HandCore):
         first = (config.button + 1) % n
         hole, stub = _deal_cards(n, first, rng, deck, hole_cards, board)
         straddle_seat = config.straddle_seat
+        auto = bool(auto)
         self._setup(
             self._nos,
             config.stacks,
