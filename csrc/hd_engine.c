@@ -553,17 +553,9 @@ static PyObject *i64_tuple(const int64_t *v, int n) {
 }
 
 static PyObject *i8_tuple(const int8_t *v, int n) {
-    PyObject *t = PyTuple_New(n);
-    if (!t) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *x = PyLong_FromLong(v[i]);
-        if (!x) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SetItem(t, i, x);
-    }
-    return t;
+    int64_t wide[MAXP];
+    for (int i = 0; i < n; i++) wide[i] = v[i];
+    return i64_tuple(wide, n);
 }
 
 static PyObject *board_tuple(HandCore *h) {
@@ -858,16 +850,11 @@ static PyObject *get_awards(HandCore *h, void *c) {
 }
 
 static PyObject *get_bool(HandCore *h, void *which) {
-    state_t *st = &h->st;
-    fixed_t *fx = &h->fx;
     switch ((int)(intptr_t)which) {
-    case 0: return PyBool_FromLong(st->capped);
-    case 1: return PyBool_FromLong(st->hu_round);
-    case 2: return PyBool_FromLong(st->dealt);
-    case 3: return PyBool_FromLong(st->face_up);
-    case 4: return PyBool_FromLong(fx->auto_);
-    case 5: return PyBool_FromLong(fx->fixed);
-    default: return PyBool_FromLong(fx->pot_limit);
+    case 0: return PyBool_FromLong(h->st.dealt);
+    case 1: return PyBool_FromLong(h->st.face_up);
+    case 2: return PyBool_FromLong(h->fx.auto_);
+    default: return PyBool_FromLong(h->fx.fixed);
     }
 }
 
@@ -894,14 +881,8 @@ static PyGetSetDef core_getset[] = {
     ARRAY("_stacks", 0), ARRAY("_bets", 1), ARRAY("_contrib", 2), ARRAY("_faced", 3),
     ARRAY("_returned", 4), ARRAY("_status", 5), ARRAY("_shown", 6), ARRAY("_vals", 7),
     ARRAY("_hole", 8),
-    BOOL("_capped", 0), BOOL("_hu_round", 1), BOOL("_dealt", 2), BOOL("_face_up", 3),
-    BOOL("_auto", 4), BOOL("_fixed", 5), BOOL("_pot_limit", 6),
-    I8("_actor", st.actor),
-    I8("_aggressor", st.aggressor),
-    I8("_post_i", st.post_i),
-    I8("_n_active", st.n_active),
-    I8("_n_in", st.n_in),
-    I8("_sd_i", st.sd_i),
+    BOOL("_dealt", 0), BOOL("_face_up", 1), BOOL("_auto", 2), BOOL("_fixed", 3),
+    I8("_actor", st.actor), I8("_post_i", st.post_i), I8("_sd_i", st.sd_i),
     {"_sd_order", (getter)get_sd_order, NULL, NULL, NULL},
     {"_stub", (getter)get_stub, NULL, NULL, NULL},
     {"_board", (getter)get_board, NULL, NULL, NULL},
@@ -917,13 +898,8 @@ static PyGetSetDef core_getset[] = {
 
 static PyMemberDef core_members[] = {
     MEMBER("_bet", T_LONGLONG, st.bet),
-    MEMBER("_nominal", T_LONGLONG, st.nominal),
     MEMBER("_full", T_LONGLONG, st.full),
-    MEMBER("_level", T_LONGLONG, st.level),
-    MEMBER("_count", T_LONGLONG, st.count),
-    MEMBER("_sd_best", T_INT, st.sd_best),
     MEMBER("_n", T_INT, fx.n),
-    MEMBER("_first", T_INT, fx.first),
     {NULL, 0, 0, 0, NULL},
 };
 

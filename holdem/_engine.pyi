@@ -41,25 +41,14 @@ class HandCore:
     _street: Street
     _actor: int
     _bet: int
-    _nominal: int
     _full: int
-    _level: int
-    _count: int
-    _aggressor: int
     _post_i: int
-    _n_active: int
-    _n_in: int
     _sd_i: int
-    _sd_best: int
     _n: int
-    _first: int
-    _capped: bool
-    _hu_round: bool
     _dealt: bool
     _face_up: bool
     _auto: bool
     _fixed: bool
-    _pot_limit: bool
     _stacks: list[int]
     _bets: list[int]
     _contrib: list[int]

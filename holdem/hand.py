@@ -53,12 +53,9 @@ from .views import _VIEW_FIELDS, PlayerView
 
 __all__ = ["STATUS_NAMES", "Hand", "Phase"]
 
-# Player statuses, as the C core numbers them (holdem.actions.STATUS_NAMES).
-ACTIVE = 0  # in the hand and may still bet
-ALL_IN = 1  # in the hand, no chips left
-FOLDED = 2
-PROTECTED = 3  # protected timeout: in the hand for what they put in, no more betting
-MUCKED = 4  # gave up at showdown
+# The statuses Python reads, as the C core numbers them (indexes into STATUS_NAMES).
+FOLDED = STATUS_NAMES.index("folded")
+MUCKED = STATUS_NAMES.index("mucked")
 
 _OUT = (FOLDED, MUCKED)
 # where the board cards sit in the stub that follows the hole cards:
