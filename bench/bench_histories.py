@@ -57,7 +57,7 @@ from typing import Any
 
 from _common import cpu_model, emit, library_version, note, set_bench, warn
 
-from holdem.validate import FileReport, validate_file
+from holdem.histories import FileReport, validate_file
 
 set_bench("histories")
 

@@ -12,8 +12,7 @@ from typing import TextIO
 import click
 
 from holdem.errors import HistoryFormatError, HoldemError
-from holdem.history import HandHistory, Problem
-from holdem.validate import FORMATS, detect_format, read_hands
+from holdem.histories import FORMATS, HandHistory, Problem, detect_format, read_hands
 
 STDIO = "-"
 
@@ -178,7 +177,7 @@ class _Converted:
         self.skipped += 1
 
     def __iter__(self) -> Iterator[HandHistory]:
-        from holdem.replay import replay, with_results
+        from holdem.histories import replay, with_results
 
         stream = sys.stdin.buffer if self.source == STDIO else self.source
         name = "<stdin>" if self.source == STDIO else None
@@ -201,8 +200,7 @@ class _Converted:
 
     def write(self, out: TextIO, many: bool) -> int:
         """Writes every hand the target can express; returns how many were written."""
-        from holdem.phh import PhhWriter
-        from holdem.pokerstars import PokerStarsWriter
+        from holdem.histories import PhhWriter, PokerStarsWriter
 
         hands = iter(self)
         if self.target == "phh":

@@ -11,7 +11,7 @@ from functools import partial
 
 import click
 
-from holdem.validate import FORMATS, FileReport, find_files, validate_file
+from holdem.histories import FORMATS, FileReport, find_files, validate_file
 
 EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2

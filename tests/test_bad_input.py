@@ -20,10 +20,16 @@ from conftest import with_ctrl_c
 
 from holdem.cli.main import main
 from holdem.errors import HistoryFormatError
-from holdem.history import HandHistory, Problem
-from holdem.phh import read_phh, read_phh_text
-from holdem.pokerstars import read_pokerstars, read_pokerstars_text
-from holdem.validate import validate_file, validate_text
+from holdem.histories import (
+    HandHistory,
+    Problem,
+    read_phh,
+    read_phh_text,
+    read_pokerstars,
+    read_pokerstars_text,
+    validate_file,
+    validate_text,
+)
 
 PHH = Path(__file__).parent / "data" / "phh"
 STARS = Path(__file__).parent / "data" / "pokerstars"
@@ -462,7 +468,7 @@ def test_a_path_with_a_nul_is_a_missing_file() -> None:
 
 
 def test_pokerstars_writer_ignores_fields_it_did_not_make() -> None:
-    from holdem.pokerstars import to_pokerstars
+    from holdem.histories import to_pokerstars
 
     text = GOOD.replace(
         "_source =",
@@ -476,7 +482,7 @@ def test_pokerstars_writer_ignores_fields_it_did_not_make() -> None:
 
 
 def test_a_single_shown_card_writes_as_phh() -> None:
-    from holdem.phh import write_phh
+    from holdem.histories import write_phh
 
     shown = HAND_1001.replace("[cat]: doesn't show hand", "[cat]: shows [Ah]")
     [hand] = read_pokerstars_text(shown)
@@ -490,8 +496,7 @@ def test_a_single_shown_card_writes_as_phh() -> None:
 
 def test_a_straddle_is_not_written_as_pokerstars_text() -> None:
     from holdem import Hand, HandConfig
-    from holdem.pokerstars import to_pokerstars
-    from holdem.replay import record
+    from holdem.histories import record, to_pokerstars
 
     hand = Hand(
         HandConfig(stacks=(100,) * 4, button=0, small_blind=1, big_blind=2, straddle=4), rng=3
@@ -519,7 +524,7 @@ def test_record_takes_a_chip_of_1_or_a_power_of_ten_below() -> None:
     from decimal import Decimal
 
     from holdem import ConfigError, Hand, HandConfig
-    from holdem.replay import record
+    from holdem.histories import record
 
     hand = Hand(HandConfig(stacks=(300, 300), button=0, small_blind=1, big_blind=2), rng=1)
     while not hand.done:
@@ -533,7 +538,7 @@ def test_record_takes_a_chip_of_1_or_a_power_of_ten_below() -> None:
 def _played(stacks: tuple[int, ...], **config: object) -> HandHistory:
     """A hand of calling stations on the engine, recorded."""
     from holdem import Hand, HandConfig
-    from holdem.replay import record
+    from holdem.histories import record
 
     hand = Hand(HandConfig(stacks=stacks, button=0, **config), rng=0)  # type: ignore[arg-type]
     while not hand.done:
@@ -562,9 +567,7 @@ def _played(stacks: tuple[int, ...], **config: object) -> HandHistory:
 def test_recorded_hands_validate_and_round_trip(
     stacks: tuple[int, ...], config: dict[str, object]
 ) -> None:
-    from holdem.phh import write_phh
-    from holdem.pokerstars import to_pokerstars
-    from holdem.replay import validate, with_results
+    from holdem.histories import to_pokerstars, validate, with_results, write_phh
 
     history = _played(stacks, **config)
     assert validate(history) == []
@@ -580,7 +583,7 @@ def test_recorded_hands_validate_and_round_trip(
 def test_names_that_would_not_read_back_are_refused(name: str) -> None:
     from dataclasses import replace
 
-    from holdem.pokerstars import to_pokerstars
+    from holdem.histories import to_pokerstars
 
     history = _played((100, 100), small_blind=1, big_blind=2)
     players = (history.players[0]._replace(name=name), history.players[1])
@@ -589,8 +592,7 @@ def test_names_that_would_not_read_back_are_refused(name: str) -> None:
 
 
 def test_amounts_the_readers_refuse_are_not_written() -> None:
-    from holdem.phh import to_phh
-    from holdem.pokerstars import to_pokerstars
+    from holdem.histories import to_phh, to_pokerstars
 
     history = _played((1, 10**16), small_blind=1, big_blind=10)
     for write in (to_phh, to_pokerstars):
@@ -601,9 +603,7 @@ def test_amounts_the_readers_refuse_are_not_written() -> None:
 def test_a_move_by_a_player_the_hand_lacks_is_not_written() -> None:
     from dataclasses import replace
 
-    from holdem.history import FOLD, Move
-    from holdem.phh import to_phh
-    from holdem.pokerstars import to_pokerstars
+    from holdem.histories import FOLD, Move, to_phh, to_pokerstars
 
     history = _played((100, 100), small_blind=1, big_blind=2)
     history = replace(history, moves=(*history.moves, Move(FOLD, 2)))
@@ -615,7 +615,7 @@ def test_a_move_by_a_player_the_hand_lacks_is_not_written() -> None:
 def test_a_hand_whose_cards_repeat_in_one_line_is_not_written_as_pokerstars() -> None:
     """The PokerStars reader refuses ``Dealt to Bill [9c 9c]``: the writer does not
     write it (found by the fuzz run)."""
-    from holdem.pokerstars import to_pokerstars
+    from holdem.histories import to_pokerstars
 
     text = (
         "variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
@@ -630,7 +630,7 @@ def test_a_hand_whose_cards_repeat_in_one_line_is_not_written_as_pokerstars() ->
 def test_a_hand_that_shows_other_cards_than_it_dealt_is_not_written_as_pokerstars() -> None:
     """The PokerStars reader refuses a show of other cards than those dealt to the
     player: the writer does not write such a hand (found by the fuzz run)."""
-    from holdem.pokerstars import to_pokerstars
+    from holdem.histories import to_pokerstars
 
     text = (
         "variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
@@ -655,7 +655,7 @@ def test_converting_a_file_without_hands_writes_nothing(tmp_path: Path) -> None:
 
 
 def test_bet_sizes_of_another_variant_are_the_files_own_fields() -> None:
-    from holdem.phh import write_phh
+    from holdem.histories import write_phh
 
     text = GOOD.replace("min_bet = 2", "min_bet = 2\nbig_bet = 1")  # an FT field in an NT hand
     [hand] = read_phh_text(text)
@@ -667,8 +667,7 @@ def test_bet_sizes_of_another_variant_are_the_files_own_fields() -> None:
 
 
 def test_short_big_blind_heads_up_keeps_its_blind_names_in_pokerstars_text() -> None:
-    from holdem.pokerstars import to_pokerstars
-    from holdem.replay import validate, with_results
+    from holdem.histories import to_pokerstars, validate, with_results
 
     history = _played((3, 1), small_blind=2, big_blind=5)  # the big blind has 1 chip
     text = to_pokerstars(with_results(history))

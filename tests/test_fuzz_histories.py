@@ -13,7 +13,7 @@ Inputs
     by hypothesis-drawn edits (lines, characters, bytes, numbers, cards, encodings, very long
     lines, deep nesting, control characters, file names); fully random text and bytes; and
     hands played with random legal actions on the engine and recorded with
-    ``holdem.replay.record``.
+    ``holdem.histories.record``.
 
 Isolation
     On POSIX every example runs in a forked child with a time limit (``HOLDEM_FUZZ_TIMEOUT``
@@ -67,16 +67,27 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from holdem.errors import HistoryFormatError
-from holdem.history import BET_RAISE, DEAL_BOARD, DEAL_HOLE, SHOW, HandHistory, Problem
-from holdem.phh import read_phh, read_phh_text, to_phh, write_phh
-from holdem.pokerstars import (
+from holdem.histories import (
+    BET_RAISE,
+    DEAL_BOARD,
+    DEAL_HOLE,
+    SHOW,
+    HandHistory,
+    Problem,
+    read_hands,
+    read_phh,
+    read_phh_text,
     read_pokerstars,
     read_pokerstars_text,
+    record,
+    replay,
+    to_phh,
     to_pokerstars,
+    validate,
+    with_results,
+    write_phh,
     write_pokerstars,
 )
-from holdem.replay import record, replay, validate, with_results
-from holdem.validate import read_hands
 
 pytestmark = pytest.mark.fuzz
 

@@ -15,10 +15,17 @@ from hypothesis import strategies as st
 
 from holdem.cli.main import main
 from holdem.errors import HistoryFormatError
-from holdem.history import HandHistory, Problem
-from holdem.phh import read_phh, read_phh_text, write_phh
-from holdem.replay import replay, states, validate
-from holdem.validate import validate_file
+from holdem.histories import (
+    HandHistory,
+    Problem,
+    read_phh,
+    read_phh_text,
+    replay,
+    states,
+    validate,
+    validate_file,
+    write_phh,
+)
 
 DATA = Path(__file__).parent / "data" / "phh"
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
@@ -230,7 +237,7 @@ def test_fast_toml_reader_agrees_with_tomllib(data: st.DataObject) -> None:
     import tomllib
     from decimal import Decimal
 
-    from holdem.phh import _fast_toml
+    from holdem.histories.phh import _fast_toml
 
     lines = VALID.splitlines(keepends=True)
     for _ in range(data.draw(st.integers(0, 3))):
@@ -277,7 +284,7 @@ KNOWN_POKERSTARS = {
 def test_pokerstars_corpus_results_are_the_checked_ones() -> None:
     from collections import Counter
 
-    from holdem.validate import find_files
+    from holdem.histories import find_files
 
     files, _ = find_files([str(CORPUS / "pokerstars")])
     counts: Counter[tuple[str, str]] = Counter()
@@ -301,8 +308,7 @@ def test_hands_played_on_the_engine_write_and_validate_in_both_formats(
     import random
 
     from holdem import Hand, HandConfig
-    from holdem.pokerstars import read_pokerstars_text, to_pokerstars
-    from holdem.replay import record
+    from holdem.histories import read_pokerstars_text, record, to_pokerstars
 
     rng = random.Random(seed)
     stacks = tuple(rng.choice([3, 40, 200, 1000]) for _ in range(players))
@@ -354,3 +360,14 @@ def test_convert_reports_what_it_leaves_out(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["convert", str(DATA / "bad_toml.phh"), "--to", "phh"])
     assert result.exit_code == 1
     assert "left out" in result.stderr and "not valid TOML" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["", ".model", ".phh", ".pokerstars", ".playback", ".files"])
+def test_docstring_examples_of_the_histories_package(name: str) -> None:
+    import doctest
+    import importlib
+
+    module = importlib.import_module(f"holdem.histories{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from holdem.cards import parse_cards
 from holdem.errors import HistoryFormatError
-from holdem.history import (
+from holdem.histories import (
     BET_RAISE,
     CHECK_CALL,
     DEAL_BOARD,
@@ -27,14 +27,12 @@ from holdem.history import (
     Move,
     Player,
     Problem,
-)
-from holdem.pokerstars import (
     read_pokerstars,
     read_pokerstars_text,
+    replay,
     to_pokerstars,
     write_pokerstars,
 )
-from holdem.replay import replay
 
 DATA = Path(__file__).parent / "data" / "pokerstars"
 VALID = sorted(DATA.glob("*.txt"))

@@ -10,8 +10,7 @@ import pytest
 from holdem import Hand, HandConfig
 from holdem.config import Post
 from holdem.errors import ConfigError, IllegalActionError
-from holdem.phh import read_phh_text, to_phh
-from holdem.replay import record, validate
+from holdem.histories import read_phh_text, record, to_phh, validate
 
 
 def table_hand(**kw: object) -> Hand:

@@ -1,8 +1,8 @@
 """Hand histories: one model for every file format, and the problems found in them.
 
-Readers (:mod:`holdem.phh`, :mod:`holdem.pokerstars`) turn files into
+Readers (:mod:`holdem.histories.phh`, :mod:`holdem.histories.pokerstars`) turn files into
 :class:`HandHistory` records, one hand at a time; writers turn records back
-into text; :mod:`holdem.replay` plays a record through the rules engine and
+into text; :mod:`holdem.histories.playback` plays a record through the rules engine and
 compares every number the file claims with what the rules give.
 
 Conventions, shared by all formats:
@@ -27,12 +27,20 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from .cards import Card, format_cards
-from .errors import HistoryFormatError
+from ..cards import Card, format_cards
+from ..errors import HistoryFormatError
 
 __all__ = [
+    "BET_RAISE",
+    "CHECK_CALL",
+    "DEAL_BOARD",
+    "DEAL_HOLE",
+    "FOLD",
     "MAX_AMOUNT",
     "MAX_PLACES",
+    "MOVE_KINDS",
+    "MUCK",
+    "SHOW",
     "Blinds",
     "Claims",
     "HandHistory",

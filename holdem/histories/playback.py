@@ -1,14 +1,14 @@
 """Replaying hand histories through the rules engine, and checking their numbers.
 
-Replaying is validating: every move of a :class:`~holdem.history.HandHistory`
+Replaying is validating: every move of a :class:`~holdem.histories.HandHistory`
 is fed to a :class:`~holdem.hand.Hand`, so an illegal move surfaces as the
 engine's own :class:`~holdem.errors.IllegalActionError`, quoted with the
 file's line.  Then every number the file claims (finishing stacks,
 winnings, collected amounts, returned bets, pot and rake) is compared with
 what the rules give.
 
->>> from holdem.phh import read_phh
->>> hand = next(read_phh('''
+>>> from holdem.histories import read_phh_text
+>>> hand = next(read_phh_text('''
 ... variant = 'NT'
 ... antes = [0, 0, 0]
 ... blinds_or_straddles = [1, 2, 0]
@@ -28,13 +28,13 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from .actions import Action, Decision
-from .actions import ActionKind as K
-from .cards import Card, format_cards
-from .config import HandConfig, Post, Structure
-from .errors import ConfigError, HoldemError, IllegalActionError
-from .hand import Hand, Phase
-from .history import (
+from ..actions import Action, Decision
+from ..actions import ActionKind as K
+from ..cards import Card, format_cards
+from ..config import HandConfig, Post, Structure
+from ..errors import ConfigError, HoldemError, IllegalActionError
+from ..hand import Hand, Phase
+from .model import (
     BET_RAISE,
     CHECK_CALL,
     DEAL_BOARD,

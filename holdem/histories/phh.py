@@ -4,7 +4,7 @@ The spec (v0.0.2) is in ``../shared/corpus/phh/SPEC/``.  A ``.phh`` file
 holds one hand; a ``.phhs`` file many, as TOML tables ``[1]``, ``[2]`` ...
 Both are read one hand at a time, so a file of a million hands streams.
 
->>> hand = next(read_phh('''
+>>> hand = next(read_phh_text('''
 ... variant = 'NT'
 ... antes = [0, 0, 0]
 ... blinds_or_straddles = [0.25, 0.50, 0]
@@ -31,10 +31,11 @@ from collections.abc import Iterable, Iterator
 from decimal import Decimal, InvalidOperation
 from typing import Any, TextIO
 
-from .cards import RANKS, SUITS, Card
-from .config import MAX_PLAYERS
-from .errors import HistoryFormatError, quote
-from .history import (
+from ..cards import RANKS, SUITS, Card
+from ..config import MAX_PLAYERS
+from ..errors import HistoryFormatError, quote
+from .inputs import MAX_HAND, Source, input_lines, input_name
+from .model import (
     BET_RAISE,
     CHECK_CALL,
     DEAL_BOARD,
@@ -52,7 +53,6 @@ from .history import (
     Problem,
     decimal_places,
 )
-from .inputs import MAX_HAND, Source, input_lines, input_name
 
 __all__ = ["PhhWriter", "read_phh", "read_phh_text", "to_phh", "write_phh"]
 
@@ -123,7 +123,7 @@ def read_phh(source: Source, *, path: str | None = None) -> Iterator[HandHistory
     cannot be read (then goes on).  Raises :class:`OSError` if the path cannot
     be opened, and :class:`~holdem.errors.HistoryFormatError` where the input
     stops being text (binary data, a line of over a megabyte: see
-    :mod:`holdem.inputs`), after the hands before it.
+    :mod:`holdem.histories.inputs`), after the hands before it.
     """
     name = input_name(source, path)
     yield from _read_lines(input_lines(source, path=name), name)

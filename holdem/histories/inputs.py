@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import IO, Any, TypeAlias
 
-from .errors import HistoryFormatError
+from ..errors import HistoryFormatError
 
 __all__ = ["MAX_HAND", "MAX_LINE", "Source", "input_lines", "input_name"]
 

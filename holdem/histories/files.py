@@ -21,9 +21,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import HistoryFormatError, quote
-from .history import HandHistory, Problem
+from ..errors import HistoryFormatError, quote
 from .inputs import Source, input_name
+from .model import HandHistory, Problem
 
 __all__ = [
     "FORMATS",
@@ -98,7 +98,7 @@ def read_hands(
 ) -> Iterator[HandHistory | Problem]:
     """The hands of a file, one at a time, in the format its name says or ``fmt``.
 
-    ``source`` is a path or an open stream (see :mod:`holdem.inputs`); the
+    ``source`` is a path or an open stream (see :mod:`holdem.histories.inputs`); the
     readers' ``*_text`` functions read text in memory.
     """
     if fmt is None and isinstance(source, str | os.PathLike):
@@ -185,7 +185,7 @@ def validate_text(text: str, fmt: str, *, path: str = "<text>") -> FileReport:
 
 
 def _check_hands(items: Iterable[HandHistory | Problem], report: FileReport) -> None:
-    from .replay import validate
+    from .playback import validate
 
     for item in items:
         report.hands += 1

@@ -1,0 +1,152 @@
+"""Hand histories: reading, writing, replaying and validating them.
+
+One model for every format (:mod:`.model`: :class:`HandHistory`, its
+players, moves and claims, and the :class:`Problem` found in them); a reader
+and a writer per format (:mod:`.phh`, :mod:`.pokerstars` and
+:mod:`.pokerstars_writer`); :mod:`.playback`, which plays a record through the
+rules engine and checks every number it states; and :mod:`.files`, which
+finds, reads and validates whole files.
+
+>>> from holdem.histories import read_phh_text, validate
+>>> hand = next(read_phh_text('''
+... variant = 'NT'
+... antes = [0, 0]
+... blinds_or_straddles = [1, 2]
+... min_bet = 2
+... starting_stacks = [100, 100]
+... actions = ['d dh p1 AsKs', 'd dh p2 QdQh', 'p2 f']
+... '''))
+>>> validate(hand)
+[]
+
+The names below are imported on first use, so that reading a file does not
+load the rules engine.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .files import (
+        FORMATS,
+        FileReport,
+        detect_format,
+        find_files,
+        read_hands,
+        validate_file,
+        validate_text,
+    )
+    from .model import (
+        BET_RAISE,
+        CHECK_CALL,
+        DEAL_BOARD,
+        DEAL_HOLE,
+        FOLD,
+        MAX_AMOUNT,
+        MAX_PLACES,
+        MOVE_KINDS,
+        MUCK,
+        SHOW,
+        Blinds,
+        Claims,
+        HandHistory,
+        Move,
+        Player,
+        Problem,
+        decimal_places,
+    )
+    from .phh import PhhWriter, read_phh, read_phh_text, to_phh, write_phh
+    from .playback import Replay, record, replay, states, validate, with_results
+    from .pokerstars import read_pokerstars, read_pokerstars_text
+    from .pokerstars_writer import PokerStarsWriter, to_pokerstars, write_pokerstars
+
+_EXPORTS = {
+    "files": (
+        "FORMATS",
+        "FileReport",
+        "detect_format",
+        "find_files",
+        "read_hands",
+        "validate_file",
+        "validate_text",
+    ),
+    "model": (
+        "BET_RAISE",
+        "CHECK_CALL",
+        "DEAL_BOARD",
+        "DEAL_HOLE",
+        "FOLD",
+        "MAX_AMOUNT",
+        "MAX_PLACES",
+        "MOVE_KINDS",
+        "MUCK",
+        "SHOW",
+        "Blinds",
+        "Claims",
+        "HandHistory",
+        "Move",
+        "Player",
+        "Problem",
+        "decimal_places",
+    ),
+    "phh": ("PhhWriter", "read_phh", "read_phh_text", "to_phh", "write_phh"),
+    "pokerstars": ("read_pokerstars", "read_pokerstars_text"),
+    "pokerstars_writer": ("PokerStarsWriter", "to_pokerstars", "write_pokerstars"),
+    "playback": ("Replay", "record", "replay", "states", "validate", "with_results"),
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'holdem.histories' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = [
+    "BET_RAISE",
+    "CHECK_CALL",
+    "DEAL_BOARD",
+    "DEAL_HOLE",
+    "FOLD",
+    "FORMATS",
+    "MAX_AMOUNT",
+    "MAX_PLACES",
+    "MOVE_KINDS",
+    "MUCK",
+    "SHOW",
+    "Blinds",
+    "Claims",
+    "FileReport",
+    "HandHistory",
+    "Move",
+    "PhhWriter",
+    "Player",
+    "PokerStarsWriter",
+    "Problem",
+    "Replay",
+    "decimal_places",
+    "detect_format",
+    "find_files",
+    "read_hands",
+    "read_phh",
+    "read_phh_text",
+    "read_pokerstars",
+    "read_pokerstars_text",
+    "record",
+    "replay",
+    "states",
+    "to_phh",
+    "to_pokerstars",
+    "validate",
+    "validate_file",
+    "validate_text",
+    "with_results",
+    "write_phh",
+    "write_pokerstars",
+]
