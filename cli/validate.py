@@ -107,33 +107,35 @@ def validate_command(
                 "holdem validate: error: no hand-history files found (.phh, .phhs, .txt)", err=True
             )
         sys.exit(EXIT_UNUSABLE)
-    reports: list[FileReport] = []
-    show_bar = not as_json and sys.stderr.isatty() and len(files) > 1
     # with a bar on the terminal, the reports come after it, not through it
-    print_now = not as_json and not show_bar
+    show_bar = not as_json and sys.stderr.isatty() and len(files) > 1
+    held: list[FileReport] = []
+    totals: Counter[str] = Counter()
+    severities: Counter[str] = Counter()
+    hands = 0
+    if as_json:
+        sys.stdout.write('{"files": [')
     with click.progressbar(
         length=len(files), label="validating", file=sys.stderr, hidden=not show_bar
     ) as bar:
         for report in _reports(files, fmt, jobs):
-            reports.append(report)
             bar.update(1)
-            if print_now:
+            totals[report.status] += 1
+            severities.update(report.problems.severities)
+            hands += report.hands
+            if as_json:
+                sys.stdout.write(", " * (sum(totals.values()) > 1))
+                report.write_json(sys.stdout)
+            elif show_bar:
+                held.append(report)
+            else:
                 _print_report(report, quiet)
-    if show_bar:
-        for report in reports:
-            _print_report(report, quiet)
-    totals = Counter(report.status for report in reports)
-    severities = Counter(p.severity for r in reports for p in r.problems)
-    hands = sum(r.hands for r in reports)
+    for report in held:
+        _print_report(report, quiet)
+    files_done = sum(totals.values())
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "files": [r.to_dict() for r in reports],
-                    "summary": {"files": len(reports), "hands": hands, **totals, **severities},
-                }
-            )
-        )
+        summary = {"files": files_done, "hands": hands, **totals, **severities}
+        sys.stdout.write(f'], "summary": {json.dumps(summary)}}}\n')
     else:
         parts = [
             f"{totals[s]} {s}"
@@ -146,7 +148,7 @@ def validate_command(
             if severities[s]
         )
         click.echo(
-            f"{len(reports)} file{'s' * (len(reports) != 1)}: {', '.join(parts)}; "
+            f"{files_done} file{'s' * (files_done != 1)}: {', '.join(parts)}; "
             f"{hands} hand{'s' * (hands != 1)}" + (f"; {kinds}" if kinds else "")
         )
     if missing or totals["UNREADABLE"]:

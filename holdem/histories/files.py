@@ -15,11 +15,18 @@
 from __future__ import annotations
 
 import io
+import json
 import os
+import pickle
 import re
+import tempfile
+import weakref
+from collections import Counter
 from collections.abc import Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import islice
+from typing import Any, TextIO
 
 from ..errors import HistoryFormatError, quote
 from .inputs import Source, input_name
@@ -119,22 +126,121 @@ def read_hands(
     )
 
 
+#: Problems a report keeps in memory; the rest wait in a temporary file, so a
+#: file of millions of hands, each with a warning, is validated in constant memory.
+MAX_PROBLEMS_IN_MEMORY = 10_000
+
+
+class Problems:
+    """The problems of one file, in order: a sequence that keeps the first
+    :data:`MAX_PROBLEMS_IN_MEMORY` in memory and the others in a temporary
+    file (removed with the object, or at exit)."""
+
+    def __init__(self, kept: Iterable[Problem] = ()) -> None:
+        self._kept: list[Problem] = list(kept)
+        self._spilled = 0
+        self._spill: Any = None  # the open temporary file, once there is one
+        self._path: str | None = None
+        self._remove: weakref.finalize | None = None  # type: ignore[type-arg]
+        #: how many problems there are of each severity
+        self.severities: Counter[str] = Counter(p.severity for p in self._kept)
+
+    @property
+    def errors(self) -> int:
+        return self.severities["error"]
+
+    def append(self, problem: Problem) -> None:
+        self.severities[problem.severity] += 1
+        if len(self._kept) < MAX_PROBLEMS_IN_MEMORY:
+            self._kept.append(problem)
+            return
+        if self._spill is None:
+            fd, self._path = tempfile.mkstemp(prefix="holdem-problems-", suffix=".pickle")
+            self._spill = os.fdopen(fd, "w+b")
+            self._remove = weakref.finalize(self, _remove_file, self._spill, self._path)
+        pickle.dump(problem, self._spill, protocol=pickle.HIGHEST_PROTOCOL)
+        self._spilled += 1
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        for problem in problems:
+            self.append(problem)
+
+    def __len__(self) -> int:
+        return len(self._kept) + self._spilled
+
+    def __bool__(self) -> bool:
+        return bool(self._kept)
+
+    def __iter__(self) -> Iterator[Problem]:
+        yield from self._kept
+        if self._spill is None:
+            return
+        self._spill.flush()
+        assert self._path is not None
+        with open(self._path, "rb") as spilled:
+            for _ in range(self._spilled):
+                yield pickle.load(spilled)
+
+    def __getitem__(self, index: int) -> Problem:
+        if not -len(self) <= index < len(self):
+            raise IndexError("problem index out of range")
+        index %= len(self)
+        if index < len(self._kept):
+            return self._kept[index]
+        return next(islice(iter(self), index, None))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Problems | list):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} problems>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # sent from a worker process to the parent: the parent takes the file over
+        if self._remove is not None:
+            self._spill.flush()
+            self._remove.detach()
+        return (_adopt, (self._kept, self._path, self._spilled, self.severities))
+
+
+def _adopt(
+    kept: list[Problem], path: str | None, spilled: int, severities: Counter[str]
+) -> Problems:
+    problems = Problems()
+    problems._kept, problems._spilled, problems.severities = kept, spilled, severities
+    if path is not None:
+        problems._path = path
+        problems._spill = open(path, "ab")  # noqa: SIM115 - closed with the object
+        problems._remove = weakref.finalize(problems, _remove_file, problems._spill, path)
+    return problems
+
+
+def _remove_file(stream: Any, path: str) -> None:
+    stream.close()
+    with suppress(OSError):
+        os.unlink(path)
+
+
 @dataclass
 class FileReport:
     """What validating one file found."""
 
     path: str
     hands: int = 0
-    problems: list[Problem] = field(default_factory=list)
+    problems: Problems = field(default_factory=Problems)
     unreadable: str | None = None  # why the file could not be read (all of it, or from a line)
 
     @property
     def errors(self) -> int:
-        return sum(p.severity == "error" for p in self.problems)
+        return self.problems.errors
 
     @property
     def warnings(self) -> int:
-        return sum(p.severity != "error" for p in self.problems)
+        return len(self.problems) - self.problems.errors
 
     @property
     def status(self) -> str:
@@ -146,7 +252,18 @@ class FileReport:
         return "OK with warnings" if self.problems else "OK"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly form."""
+        """JSON-friendly form (every problem in memory: see :meth:`write_json`)."""
+        return {**self._head(), "problems": [p.to_dict() for p in self.problems]}
+
+    def write_json(self, out: TextIO) -> None:
+        """Writes :meth:`to_dict` as JSON, one problem at a time (constant memory)."""
+        head = json.dumps(self._head())
+        out.write(head[:-1] + ', "problems": [')
+        for number, problem in enumerate(self.problems):
+            out.write(", " * bool(number) + json.dumps(problem.to_dict()))
+        out.write("]}")
+
+    def _head(self) -> dict[str, Any]:
         return {
             "path": self.path,
             "status": self.status,
@@ -154,7 +271,6 @@ class FileReport:
             "errors": self.errors,
             "warnings": self.warnings,
             "unreadable": self.unreadable,
-            "problems": [p.to_dict() for p in self.problems],
         }
 
 

@@ -1,0 +1,131 @@
+"""Large inputs: ``holdem validate`` and ``holdem convert`` work in constant memory.
+
+A generated file of many hands (every tenth one breaking the rules, so that
+the problems pile up too) is validated and converted in a child process, and
+its peak memory is compared with a run over a small file of the same hands.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from holdem.histories import FileReport, validate_file, validate_text
+from holdem.histories import files as files_module
+
+GOOD = """variant = 'NT'
+antes = [5, 5, 5, 5]
+blinds_or_straddles = [10, 20, 0, 0]
+min_bet = 20
+starting_stacks = [1000, 1000, 15, 1000]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'd dh p3 AsAh', 'd dh p4 KsKh', 'p3 cc', 'p4 cbr 60', \
+'p1 f', 'p2 f', 'd db 2c3c4d', 'd db 9h', 'd db Td', 'p4 sm KsKh', 'p3 sm AsAh']
+finishing_stacks = [985, 975, 60, 995]
+"""
+# p2 raises to less than the big blind: an error, reported with its line
+BAD = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [100, 100]
+actions = ['d dh p1 AsKs', 'd dh p2 QdQh', 'p2 cbr 1']
+"""
+
+
+def write_set(path: Path, hands: int) -> Path:
+    """A PHH set of ``hands`` hands, every tenth one illegal, written as it goes."""
+    with path.open("w", encoding="utf-8") as out:
+        for number in range(1, hands + 1):
+            out.write(f"[{number}]\n{BAD if number % 10 == 0 else GOOD}\n")
+    return path
+
+
+PEAK = """
+import resource, sys
+from holdem.cli.main import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exit:
+    code = exit.code
+print(code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+"""
+
+
+def peak_kib(*args: str) -> tuple[int, int]:
+    """Runs ``holdem ARGS`` in a child; its exit status and peak memory in KiB."""
+    done = subprocess.run(
+        [sys.executable, "-c", PEAK, *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    code, peak = done.stderr.strip().splitlines()[-1].split()
+    return int(code), int(peak)
+
+
+JSON = (("validate", "--json"), 1)  # (command, exit status): the illegal hands are reported
+TEXT = (("validate",), 1)
+CONVERT = (("convert", "--to", "pokerstars", "--keep-invalid"), 0)
+
+
+def flat_memory(
+    tmp_path: Path, small: int, large: int, commands: tuple[tuple[tuple[str, ...], int], ...]
+) -> None:
+    few = write_set(tmp_path / "few.phhs", small)
+    many = write_set(tmp_path / "many.phhs", large)
+    for command, status in commands:
+        base_code, base = peak_kib(*command, str(few))
+        code, peak = peak_kib(*command, str(many))
+        assert code == base_code == status
+        # the same peak, give or take what the allocator keeps (the hands
+        # read alone would take tens of megabytes if they were all kept)
+        assert peak - base < 4 * 1024, (command, base, peak)
+
+
+def test_validate_and_convert_keep_memory_flat(tmp_path: Path) -> None:
+    flat_memory(tmp_path, 500, 10_000, (JSON, TEXT, CONVERT))
+
+
+@pytest.mark.slow
+def test_validate_and_convert_keep_memory_flat_over_a_million_hands(tmp_path: Path) -> None:
+    # about 380 MB of PHH, 100,000 problems (ten times what is kept in memory)
+    flat_memory(tmp_path, 10_000, 1_000_000, (JSON, CONVERT))
+
+
+def test_problems_beyond_the_memory_limit_wait_on_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_set(tmp_path / "set.phhs", 200)
+    everything = validate_file(str(path))
+    assert len(everything.problems) == 20
+    monkeypatch.setattr(files_module, "MAX_PROBLEMS_IN_MEMORY", 3)
+    report = validate_file(str(path))
+    assert len(report.problems) == 20 and report.errors == 20 and report.status == "FAILED"
+    assert list(report.problems) == list(everything.problems)
+    assert report.problems[-1] == everything.problems[-1]
+    assert report.problems[5].line == everything.problems[5].line
+    assert report.to_dict() == everything.to_dict()
+    # a worker process sends its report to the parent: the file goes with it
+    copy: FileReport = pickle.loads(pickle.dumps(report))
+    assert list(copy.problems) == list(everything.problems)
+    spill = Path(copy.problems._path or "")
+    del report
+    assert spill.exists()  # the sender let go of it
+    del copy
+    assert not spill.exists()  # the receiver removed it
+
+
+def test_json_report_is_written_one_problem_at_a_time(tmp_path: Path) -> None:
+    import io
+
+    report = validate_text(BAD, "phh", path="bad.phh")
+    out = io.StringIO()
+    report.write_json(out)
+    assert json.loads(out.getvalue()) == report.to_dict()
+    assert report.to_dict()["problems"][0]["code"] == "illegal"
