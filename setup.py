@@ -28,7 +28,9 @@ def extension(name: str, sources: list[str]) -> Extension:
     )
 
 
-fastcall = extension("holdem._fastcall", ["csrc/hd_fastcall.c", "csrc/hd_shuffle.c"])
+fastcall = extension(
+    "holdem._fastcall", ["csrc/hd_fastcall.c", "csrc/hd_shuffle.c", "csrc/hd_toml.c"]
+)
 engine = extension("holdem._engine", ["csrc/hd_engine.c", "csrc/hd_hand.c"])
 
 setup(

@@ -140,6 +140,8 @@ static PyObject *check_signals(PyObject *self, PyObject *unused) {
 
 PyObject *hd_deal_cards(PyObject *, PyObject *const *, Py_ssize_t); /* hd_shuffle.c */
 extern const char hd_deal_cards_doc[];
+PyObject *hd_read_toml(PyObject *, PyObject *const *, Py_ssize_t); /* hd_toml.c */
+extern const char hd_read_toml_doc[];
 
 static PyMethodDef methods[] = {
     {"evaluate7", (PyCFunction)(void (*)(void))evaluate7, METH_FASTCALL, evaluate7_doc},
@@ -148,6 +150,7 @@ static PyMethodDef methods[] = {
     {"check_signals", check_signals, METH_NOARGS, check_signals_doc},
     {"deal_cards", (PyCFunction)(void (*)(void))hd_deal_cards, METH_FASTCALL,
      hd_deal_cards_doc},
+    {"read_toml", (PyCFunction)(void (*)(void))hd_read_toml, METH_FASTCALL, hd_read_toml_doc},
     {NULL, NULL, 0, NULL},
 };
 

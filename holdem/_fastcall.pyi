@@ -1,4 +1,5 @@
-# The per-hand extension module built from csrc/hd_fastcall.c (and csrc/hd_shuffle.c).
+# The per-hand extension module built from csrc/hd_fastcall.c (and csrc/hd_shuffle.c,
+# csrc/hd_toml.c).
 import random
 from collections.abc import Callable
 from typing import Any
@@ -10,3 +11,11 @@ def check_signals() -> None: ...
 def deal_cards(
     cards: bytearray, start: int, end: int, drawn: int, rng: random.Random, /
 ) -> list[int]: ...
+def read_toml(
+    lines: list[str],
+    start: int,
+    decimal: Callable[[str], Any],
+    time: Callable[[str], Any],
+    max_depth: int,
+    /,
+) -> tuple[dict[str, Any], list[int], dict[str, int]] | None: ...

@@ -7,6 +7,7 @@ import io
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -24,6 +25,7 @@ from holdem.histories import (
     states,
     validate,
     validate_file,
+    validate_text,
     write_phh,
 )
 
@@ -231,30 +233,139 @@ def test_phh_corpus_is_ok_except_the_known_irregularities() -> None:
     assert dict(counts) == KNOWN_PHH
 
 
-@settings(max_examples=300)
-@given(st.data())
-def test_fast_toml_reader_agrees_with_tomllib(data: st.DataObject) -> None:
+def read_toml(lines: list[str]) -> Any:
+    """The C reader of PHH's TOML, as phh.py calls it (None: left to tomllib)."""
+    from datetime import time
+
+    from holdem._fastcall import read_toml as c_read_toml
+    from holdem.histories.phh import MAX_DEPTH, _decimal
+
+    try:
+        return c_read_toml(lines, 1, _decimal, time.fromisoformat, MAX_DEPTH)
+    except ValueError:
+        return None
+
+
+def agrees_with_tomllib(lines: list[str]) -> bool:
+    """Whether the C reader reads the lines as tomllib does; False if it left them."""
     import tomllib
     from decimal import Decimal
 
-    from holdem.histories.phh import _fast_toml
+    from holdem.histories.phh import _action_lines
 
-    lines = VALID.splitlines(keepends=True)
+    fast = read_toml(lines)
+    if fast is None:
+        return False
+    text = "\n".join(lines)
+    try:
+        expected = tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError:
+        raise AssertionError(f"the C reader accepted invalid TOML: {text!r}") from None
+    data, action_lines, key_lines = fast
+
+    # the same values of the same types (1.0 is no int; NaN is NaN), but an int
+    # of 19 digits or more is a Decimal: the amount checks say it is too large
+    def normal(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: normal(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [normal(v) for v in value]
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**18:
+            return Decimal(value)
+        return value
+
+    assert repr(normal(data)) == repr(normal(expected))
+    if isinstance(data.get("actions"), list):
+        assert action_lines == _action_lines(lines, 1)
+    assert list(key_lines) == list(data)
+    for key, number in key_lines.items():
+        assert lines[number - 1].lstrip().startswith(key)
+    return True
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_c_toml_reader_agrees_with_tomllib_on_edited_hands(data: st.DataObject) -> None:
+    lines = VALID.splitlines()
     for _ in range(data.draw(st.integers(0, 3))):
         i = data.draw(st.integers(0, len(lines) - 1))
         text = lines[i]
         j = data.draw(st.integers(0, max(0, len(text) - 1)))
-        ch = data.draw(st.sampled_from(list("0123456789[]',=#\"._ -ainf\n")))
+        ch = data.draw(st.sampled_from(list("0123456789[]',=#\"._ -ainf\n:e+")))
         lines[i] = text[:j] + ch + text[j + 1 :]
-    lines = "".join(lines).splitlines(keepends=True)  # as a file reads them
-    fast = _fast_toml(lines, 1)
-    if fast is None:
-        return  # left to tomllib
-    try:
-        expected = tomllib.loads("".join(lines), parse_float=Decimal)
-    except tomllib.TOMLDecodeError:
-        raise AssertionError(f"the fast reader accepted invalid TOML: {''.join(lines)!r}") from None
-    assert fast[0] == expected
+    agrees_with_tomllib("\n".join(lines).split("\n"))  # as a file reads them
+
+
+#: Pieces of TOML, right and wrong, for hands made of random pieces.
+TOKENS = (
+    "'a'", '"b"', "'é'", '"x\\\\y"', "1", "-2", "+3", "0", "01", "1.5", "1.", "1e5", "1e",
+    "inf", "nan", "-inf", "true", "false", "truex", "12:30:00", "25:61:00", "12:30:00.5",
+    "12:30", "[", "]", ",", " ", "\t", "#c", "\u00a0", "x", "=", "k", "1.5.3",
+    "123456789012345678", "1234567890123456789", "'", '"', "-", "\x01",
+)  # fmt: skip
+
+
+@settings(max_examples=1000)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["a", "actions", "b", ""]),
+            st.booleans(),
+            st.lists(st.tuples(st.sampled_from(TOKENS), st.sampled_from(["", " ", ","]))),
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_c_toml_reader_agrees_with_tomllib_on_random_pieces(
+    lines: list[tuple[str, bool, list[tuple[str, str]]]],
+) -> None:
+    text = [
+        (f"{key} = " if assign else "") + "".join(a + b for a, b in body)
+        for key, assign, body in lines
+    ]
+    agrees_with_tomllib(text)
+
+
+def test_c_toml_reader_reads_the_plain_toml_of_phh_files() -> None:
+    from datetime import time
+    from decimal import Decimal
+
+    lines = [
+        "variant = 'NT'  # no-limit",
+        "antes = [0, 0.5, 1e3]",
+        "actions = [",
+        "  'd dh p1 ????',  # a comment",
+        '  "p1 f",',
+        "]",
+        "time = 09:30:00",
+        "big = 1234567890123456789",
+        "flag = true",
+    ]
+    assert agrees_with_tomllib(lines)
+    data, action_lines, key_lines = read_toml(lines)
+    assert data["antes"] == [0, Decimal("0.5"), Decimal("1E+3")]
+    assert data["big"] == Decimal(1234567890123456789) and data["time"] == time(9, 30)
+    assert action_lines == [4, 5] and key_lines["time"] == 7
+    # left to tomllib: escapes, Unicode white space, a key twice, inline tables
+    for left in (['n = "a\\tb"'], ["n =\u00a01"], ["n = 1", "n = 2"], ["n = {a = 1}"]):
+        assert read_toml(left) is None, left
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("min_bet = 1e5123456789012345678", "the number 1e5123456789012345678 is out of range"),
+        ("time = 25:99:00", "not valid TOML"),
+    ],
+)
+def test_numbers_and_times_out_of_range_are_errors_with_their_line(line: str, message: str) -> None:
+    text = VALID.replace("min_bet = 2", "min_bet = 2\n" + line if "time" in line else line)
+    report = validate_text(text, "phh")
+    assert report.status == "FAILED"
+    [problem] = report.problems
+    assert message in problem.message
+    assert problem.line == text.splitlines().index(line) + 1
 
 
 #: PokerStars corpus results by (severity, code), each checked by hand (docs/histories.md).

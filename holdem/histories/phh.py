@@ -28,9 +28,11 @@ import io
 import re
 import tomllib
 from collections.abc import Iterable, Iterator
+from datetime import time as local_time
 from decimal import Decimal, InvalidOperation
 from typing import Any, TextIO
 
+from .._fastcall import read_toml
 from ..cards import RANKS, SUITS, Card
 from ..config import MAX_PLAYERS
 from ..errors import HistoryFormatError, quote
@@ -168,35 +170,7 @@ def _read_lines(numbered: Iterable[str], path: str) -> Iterator[HandHistory | Pr
 
 
 _KEY = re.compile(r"\s*([A-Za-z0-9_-]+)\s*=\s*")
-_VALUE = re.compile(
-    r"""\s*(?:
-      '(?P<lit>[^'\n]*)'
-    | "(?P<basic>[^"\\\n]*)"
-    | (?P<num>[+-]?(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|inf|nan))(?![\w:.-])
-    | (?P<bool>true|false)(?!\w)
-    | (?P<time>\d{2}:\d{2}:\d{2}(?:\.\d+)?)(?![\w:-])
-    | (?P<sym>[\[\],])
-    | (?P<comment>\#[^\n]*)
-    | (?P<end>$)
-    )""",
-    re.X,
-)
-
-
 _HUGE = re.compile(r"\d{1000}")
-#: Characters TOML allows in no string or comment (tab excepted).
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_NUM = r"[+-]?(?:(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|inf)"
-_NUM_ARRAY = re.compile(rf"\[\s*(?:{_NUM}\s*,\s*)*(?:{_NUM}\s*)?\]\s*(?:\#.*)?$")
-_STR_ITEM = re.compile(r"'([^'\n]*)'|\"([^\"\\\n]*)\"")
-
-
-def _number_of(raw: str) -> int | Decimal:
-    if _whole(raw):
-        return int(raw)
-    if "." in raw or "e" in raw or "E" in raw or "n" in raw or len(raw) >= 19:
-        return Decimal(raw)  # any size: the amount checks say what is wrong with it
-    return int(raw)
 
 
 def _whole(text: str) -> bool:
@@ -223,133 +197,16 @@ def _amount_error(value: Any) -> str | None:
     return None
 
 
-def _fast_toml(
-    lines: list[str], start: int
-) -> tuple[dict[str, Any], list[int], dict[str, int]] | None:
-    """Reads the plain TOML that PHH files use, much faster than :mod:`tomllib`.
+def _decimal(text: str) -> Decimal:
+    """A number of the file that is no int (a point, an exponent, inf, nan)."""
+    try:
+        return Decimal(text)
+    except InvalidOperation:  # an exponent of many digits
+        raise _OutOfRange(text) from None
 
-    Top-level ``key = value`` lines whose values are strings without escapes,
-    numbers (as ``int`` or ``Decimal``), booleans, local times and arrays of
-    those (over several lines too).  Returns the data and the line of each
-    string of ``actions``, or None for anything else (then tomllib reads it).
-    """
-    from datetime import time as local_time
 
-    text = "".join(lines)
-    if not text.isprintable() and _CONTROL.search(text):
-        return None  # tomllib says where TOML forbids it
-    data: dict[str, Any] = {}
-    action_lines: list[int] = []
-    key_lines: dict[str, int] = {}
-    i, n = 0, len(lines)
-    while i < n:
-        text = lines[i]
-        stripped = text.strip()
-        if not stripped or stripped.startswith("#"):
-            i += 1
-            continue
-        m = _KEY.match(text)
-        if not m or m.group(1) in data:
-            return None
-        key = m.group(1)
-        key_lines[key] = start + i
-        pos = m.end()
-        # the common cases first: one-line arrays of numbers, of strings, a scalar
-        value_text = stripped[stripped.index("=") + 1 :].strip()
-        first = value_text[:1]
-        if first == "[" and value_text[-1:] == "]":
-            inner = value_text[1:-1]
-            if "'" not in inner and '"' not in inner and "#" not in inner:
-                if _NUM_ARRAY.match(value_text):
-                    parts = inner.split(",")
-                    if parts and not parts[-1].strip():
-                        parts.pop()
-                    data[key] = [_number_of(p.strip()) for p in parts]
-                    i += 1
-                    continue
-            else:
-                # findall gives '' for the group that did not match
-                items = [a or b for a, b in _STR_ITEM.findall(inner)]
-                shape = _STR_ITEM.sub("\0", inner).replace(" ", "").replace("\t", "")
-                body = "\0" + ",\0" * (len(items) - 1)
-                if items and shape in (body, body + ","):
-                    data[key] = items
-                    if key == "actions":
-                        action_lines.extend([start + i] * len(items))
-                    i += 1
-                    continue
-        elif first == "'" and value_text.count("'") == 2 and value_text[-1] == "'":
-            data[key] = value_text[1:-1]
-            i += 1
-            continue
-        elif _whole(value_text) and (value_text[0] != "0" or len(value_text) == 1):
-            data[key] = int(value_text)
-            i += 1
-            continue
-        stack: list[list[Any]] = []
-        value: Any = None
-        prev = "open"  # inside an array: what came last, "open", "item" or "comma"
-        while True:
-            t = _VALUE.match(text, pos)
-            if t is None:
-                return None
-            pos = t.end()
-            kind = t.lastgroup
-            if kind == "end" or kind == "comment":
-                if not stack:
-                    if value is None:
-                        return None
-                    break
-                i += 1  # an array goes on on the next line
-                if i >= n:
-                    return None
-                text, pos = lines[i], 0
-                continue
-            if kind == "sym":
-                sym = t.group("sym")
-                if sym == "[":
-                    if (
-                        (not stack and value is not None)
-                        or (stack and prev == "item")
-                        or len(stack) >= MAX_DEPTH
-                    ):
-                        return None
-                    stack.append([])
-                    prev = "open"
-                elif sym == "]":
-                    if not stack:
-                        return None
-                    closed = stack.pop()
-                    if stack:
-                        stack[-1].append(closed)
-                    else:
-                        value = closed
-                    prev = "item"
-                else:  # a comma
-                    if not stack or prev != "item":
-                        return None
-                    prev = "comma"
-                continue
-            if (value is not None and not stack) or (stack and prev == "item"):
-                return None  # two values without a comma
-            if kind == "lit" or kind == "basic":
-                item: Any = t.group(kind)
-                if key == "actions" and len(stack) == 1:
-                    action_lines.append(start + i)
-            elif kind == "num":
-                item = _number_of(t.group("num"))
-            elif kind == "bool":
-                item = t.group("bool") == "true"
-            else:
-                item = local_time.fromisoformat(t.group("time"))
-            if stack:
-                stack[-1].append(item)
-                prev = "item"
-            else:
-                value = item
-        data[key] = value
-        i += 1
-    return data, action_lines, key_lines
+class _OutOfRange(ValueError):
+    """A number whose exponent is too large for any amount."""
 
 
 def _read_hand(
@@ -366,12 +223,16 @@ def _read_hand(
             f"the hand is longer than {MAX_HAND:,} characters: not read",
             "too-large",
         )
-    fast = _fast_toml(lines, start)
+    try:
+        # the plain TOML of PHH files, read in C; None: anything else, for tomllib
+        fast = read_toml(lines, start, _decimal, local_time.fromisoformat, MAX_DEPTH)
+    except ValueError:
+        fast = None  # a time or number out of range: tomllib says where
     if fast is not None:
         data, action_lines, key_lines = fast
     else:
         try:
-            data = tomllib.loads("\n".join(lines), parse_float=Decimal)
+            data = tomllib.loads("\n".join(lines), parse_float=_decimal)
             deep = _too_deep(data)
         except RecursionError:
             deep = True
@@ -380,6 +241,10 @@ def _read_hand(
             at = start + int(m.group(1)) - 1 if m else line
             message = str(exc).split(" (at line")[0]
             return Problem(path, at, name, "error", f"not valid TOML: {message}", "toml")
+        except _OutOfRange as exc:
+            at = next((start + i for i, t in enumerate(lines) if str(exc) in t), line)
+            message = f"the number {exc} is out of range (amounts are below 10^15)"
+            return Problem(path, at, name, "error", message, "toml")
         except ValueError:  # Python refuses to read an integer of thousands of digits
             at = next((start + i for i, t in enumerate(lines) if _HUGE.search(t)), line)
             message = "a number of thousands of digits is too large (amounts are below 10^15)"
