@@ -352,6 +352,23 @@ def test_c_toml_reader_reads_the_plain_toml_of_phh_files() -> None:
         assert read_toml(left) is None, left
 
 
+@pytest.mark.skipif(not (CORPUS / "phh").is_dir(), reason="../shared/corpus/phh is not here")
+def test_c_toml_reader_reads_every_corpus_hand_as_tomllib_does() -> None:
+    from holdem.histories.phh import _table_name
+
+    hands = 0
+    for path in sorted((CORPUS / "phh").rglob("*.phh*")):
+        hand: list[str] = []
+        for line in [*path.read_text(encoding="utf-8").split("\n"), "[end]"]:
+            if _table_name(line) is None:
+                hand.append(line)
+            elif any(x.strip() and not x.lstrip().startswith("#") for x in hand):
+                assert agrees_with_tomllib(hand), (path, hand)
+                hand = []
+                hands += 1
+    assert hands == 10_056
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [
