@@ -177,7 +177,7 @@ class _Converted:
         self.skipped += 1
 
     def __iter__(self) -> Iterator[HandHistory]:
-        from holdem.histories import replay, with_results
+        from holdem.histories import replay
 
         stream = sys.stdin.buffer if self.source == STDIO else self.source
         name = "<stdin>" if self.source == STDIO else None
@@ -189,12 +189,10 @@ class _Converted:
                 bad = [p for p in replay(item).problems if p.severity != "warning"]
                 if bad and not self.keep_invalid:
                     self.skip(f"{bad[0]} (--keep-invalid writes such hands as read)")
-                elif bad or self.target != "pokerstars":
-                    yield item
                 else:
-                    # PokerStars states who collected what: the rules' results
-                    # wherever the source states none
-                    yield with_results(item)
+                    # (the PokerStars writer takes the results the source does not
+                    # state from its own replay of the hand)
+                    yield item
         except OSError as exc:
             raise HoldemError(f"cannot read {self.source}: {exc.strerror or exc}") from None
 

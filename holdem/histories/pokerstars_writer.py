@@ -3,18 +3,31 @@
 :func:`write_pokerstars` and :func:`to_pokerstars` write
 :class:`~holdem.histories.HandHistory` records as PokerStars text, which
 :func:`~holdem.histories.read_pokerstars` reads back.
+
+The betting is not worked out here: every hand is replayed through the rules
+engine (:func:`~holdem.histories.playback.replay`), and the text states what
+the engine did, posts, calls, all-in marks, uncalled bets, pots, winners and
+the shown hands' values, except where the record states the result itself
+(collected amounts, rake, hand descriptions ...), which is written as the
+record has it.  A hand that does not replay (an invalid hand kept on purpose)
+is written from its record alone: see :func:`to_pokerstars`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from decimal import Decimal, InvalidOperation
 from itertools import zip_longest
 from typing import Any, TextIO
 
-from ..cards import Card, format_cards
-from ..errors import HistoryFormatError, quote
+from ..actions import Action
+from ..actions import ActionKind as K
+from ..cards import RANK_NAMES, Card, format_cards
+from ..errors import HistoryFormatError, HoldemError, quote
+from ..hand import Hand
 from .model import (
     BET_RAISE,
     CHECK_CALL,
@@ -23,12 +36,16 @@ from .model import (
     FOLD,
     MUCK,
     SHOW,
-    Blinds,
     HandHistory,
+    Move,
 )
+from .playback import replay, states
 from .pokerstars import _GAME, _LIMIT_TEXT, _STREETS
 
-__all__ = ["PokerStarsWriter", "to_pokerstars", "write_pokerstars"]
+__all__ = ["DEFAULT_DATE", "PokerStarsWriter", "to_pokerstars", "write_pokerstars"]
+
+#: The date written for a hand whose record gives none (PokerStars text states one).
+DEFAULT_DATE = "2000/01/01 0:00:00 ET"
 
 
 class PokerStarsWriter:
@@ -60,21 +77,36 @@ def write_pokerstars(hands: Iterable[HandHistory], out: TextIO) -> int:
 def to_pokerstars(hand: HandHistory) -> str:
     """One hand as PokerStars text (ending with a newline).
 
+    The hand is replayed: posts, call amounts, raise increments, all-in
+    marks, uncalled bets, the pots (main and side), who collected what and
+    the shown hands' descriptions are the engine's, unless the record states
+    them (its ``stated`` amounts, its claims: collected, returned, total pot,
+    side pots, rake, winnings, descriptions).  Where the record states
+    winnings below what the rules award and no rake, the difference is the
+    rake.  A hand that does not replay is written from the record alone:
+    posts as set, calls of the difference to the street's highest bet,
+    all-in only where the record says so, and uncalled bets, collected
+    amounts, pots and the summary's results only as far as the record states
+    them.
+
     Hands from other formats get ``Player1``.. for missing names, hand id 0
     (also for an id that is not a number: PokerStars numbers its hands),
-    seats 1..n with the button last, and a made-up table and date.  A hand
-    whose starting stacks are not all known cannot be written (PokerStars
-    states every one): :class:`~holdem.errors.HistoryFormatError`.
+    seats 1..n with the button last, table ``holdem`` and, without a date
+    (PHH ``year``/``month``/``day``/``time``), :data:`DEFAULT_DATE`.  A show
+    of cards nobody knows (PHH ``sm ????``) is left out.  A hand whose
+    starting stacks are not all known cannot be written (PokerStars states
+    every one): :class:`~holdem.errors.HistoryFormatError`.
     """
     hand.check_writable()
-    problem = _unwritable(hand)
+    play = _play_of(hand, _engine_of(hand))
+    problem = _unwritable(hand, play)
     if problem:
         raise HistoryFormatError(
             f"{problem}: this hand cannot be written as PokerStars text",
             path=hand.source,
             line=hand.line,
         )
-    lines = _Writer(hand).lines()
+    lines = _Text(hand, play).lines()
     for line in lines:
         if "\n" in line or "\r" in line:
             raise HistoryFormatError(
@@ -85,6 +117,231 @@ def to_pokerstars(hand: HandHistory) -> str:
             )
     return "\n".join(lines) + "\n"
 
+
+# ---------------------------------------------------------------- what happened
+
+
+@dataclass
+class _Post:
+    player: int
+    kind: str  # ante, small, big, live, dead
+    amount: int
+    all_in: bool = False
+
+
+@dataclass
+class _Play:
+    """What a hand's text states: the engine's replay where it gets, else the record."""
+
+    posts: list[_Post]
+    #: per move of the record: the engine's record of it (None: not a decision, or
+    #: past where the engine got)
+    actions: list[Action | None]
+    #: per move: the bet to match before it (for a raise's increment)
+    levels: list[int]
+    #: after which move (index) the uncalled bets go back (None: before the results)
+    returned_after: int | None
+    returned: list[tuple[int, int]]
+    collected: list[tuple[int, int, str]]
+    winnings: tuple[int, ...] | None
+    total: int | None
+    pots: tuple[int, ...] | None
+    rake: int | None
+    described: dict[int, str]
+    showdown: bool
+    stakes: tuple[int, int] | None  # the engine's small and big blind
+    #: the engine played the forced bets (its posts are what was posted)
+    engine: bool = False
+    #: the engine played the whole hand (the results are its own)
+    finished: bool = False
+
+
+_DECISIONS = (K.FOLD, K.CHECK, K.CALL, K.BET, K.RAISE)
+_POST_KINDS = {
+    K.ANTE: "ante",
+    K.SMALL_BLIND: "small",
+    K.BIG_BLIND: "big",
+    K.STRADDLE: "straddle",
+    K.LIVE_POST: "live",
+    K.DEAD_BLIND: "dead",
+}
+
+
+def _engine_of(hand: HandHistory) -> Hand | None:
+    """The engine's hand after the record's moves: finished when the hand replays,
+    else as far as it got (None when not even the setup is legal)."""
+    result = replay(hand, check_claims=False)
+    if result.ok and result.hand is not None and result.hand.outcome is not None:
+        return result.hand
+    last = None
+    try:
+        for state in states(hand):
+            last = state
+    except HoldemError:
+        pass
+    return last
+
+
+def _play_of(hand: HandHistory, engine: Hand | None) -> _Play:
+    """What the text states: the betting from the engine's log as far as it got (the
+    rest from the record), the results from its outcome if it finished."""
+    claims = hand.claims
+    n = len(hand.players)
+    outcome = engine.outcome if engine is not None else None
+    log = engine.log if engine is not None else ()
+    b = hand.blinds
+    if outcome is not None:
+        posts = [
+            _Post(a.seat, _POST_KINDS[a.kind], a.amount, a.all_in)
+            for a in log
+            if a.kind in _POST_KINDS and a.seat is not None and a.amount
+        ]
+    else:
+        posts = _record_posts(hand)
+    level = max(b.blinds, default=0)
+    if engine is not None:
+        level = max(engine.config.big_blind, engine.config.straddle)
+    decisions = [i for i, a in enumerate(log) if a.kind in _DECISIONS]
+    first_return = next((i for i, a in enumerate(log) if a.kind is K.RETURN), None)
+    actions: list[Action | None] = []
+    levels: list[int] = []
+    returned_after: int | None = None
+    excess = [0] * n
+    taken = 0
+    for index, move in enumerate(hand.moves):
+        if move.kind == DEAL_BOARD:
+            level = 0
+        levels.append(level)
+        action = None
+        if move.kind in (FOLD, CHECK_CALL, BET_RAISE) and taken < len(decisions):
+            at = decisions[taken]
+            taken += 1
+            action = log[at]
+            if first_return is not None and at < first_return:
+                returned_after = index
+        actions.append(action)
+        if action is not None and action.kind in (K.BET, K.RAISE):
+            level = max(level, action.to)
+        elif move.kind == BET_RAISE and move.to:
+            if action is not None and move.actor is not None:
+                # a raise nobody could call, replayed as a call: the excess comes back
+                excess[move.actor] += move.to - action.to
+            level = max(level, move.to)
+    play = _Play(
+        posts=posts,
+        actions=actions,
+        levels=levels,
+        returned_after=returned_after,
+        returned=list(claims.returned or ()),
+        collected=list(claims.collected or ()),
+        winnings=claims.winnings,
+        total=claims.total_pot,
+        pots=claims.pots,
+        rake=claims.rake,
+        described=dict(claims.described),
+        showdown=False,
+        stakes=(engine.config.small_blind, engine.config.big_blind) if engine else None,
+        engine=outcome is not None,
+    )
+    if outcome is None or claims.total_pot is not None or claims.collected is not None:
+        # the results as the record states them: a record that states the total pot
+        # or who collected it (as PokerStars text does) states every result it has
+        play.showdown = outcome.showdown if outcome is not None else False
+        play.finished = outcome is not None
+        return play
+    play.finished = True
+    play.showdown = outcome.showdown
+    won = [0] * n
+    for pot in outcome.pots:
+        for seat, share in zip(pot.winners, pot.shares, strict=True):
+            won[seat] += share
+    said = claims.winnings
+    if said is not None and (
+        len(said) != n
+        or any(w > r for w, r in zip(said, won, strict=False))
+        or (not any(said) and any(won))  # winnings never filled in
+    ):
+        said = None
+    if claims.collected is not None:
+        by_player = [0] * n
+        for who, amount, _ in claims.collected:
+            by_player[who] += amount
+        play.winnings = claims.winnings if claims.winnings is not None else tuple(by_player)
+    else:
+        play.winnings = tuple(said) if said is not None else tuple(won)
+        play.collected = _collected(outcome.pots, won, play.winnings)
+    if claims.rake is None:
+        play.rake = max(0, outcome.total - sum(amount for _, amount, _ in play.collected))
+    if claims.returned is None:
+        back = [r + x for r, x in zip(outcome.returned, excess, strict=True)]
+        play.returned = [(seat, amount) for seat, amount in enumerate(back) if amount]
+    if claims.total_pot is None:
+        play.total = outcome.total
+    if claims.pots is None and len(outcome.pots) > 1:
+        play.pots = tuple(p.amount for p in outcome.pots)
+    if not play.described:
+        for shown in outcome.shown:
+            play.described[shown.seat] = _stars_words(shown.description)
+    return play
+
+
+def _collected(
+    pots: Iterable[Any], won: list[int], winnings: tuple[int, ...]
+) -> list[tuple[int, int, str]]:
+    """Who collected what from which pot: the engine's shares, less each player's
+    rake (what the rules award beyond the stated winnings), taken from the last
+    pot they won first."""
+    pots = list(pots)
+    single = len(pots) == 1
+    rows: list[list[Any]] = []
+    for k, pot in enumerate(pots):
+        name = "pot" if single else ("main pot" if k == 0 else f"side pot-{k}")
+        for seat, share in zip(pot.winners, pot.shares, strict=True):
+            rows.append([seat, share, name])
+    for seat, (award, kept) in enumerate(zip(won, winnings, strict=False)):
+        cut = award - kept
+        for row in reversed(rows):
+            if cut <= 0:
+                break
+            if row[0] == seat:
+                take = min(cut, row[1])
+                row[1] -= take
+                cut -= take
+    return [(seat, amount, name) for seat, amount, name in rows if amount]
+
+
+def _record_posts(hand: HandHistory) -> list[_Post]:
+    """The forced bets as the record sets them, each at most what is left of the
+    stack (for a hand the engine does not finish)."""
+    b = hand.blinds
+    n = len(hand.players)
+    posts: list[_Post] = []
+    spent = [0] * n
+
+    def post(i: int, kind: str, amount: int) -> None:
+        stack = hand.players[i].stack
+        if stack is not None:
+            amount = min(amount, stack - spent[i])
+        if amount > 0:
+            spent[i] += amount
+            posts.append(_Post(i, kind, amount, stack is not None and spent[i] >= stack))
+
+    for i, amount in enumerate(b.antes):
+        if amount:
+            post(i, "ante", amount)
+    blinders = sorted((i for i in range(n) if b.blinds[i]), key=lambda i: (b.blinds[i], i))
+    for rank, i in enumerate(blinders):
+        post(i, "small" if rank == 0 and len(blinders) > 1 else "big", b.blinds[i])
+    for i, amount in enumerate(b.posts):
+        if amount:
+            post(i, "live", amount)
+    for i, amount in enumerate(b.dead):
+        if amount:
+            post(i, "dead", amount)
+    return posts
+
+
+# ---------------------------------------------------------------- what cannot be written
 
 #: How lines of a hand start that are not a player's: a name cannot start so.
 _LINE_STARTS = (
@@ -98,7 +355,7 @@ _LINE_STARTS = (
 )
 
 
-def _unwritable(hand: HandHistory) -> str | None:
+def _unwritable(hand: HandHistory, play: _Play) -> str | None:
     """Why PokerStars text cannot say what the hand says (None: it can).
 
     Every stack is stated, and a player is named at the start of a line
@@ -108,8 +365,10 @@ def _unwritable(hand: HandHistory) -> str | None:
     has no straddle.
     """
     b = hand.blinds
-    if (len(hand.players) > 2 and any(b.blinds[2:])) or (
-        b.min_bet and max(b.blinds, default=0) > b.min_bet
+    if (
+        (len(hand.players) > 2 and any(b.blinds[2:]))
+        or (b.min_bet and max(b.blinds, default=0) > b.min_bet)
+        or any(p.kind == "straddle" for p in play.posts)
     ):  # a third blind, or a blind above the big blind (the small one missing)
         return "a straddle (a third blind), which PokerStars text has no word for"
     unusual = (
@@ -118,12 +377,26 @@ def _unwritable(hand: HandHistory) -> str | None:
         or len(set(b.antes)) > 1
         or (len(hand.players) > 2 and not (b.blinds[0] and b.blinds[1]))
     )
-    if unusual and _posted(hand) != b:
-        # PokerStars states what was posted: who posted which blind is then lost
-        return (
-            "a stack too short for its forced bets beside a missing blind, a dead blind, "
-            "a live post or a big-blind ante"
-        )
+    if unusual:
+        stated = {
+            (i, kind): amount
+            for kind, row in (("ante", b.antes), ("blind", b.blinds), ("dead", b.dead))
+            for i, amount in enumerate(row)
+            if amount
+        }
+        for i, amount in enumerate(b.posts):
+            if amount:
+                stated[(i, "live")] = amount
+        posted: dict[tuple[int, str], int] = {}
+        for p in play.posts:
+            kind = "blind" if p.kind in ("small", "big") else p.kind
+            posted[(p.player, kind)] = posted.get((p.player, kind), 0) + p.amount
+        if posted != stated:
+            # PokerStars states what was posted: who posted which blind is then lost
+            return (
+                "a stack too short for its forced bets beside a missing blind, a dead blind, "
+                "a live post or a big-blind ante"
+            )
     extra = [d + p for d, p in zip_longest(b.dead, b.posts, fillvalue=0)]
     for i, (blind, more) in enumerate(zip(b.blinds, extra, strict=False)):
         if blind and more:
@@ -160,6 +433,9 @@ def _unwritable(hand: HandHistory) -> str | None:
     return None
 
 
+# ---------------------------------------------------------------- fields
+
+
 def _is_text(value: object) -> bool:
     return isinstance(value, str)
 
@@ -170,6 +446,17 @@ def _is_flag(value: object) -> bool:
 
 def _is_count(value: object) -> bool:
     return type(value) is int and value >= 0
+
+
+def _is_amount(value: object) -> bool:
+    """Chips (an int), or an amount in the file's notation (a Decimal or its text)."""
+    if _is_count(value):
+        return True
+    try:
+        number = Decimal(value) if isinstance(value, Decimal | str) else None
+    except InvalidOperation:
+        return False
+    return number is not None and number.is_finite() and number >= 0
 
 
 def _matches(pattern: str) -> Any:
@@ -191,7 +478,7 @@ def _rows(*checks: Any) -> Any:
 
 #: The fields of a hand the writer uses, as the PokerStars reader keeps them,
 #: each with a check of its value.  A hand from elsewhere (a PHH file's own
-#: ``table`` or ``currency``) is written with the defaults instead.
+#: ``table`` or ``currency``) is written from PHH's fields instead (:func:`_phh_fields`).
 _WRITER_FIELDS: dict[str, Any] = {
     "site": lambda value: value == "PokerStars",
     "hand_kind": lambda value: value in ("Hand", "Game"),
@@ -204,7 +491,7 @@ _WRITER_FIELDS: dict[str, Any] = {
     "buy_in": _is_text,
     "level": _matches(r"\w+"),
     "match_round": _matches(r"\w+"),
-    "cap": _is_count,
+    "cap": _is_amount,
     "currency": _matches(r"[A-Z]{3}"),
     "currency_symbol": _matches(r"[^\s\d()\[\]|/,.:+-]{0,3}"),
     "date": _is_text,
@@ -212,46 +499,84 @@ _WRITER_FIELDS: dict[str, Any] = {
     "max_seats": lambda value: type(value) is int and 2 <= value <= 10,
     "button_seat": lambda value: type(value) is int and value > 0,
     "stakes": lambda value: (
-        isinstance(value, list | tuple) and len(value) == 2 and all(map(_is_count, value))
+        isinstance(value, list | tuple) and len(value) == 2 and all(map(_is_amount, value))
     ),
     "bounties": _rows(_is_count, _is_text),
     "sitting_out_seats": lambda value: (
         isinstance(value, list | tuple) and all(map(_is_count, value))
     ),
-    "not_dealt": _rows(_is_count, _is_text, _is_count, _is_text),
+    "not_dealt": _rows(_is_count, _is_text, _is_amount, _is_text),
 }
+
+#: Currency symbols of the codes a PHH file may give without one.
+_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CAD": "$", "AUD": "$"}
 
 
 def _writer_fields(fields: dict[str, Any]) -> dict[str, Any]:
-    """The fields the writer may use: those the PokerStars reader made, checked."""
+    """The fields the writer may use: those the PokerStars reader made, checked,
+    or those of PHH's that PokerStars text states (:func:`_phh_fields`)."""
     if fields.get("site") != "PokerStars":
-        return {}
+        return _phh_fields(fields)
     return {k: v for k, v in fields.items() if k in _WRITER_FIELDS and _WRITER_FIELDS[k](v)}
 
 
-def _posted(hand: HandHistory) -> Blinds:
-    """The forced bets as posted: PokerStars states what a short stack could put in
-    (the ante first, then the blind), where other formats state the blinds as set."""
-    b = hand.blinds
-    n = len(hand.players)
-    rows = [list(x) + [0] * (n - len(x)) for x in (b.antes, b.blinds, b.dead, b.posts)]
-    for i, player in enumerate(hand.players):
-        left = player.stack
-        for row in rows:
-            if left is not None:
-                row[i] = min(row[i], left)
-                left -= row[i]
-    antes, blinds, dead, posts = (
-        tuple(row) if given else ()
-        for row, given in zip(rows, (b.antes, b.blinds, b.dead, b.posts), strict=True)
-    )
-    return replace(b, antes=antes, blinds=blinds, dead=dead, posts=posts)
+def _phh_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    """PHH's optional fields that PokerStars text has a place for: the table, the
+    number of seats, the currency and the date (``year``, ``month``, ``day``,
+    ``time``, ``time_zone_abbreviation``)."""
+    out: dict[str, Any] = {}
+    table = fields.get("table")
+    if isinstance(table, str | int) and not isinstance(table, bool):
+        out["table"] = str(table)
+    count = fields.get("seat_count")
+    if type(count) is int and 2 <= count <= 10:
+        out["max_seats"] = count
+    currency = fields.get("currency")
+    if isinstance(currency, str) and re.fullmatch(r"[A-Z]{3}", currency):
+        out["currency"] = currency
+    symbol = fields.get("currency_symbol")
+    if isinstance(symbol, str) and _WRITER_FIELDS["currency_symbol"](symbol):
+        out["currency_symbol"] = symbol
+    elif currency in _SYMBOLS:
+        out["currency_symbol"] = _SYMBOLS[currency]
+    day = _phh_date(fields)
+    if day is not None:
+        out["date"] = day
+    return out
 
 
-class _Writer:
-    def __init__(self, hand: HandHistory) -> None:
+def _phh_date(fields: dict[str, Any]) -> str | None:
+    """PokerStars' ``2009/07/01 0:00:02 ET`` from PHH's date fields (None if incomplete)."""
+    parts = [fields.get(k) for k in ("year", "month", "day")]
+    if not all(type(x) is int for x in parts):
+        return None
+    try:
+        when = date(*parts)  # type: ignore[arg-type]
+    except ValueError:
+        return None
+    clock = fields.get("time")
+    if isinstance(clock, datetime):
+        clock = clock.time()
+    if not isinstance(clock, time):
+        clock = time(0)
+    zone = fields.get("time_zone_abbreviation")
+    if not (isinstance(zone, str) and re.fullmatch(r"[A-Za-z][A-Za-z0-9+-]{0,9}", zone)):
+        # PHH: a time without a zone is UTC, unless the venue's city, region and country say
+        located = all(isinstance(fields.get(k), str) for k in ("city", "region", "country"))
+        zone = "" if located else "UTC"
+    text = f"{when.year:04}/{when.month:02}/{when.day:02} {clock.hour}:{clock.minute:02}:"
+    return f"{text}{clock.second:02} {zone}".rstrip()
+
+
+# ---------------------------------------------------------------- the text
+
+
+class _Text:
+    """The lines of one hand, from its record and what happened (:class:`_Play`)."""
+
+    def __init__(self, hand: HandHistory, play: _Play) -> None:
         self.hand = hand
-        self.posted = _posted(hand)
+        self.play = play
         self.f = _writer_fields(hand.fields)
         self.n = len(hand.players)
         self.names = [p.name or f"Player{i + 1}" for i, p in enumerate(hand.players)]
@@ -261,36 +586,49 @@ class _Writer:
         else:
             self.seats = [int(s) for s in seats if s is not None]
         self.symbol = str(self.f.get("currency_symbol", ""))
-        self.board: list[Card] = []
-        self.returned: list[tuple[int, int]] = []
-        self.collected: tuple[tuple[int, int, str], ...] = ()
-        self.folded = [False] * self.n
-        self.fold_street = [0] * self.n
-        self.pot = 0  # what the players put in and left in, once play() has run
+        self.hole = {
+            m.actor: m.cards for m in hand.moves if m.kind == DEAL_HOLE and m.actor is not None
+        }
+        self.board = [c for m in hand.moves if m.kind == DEAL_BOARD for c in m.cards if c]
 
-    def money(self, amount: int) -> str:
-        return f"{self.symbol}{self.hand.to_text(amount)}"
+    # -- amounts
 
-    def chips_text(self, amount: int) -> str:
-        """Stacks and header amounts (tournament chips have no symbol)."""
-        return self.money(amount)
+    def amount(self, chips: int) -> str:
+        """An amount as PokerStars writes it: whole, or with at least two decimals."""
+        text = self.hand.to_text(chips)
+        whole, dot, frac = text.partition(".")
+        return f"{whole}.{frac.ljust(2, '0')}" if dot else text
+
+    def money(self, chips: int) -> str:
+        return f"{self.symbol}{self.amount(chips)}"
+
+    def chips(self, value: Any) -> int:
+        """A field's amount in chips: an int is chips, a Decimal or text the file's notation."""
+        if isinstance(value, int):
+            return value
+        return int(Decimal(value) / self.hand.unit)
 
     def stakes(self) -> tuple[int, int]:
         st = self.f.get("stakes")
         if isinstance(st, list | tuple) and len(st) == 2:
-            return int(st[0]), int(st[1])
+            return self.chips(st[0]), self.chips(st[1])
         b = self.hand.blinds
         if self.hand.variant == "FT":
             return b.small_bet, b.big_bet
+        if self.play.stakes is not None:
+            return self.play.stakes
         positive = sorted(x for x in b.blinds if x > 0)
         bb = b.min_bet or (positive[-1] if positive else 0)
         sb = positive[0] if len(positive) > 1 else bb // 2
         return sb, bb
 
+    # -- the parts
+
     def header(self) -> str:
         h, f = self.hand, self.f
         kind = f.get("hand_kind", "Hand")
-        prefix = "Zoom " if f.get("zoom") and not h.tournament else ""
+        tournament = h.tournament or "tournament_id" in f
+        prefix = "Zoom " if f.get("zoom") and not tournament else ""
         if f.get("home_game"):
             prefix = "Home Game "
         number = h.hand_id if h.hand_id and h.hand_id.isascii() and h.hand_id.isdigit() else 0
@@ -299,25 +637,26 @@ class _Writer:
             parts.append(f"{{{f['club']}}} ")
         game = f.get("game") or f"Hold'em {_LIMIT_TEXT.get(h.variant, 'No Limit')}"
         sb, bb = self.stakes()
-        if h.tournament:
+        if tournament:
             zoom = "Zoom " if f.get("zoom") else ""
             buy_in = f.get("buy_in", "")
             parts.append(f"{zoom}Tournament #{f.get('tournament_id', 0)}, ")
+            blinds = f"({self.amount(sb)}/{self.amount(bb)})"
             if "level" in f:
                 parts.append(f"{buy_in} " if buy_in else "")
                 rnd = f"Match Round {f['match_round']}, " if "match_round" in f else ""
-                parts.append(f"{game} - {rnd}Level {f['level']} ({h.to_text(sb)}/{h.to_text(bb)})")
+                parts.append(f"{game} - {rnd}Level {f['level']} {blinds}")
             else:
                 parts.append(f"{buy_in} - " if buy_in else "")
-                parts.append(f"{game} ({h.to_text(sb)}/{h.to_text(bb)})")
+                parts.append(f"{game} {blinds}")
         else:
             stakes = f"{self.money(sb)}/{self.money(bb)}"
             if "cap" in f:
-                stakes += f" - {self.money(int(f['cap']))} Cap -"
+                stakes += f" - {self.money(self.chips(f['cap']))} Cap -"
             if "currency" in f:
                 stakes += f" {f['currency']}"
             parts.append(f" {game} ({stakes})")
-        parts.append(f" - {f.get('date', '2000/01/01 0:00:00 ET')}")
+        parts.append(f" - {f.get('date', DEFAULT_DATE)}")
         return "".join(parts)
 
     def lines(self) -> list[str]:
@@ -337,274 +676,203 @@ class _Writer:
         bounties = {int(s): str(b) for s, b in f.get("bounties", [])}
         out_seats = set(f.get("sitting_out_seats", []))
         for i, p in enumerate(h.players):
-            stack = p.stack if p.stack is not None else 0
             seat = self.seats[i]
             bounty = f", {bounties[seat]} bounty" if seat in bounties else ""
             note = " is sitting out" if seat in out_seats else ""
-            chips = self.money(stack)
+            chips = self.money(p.stack or 0)
             seat_lines.append(
                 (seat, f"Seat {seat}: {self.names[i]} ({chips} in chips{bounty}){note}")
             )
         for seat, name, stack, note in f.get("not_dealt", []):
             bounty = f", {bounties[seat]} bounty" if seat in bounties else ""
-            seat_lines.append(
-                (
-                    int(seat),
-                    f"Seat {seat}: {name} ({self.money(int(stack))} in chips{bounty}) {note}",
-                )
-            )
+            chips = self.money(self.chips(stack))
+            seat_lines.append((int(seat), f"Seat {seat}: {name} ({chips} in chips{bounty}) {note}"))
         out.extend(text for _, text in sorted(seat_lines))
         out.extend(self.posts())
-        out.extend(self.play())
+        out.extend(self.moves())
         out.extend(self.summary())
         return out
 
     def posts(self) -> list[str]:
-        b = self.posted  # the amounts; who posts which blind is by the blinds as set
-        nominal = self.hand.blinds
+        """The forced bets: antes, the small blind, the big blind, then other posts
+        (the reader tells blinds from dead and live posts by this order)."""
+        rank = {"ante": 0, "small": 1, "big": 2, "live": 3, "dead": 3}
+        posts = sorted(self.play.posts, key=lambda p: rank[p.kind])
         out: list[str] = []
-        stacks = self.stacks_left()
-        for i in range(self.n):
-            if b.antes[i]:
-                # an ante that takes the whole stack leaves no blind to post
-                allin = stacks[i] if i >= len(b.blinds) or not b.blinds[i] else ""
-                out.append(f"{self.names[i]}: posts the ante {self.money(b.antes[i])}{allin}")
-        order = sorted(range(self.n), key=lambda i: nominal.blinds[i])
-        # the small blind first, then the big blind (the smaller blind of two is the small one)
-        blinders = [i for i in order if nominal.blinds[i] > 0]
-        if len(blinders) == 2 and nominal.blinds[blinders[0]] == nominal.blinds[blinders[1]]:
-            blinders.sort()
-        for rank, i in enumerate(blinders):
-            what = "small blind" if rank == 0 and len(blinders) > 1 else "big blind"
-            if b.blinds[i]:  # PokerStars writes no post of nothing
-                out.append(f"{self.names[i]}: posts {what} {self.money(b.blinds[i])}{stacks[i]}")
-        for i in range(self.n):
-            live = b.posts[i] if i < len(b.posts) else 0
-            dead = b.dead[i] if i < len(b.dead) else 0
-            if live and dead:
-                out.append(f"{self.names[i]}: posts small & big blinds {self.money(live + dead)}")
-            elif live:
-                out.append(f"{self.names[i]}: posts big blind {self.money(live)}")
-            elif dead:
-                out.append(f"{self.names[i]}: posts small blind {self.money(dead)}")
+        both = {p.player for p in posts if p.kind == "live"} & {
+            p.player for p in posts if p.kind == "dead"
+        }
+        for p in posts:
+            name = self.names[p.player]
+            tail = " and is all-in" if p.all_in else ""
+            if p.kind == "ante":
+                out.append(f"{name}: posts the ante {self.money(p.amount)}{tail}")
+            elif p.player in both:
+                if p.kind == "live":
+                    total = sum(
+                        q.amount for q in posts if q.player == p.player and q.kind != "ante"
+                    )
+                    out.append(f"{name}: posts small & big blinds {self.money(total)}{tail}")
+            else:
+                what = "small blind" if p.kind in ("small", "dead") else "big blind"
+                out.append(f"{name}: posts {what} {self.money(p.amount)}{tail}")
         return out
 
-    def stacks_left(self) -> list[str]:
-        """`` and is all-in`` for blinds that take a whole stack (else '')."""
-        b = self.posted
-        out = []
-        for i, p in enumerate(self.hand.players):
-            spent = sum(x[i] for x in (b.antes, b.blinds, b.dead, b.posts) if i < len(x))
-            out.append(" and is all-in" if p.stack is not None and spent >= p.stack > 0 else "")
-        return out
-
-    def play(self) -> list[str]:
-        h = self.hand
-        b = self.posted
-        n = self.n
-        out: list[str] = []
-        committed = [
-            (b.blinds[i] if i < len(b.blinds) else 0) + (b.posts[i] if i < len(b.posts) else 0)
-            for i in range(n)
-        ]
-        left: list[float | int] = []
-        for i, p in enumerate(h.players):
-            spent = committed[i] + sum(x[i] for x in (b.antes, b.dead) if i < len(x))
-            left.append(float("inf") if p.stack is None else p.stack - spent)
-        folded = [False] * n
-        fold_street = [0] * n
+    def moves(self) -> list[str]:
+        h, play = self.hand, self.play
+        out = ["*** HOLE CARDS ***"]
+        for i, cards in self.hole.items():
+            known = [c for c in cards if c is not None]
+            if known:
+                out.append(f"Dealt to {self.names[i]} [{format_cards(known)}]")
         board: list[Card] = []
         street = 0
-        hole_done = False
-        showdown = False
-        pot = sum(b.antes) + sum(b.blinds) + sum(b.dead) + sum(b.posts)  # all put in
-        # preflop, a big blind posted short is still called in full (R6)
-        level = max(h.blinds.blinds, default=0)
-        returned = list(h.claims.returned or ())
-        guess = h.claims.returned is None and "site" not in self.f  # not read from PokerStars
-        returned_written = False
-        # PokerStars text says when a player is all-in; other formats may not
-        guess_all_in = "site" not in self.f
+        returned_done = False
+        showdown_done = False
+        committed = [0] * self.n  # without an engine: each player's bet of the street
+        for p in play.posts:
+            if p.kind in ("small", "big", "live"):
+                committed[p.player] += p.amount
 
-        def guess_returned() -> None:
-            """At the end of a betting round: the part of its top bet nobody matched
-            goes back to the bettor (the source does not say)."""
-            if guess and not returned_written and n > 1:
-                second, top = sorted(committed)[-2:]
-                if top > second:
-                    returned.append((committed.index(top), top - second))
-                    write_returned()
+        def uncalled() -> None:
+            nonlocal returned_done
+            if not returned_done:
+                returned_done = True
+                for who, amount in play.returned:
+                    out.append(f"Uncalled bet ({self.money(amount)}) returned to {self.names[who]}")
 
-        def write_returned() -> None:
-            nonlocal returned_written
-            if returned_written:
-                return
-            returned_written = True
-            self.returned = returned
-            for who, amount in returned:
-                out.append(f"Uncalled bet ({self.money(amount)}) returned to {self.names[who]}")
-
-        def bet_for(who: int) -> int:
-            """The bet ``who`` must match: preflop, a big blind posted short is still
-            matched in full while another player can put it in (R3, R6)."""
-            top = max(committed)
-            if street or top >= level:
-                return top
-            reach = max(
-                (committed[r] + max(left[r], 0) for r in range(n) if r != who and not folded[r]),
-                default=0,
-            )
-            return int(max(top, min(level, reach)))
-
-        for move in h.moves:
+        for index, move in enumerate(h.moves):
             kind, who = move.kind, move.actor
             if kind == DEAL_HOLE:
-                if not hole_done:
-                    out.append("*** HOLE CARDS ***")
-                    hole_done = True
-                known = [c for c in move.cards if c is not None]
-                if known and who is not None:
-                    out.append(f"Dealt to {self.names[who]} [{format_cards(known)}]")
                 continue
-            if not hole_done:
-                out.append("*** HOLE CARDS ***")
-                hole_done = True
             if kind == DEAL_BOARD:
-                guess_returned()  # the betting round is over
-                if street == 0 and len(move.cards) == 3:
-                    cards = [c for c in move.cards if c is not None]
-                    out.append(f"*** FLOP *** [{format_cards(cards)}]")
+                new = [c for c in move.cards if c is not None]
+                if street == 0 and len(new) == 3:
+                    out.append(f"*** FLOP *** [{format_cards(new)}]")
                 else:
                     name = _STREETS[min(street, 2)]
-                    cards = [c for c in move.cards if c is not None]
-                    out.append(f"*** {name} *** [{format_cards(board)}] [{format_cards(cards)}]")
-                board.extend(c for c in move.cards if c is not None)
+                    out.append(f"*** {name} *** [{format_cards(board)}] [{format_cards(new)}]")
+                board.extend(new)
                 street += 1
-                committed = [0] * n
+                committed = [0] * self.n
                 continue
             if who is None:
                 continue
             name = self.names[who]
+            if kind in (SHOW, MUCK):
+                if not showdown_done and (play.showdown or not play.finished):
+                    uncalled()
+                    out.append("*** SHOW DOWN ***")
+                    showdown_done = True
+                out.extend(self.show(move, showdown_done))
+                continue
+            action = play.actions[index]
+            level = play.levels[index]
+            all_in = move.all_in or (action is not None and action.all_in)
+            tail = " and is all-in" if all_in else ""
             if kind == FOLD:
-                folded[who] = True
-                fold_street[who] = street
                 out.append(f"{name}: folds")
             elif kind == CHECK_CALL:
-                top = bet_for(who)
-                pay = 0
-                allin = move.all_in  # kept however odd, as the file set it
-                calling = committed[who] < top
-                if calling:
-                    # a stack too small for what it has paid already: trust the moves
-                    owed = top - committed[who]
-                    pay = int(min(owed, left[who]) if left[who] > 0 else owed)
-                    committed[who] += pay
-                    pot += pay
-                    left[who] -= pay
-                    allin = move.all_in or (guess_all_in and left[who] <= 0)
-                if not calling and move.stated is None and not allin:
-                    out.append(f"{name}: checks")
+                if action is not None:
+                    paid = action.amount if action.kind is K.CALL else 0
                 else:
-                    said = pay if move.stated is None else move.stated
-                    out.append(f"{name}: calls {self.money(said)}{' and is all-in' * allin}")
-            elif kind == BET_RAISE:
+                    paid = max(level - committed[who], 0)
+                committed[who] += paid
+                if paid or move.stated is not None or all_in:
+                    said = paid if move.stated is None else move.stated
+                    out.append(f"{name}: calls {self.money(said)}{tail}")
+                else:
+                    out.append(f"{name}: checks")
+            else:
                 to = move.to or 0
-                top = bet_for(who)
-                pay = to - committed[who]
-                pot += pay
-                left[who] -= pay
                 committed[who] = to
-                allin = move.all_in or (guess_all_in and left[who] <= 0)
-                tail = " and is all-in" if allin else ""
-                if top == 0:
+                if level == 0 and (action is None or action.kind is K.BET):
                     out.append(f"{name}: bets {self.money(to)}{tail}")
                 else:
-                    by = max(to - top, 0) if move.stated is None else move.stated
+                    by = max(to - level, 0) if move.stated is None else move.stated
                     out.append(f"{name}: raises {self.money(by)} to {self.money(to)}{tail}")
-            elif kind in (SHOW, MUCK):
-                guess_returned()
-                write_returned()
-                if not showdown and folded.count(False) > 1:
-                    out.append("*** SHOW DOWN ***")
-                    showdown = True
-                if kind == SHOW:
-                    shown = " ".join("XX" if c is None else format_cards([c]) for c in move.cards)
-                    desc = dict(h.claims.described).get(who)
-                    tail = f" ({desc})" if desc else ""
-                    out.append(f"{name}: shows [{shown}]{tail}")
-                else:
-                    out.append(f"{name}: mucks hand" if showdown else f"{name}: doesn't show hand")
-        if not hole_done:
-            out.append("*** HOLE CARDS ***")
-        guess_returned()
-        write_returned()
-        self.pot = pot - sum(amount for _, amount in returned)
-        collected = h.claims.collected
-        if collected is None and "site" not in self.f and folded.count(False) == 1:
-            collected = ((folded.index(False), self.pot, "pot"),)
-        self.collected = collected or ()
-        for who, amount, pot_name in self.collected:
-            out.append(f"{self.names[who]} collected {self.money(amount)} from {pot_name}")
-        self.board = board
-        self.folded = folded
-        self.fold_street = fold_street
+            if play.returned_after == index:
+                uncalled()
+        uncalled()
+        if play.showdown and not showdown_done:
+            out.append("*** SHOW DOWN ***")
+        for who, amount, pot in play.collected:
+            out.append(f"{self.names[who]} collected {self.money(amount)} from {pot}")
         return out
 
+    def known_cards(self, move: Move) -> list[Card]:
+        """A show's cards, filled in from the deal where the show leaves them unknown."""
+        cards = [c for c in move.cards if c is not None]
+        for c in self.hole.get(move.actor, ()) if move.actor is not None else ():
+            if c is not None and c not in cards and len(cards) < len(move.cards):
+                cards.append(c)
+        return cards
+
+    def show(self, move: Move, at_showdown: bool) -> list[str]:
+        who = move.actor
+        assert who is not None
+        name = self.names[who]
+        if move.kind == MUCK:
+            return [f"{name}: mucks hand" if at_showdown else f"{name}: doesn't show hand"]
+        cards = self.known_cards(move)
+        if not cards:
+            return []  # nothing known to show: PokerStars text has no unknown card
+        desc = self.play.described.get(who)
+        tail = f" ({desc})" if desc else ""
+        return [f"{name}: shows [{format_cards(cards)}]{tail}"]
+
     def summary(self) -> list[str]:
-        h, c = self.hand, self.hand.claims
+        h, play = self.hand, self.play
         out = ["*** SUMMARY ***"]
-        total = c.total_pot
-        if total is None and "site" not in self.f:
-            total = self.pot
-        if total is not None:
+        if play.total is not None:
             pots = ""
-            if c.pots:
-                pots = f" Main pot {self.money(c.pots[0])}."
-                if len(c.pots) == 2:
-                    pots += f" Side pot {self.money(c.pots[1])}."
+            if play.pots:
+                pots = f" Main pot {self.money(play.pots[0])}."
+                if len(play.pots) == 2:
+                    pots += f" Side pot {self.money(play.pots[1])}."
                 else:
-                    for k, amount in enumerate(c.pots[1:], 1):
+                    for k, amount in enumerate(play.pots[1:], 1):
                         pots += f" Side pot-{k} {self.money(amount)}."
-            out.append(f"Total pot {self.money(total)}{pots} | Rake {self.money(c.rake or 0)}")
+            rake = self.money(play.rake or 0)
+            out.append(f"Total pot {self.money(play.total)}{pots} | Rake {rake}")
         if self.board:
             out.append(f"Board [{format_cards(self.board)}]")
-        winnings = c.winnings
-        if winnings is None and "site" not in self.f:
-            won = [0] * self.n
-            for who, amount, _ in self.collected:
-                won[who] += amount
-            winnings = tuple(won)
+        winnings = play.winnings
         if winnings is None:
             return out
-        described = dict(c.described)
-        shown = {m.actor for m in h.moves if m.kind == SHOW}
-        holes = {m.actor: m.cards for m in h.moves if m.kind == DEAL_HOLE}
-        button = self.f.get("button_seat")
+        shown: dict[int, list[Card]] = {}
+        for m in h.moves:
+            if m.kind == SHOW and m.actor is not None:
+                shown[m.actor] = self.known_cards(m) or shown.get(m.actor, [])
+        folded: dict[int, int] = {}
+        street = 0
+        for m in h.moves:
+            if m.kind == DEAL_BOARD:
+                street += 1
+            elif m.kind == FOLD and m.actor is not None:
+                folded[m.actor] = street
+        button = self.f.get("button_seat", self.seats[-1] if self.seats else None)
+        blinds = h.blinds.blinds
+        positive = [x for x in blinds if x > 0]
         for i in sorted(range(self.n), key=lambda k: self.seats[k]):
             seat = self.seats[i]
             marks = " (button)" if seat == button else ""
-            if h.blinds.blinds[i : i + 1] and h.blinds.blinds[i]:
-                small = min(x for x in h.blinds.blinds if x > 0)
-                big = max(h.blinds.blinds)
-                if small != big and h.blinds.blinds[i] == small:
-                    marks += " (small blind)"
-                else:
-                    marks += " (big blind)"
+            if i < len(blinds) and blinds[i]:
+                small = min(positive)
+                big = max(positive)
+                marks += " (small blind)" if small != big and blinds[i] == small else " (big blind)"
             text = f"Seat {seat}: {self.names[i]}{marks}"
             amount = winnings[i] if i < len(winnings) else 0
-            cards = [x for x in holes.get(i, ()) if x is not None]
-            desc = described.get(i)
+            cards = shown.get(i)
+            desc = play.described.get(i)
             with_desc = f" with {desc}" if desc else ""
-            if (i in shown and cards) or desc:
-                cards_text = format_cards(cards) if cards else "XX XX"
-                if amount:
-                    text += f" showed [{cards_text}] and won ({self.money(amount)}){with_desc}"
-                else:
-                    text += f" showed [{cards_text}] and lost{with_desc}"
+            if cards:
+                result = f"won ({self.money(amount)})" if amount else "lost"
+                text += f" showed [{format_cards(cards)}] and {result}{with_desc}"
             elif amount:
                 text += f" collected ({self.money(amount)})"
-            elif self.folded[i]:
-                street = self.fold_street[i]
+            elif i in folded:
+                street = folded[i]
                 text += (
                     f" folded on the {_STREETS[street - 1].title()}"
                     if street
@@ -614,3 +882,44 @@ class _Writer:
                 text += " mucked"
             out.append(text)
         return out
+
+
+# ---------------------------------------------------------------- hand descriptions
+
+_RANK_OF = {name: k for k, name in enumerate(RANK_NAMES)}
+_WORDS = (
+    ("Four of a Kind, ", "four of a kind, "),
+    ("Full House, ", "a full house, "),
+    ("Flush, ", "a flush, "),
+    ("Three of a Kind, ", "three of a kind, "),
+    ("Two Pair, ", "two pair, "),
+    ("One Pair, ", "a pair of "),
+    ("High Card, ", "high card "),
+)
+
+
+def _stars_words(description: str) -> str:
+    """The engine's description of a hand in PokerStars' words:
+    ``'One Pair, Kings'`` -> ``'a pair of Kings'``, ``'Straight, Nine high'`` ->
+    ``'a straight, Five to Nine'``.
+
+    >>> _stars_words("Straight Flush, Five high"), _stars_words("Royal Flush")
+    ('a straight flush, Ace to Five', 'a Royal Flush')
+    """
+    if description == "Royal Flush":
+        return "a Royal Flush"
+    for start, words in (
+        ("Straight Flush, ", "a straight flush, "),
+        ("Straight, ", "a straight, "),
+    ):
+        if description.startswith(start):
+            high = description[len(start) :].removesuffix(" high")
+            top = _RANK_OF.get(high)
+            if top is None:  # pragma: no cover - the evaluator names every rank
+                return description
+            low = RANK_NAMES[12] if top == 3 else RANK_NAMES[top - 4]  # a wheel starts at the ace
+            return f"{words}{low} to {high}"
+    for start, words in _WORDS:
+        if description.startswith(start):
+            return words + description[len(start) :]
+    return description  # pragma: no cover - every category is above

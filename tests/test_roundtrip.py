@@ -1,0 +1,321 @@
+"""Round trips between the formats, over the conformance corpus (``../shared/corpus``,
+read in place, skipped when absent), compared field by field.
+
+* PokerStars text -> record -> PokerStars text -> record: every field equal.
+* PokerStars -> PHH -> PokerStars: equal but for what PHH does not carry yet
+  (:data:`PHH_DROPS`: those fields are named in the xfail).
+* PHH -> PokerStars -> PHH, for the hands PokerStars text can express: the
+  model equal (as PokerStars text states it: see :func:`as_pokerstars_states`),
+  the winnings the file or the rules give, and the file's finishing stacks
+  given again by the replay.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from collections import Counter
+from decimal import Decimal
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from holdem.errors import HistoryFormatError
+from holdem.histories import (
+    HandHistory,
+    read_phh,
+    read_phh_text,
+    read_pokerstars,
+    read_pokerstars_text,
+    record,
+    replay,
+    to_pokerstars,
+    write_phh,
+)
+from holdem.histories.model import BET_RAISE, CHECK_CALL, DEAL_HOLE, SHOW, Blinds, Move, Player
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+STARS = CORPUS / "pokerstars"
+PHH = CORPUS / "phh"
+
+#: Fields PHH does not carry yet, which a PokerStars hand loses on its way
+#: through PHH (the PHH engineer is adding them as ``_``-prefixed fields: see
+#: docs/histories.md, "What each format can hold").  Without the stated
+#: results the writer takes the engine's, which differ where the file left
+#: one out (Pluribus' files have no ``Uncalled bet`` lines) or worded it its way.
+PHH_DROPS = {
+    "claims.collected": "_collected",
+    "claims.returned": "_returned",
+    "claims.total_pot": "_total_pot",
+    "claims.rake": "_rake",
+    "claims.pots": "_pots",
+    "claims.described": "_described",
+    "claims.winnings": "winnings where the file has no summary results (None)",
+    "moves.stated": "_stated (the amounts a PokerStars line states: calls, raise increments)",
+    "moves.all_in": "_all_in (of a raise nobody could call, or of an invalid hand)",
+}
+
+
+def model(hand: HandHistory) -> dict[str, object]:
+    """Every field of a hand that a round trip must keep, by name (line numbers,
+    the source and the reading notes aside).  A show's unknown card has no place
+    in PokerStars text: its cards are compared known ones first."""
+    moves = [m._replace(line=0) for m in hand.moves]
+    moves = [
+        m._replace(cards=tuple(sorted(m.cards, key=lambda c: c is None))) if m.kind == SHOW else m
+        for m in moves
+    ]
+    out: dict[str, object] = {
+        "variant": hand.variant,
+        "players": hand.players,
+        "blinds": hand.blinds,
+        "moves": tuple(m._replace(stated=None, all_in=False) for m in moves),
+        "moves.stated": tuple(m.stated for m in moves),
+        "moves.all_in": tuple(m.all_in for m in moves),
+        "unit": hand.unit,
+        "hand_id": hand.hand_id,
+        "tournament": hand.tournament,
+        "chip": hand.chip,
+        "fields": hand.fields,
+    }
+    for f in dataclasses.fields(hand.claims):
+        if f.name != "lines":
+            out[f"claims.{f.name}"] = getattr(hand.claims, f.name)
+    return out
+
+
+def differences(before: dict[str, object], after: dict[str, object]) -> list[str]:
+    return [name for name in before if before[name] != after.get(name)]
+
+
+def one(items: list[object]) -> HandHistory:
+    assert len(items) == 1 and isinstance(items[0], HandHistory), items
+    return items[0]
+
+
+def through_phh(hand: HandHistory) -> HandHistory:
+    out = io.StringIO()
+    write_phh([hand], out, many=False)
+    return one(list(read_phh_text(out.getvalue())))
+
+
+def through_pokerstars(hand: HandHistory) -> HandHistory:
+    return one(list(read_pokerstars_text(to_pokerstars(hand))))
+
+
+@cache
+def stars_hands() -> tuple[HandHistory, ...]:
+    return tuple(
+        item
+        for path in sorted(STARS.rglob("*.txt"))
+        for item in read_pokerstars(path)
+        if isinstance(item, HandHistory)
+    )
+
+
+def phh_hands(step: int) -> list[HandHistory]:
+    files = sorted(PHH.rglob("*.phh*"))[::step]
+    return [item for path in files for item in read_phh(path) if isinstance(item, HandHistory)]
+
+
+needs_stars = pytest.mark.skipif(not STARS.is_dir(), reason=f"the corpus is absent ({STARS})")
+needs_phh = pytest.mark.skipif(not PHH.is_dir(), reason=f"the corpus is absent ({PHH})")
+
+
+# ---------------------------------------------------------------- PokerStars -> PokerStars
+
+
+@needs_stars
+def test_every_pokerstars_hand_round_trips_field_by_field() -> None:
+    hands = stars_hands()
+    assert len(hands) == 1326  # docs/pokerstars.md
+    changed = {}
+    for hand in hands:
+        lost = differences(model(hand), model(through_pokerstars(hand)))
+        if lost:
+            changed[f"{hand.where} {hand.hand_id}"] = lost
+    assert changed == {}
+
+
+# ---------------------------------------------------------------- PokerStars -> PHH -> PokerStars
+
+
+@needs_stars
+def test_pokerstars_through_phh_and_back() -> None:
+    dropped: Counter[str] = Counter()
+    wrong: dict[str, list[str]] = {}
+    phh_cannot = 0
+    for hand in stars_hands():
+        try:
+            middle = through_phh(hand)
+        except HistoryFormatError:  # dead blinds, live posts, pot-limit: PHH has no field
+            phh_cannot += 1
+            continue
+        lost = differences(model(hand), model(through_pokerstars(middle)))
+        dropped.update(name for name in lost if name in PHH_DROPS)
+        bad = [name for name in lost if name not in PHH_DROPS]
+        if bad:
+            wrong[f"{hand.where} {hand.hand_id}"] = bad
+    assert phh_cannot == 22
+    # the tournament header, the fields, players, blinds, moves, the unit: always kept
+    assert wrong == {}
+    if dropped:
+        pytest.xfail(
+            "PHH does not carry yet: "
+            + ", ".join(f"{name} ({PHH_DROPS[name]}: {n} hands)" for name, n in dropped.items())
+        )
+
+
+# ---------------------------------------------------------------- PHH -> PokerStars -> PHH
+
+
+def as_pokerstars_states(hand: HandHistory) -> dict[str, object]:
+    """The fields of a PHH hand as PokerStars text states them: each seat numbered
+    (1.. when the file gives none), a hand number (0 for none), the cards a player
+    shows as their hole cards, no show of unknown cards; and no other fields."""
+    shown = {m.actor: m.cards for m in hand.moves if m.kind == SHOW and None not in m.cards}
+    moves = tuple(
+        m._replace(line=0, cards=shown[m.actor])
+        if m.kind == DEAL_HOLE and m.actor in shown and None in m.cards
+        else m._replace(line=0)
+        for m in hand.moves
+        if not (m.kind == SHOW and all(c is None for c in m.cards))
+    )
+    number = hand.hand_id if hand.hand_id and hand.hand_id.isdigit() else "0"
+    return {
+        "variant": hand.variant,
+        "players": tuple(
+            p._replace(seat=p.seat if p.seat is not None else i + 1)
+            for i, p in enumerate(hand.players)
+        ),
+        "blinds": hand.blinds,
+        "moves": moves,
+        "unit": hand.unit,
+        "hand_id": number,
+    }
+
+
+def check_phh_through_pokerstars(hands: list[HandHistory]) -> tuple[int, int]:
+    """(hands compared, hands PokerStars text cannot express)."""
+    wrong: dict[str, list[str]] = {}
+    cannot = 0
+    for hand in hands:
+        try:
+            text = to_pokerstars(hand)
+        except HistoryFormatError:
+            cannot += 1
+            continue
+        assert "XX" not in text and "[]" not in text, text
+        back = through_phh(one(list(read_pokerstars_text(text))))
+        want = as_pokerstars_states(hand)
+        got = as_pokerstars_states(back)
+        got["moves"] = tuple(m._replace(stated=None, all_in=False) for m in got["moves"])  # type: ignore[attr-defined]
+        lost = differences(want, got)
+        result = replay(hand)
+        if result.hand is not None and result.hand.outcome is not None:
+            rules = record(result.hand).claims
+            winnings = hand.claims.winnings
+            if winnings is None or (not any(winnings) and any(rules.winnings or ())):
+                winnings = rules.winnings  # the file states none (or never filled them in)
+            if back.claims.winnings != winnings:
+                lost.append("winnings")
+            stacks = hand.claims.finishing_stacks
+            again = replay(back)
+            if (
+                stacks is not None
+                and again.hand is not None
+                and again.hand.outcome is not None
+                and again.hand.outcome.stacks != stacks
+            ):
+                lost.append("finishing_stacks (replayed)")
+        if lost:
+            wrong[f"{hand.where} {hand.hand_id}"] = lost
+    assert wrong == {}
+    return len(hands) - cannot, cannot
+
+
+@needs_phh
+def test_phh_through_pokerstars_and_back_sample() -> None:
+    compared, cannot = check_phh_through_pokerstars(phh_hands(step=10))
+    assert compared > 900 and cannot == 0
+
+
+@pytest.mark.slow
+@needs_phh
+def test_phh_through_pokerstars_and_back_whole_corpus() -> None:
+    compared, cannot = check_phh_through_pokerstars(phh_hands(step=1))
+    assert (compared, cannot) == (10_056, 0)
+
+
+# ---------------------------------------------------------------- what the text says
+
+
+def _hand(**changes: object) -> HandHistory:
+    """A cash hand in cents: p3 raises, p1 calls, p2 folds; p1 bets the flop and p3 folds."""
+    hand = HandHistory(
+        variant="NT",
+        players=(Player("ann", 1000), Player("bob", 1000), Player("cy", 1000)),
+        blinds=Blinds(antes=(0, 0, 0), blinds=(25, 50, 0), min_bet=50),
+        moves=(
+            *(Move(DEAL_HOLE, i, cards=(None, None)) for i in range(3)),
+            Move(BET_RAISE, 2, to=150),
+            Move(CHECK_CALL, 0),
+            Move("fold", 1),
+            Move("deal_board", cards=(0, 5, 10)),
+            Move(BET_RAISE, 0, to=200),
+            Move("fold", 2),
+        ),
+        unit=Decimal("0.01"),
+        fields={"currency_symbol": "$", "year": 2009, "month": 7, "day": 1},
+    )
+    return dataclasses.replace(hand, **changes)  # type: ignore[arg-type]
+
+
+def test_results_come_from_the_rules_with_the_rake_the_winnings_leave() -> None:
+    text = to_pokerstars(_hand(claims=dataclasses.replace(_hand().claims, winnings=(335, 0, 0))))
+    lines = text.splitlines()
+    assert lines[0].endswith("($0.25/$0.50) - 2009/07/01 0:00:00 UTC")
+    for line in (
+        "ann: posts small blind $0.25",
+        "cy: raises $1 to $1.50",
+        "ann: calls $1.25",
+        "ann: bets $2",
+        "Uncalled bet ($2) returned to ann",
+        "ann collected $3.35 from pot",
+        "Total pot $3.50 | Rake $0.15",
+        "Seat 1: ann (small blind) collected ($3.35)",
+    ):
+        assert line in lines, line
+    back = through_pokerstars(
+        _hand(claims=dataclasses.replace(_hand().claims, winnings=(335, 0, 0)))
+    )
+    assert back.claims.rake == 15 and back.claims.winnings == (335, 0, 0)
+    assert not [p for p in replay(back).problems if p.severity != "warning"]
+
+
+def test_a_hand_that_does_not_replay_states_only_what_its_record_states() -> None:
+    bad = _hand(moves=(*_hand().moves[:-1], Move(CHECK_CALL, 1)))  # bob folded already
+    text = to_pokerstars(bad)
+    assert "bob: calls $2" in text  # the difference to the street's highest bet
+    assert "Total pot" not in text and "collected" not in text and "Uncalled" not in text
+
+
+def test_a_show_of_unknown_cards_is_left_out() -> None:
+    hand = _hand(
+        moves=(
+            *_hand().moves[:6],
+            Move(CHECK_CALL, 0),
+            Move(CHECK_CALL, 2),
+            Move("deal_board", cards=(20,)),
+            Move(CHECK_CALL, 0),
+            Move(CHECK_CALL, 2),
+            Move("deal_board", cards=(30,)),
+            Move(CHECK_CALL, 0),
+            Move(CHECK_CALL, 2),
+            Move(SHOW, 0, cards=(None, None)),
+            Move(SHOW, 2, cards=(None, None)),
+        )
+    )
+    text = to_pokerstars(hand)
+    assert "shows" not in text and "XX" not in text
