@@ -31,6 +31,7 @@ from holdem.histories import (
     read_pokerstars_text,
     replay,
     to_pokerstars,
+    validate_text,
     write_pokerstars,
 )
 
@@ -236,6 +237,12 @@ def test_streams_one_hand_at_a_time() -> None:
 
     reader = read_pokerstars(endless())  # type: ignore[arg-type]
     assert all(isinstance(next(reader), HandHistory) for _ in range(50))
+
+
+def test_a_file_without_a_hand_has_no_hand() -> None:
+    report = validate_text("hello\nworld\n", "pokerstars")
+    assert report.hands == 0 and report.status == "FAILED"
+    assert [(p.code, p.line) for p in report.problems] == [("outside", 1), ("empty", 0)]
 
 
 # ---------------------------------------------------------------- writing

@@ -188,7 +188,8 @@ def _check_hands(items: Iterable[HandHistory | Problem], report: FileReport) -> 
     from .playback import validate
 
     for item in items:
-        report.hands += 1
+        if isinstance(item, HandHistory) or item.code != "outside":  # text outside: no hand
+            report.hands += 1
         if isinstance(item, Problem):
             report.problems.append(item)
             continue

@@ -244,7 +244,7 @@ def read_pokerstars(source: Source, *, path: str | None = None) -> Iterator[Hand
     lines = input_lines(source, path=where, legacy="cp1252")
     for chunk, stray in _hand_chunks(lines):
         if not chunk:
-            yield Problem(where, stray, None, "error", "text outside a hand", "format")
+            yield Problem(where, stray, None, "error", "text outside a hand", "outside")
             continue
         yield _read_hand(chunk, where)
 
