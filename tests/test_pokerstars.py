@@ -245,6 +245,16 @@ def test_a_file_without_a_hand_has_no_hand() -> None:
     assert [(p.code, p.line) for p in report.problems] == [("outside", 1), ("empty", 0)]
 
 
+def test_text_and_paths_are_never_guessed() -> None:
+    text = (DATA / "cash_two_hands.txt").read_text(encoding="utf-8")
+    with pytest.raises(FileNotFoundError, match="read text in memory with read_pokerstars_text"):
+        list(read_pokerstars(text))
+    with pytest.raises(TypeError, match="read a path, bytes or a stream with read_pokerstars"):
+        read_pokerstars_text(text.encode())  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        read_pokerstars_text(DATA / "cash_two_hands.txt")  # type: ignore[arg-type]
+
+
 # ---------------------------------------------------------------- writing
 
 

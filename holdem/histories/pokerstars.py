@@ -228,9 +228,9 @@ _TOO_LARGE = f"(the hand goes on past {MAX_HAND:,} characters)"
 def read_pokerstars(source: Source, *, path: str | None = None) -> Iterator[HandHistory | Problem]:
     """Reads PokerStars hand histories, one hand at a time.
 
-    :param source: a path (a ``str`` is always a path), the file's bytes, an
-        open stream or an iterable of lines (:func:`read_pokerstars_text`
-        reads text in memory).
+    :param source: a path (a ``str`` is always a path, never text: it does not
+        guess), the file's bytes, an open stream or an iterable of lines
+        (:func:`read_pokerstars_text` reads text in memory).
     :param path: the name to report in problems (defaults to the path given).
     :returns: per hand a :class:`HandHistory`, or a :class:`Problem` (severity
         ``"error"`` for a hand that cannot be read, ``"unsupported"`` for one
@@ -241,7 +241,16 @@ def read_pokerstars(source: Source, *, path: str | None = None) -> Iterator[Hand
         hands before it.
     """
     where = input_name(source, path)
-    lines = input_lines(source, path=where, legacy="cp1252")
+    try:
+        lines = input_lines(source, path=where, legacy="cp1252")
+    except OSError as exc:
+        if not (isinstance(source, str) and "\n" in source):
+            raise
+        raise type(exc)(
+            exc.errno,
+            f"{exc.strerror}: a str is a path (read text in memory with read_pokerstars_text)",
+            where[:60],
+        ) from None
     for chunk, stray in _hand_chunks(lines):
         if not chunk:
             yield Problem(where, stray, None, "error", "text outside a hand", "outside")
@@ -250,7 +259,16 @@ def read_pokerstars(source: Source, *, path: str | None = None) -> Iterator[Hand
 
 
 def read_pokerstars_text(text: str, *, path: str = "<text>") -> Iterator[HandHistory | Problem]:
-    """:func:`read_pokerstars` for PokerStars text in memory."""
+    """:func:`read_pokerstars` for PokerStars text in memory (a ``str``, never a path).
+
+    :raises TypeError: ``text`` is not a ``str`` (read a path, bytes or a stream
+        with :func:`read_pokerstars`).
+    """
+    if not isinstance(text, str):
+        raise TypeError(
+            f"read_pokerstars_text reads text (a str), not {type(text).__name__}: "
+            "read a path, bytes or a stream with read_pokerstars"
+        )
     return read_pokerstars(io.StringIO(text, newline=None), path=path)
 
 
