@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,9 +47,6 @@ def detect_format(path: str | os.PathLike[str]) -> str | None:
     return None
 
 
-_POKERSTARS_HEADER = re.compile(r"PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #")
-
-
 def _is_history(path: str) -> bool:
     """Whether a file found in a folder is a hand history (a .txt must look like one).
 
@@ -61,9 +57,11 @@ def _is_history(path: str) -> bool:
         return False
     if fmt != "pokerstars":
         return True
+    from .pokerstars import looks_like_pokerstars
+
     try:
         with open(path, encoding="utf-8-sig", errors="replace") as f:
-            return _POKERSTARS_HEADER.search(f.read(4096)) is not None
+            return looks_like_pokerstars(f.read(4096))
     except OSError:
         return True  # let validation report it
 

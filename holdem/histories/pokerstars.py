@@ -10,7 +10,11 @@ as PokerStars text.
 Input details handled: a UTF-8 byte-order mark (also between hands), Windows
 and old Mac line endings, files in Windows-1252, leading blanks, hands run
 together on one line, thousands separators (``$1,646.95``), lines starting
-with ``#`` before a hand (comments), chat and table noise.
+with ``#`` before a hand (comments), chat and table noise, a header in another
+language when the rest is English (docs/pokerstars.md lists the variants).
+
+Each kind of line has its handler (a method of ``_HandParser``), found in the
+tables at the end of the module by how the line starts or by the player's verb.
 
 >>> text = '''PokerStars Hand #1: Hold'em No Limit ($0.01/$0.02 USD) - 2020/01/01 0:00:00 ET
 ... Table 'T' 6-max Seat #2 is the button
@@ -69,6 +73,13 @@ _AMT = r"[^\s\d()\[\]|/,.:+-]{0,3}\d[\d,]*(?:\.\d+)?"
 _HEADER = re.compile(
     r"PokerStars (?:(?P<zoom>Zoom) |(?P<home>Home Game) )?(?P<kind>Hand|Game) #(?P<id>\d+):\s*"
 )
+#: A hand header in another language than English (``Mão PokerStars #1:``,
+#: ``Main PokerStars n°1 :``): one word before or after ``PokerStars``, then the
+#: hand's number.  Such a hand is read if the rest of it is English.
+_FOREIGN_HEADER = re.compile(
+    r"(?:(?P<before>[^\W\d_]+) PokerStars|PokerStars (?P<after>[^\W\d_]+)) ?"
+    r"(?:#|n°|n\.º|n\.|Nr\.|№) ?(?P<id>\d+) ?:\s*"
+)
 _CLUB = re.compile(r"\{(?P<club>[^}]*)\}\s*")
 _TOURNEY = re.compile(r"(?P<tzoom>Zoom )?Tournament #(?P<tid>\d+),\s*")
 _GAME = re.compile(
@@ -79,7 +90,7 @@ _OTHER_GAME = re.compile(
     r"Omaha|Stud|Razz|Draw|Badugi|Courchevel|6\+|Short Deck|HORSE|8-Game|Mixed|Triple|Single"
 )
 # from the first blank of a run only, so a long run of blanks costs linear time
-_DATE = re.compile(r"(?<!\s)\s+-\s+(?=\d{4}/\d{1,2}/\d{1,2})")
+_DATE = re.compile(r"(?<!\s)\s+-\s+(?=\d{4}/\d{1,2}/\d{1,2}|\d{1,2}/\d{1,2}/\d{4})")
 _LEVEL = re.compile(
     r"^-\s+(?:Match Round (?P<round>\w+), )?Level (?P<level>\w+) "
     rf"\((?P<sb>{_AMT})/(?P<bb>{_AMT})\)$"
@@ -88,7 +99,7 @@ _STAKES = re.compile(
     rf"^\((?P<sb>{_AMT})/(?P<bb>{_AMT})(?: - (?P<cap>{_AMT}) Cap -)?\s*(?P<cur>[A-Z]{{3}})?\)$"
 )
 _TABLE = re.compile(
-    r"^Table '(?P<table>.*)' (?:(?P<max>\d+)-max )?(?P<pm>\(Play Money\) )?"
+    r"^Table '(?P<table>.*)' (?:(?P<max>\d+)-max )?(?P<pm>\((?:Play Money|argent fictif)\) )?"
     r"Seat #(?P<button>\d+) is the button$"
 )
 _SEAT = re.compile(
@@ -98,7 +109,10 @@ _SEAT = re.compile(
 _SUMMARY_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<rest>.*)$")
 _ACTOR_MARK = re.compile(r"^\((?:button|small blind|big blind)\) ?")
 _WON = re.compile(rf"(?:won|collected) \(?(?P<amt>{_AMT})\)?")
-_WITH = re.compile(r" with (?P<desc>.+?)(?:, and (?:won|lost)\b.*)?(?: \(cashed out\))?$")
+_WITH = re.compile(
+    r" with (?P<desc>.+?)(?:, and (?:won|lost)\b.*)?"
+    r"(?: \((?:cashed out|pot not awarded as player cashed out)\)\.?)?$"
+)
 _BRACKETS = re.compile(r"\[([^\]]*)\]")
 _STREET = re.compile(r"^\*\*\* (?P<name>[A-Z ]+?) \*\*\*\s*(?P<cards>.*)$")
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?)(?: \[(?P<cards>[^\]]*)\])?(?: \[(?P<new>[^\]]*)\])?$")
@@ -111,6 +125,12 @@ _TOTAL = re.compile(
     rf"\s*\|\s*Rake (?P<rake>{_AMT})(?P<more>.*)$"
 )
 _POT_PART = re.compile(rf"(?:Main|Side) pot(?:-\d+)? (?P<amt>{_AMT})")
+#: A summary seat line's end when the winner took PokerStars' all-in cash out.
+_NOT_AWARDED = "(pot not awarded as player cashed out)"
+#: Lines between the table line and the seats that are not seats.
+_REBUY = re.compile(r" (?:re-buys and receives|takes the add-on and receives) .*$")
+#: ``name : verb``, as French texts write it (before a space or a no-break space).
+_SPACED_COLON = re.compile(r"[ \u00a0\u202f]: ")
 _CHAT = re.compile(r'^.+? said, ".*$')
 _NOISE = re.compile(
     r"(?: joins the table at seat #\d+| leaves the table| is disconnected| is connected"
@@ -118,7 +138,8 @@ _NOISE = re.compile(
     r"| sits out| will be allowed to play after the button"
     r"| was removed from the table for failing to post| finished the tournament.*"
     r"| wins the tournament.*| wins (?:the )?\S+ bounty for eliminating .*"
-    r"| wins \S+ for eliminating .*| re-buys and receives .*| takes the add-on.*"
+    r"| wins \S+ for eliminating .*| split the \S+ bounty for eliminating .*"
+    r"| re-buys and receives .*| takes the add-on.*"
     r"| cashed out the hand for .*| is sitting out| has been disconnected.*"
     r"|: Table deposit .*|: sits out|: is sitting out|: is connected|: is disconnected"
     r"|: has returned|: has timed out)$"
@@ -189,7 +210,7 @@ def _hand_chunks(lines: Iterable[str]) -> Iterator[tuple[list[tuple[int, str]], 
     stray = 0
     size = 0
     for number, text in _numbered_lines(lines):
-        if text.startswith("PokerStars") and _HEADER.match(text):
+        if is_hand_header(text):
             if current:
                 yield current, 0
             current = [(number, text)]
@@ -216,6 +237,21 @@ def _hand_chunks(lines: Iterable[str]) -> Iterator[tuple[list[tuple[int, str]], 
             current.append((number, _TOO_LARGE))
     if current:
         yield current, 0
+
+
+def is_hand_header(line: str) -> bool:
+    """Whether a line starts a PokerStars hand: ``PokerStars Hand #1: ...``, or
+    the same in another language (``Mão PokerStars #1: ...``)."""
+    if line.startswith("PokerStars") and _HEADER.match(line):
+        return True
+    return "PokerStars" in line[:30] and _FOREIGN_HEADER.match(line) is not None
+
+
+def looks_like_pokerstars(text: str) -> bool:
+    """Whether text (a file's start) holds a PokerStars hand header, in any language."""
+    if _HEADER.search(text) is not None:
+        return True
+    return any(is_hand_header(line.strip()) for line in text.splitlines() if "PokerStars" in line)
 
 
 #: Stands for the lines of a hand past :data:`MAX_HAND` characters.
@@ -379,6 +415,8 @@ class _HandParser:
     moves: list[_RawMove] = field(default_factory=list)
     hole_index: dict[int, int] = field(default_factory=dict)
     longest_name: int = 0
+    #: the header's start when it is not English (``Mão PokerStars #1:``)
+    foreign: str | None = None
     # the hand's setup (header, table, seats) and the players dealt in
     setup: _Setup | None = None
     ordered: list[_Seat] = field(default_factory=list)
@@ -406,6 +444,10 @@ class _HandParser:
     total: Decimal | None = None
     rake: Decimal | None = None
     summary_seats: bool = False
+    #: winners whose pot went to PokerStars' all-in cash out: amount, line
+    cashed_out: dict[int, tuple[Decimal, int]] = field(default_factory=dict)
+    #: warnings and errors about a hand that reads
+    notes: list[Problem] = field(default_factory=list)
 
     # -- amounts
 
@@ -427,6 +469,21 @@ class _HandParser:
     # -- the hand
 
     def parse(self) -> HandHistory:
+        try:
+            return self.parse_english()
+        except _Fail as fail:
+            if self.foreign is None or fail.severity != "error":
+                raise
+            raise _Fail(
+                fail.line,
+                f"a hand in another language than English ({quote(self.foreign)}): "
+                f"line {fail.line} cannot be read as English PokerStars text ({fail.message}); "
+                "set the PokerStars client's hand history language to English",
+                "unsupported",
+                "language",
+            ) from None
+
+    def parse_english(self) -> HandHistory:
         for number, text in self.lines:
             if len(text) > MAX_HAND_LINE:
                 raise _Fail(
@@ -444,7 +501,11 @@ class _HandParser:
                 self.table_line(setup, text)
             elif text.startswith("Seat ") and not body:
                 self.seat_line(setup, number, text)
+            elif not body and self.before_the_seats(setup, text):
+                continue
             else:
+                if self.foreign is not None:
+                    text = _SPACED_COLON.sub(": ", text, count=1)
                 body.append((number, text))
         if not setup.table_seen:
             raise self.fail("the hand ends after its header (no table line)")
@@ -461,16 +522,23 @@ class _HandParser:
         return self.record(setup)
 
     def parse_header(self, header: str) -> tuple[str, tuple[Decimal, Decimal], Decimal | None]:
-        m = _HEADER.match(header)
-        assert m is not None
-        self.hand_id = m["id"]
         f = self.fields
         f["site"] = "PokerStars"
-        f["hand_kind"] = m["kind"]
-        if m["zoom"]:
-            f["zoom"] = True
-        if m["home"]:
-            f["home_game"] = True
+        m = _HEADER.match(header)
+        if m is not None:
+            self.hand_id = m["id"]
+            f["hand_kind"] = m["kind"]
+            if m["zoom"]:
+                f["zoom"] = True
+            if m["home"]:
+                f["home_game"] = True
+        else:
+            foreign = _FOREIGN_HEADER.match(header)
+            assert foreign is not None
+            self.hand_id = foreign["id"]
+            self.foreign = foreign.group().rstrip()
+            f["hand_kind"] = "Hand"
+            m = foreign
         rest = header[m.end() :]
         d = _DATE.search(rest)
         if d is not None:
@@ -525,6 +593,14 @@ class _HandParser:
         return _LIMITS[g["limit"]], stakes, cap
 
     # -- the lines before the posts: the table line, then the seat lines
+
+    def before_the_seats(self, setup: _Setup, text: str) -> bool:
+        """Whether a line among the seat lines is one to skip: re-buys and add-ons
+        (tournaments write them there), and before the first seat any other noise."""
+        if _REBUY.search(text):
+            return True
+        noise = _NOISE.search(text) is not None or _CHAT.match(text) is not None
+        return noise and not setup.seats
 
     def table_line(self, setup: _Setup, text: str) -> None:
         m = _TABLE.match(text)
@@ -635,7 +711,7 @@ class _HandParser:
             raise self.fail(f"cannot read the street line {quote(text)}")
         name = m["name"]
         if name.startswith(("FIRST ", "SECOND ", "THIRD ")):
-            raise self.fail("run it twice is not supported", "unsupported", "run_twice")
+            raise self.run_twice()
         if name == "HOLE CARDS":
             self.deal_hole()
             self.section = "preflop"
@@ -715,6 +791,8 @@ class _HandParser:
             return
         if text.endswith(" has reached the cap") or " wins " in text:
             return
+        if text[:-1] in self.names and text.endswith(":") and self.lineno != self.lines[-1][0]:
+            return  # "name: " and nothing else, as after an all-in call (not at a cut)
         m2 = re.match(r"^(.+?): (folds|checks|calls|bets|raises|posts|shows)\b", text)
         if m2 is not None:
             raise self.fail(f"{quote(m2[1])} acts but is not dealt in this hand")
@@ -786,19 +864,49 @@ class _HandParser:
     def fold(self, actor: int, rest: str, text: str) -> None:
         """``folds``, ``folds [cards]``."""
         self.not_before_the_cards(text)
+        if self.section == "preflop" and self.all_in_on_posts(actor):
+            self.site_fold(actor)
+            self.gives_up(None, _FOLDS, actor, rest, text)
+            return
         self.gives_up(FOLD, _FOLDS, actor, rest, text)
 
+    def all_in_on_posts(self, actor: int) -> bool:
+        """Whether a player's posts took their whole stack (and they did nothing else)."""
+        posted = self.antes[actor] + self.blinds[actor] + self.dead[actor] + self.posts[actor]
+        if not posted or posted < self.ordered[actor].stack:
+            return False
+        return not any(m.actor == actor and m.kind != DEAL_HOLE for m in self.moves)
+
+    def site_fold(self, actor: int) -> None:
+        """PokerStars folds a player all-in on the blinds or ante (one sitting out):
+        the rules have no such fold, the player stays in for what they put in."""
+        seat = self.ordered[actor]
+        why = " (sitting out)" if seat.note == "is sitting out" else ""
+        self.notes.append(
+            Problem(
+                self.path or "<input>",
+                self.lineno,
+                self.hand_id,
+                "warning",
+                f"PokerStars folds {seat.name}{why}, all-in on what they posted: under the "
+                "rules an all-in player makes no more decisions (R4) and stays in the hand "
+                "for the pot they are all-in for; the fold is left out",
+                "site-fold",
+            )
+        )
+
     def gives_up(
-        self, kind: str, pattern: re.Pattern[str], actor: int, rest: str, text: str
+        self, kind: str | None, pattern: re.Pattern[str], actor: int, rest: str, text: str
     ) -> None:
-        """A fold or a muck, with the cards it shows if any."""
+        """A fold or a muck (``kind`` None: no move), with the cards it shows if any."""
         m = pattern.match(rest)
         if m is None:
             raise self.fail(f"cannot read {quote(text)}")
         self.deal_hole()
         if m["cards"]:
             self.fill_hole(actor, m["cards"])
-        self.moves.append(_RawMove(kind, actor, None, (), self.lineno))
+        if kind is not None:
+            self.moves.append(_RawMove(kind, actor, None, (), self.lineno))
 
     def show(self, actor: int, rest: str, text: str) -> None:
         """``shows [cards]``, ``shows [cards] (description)``."""
@@ -865,6 +973,8 @@ class _HandParser:
         if won:
             self.winnings[who] = sum(won, Decimal(0))
             self.claim_lines[f"winnings.{who}"] = self.lineno
+            if rest.endswith(_NOT_AWARDED):
+                self.cashed_out[who] = (self.winnings[who], self.lineno)
         if rest.startswith(("showed [", "mucked [")):
             b = _BRACKETS.search(rest)
             if b is not None:
@@ -879,7 +989,14 @@ class _HandParser:
         if text != "Hand was run twice":
             self.other_summary_line(text)
             return
-        raise self.fail("run it twice is not supported", "unsupported", "run_twice")
+        raise self.run_twice()
+
+    def run_twice(self) -> _Fail:
+        return self.fail(
+            "run it twice (two boards, two showdowns) is not supported: the hand is not checked",
+            "unsupported",
+            "run_twice",
+        )
 
     def other_summary_line(self, text: str) -> None:
         if _CHAT.match(text) or _NOISE.search(text):
@@ -888,8 +1005,59 @@ class _HandParser:
 
     # -- the record
 
+    def cash_outs(self) -> None:
+        """A winner who took PokerStars' all-in cash out has no collected line: the
+        summary's amount (``(pot not awarded as player cashed out)``) stands for it."""
+        has = {who for who, _, _ in self.collected}
+        for who, (amount, line) in self.cashed_out.items():
+            if who not in has:
+                self.claim_lines[f"collected.{len(self.collected)}"] = line
+                self.collected.append((who, amount, self.pot_name(amount)))
+
+    def pot_name(self, amount: Decimal) -> str:
+        """The pot of the summary's pots (net of the rake) that holds just ``amount``."""
+        pots = self.pots
+        if len(pots) > 1 and amount in pots:
+            k = pots.index(amount)
+            return "main pot" if k == 0 else "side pot" if len(pots) == 2 else f"side pot-{k}"
+        return "pot"
+
+    def summary_agrees(self) -> bool:
+        """Whether the summary's amounts are the collected lines' (an error note for
+        each player where not: then only the collected lines are checked)."""
+        if not self.summary_seats or not self.collected:
+            return True
+        got: dict[int, Decimal] = {}
+        first: dict[int, int] = {}
+        for k, (who, amount, _) in enumerate(self.collected):
+            got[who] = got.get(who, Decimal(0)) + amount
+            first.setdefault(who, self.claim_lines[f"collected.{k}"])
+        agree = True
+        for who in range(self.n):
+            said, taken = self.winnings.get(who, Decimal(0)), got.get(who, Decimal(0))
+            if said == taken:
+                continue
+            agree = False
+            at = self.claim_lines.get(f"winnings.{who}") or first[who]
+            where = f" (line {first[who]})" if who in first else ""
+            self.notes.append(
+                Problem(
+                    self.path or "<input>",
+                    at,
+                    self.hand_id,
+                    "error",
+                    f"the summary says {self.ordered[who].name} won {self.symbol}{said}, the "
+                    f"collected lines{where} {self.symbol}{taken}: the file contradicts "
+                    "itself (the summary is not checked further)",
+                    "winnings",
+                )
+            )
+        return agree
+
     def record(self, setup: _Setup) -> HandHistory:
         """The hand read, with its amounts in integers of the hand's unit."""
+        self.cash_outs()
+        summary = self.summary_seats and self.summary_agrees()
         f = self.fields
         stakes, cap, n = setup.stakes, setup.cap, self.n
         if cap is not None:
@@ -933,7 +1101,7 @@ class _HandParser:
         )
         claims = Claims(
             winnings=tuple(chips(self.winnings.get(i, Decimal(0))) for i in range(n))
-            if self.summary_seats
+            if summary
             else None,
             collected=tuple((p, chips(a), pot) for p, a, pot in self.collected) or None,
             returned=tuple((p, chips(a)) for p, a in self.returned) or None,
@@ -955,6 +1123,7 @@ class _HandParser:
             line=setup.first_line,
             fields=f,
             tournament="tournament_id" in f,
+            notes=tuple(self.notes),
         )
 
     # -- helpers
