@@ -391,7 +391,6 @@ KNOWN_POKERSTARS = {
     ("error", "collected"): 16,  # converted files, an HM export, AnteTable, InValidHand
     ("error", "config"): 1,  # heads-up with the button on the big blind
     ("error", "format"): 3,  # two hands cut off mid-line, a blind posted without a seat
-    ("error", "order"): 3,  # a sitting-out all-in player folded by the site
     ("error", "returned"): 3,  # converted walks return 20 of a 10 excess
     ("error", "total_pot"): 9,
     ("error", "winnings"): 3,
@@ -400,8 +399,9 @@ KNOWN_POKERSTARS = {
     ("warning", "face-up"): 16,
     ("warning", "raise-added"): 1,  # 2012: 'raises 30 to 40' from a small blind of 10
     ("warning", "raise-total"): 2,  # Hold'em Manager exports: 'raises $6 to $6'
+    ("warning", "site-fold"): 3,  # a sitting-out all-in player folded by the site
     ("warning", "uncallable-raise"): 3,
-    ("warning", "unknown-cards"): 1,
+    ("warning", "unknown-cards"): 4,  # one card shown; the 3 site-folded players' cards
     ("warning", "winnings-rake"): 4,
 }
 
@@ -424,7 +424,7 @@ def test_pokerstars_corpus_results_are_the_checked_ones() -> None:
         statuses[report.status] += 1
         counts.update((p.severity, p.code) for p in report.problems)
     assert hands == 1333
-    assert dict(statuses) == {"OK": 92, "OK with warnings": 11, "FAILED": 17}
+    assert dict(statuses) == {"OK": 92, "OK with warnings": 14, "FAILED": 14}
     assert dict(counts) == KNOWN_POKERSTARS
 
 

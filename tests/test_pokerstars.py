@@ -27,16 +27,20 @@ from holdem.histories import (
     Move,
     Player,
     Problem,
+    find_files,
     read_pokerstars,
     read_pokerstars_text,
     replay,
     to_pokerstars,
+    validate_file,
+    validate_text,
     write_pokerstars,
 )
 
 DATA = Path(__file__).parent / "data" / "pokerstars"
 VALID = sorted(DATA.glob("*.txt"))
 BROKEN = sorted((DATA / "broken").glob("*.txt"))
+VARIANTS = DATA / "variants"
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "pokerstars"
 _EXPECT = re.compile(r"^# expect: (?P<severity>\w+) line (?P<line>\d+): (?P<text>.+)$")
 
@@ -236,6 +240,153 @@ def test_streams_one_hand_at_a_time() -> None:
 
     reader = read_pokerstars(endless())  # type: ignore[arg-type]
     assert all(isinstance(next(reader), HandHistory) for _ in range(50))
+
+
+# ---------------------------------------------------------------- variants
+
+
+def problems_of(path: Path) -> list[tuple[str, str, int]]:
+    report = validate_file(str(path))
+    return [(p.severity, p.code, p.line) for p in report.problems]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "split_bounty.txt",
+        "empty_action_line.txt",
+        "cash_out_side_pot.txt",
+        "rebuy_before_seats.txt",
+        "header_french.txt",
+    ],
+)
+def test_variants_that_validate_ok_and_round_trip(name: str) -> None:
+    path = VARIANTS / name
+    report = validate_file(str(path))
+    assert (report.status, report.hands) == ("OK", 1), [str(p) for p in report.problems]
+    [hand] = hands_of(path)
+    assert essentials(round_trip(hand)) == essentials(hand)
+
+
+def test_split_bounty_line_is_skipped() -> None:
+    [hand] = hands_of(VARIANTS / "split_bounty.txt")
+    assert hand.claims.collected == ((2, 150, "pot"), (0, 150, "pot"))  # ann, ben
+    assert hand.fields["bounties"] == [[1, "$2.50"], [2, "$2.50"], [3, "$4.76"]]
+
+
+def test_empty_action_line_is_skipped_but_not_where_a_hand_is_cut() -> None:
+    text = (VARIANTS / "empty_action_line.txt").read_text(encoding="utf-8")
+    assert "\ncy:  \n" in text
+    cut = text[: text.index("\ncy:  \n")] + "\ncy:\n"
+    [problem] = read_all(cut)
+    assert isinstance(problem, Problem) and problem.line == 12
+    assert problem.message == "cannot read the line 'cy:' (the hand is cut short here?)"
+
+
+def test_cash_out_winner_of_a_side_pot() -> None:
+    """The winner of the side pot took the all-in cash out: no collected line; the
+    summary's amount stands for it, and the pots add up."""
+    path = VARIANTS / "cash_out_side_pot.txt"
+    [hand] = hands_of(path)
+    assert hand.claims.collected == ((0, 1425, "main pot"), (1, 950, "side pot"))
+    assert hand.claims.lines["collected.1"] == 26  # the summary line
+    # without the summary's words, the summary and the collected lines disagree,
+    # and the side pot is missing from what is collected
+    text = path.read_text(encoding="utf-8").replace(" (pot not awarded as player cashed out)", "")
+    report = validate_text(text, "pokerstars")
+    assert [(p.severity, p.code) for p in report.problems] == [
+        ("error", "winnings"),
+        ("error", "collected"),
+    ]
+
+
+def test_rebuys_before_the_seat_list() -> None:
+    [hand] = hands_of(VARIANTS / "rebuy_before_seats.txt")
+    assert [(p.name, p.stack, p.seat) for p in hand.players] == [
+        ("cy", 1500, 3), ("ann", 3000, 1), ("ben", 3000, 2),
+    ]  # fmt: skip
+
+
+def test_a_header_in_french_with_the_rest_in_english_is_read() -> None:
+    [hand] = hands_of(VARIANTS / "header_french.txt")
+    assert hand.hand_id == "3005" and hand.fields["play_money"] is True
+    assert hand.fields["date"] == "12/07/2026 18:25:06 CET [12/07/2026 12:25:06 ET]"
+    assert [m.kind for m in hand.moves[3:]] == [BET_RAISE, FOLD, FOLD]  # "name : verb"
+
+
+def test_hands_in_another_language_are_unsupported_one_by_one(tmp_path: Path) -> None:
+    french = """Main PokerStars n°9 :  Hold'em No Limit (100/200) - 10/09/2026 12:00:00 CET
+Table 'Test' 6-max (argent fictif) Siège #1 est au bouton.
+Siège 1: Hero (20000 en jetons)
+"""
+    english = (DATA / "cash_two_hands.txt").read_text(encoding="utf-8")
+    [problem] = read_all(french)
+    assert isinstance(problem, Problem) and (problem.severity, problem.code) == (
+        "unsupported",
+        "language",
+    )
+    assert problem.line == 2 and problem.hand_id == "9"
+    assert "set the PokerStars client's hand history language to English" in problem.message
+    out = read_all(french + "\n\n" + english)
+    assert [type(x).__name__ for x in out] == ["Problem", "HandHistory", "HandHistory"]
+    # a folder of such files is not skipped in silence
+    portuguese = (DATA / "broken" / "language_portuguese.txt").read_bytes()
+    (tmp_path / "pt.txt").write_bytes(portuguese.split(b"\n", 2)[2])
+    files, _ = find_files([str(tmp_path)])
+    assert files == [str(tmp_path / "pt.txt")]
+    report = validate_file(files[0])
+    assert report.status == "OK with warnings" and report.hands == 1
+    assert [(p.severity, p.code, p.line) for p in report.problems] == [
+        ("unsupported", "language", 1)
+    ]
+
+
+def test_a_sitting_out_player_all_in_on_the_big_blind_folded_by_the_site() -> None:
+    path = VARIANTS / "site_folds_all_in.txt"
+    [hand] = hands_of(path)
+    dee = [p.name for p in hand.players].index("dee")
+    assert not [m for m in hand.moves if m.actor == dee and m.kind == FOLD]
+    assert problems_of(path) == [
+        ("warning", "site-fold", 15),
+        ("warning", "unknown-cards", 1),  # dee's cards decide the main pot, by the rules
+    ]
+    # a fold of a player who is not all-in stays a fold
+    text = path.read_text(encoding="utf-8").replace("(20 in chips)", "(2000 in chips)")
+    text = text.replace("big blind 20 and is all-in", "big blind 30")
+    [again] = hands_of(text)
+    assert [m for m in again.moves if m.actor == dee and m.kind == FOLD]
+
+
+def test_run_it_twice_is_unsupported_per_hand_not_an_error_of_the_file() -> None:
+    report = validate_file(str(DATA / "broken" / "run_twice_then_a_hand.txt"))
+    assert (report.status, report.hands) == ("OK with warnings", 2)
+    assert [(p.severity, p.code, p.line) for p in report.problems] == [
+        ("unsupported", "run_twice", 12)
+    ]
+
+
+def test_summary_contradicting_the_collected_lines_is_an_error() -> None:
+    report = validate_file(str(VARIANTS / "summary_contradicts_collected.txt"))
+    assert report.status == "FAILED"
+    [problem] = report.problems  # the summary is not checked again (no "rake?" warning)
+    assert (problem.severity, problem.code, problem.line) == ("error", "winnings", 19)
+    assert "the summary says cy won $0.50, the collected lines (line 13) $0.60" in (problem.message)
+
+
+def test_a_file_without_a_hand_has_no_hand() -> None:
+    report = validate_text("hello\nworld\n", "pokerstars")
+    assert report.hands == 0 and report.status == "FAILED"
+    assert [(p.code, p.line) for p in report.problems] == [("outside", 1), ("empty", 0)]
+
+
+def test_text_and_paths_are_never_guessed() -> None:
+    text = (DATA / "cash_two_hands.txt").read_text(encoding="utf-8")
+    with pytest.raises(FileNotFoundError, match="read text in memory with read_pokerstars_text"):
+        list(read_pokerstars(text))
+    with pytest.raises(TypeError, match="read a path, bytes or a stream with read_pokerstars"):
+        read_pokerstars_text(text.encode())  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        read_pokerstars_text(DATA / "cash_two_hands.txt")  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- writing

@@ -18,7 +18,6 @@ import io
 import json
 import os
 import pickle
-import re
 import tempfile
 import weakref
 from collections import Counter
@@ -55,9 +54,6 @@ def detect_format(path: str | os.PathLike[str]) -> str | None:
     return None
 
 
-_POKERSTARS_HEADER = re.compile(r"PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #")
-
-
 def _is_history(path: str) -> bool:
     """Whether a file found in a folder is a hand history (a .txt must look like one).
 
@@ -68,9 +64,11 @@ def _is_history(path: str) -> bool:
         return False
     if fmt != "pokerstars":
         return True
+    from .pokerstars import looks_like_pokerstars
+
     try:
         with open(path, encoding="utf-8-sig", errors="replace") as f:
-            return _POKERSTARS_HEADER.search(f.read(4096)) is not None
+            return looks_like_pokerstars(f.read(4096))
     except OSError:
         return True  # let validation report it
 
@@ -304,7 +302,8 @@ def _check_hands(items: Iterable[HandHistory | Problem], report: FileReport) -> 
     from .playback import validate
 
     for item in items:
-        report.hands += 1
+        if isinstance(item, HandHistory) or item.code != "outside":  # text outside: no hand
+            report.hands += 1
         if isinstance(item, Problem):
             report.problems.append(item)
             continue
