@@ -159,7 +159,9 @@ def test_validate_cli_exit_codes_and_json(tmp_path: Path) -> None:
     bad = runner.invoke(main, ["validate", str(DATA)])
     assert bad.exit_code == 1
     assert "bad_min_raise.phh:8: error: p1 bets or raises to 3" in bad.stdout
-    assert re.search(r"13 files: 3 OK, 10 FAILED; 14 hands; 10 errors", bad.stdout)
+    assert re.search(
+        r"16 files: 5 OK, 1 OK with warnings, 10 FAILED; 17 hands; 10 errors, 1 warning", bad.stdout
+    )
     js = runner.invoke(main, ["validate", "--json", str(DATA / "bad_turn_order.phh")])
     assert js.exit_code == 1
     record = json.loads(js.stdout)
