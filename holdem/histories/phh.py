@@ -1023,7 +1023,7 @@ USER_FIELDS = {
     "_posts": "extra live posts, per player (not in the blinds; see docs/histories.md)",
     "_after_hand": "shows and mucks after the hand was won uncontested (PokerKit refuses them)",
     "_all_in": "the actions (1-based) the source says are all-in",
-    "_mucked": "the actions (1-based) written ``sm -`` that the source has as mucks (all-in)",
+    "_mucked": "the actions (1-based) written as shows that the source has as mucks (all-in)",
     "_stated": "[action, amount]: the call or raise-by amount the source states",
     "_tournament": "a tournament hand",
     "_collected": "[player, amount, pot]: who collected what, from which pot",
@@ -1140,14 +1140,14 @@ def _written_moves(moves: tuple[Move, ...], n: int) -> tuple[list[Move], list[Mo
     boards = [m for m in tail if m.kind == DEAL_BOARD]
     if boards and len(boards) < len(tail):
         # a muck there is shown all the same (R10), and PokerKit fails on it: written
-        # ``sm -`` (its number in ``_mucked``), or after the board when its cards are
-        # unknown (PokerKit then takes the hand as mucked)
-        known = {m.actor for m in kept if m.kind == DEAL_HOLE and None not in m.cards}
+        # as a show of the dealt cards (its number in ``_mucked``), or after the board
+        # when they are unknown (PokerKit then takes the hand as mucked)
+        known = {m.actor: m.cards for m in kept if m.kind == DEAL_HOLE and None not in m.cards}
         late = [m for m in tail if m.kind == MUCK and m.actor not in known]
         showdown = [m for m in tail if m.kind != DEAL_BOARD and m not in late]
         mucked = [last + 2 + i for i, m in enumerate(showdown) if m.kind == MUCK]
         shows = [
-            m._replace(kind=SHOW, cards=(None, None)) if m.kind == MUCK else m for m in showdown
+            m._replace(kind=SHOW, cards=known[m.actor]) if m.kind == MUCK else m for m in showdown
         ]
         kept[last + 1 :] = shows + boards + late
         return kept, after, mucked
@@ -1193,7 +1193,8 @@ def _action_text(hand: HandHistory, move: Move) -> str:
     elif move.kind == BET_RAISE:
         text = f"{who} cbr {hand.to_text(move.to or 0)}"
     elif move.kind == SHOW:
-        text = f"{who} sm {'-' if all(c is None for c in move.cards) else _card_text(move.cards)}"
+        # unknown cards as ``????``: PokerKit fails on ``sm -`` when the dealt ones are unknown
+        text = f"{who} sm {_card_text(move.cards)}"
     elif move.kind == MUCK:
         text = f"{who} sm"
     else:  # pragma: no cover - the model has no other kinds
