@@ -417,12 +417,70 @@ def _build(
             places = max(places, here)
             if key not in _CLAIMS:
                 play_places = max(play_places, here)
+    chip = 10 ** (places - play_places)
+    if "_unit" in data:  # our writer's: amounts that are all whole tens of the unit
+        given = data["_unit"]
+        if (
+            _amount_error(given)
+            or not 0 < given <= 1
+            or Decimal(given) != Decimal(1).scaleb(Decimal(given).adjusted())
+        ):
+            raise fail(f"_unit must be 1, 0.1, 0.01 ... (not {quote(given)})", key="_unit")
+        places = max(places, -Decimal(given).adjusted())
+        chip = 10 ** (places - play_places)
+    if "_chip" in data:
+        given = data["_chip"]
+        if type(given) is not int or given < 1 or given >= MAX_AMOUNT:
+            raise fail(f"_chip must be a positive whole number (not {quote(given)})", key="_chip")
+        chip = given
     unit = Decimal(1).scaleb(-places)
 
     def chips(value: Any) -> int:
         if places == 0 and type(value) is int:
             return value
         return int((Decimal(value) / unit).to_integral_exact())
+
+    def user_chips(key: str, value: Any) -> int:
+        """An amount of one of our user fields (not counted in the unit: a multiple of it)."""
+        problem = _amount_error(value)
+        if problem is None and (Decimal(value) / unit) % 1:
+            problem = f"{quote(value)} is finer than the hand's unit {unit}"
+        if problem:
+            raise fail(f"{key}: {problem}", key=key)
+        return chips(value)
+
+    def user_rows(key: str, shape: str) -> list[tuple[Any, ...]]:
+        """Rows ``[player or action number, amount or text, ...]`` of a user field."""
+        rows = data.get(key)
+        if rows is None:
+            return []
+        if not isinstance(rows, list):
+            raise fail(f"{key} must be an array, not {quote(rows)}", key=key)
+        out = []
+        limit = n if shape[0] == "p" else len(actions)
+        for row in rows:
+            row = row if isinstance(row, list) else [row]
+            ok = len(row) == len(shape) and type(row[0]) is int and 1 <= row[0] <= limit
+            if ok:
+                values: list[Any] = [row[0] - 1]
+                for kind, value in zip(shape[1:], row[1:], strict=True):
+                    if kind == "t":
+                        ok = ok and isinstance(value, str)
+                        values.append(value)
+                    else:
+                        values.append(user_chips(key, value))
+                out.append(tuple(values))
+            if not ok:
+                raise fail(f"{key}: bad row {quote(row)}", key=key)
+        return out
+
+    def per_player(key: str) -> list[int]:
+        values = data.get(key)
+        if values is None:
+            return [0] * n
+        if not isinstance(values, list) or len(values) != n:
+            raise fail(f"{key} must be an array of {n} values (one per player)", key=key)
+        return _heads_up([user_chips(key, v) for v in values])
 
     def stack(value: Any) -> int | None:
         return None if isinstance(value, Decimal) and not value.is_finite() else chips(value)
@@ -431,7 +489,7 @@ def _build(
     seats = data.get("seats") or [None] * n
     players = tuple(
         Player(
-            name=str(names[i]) if names[i] is not None else None,
+            name=str(names[i]) if names[i] is not None and names[i] != "" else None,
             stack=stack(stacks_raw[i]),
             seat=seats[i] if isinstance(seats[i], int) else None,
         )
@@ -462,15 +520,72 @@ def _build(
         moves.append(
             Move(kind, actor, chips(amount) if amount is not None else None, cards, at, comment)
         )
+    if len(moves) < len(actions):  # comment-only actions: the numbers count the moves
+        numbered = [i for i, item in enumerate(parsed) if item is None or item[0] != "noop"]
+        renumber = {i: k for k, i in enumerate(numbered)}
+    else:
+        renumber = None
+    for index in data.get("_all_in") or []:
+        k = index - 1 if renumber is None else renumber.get(index - 1, -1)
+        if type(index) is not int or not 0 <= k < len(moves):
+            raise fail(f"_all_in: no action {quote(index)}", key="_all_in")
+        moves[k] = moves[k]._replace(all_in=True)
+    for index in data.get("_mucked") or []:
+        k = index - 1 if renumber is None else renumber.get(index - 1, -1)
+        if type(index) is not int or not 0 <= k < len(moves) or moves[k].kind != SHOW:
+            raise fail(f"_mucked: action {quote(index)} is not a show", key="_mucked")
+        moves[k] = moves[k]._replace(kind=MUCK, cards=())
+    for index, amount in user_rows("_stated", "ac"):
+        k = index if renumber is None else renumber.get(index, -1)
+        if not 0 <= k < len(moves):
+            raise fail(f"_stated: no action {index + 1}", key="_stated")
+        moves[k] = moves[k]._replace(stated=amount)
+    notes = []
+    moves = _model_order(
+        moves,
+        n,
+        lambda move, message: notes.append(
+            Problem(path, move.line, _hand_id(data, name), "warning", message, "uncontested-muck")
+        ),
+    )
+    after = data.get("_after_hand") or []
+    if not isinstance(after, list) or not set(map(type, after)) <= {str}:
+        raise fail("_after_hand must be an array of strings", key="_after_hand")
+    for text in after:
+        item = _parse_action(text)
+        if item is None or item[0] not in (SHOW, MUCK) or not 0 <= (item[1] or 0) < n:
+            raise fail(f"_after_hand: {quote(text)} is not a show or muck", key="_after_hand")
+        moves.append(
+            Move(item[0], item[1], None, item[3], key_lines.get("_after_hand", line), item[4])
+        )
+    dead = per_player("_dead_blinds")
+    posts = per_player("_posts")
+    idle = _idle_posters(moves, posts)
+    for i in range(n):
+        antes[i] -= dead[i] + (posts[i] if i in idle else 0)
+        if antes[i] < 0:
+            raise fail(
+                f"_dead_blinds and _posts: {players[i].name or f'p{i + 1}'} posts more dead "
+                "chips than the antes hold",
+                key="_dead_blinds" if "_dead_blinds" in data else "_posts",
+            )
+    described = [(i, text) for i, text in user_rows("_described", "pt")]
     claims = Claims(
         finishing_stacks=tuple(stack(v) for v in data["finishing_stacks"])
         if "finishing_stacks" in data
         else None,
         winnings=tuple(chips(v) for v in data["winnings"]) if "winnings" in data else None,
+        collected=tuple(user_rows("_collected", "pct")) if "_collected" in data else None,
+        returned=tuple(user_rows("_returned", "pc")) if "_returned" in data else None,
+        total_pot=user_chips("_total_pot", data["_total_pot"]) if "_total_pot" in data else None,
+        rake=user_chips("_rake", data["_rake"]) if "_rake" in data else None,
+        described=tuple(described),
         lines={k: key_lines[k] for k in _CLAIMS if k in key_lines},
+        pots=tuple(user_chips("_pots", v) for v in data["_pots"])
+        if isinstance(data.get("_pots"), list)
+        else None,
     )
-    fields = {k: v for k, v in data.items() if k not in _MODEL_FIELDS or k in _BET_KEYS[variant]}
-    notes = []
+    fields = _fields_of(data, variant)
     if data.get("ante_trimming_status") is True and len(set(data["antes"])) > 1:
         notes.append(
             Problem(
@@ -489,6 +604,8 @@ def _build(
         blinds=Blinds(
             antes=tuple(antes),
             blinds=tuple(blinds),
+            dead=tuple(dead) if any(dead) else (),
+            posts=tuple(posts) if any(posts) else (),
             small_bet=structure_bets.get("small_bet", 0),
             big_bet=structure_bets.get("big_bet", 0),
             min_bet=structure_bets.get("min_bet", 0),
@@ -500,9 +617,58 @@ def _build(
         source=path,
         line=line,
         fields=fields,
-        chip=10 ** (places - play_places),
+        tournament=data.get("_tournament") is True,
+        chip=chip,
         notes=tuple(notes),
     )
+
+
+def _fields_of(data: dict[str, Any], variant: str) -> dict[str, Any]:
+    """The fields of a file the model does not hold itself, by the model's names:
+    a user field ``_name`` is kept as ``name`` (our writer adds the underscore),
+    ``seat_count`` as ``max_seats``; the day and time our writer derives from a
+    ``_date`` are left out (the date is kept)."""
+    fields: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in USER_FIELDS or (key in _MODEL_FIELDS and key not in _BET_KEYS[variant]):
+            continue
+        name = key
+        if key.startswith("_") and not key.startswith("__") and key[1:] not in data:
+            name = key[1:]
+        elif key in _MODEL_NAMES and _MODEL_NAMES[key] not in data:
+            name = _MODEL_NAMES[key]
+        fields[name] = value
+    date = fields.get("date")
+    if isinstance(date, str):
+        for key, value in _date_fields(date).items():
+            if key in fields and fields[key] == value and f"_{key}" not in data:
+                del fields[key]
+    return fields
+
+
+def _model_order(moves: list[Move], n: int, warn: Any) -> list[Move]:
+    """The moves in the model's order: an all-in's shows after the whole board, as
+    the showdown comes (PHH writes them when the betting ends, as PokerKit wants).
+    ``warn(move, message)`` is called for a muck of the player who won uncontested
+    (PokerKit refuses it)."""
+    folded: set[int | None] = set()
+    for move in moves:
+        if move.kind == FOLD:
+            folded.add(move.actor)
+        elif move.kind == MUCK and len(folded) == n - 1 and move.actor not in folded:
+            warn(
+                move,
+                f"p{(move.actor or 0) + 1} sm: a muck by the player who won uncontested "
+                "(PokerKit refuses it; our writer keeps it in _after_hand)",
+            )
+    last = max(
+        (i for i, m in enumerate(moves) if _betting(m.kind) or m.kind == DEAL_HOLE), default=-1
+    )
+    tail = moves[last + 1 :]
+    boards = [m for m in tail if m.kind == DEAL_BOARD]
+    if boards and len(boards) < len(tail):
+        moves[last + 1 :] = boards + [m for m in tail if m.kind != DEAL_BOARD]
+    return moves
 
 
 #: Parsed actions by text: most betting actions ('p3 f', 'p1 cc') recur from hand to hand.
@@ -618,14 +784,13 @@ def _number(hand: HandHistory, chips: int | None) -> Any:
 def to_phh(hand: HandHistory) -> dict[str, Any]:
     """The PHH fields of a hand, as a dict ready for a TOML writer.
 
-    A hand PHH cannot express raises :class:`~holdem.errors.HistoryFormatError`.
+    What PokerKit replays goes in the spec's fields; what the model holds beyond
+    them goes in user-defined fields (``_`` first, see :data:`USER_FIELDS`), so
+    :func:`read_phh` gives the same :class:`HandHistory` back.  A hand PHH
+    cannot express raises :class:`~holdem.errors.HistoryFormatError`.
     """
     hand.check_writable()
     n = len(hand.players)
-    antes, blinds = list(hand.blinds.antes), list(hand.blinds.blinds)
-    if n == 2:
-        antes.reverse()
-        blinds.reverse()
     if hand.variant not in VARIANTS:
         raise HistoryFormatError(
             f"PHH has no code for variant {hand.variant} (pot-limit hold'em): this hand "
@@ -633,34 +798,245 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
             path=hand.source,
             line=hand.line,
         )
-    if any(hand.blinds.dead) or any(hand.blinds.posts):
-        raise HistoryFormatError(
-            "PHH has no field for dead blinds or extra live posts: this hand cannot be written",
-            path=hand.source,
-            line=hand.line,
-        )
+    b = hand.blinds
+    dead = _per_player(b.dead, n)
+    posts = _per_player(b.posts, n)
+    written, after, mucked = _written_moves(hand.moves, n)
+    # dead chips (a dead blind, a live post that was never played on) are antes to
+    # PokerKit; a live post played on is carried by the poster's call or raise
+    idle = _idle_posters(written, posts)
+    antes = [
+        a + dead[i] + (posts[i] if i in idle else 0) for i, a in enumerate(_per_player(b.antes, n))
+    ]
+    blinds = list(b.blinds)
     out: dict[str, Any] = {"variant": hand.variant}
-    out["antes"] = [_number(hand, a) for a in antes]
-    out["blinds_or_straddles"] = [_number(hand, b) for b in blinds]
+    out["antes"] = [_number(hand, a) for a in _heads_up(antes)]
+    out["blinds_or_straddles"] = [_number(hand, x) for x in _heads_up(blinds)]
     if hand.variant == "FT":
-        out["small_bet"] = _number(hand, hand.blinds.small_bet)
-        out["big_bet"] = _number(hand, hand.blinds.big_bet)
+        out["small_bet"] = _number(hand, b.small_bet)
+        out["big_bet"] = _number(hand, b.big_bet)
     else:
-        out["min_bet"] = _number(hand, hand.blinds.min_bet)
+        out["min_bet"] = _number(hand, b.min_bet)
     out["starting_stacks"] = [_number(hand, p.stack) for p in hand.players]
-    out["actions"] = [_action_text(hand, m) for m in hand.moves]
-    if hand.hand_id is not None and "hand" not in hand.fields:
-        out["hand"] = int(hand.hand_id) if _whole(hand.hand_id) else hand.hand_id
+    out["actions"] = [_action_text(hand, m) for m in written]
+    if hand.hand_id is not None:
+        whole = _whole(hand.hand_id) and str(int(hand.hand_id)) == hand.hand_id
+        out["hand"] = int(hand.hand_id) if whole else hand.hand_id
     if any(p.name for p in hand.players):
-        out["players"] = [p.name or f"p{i + 1}" for i, p in enumerate(hand.players)]
+        out["players"] = [p.name or "" for p in hand.players]
     if all(p.seat is not None for p in hand.players):
         out["seats"] = [p.seat for p in hand.players]
-    if hand.claims.finishing_stacks is not None:
-        out["finishing_stacks"] = [_number(hand, s) for s in hand.claims.finishing_stacks]
-    if hand.claims.winnings is not None:
-        out["winnings"] = [_number(hand, w) for w in hand.claims.winnings]
-    out.update({k: v for k, v in hand.fields.items() if _is_toml_value(v)})
+    c = hand.claims
+    if c.finishing_stacks is not None:
+        out["finishing_stacks"] = [_number(hand, s) for s in c.finishing_stacks]
+    if c.winnings is not None:
+        out["winnings"] = [_number(hand, w) for w in c.winnings]
+    for key, value in hand.fields.items():
+        if _is_toml_value(value):
+            out.setdefault(_field_name(key, value), value)
+    if isinstance(hand.fields.get("date"), str):
+        for key, value in _date_fields(hand.fields["date"]).items():
+            out.setdefault(key, value)
+    # the model's own fields that PHH has none for
+    user: dict[str, Any] = {}
+    if any(dead):
+        user["_dead_blinds"] = [_number(hand, x) for x in _heads_up(dead)]
+    if any(posts):
+        user["_posts"] = [_number(hand, x) for x in _heads_up(posts)]
+    if after:
+        user["_after_hand"] = [_action_text(hand, m) for m in after]
+    if mucked:
+        user["_mucked"] = mucked
+    all_in = [i + 1 for i, m in enumerate(written) if m.all_in]
+    if all_in:
+        user["_all_in"] = all_in
+    stated = [
+        [i + 1, _number(hand, m.stated)] for i, m in enumerate(written) if m.stated is not None
+    ]
+    if stated:
+        user["_stated"] = stated
+    if hand.tournament:
+        user["_tournament"] = True
+    if c.collected is not None:
+        user["_collected"] = [[i + 1, _number(hand, x), pot] for i, x, pot in c.collected]
+    if c.returned is not None:
+        user["_returned"] = [[i + 1, _number(hand, x)] for i, x in c.returned]
+    if c.pots is not None:
+        user["_pots"] = [_number(hand, x) for x in c.pots]
+    if c.total_pot is not None:
+        user["_total_pot"] = _number(hand, c.total_pot)
+    if c.rake is not None:
+        user["_rake"] = _number(hand, c.rake)
+    if c.described:
+        user["_described"] = [[i + 1, text] for i, text in c.described]
+    places, play = _places(out, _BET_KEYS["FT" if hand.variant == "NT" else "NT"])
+    unit_places = max(0, -hand.unit.adjusted())
+    if unit_places != places:
+        # amounts that are all whole tens of the unit (whole dollars in cents)
+        user["_unit"] = Decimal(1).scaleb(-unit_places)
+        places = unit_places
+    if hand.chip != 10 ** (places - play):
+        user["_chip"] = hand.chip
+    out.update(user)
     return out
+
+
+#: The user-defined fields that hold the model's own data (read back by
+#: :func:`read_phh`; any other ``_name`` field is kept in ``fields["name"]``).
+USER_FIELDS = {
+    "_dead_blinds": "dead blinds, per player: chips PokerKit sees in the antes",
+    "_posts": "extra live posts, per player (not in the blinds; see docs/histories.md)",
+    "_after_hand": "shows and mucks after the hand was won uncontested (PokerKit refuses them)",
+    "_all_in": "the actions (1-based) the source says are all-in",
+    "_mucked": "the actions (1-based) written as shows that the source has as mucks (all-in)",
+    "_stated": "[action, amount]: the call or raise-by amount the source states",
+    "_tournament": "a tournament hand",
+    "_collected": "[player, amount, pot]: who collected what, from which pot",
+    "_returned": "[player, amount]: uncalled bets returned",
+    "_pots": "the pots the source lists, main pot first",
+    "_total_pot": "the total pot the source states",
+    "_rake": "the rake the source states",
+    "_described": "[player, text]: the hands as the source describes them",
+    "_unit": "the unit of the amounts, when they do not show it (whole dollars in cents)",
+    "_chip": "the smallest amount the play uses, in units, when the amounts do not show it",
+}
+#: The spec's optional fields (spec v0.0.2): written under their own name when
+#: the value has the spec's type, else with an underscore.
+_SPEC_OPTIONAL = {
+    "author": str, "event": str, "url": str, "venue": str, "address": str, "city": str,
+    "region": str, "postal_code": str, "country": str, "time": None, "time_zone": str,
+    "time_zone_abbreviation": str, "day": int, "month": int, "year": int, "level": int,
+    "seat_count": int, "table": (str, int), "currency": str, "currency_symbol": str,
+    "ante_trimming_status": bool, "time_limit": None, "time_banks": list, "bring_in": None,
+    "small_bet": None, "big_bet": None, "min_bet": None,
+}  # fmt: skip
+#: Model fields (as the PokerStars reader names them) with a spec field of another name.
+_SPEC_NAMES = {"max_seats": "seat_count"}
+_MODEL_NAMES = {v: k for k, v in _SPEC_NAMES.items()}
+
+
+def _field_name(key: str, value: Any) -> str:
+    """The PHH name of a field the model keeps: the spec's, or ``_key`` for a user field."""
+    name = _SPEC_NAMES.get(key, key)
+    if name in _SPEC_OPTIONAL:
+        kind = _SPEC_OPTIONAL[name]
+        if kind is None or (isinstance(value, kind) and (kind is bool) == isinstance(value, bool)):
+            return name
+    return key if key.startswith("_") else f"_{key}"
+
+
+_DATE = re.compile(
+    r"(\d{4})/(\d{1,2})/(\d{1,2})\s*-?\s*(\d{1,2}):(\d{2}):(\d{2})(?:\s*\(?(ET)\)?)?"
+)
+
+
+def _date_fields(text: str) -> dict[str, Any]:
+    """The spec's date fields of a PokerStars date (``2010/07/03 14:46:30 CET [2010/07/03
+    8:46:30 ET]``): day, month, year, and the time where its zone is known (ET)."""
+    from datetime import time as local_time
+
+    found = list(_DATE.finditer(text))
+    if not found:
+        return {}
+    et = [m for m in found if m[7]]
+    m = (et or found)[-1]
+    year, month, day, hour, minute, second = map(int, m.groups()[:6])
+    if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and second < 60):
+        return {}
+    out: dict[str, Any] = {"year": year, "month": month, "day": day}
+    if et:
+        out["time"] = local_time(hour, minute, second)
+        out["time_zone"] = "America/New_York"
+    return out
+
+
+def _per_player(values: tuple[int, ...], n: int) -> list[int]:
+    return list(values) + [0] * (n - len(values))
+
+
+def _heads_up(values: list[int]) -> list[int]:
+    """Per-player forced bets in PHH's order: heads-up, ``[small, big]`` (the
+    first player posts the big blind)."""
+    return values[::-1] if len(values) == 2 else values
+
+
+def _betting(kind: str) -> bool:
+    return kind in (FOLD, CHECK_CALL, BET_RAISE)
+
+
+def _idle_posters(moves: Iterable[Move], posts: list[int]) -> set[int]:
+    """The players with a live post whose first decision preflop is a fold, or who
+    make none (all-in by the post): their post is dead money."""
+    idle = {i for i, amount in enumerate(posts) if amount}
+    if not idle:
+        return idle
+    decided = set()
+    for move in moves:
+        if move.kind == DEAL_BOARD:
+            break
+        if _betting(move.kind) and move.actor not in decided:
+            decided.add(move.actor)
+            if move.kind != FOLD:
+                idle.discard(move.actor)
+    return idle
+
+
+def _written_moves(moves: tuple[Move, ...], n: int) -> tuple[list[Move], list[Move], list[int]]:
+    """The moves in the order PokerKit replays them, and those it refuses.
+
+    After an all-in the hands are shown when the betting ends, before the rest
+    of the board (the model, like PokerStars and the engine, has them at the
+    end); a player who won uncontested can show but not muck.
+    """
+    folded: set[int | None] = set()
+    kept: list[Move] = []
+    after: list[Move] = []
+    for move in moves:
+        if move.kind == FOLD:
+            folded.add(move.actor)
+        elif move.kind == MUCK and len(folded) == n - 1 and move.actor not in folded:
+            after.append(move)
+            continue
+        kept.append(move)
+    last = max(
+        (i for i, m in enumerate(kept) if _betting(m.kind) or m.kind == DEAL_HOLE), default=-1
+    )
+    tail = kept[last + 1 :]
+    boards = [m for m in tail if m.kind == DEAL_BOARD]
+    if boards and len(boards) < len(tail):
+        # a muck there is shown all the same (R10), and PokerKit fails on it: written
+        # as a show of the dealt cards (its number in ``_mucked``), or after the board
+        # when they are unknown (PokerKit then takes the hand as mucked)
+        known = {m.actor: m.cards for m in kept if m.kind == DEAL_HOLE and None not in m.cards}
+        late = [m for m in tail if m.kind == MUCK and m.actor not in known]
+        showdown = [m for m in tail if m.kind != DEAL_BOARD and m not in late]
+        mucked = [last + 2 + i for i, m in enumerate(showdown) if m.kind == MUCK]
+        shows = [
+            m._replace(kind=SHOW, cards=known[m.actor]) if m.kind == MUCK else m for m in showdown
+        ]
+        kept[last + 1 :] = shows + boards + late
+        return kept, after, mucked
+    return kept, after, []
+
+
+def _places(out: dict[str, Any], bet_keys: tuple[str, ...]) -> tuple[int, int]:
+    """The decimal places :func:`read_phh` finds in these fields: of every amount,
+    and of the amounts of the play (not the claims)."""
+    places = play = 0
+    for key in ("antes", "blinds_or_straddles", "starting_stacks", *_CLAIMS, *bet_keys):
+        values = out.get(key)
+        for value in values if isinstance(values, list) else [values]:
+            if isinstance(value, Decimal) and value.is_finite():
+                here = decimal_places(value)
+                places = max(places, here)
+                if key not in _CLAIMS:
+                    play = max(play, here)
+    for text in out["actions"]:
+        parts = text.split()
+        if len(parts) > 2 and parts[1] == "cbr":
+            here = decimal_places(Decimal(parts[2]))
+            places, play = max(places, here), max(play, here)
+    return places, play
 
 
 def _is_toml_value(value: Any) -> bool:
@@ -682,7 +1058,8 @@ def _action_text(hand: HandHistory, move: Move) -> str:
     elif move.kind == BET_RAISE:
         text = f"{who} cbr {hand.to_text(move.to or 0)}"
     elif move.kind == SHOW:
-        text = f"{who} sm {'-' if all(c is None for c in move.cards) else _card_text(move.cards)}"
+        # unknown cards as ``????``: PokerKit fails on ``sm -`` when the dealt ones are unknown
+        text = f"{who} sm {_card_text(move.cards)}"
     elif move.kind == MUCK:
         text = f"{who} sm"
     else:  # pragma: no cover - the model has no other kinds
@@ -718,15 +1095,10 @@ class PhhWriter:
 
 
 def _toml(fields: dict[str, Any]) -> str:
-    """TOML text of a hand's fields.  A field that is a table is written inline
-    (``key = {a = 1}``): a ``[key]`` header would start another hand of a set."""
-    import tomli_w
-
-    tables = {k: v for k, v in fields.items() if isinstance(v, dict)}
-    body = tomli_w.dumps(
-        {k: v for k, v in fields.items() if k not in tables}, multiline_strings=False
-    )
-    return body + "".join(f"{_toml_key(k)} = {_inline(v)}\n" for k, v in tables.items())
+    """TOML text of a hand's fields, one line each.  Arrays and tables are written
+    inline (``key = [1, 2]``, ``key = {a = 1}``): a ``[key]`` header would start
+    another hand of a set."""
+    return "".join(f"{_toml_key(k)} = {_inline(v)}\n" for k, v in fields.items())
 
 
 def _inline(value: Any) -> str:
@@ -734,8 +1106,10 @@ def _inline(value: Any) -> str:
     if isinstance(value, dict):
         items = ", ".join(f"{_toml_key(k)} = {_inline(v)}" for k, v in value.items())
         return f"{{{items}}}" if items else "{}"
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return "[" + ", ".join(_inline(v) for v in value) + "]"
+    if type(value) is int or (type(value) is Decimal and value.is_finite()):
+        return str(value)
     import tomli_w
 
     return tomli_w.dumps({"v": value}, multiline_strings=False)[len("v = ") :].rstrip("\n")
