@@ -123,7 +123,10 @@ def test_pokerstars_corpus_replays_in_pokerkit() -> None:
             assert essentials(read_back(text)) == essentials(hand), hand.where
             where = f"{path.name}:{hand.line}"
             ours = our_stacks(hand)
-            unknown += ours is None  # ShowsDownSingleCard: one card shown, loads
+            # ShowsDownSingleCard (one card shown) and the three hands where the
+            # site folds a sitting-out player all-in on a blind (their cards
+            # unknown at the showdown): they load, the stacks cannot be compared
+            unknown += ours is None
             try:
                 ok = pokerkit_stacks(text) == ours or ours is None
             except ValueError:
@@ -133,7 +136,7 @@ def test_pokerstars_corpus_replays_in_pokerkit() -> None:
             else:
                 differ[where] = True
     assert set(differ) == set(POKERKIT_DIFFERS)
-    assert (written, replayed, unknown) == (1310, 1305, 1)
+    assert (written, replayed, unknown) == (1313, 1308, 4)
 
 
 def _phh_corpus_files(step: int) -> list[Path]:

@@ -2,8 +2,8 @@
 read in place, skipped when absent), compared field by field.
 
 * PokerStars text -> record -> PokerStars text -> record: every field equal.
-* PokerStars -> PHH -> PokerStars: equal but for what PHH does not carry yet
-  (:data:`PHH_DROPS`: those fields are named in the xfail).
+* PokerStars -> PHH -> PokerStars: every field equal (PHH carries what its
+  specification has no field for in ``_``-prefixed user fields).
 * PHH -> PokerStars -> PHH, for the hands PokerStars text can express: the
   model equal (as PokerStars text states it: see :func:`as_pokerstars_states`),
   the winnings the file or the rules give, and the file's finishing stacks
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-from collections import Counter
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -38,23 +37,6 @@ from holdem.histories.model import BET_RAISE, CHECK_CALL, DEAL_HOLE, SHOW, Blind
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 STARS = CORPUS / "pokerstars"
 PHH = CORPUS / "phh"
-
-#: Fields PHH does not carry yet, which a PokerStars hand loses on its way
-#: through PHH (the PHH engineer is adding them as ``_``-prefixed fields: see
-#: docs/histories.md, "What each format can hold").  Without the stated
-#: results the writer takes the engine's, which differ where the file left
-#: one out (Pluribus' files have no ``Uncalled bet`` lines) or worded it its way.
-PHH_DROPS = {
-    "claims.collected": "_collected",
-    "claims.returned": "_returned",
-    "claims.total_pot": "_total_pot",
-    "claims.rake": "_rake",
-    "claims.pots": "_pots",
-    "claims.described": "_described",
-    "claims.winnings": "winnings where the file has no summary results (None)",
-    "moves.stated": "_stated (the amounts a PokerStars line states: calls, raise increments)",
-    "moves.all_in": "_all_in (of a raise nobody could call, or of an invalid hand)",
-}
 
 
 def model(hand: HandHistory) -> dict[str, object]:
@@ -143,28 +125,19 @@ def test_every_pokerstars_hand_round_trips_field_by_field() -> None:
 
 @needs_stars
 def test_pokerstars_through_phh_and_back() -> None:
-    dropped: Counter[str] = Counter()
     wrong: dict[str, list[str]] = {}
     phh_cannot = 0
     for hand in stars_hands():
         try:
             middle = through_phh(hand)
-        except HistoryFormatError:  # dead blinds, live posts, pot-limit: PHH has no field
+        except HistoryFormatError:  # pot-limit: PHH has no variant code for it
             phh_cannot += 1
             continue
         lost = differences(model(hand), model(through_pokerstars(middle)))
-        dropped.update(name for name in lost if name in PHH_DROPS)
-        bad = [name for name in lost if name not in PHH_DROPS]
-        if bad:
-            wrong[f"{hand.where} {hand.hand_id}"] = bad
-    assert phh_cannot == 22
-    # the tournament header, the fields, players, blinds, moves, the unit: always kept
+        if lost:
+            wrong[f"{hand.where} {hand.hand_id}"] = lost
+    assert phh_cannot == 1  # pot-limit: PHH has no variant code for it
     assert wrong == {}
-    if dropped:
-        pytest.xfail(
-            "PHH does not carry yet: "
-            + ", ".join(f"{name} ({PHH_DROPS[name]}: {n} hands)" for name, n in dropped.items())
-        )
 
 
 # ---------------------------------------------------------------- PHH -> PokerStars -> PHH
