@@ -141,8 +141,8 @@ CONVENTIONS: tuple[Convention, ...] = (
         "split pots: the odd chips go to other tied winners (pokerkit forms the "
         "side pots at other levels and gives a pot's remainder to one winner; R9: "
         "one at a time, clockwise from the first seat left of the button). Checked "
-        "loosely: the same chips in all, each player off by at most one chip per "
-        "split pot they share",
+        "loosely: the same chips in all, each player off by fewer chips than the "
+        "winners of each split pot they share",
         RESULT,
         codes=frozenset({"finishing_stacks", "winnings", "collected"}),
     ),

@@ -853,8 +853,8 @@ GROSS_WINNINGS = "pokerkit-gross-winnings"
 def _odd_chips_elsewhere(outcome: Outcome, claims: Claims) -> list[int] | None:
     """How much each player's stated finishing stack differs from ours, when the
     difference can only be the odd chips of split pots dealt otherwise
-    (``pokerkit-odd-chips``): the same chips in all, and each player off by at
-    most one chip for each split pot they share; else None."""
+    (``pokerkit-odd-chips``): the same chips in all, and each player off by
+    fewer chips than the winners of each split pot they share; else None."""
     said = claims.finishing_stacks
     if said is None or None in said:
         return None
@@ -863,9 +863,8 @@ def _odd_chips_elsewhere(outcome: Outcome, claims: Claims) -> list[int] | None:
         return None
     splits = [0] * len(diff)
     for pot in outcome.pots:
-        if len(pot.winners) > 1:
-            for seat in pot.winners:
-                splits[seat] += 1
+        for seat in pot.winners:  # a pot's remainder is fewer chips than its winners
+            splits[seat] += len(pot.winners) - 1
     if any(abs(d) > k for d, k in zip(diff, splits, strict=True)):
         return None
     return diff
