@@ -72,7 +72,12 @@ Exit status: 0 all clean, 1 problems found, 2 input that cannot be read
     default=None,
     help="Read every file as this format (default: by file ending).",
 )
-@click.option("--strict", is_flag=True, help="Warnings count as problems (exit status 1).")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Warnings count as problems (exit status 1), among them hands consistent "
+    "only by another engine's or site's convention (pokerkit-..., pokerstars-...).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option(
     "--jobs",
@@ -91,8 +96,10 @@ def validate_command(
     Every hand is replayed through the rules engine: an illegal action is
     reported with its line, and every number the file claims (pots, collected
     amounts, uncalled bets, rake, finishing stacks, winnings, shown hands) is
-    compared with what the rules give. Each file is reported OK, OK with
-    warnings or FAILED, then each problem as 'path:line: hand ID: message'.
+    compared with what the rules give. A hand consistent only by a known
+    convention of another engine or site (PokerKit, PokerStars) passes with a
+    warning naming it. Each file is reported OK, OK with warnings or FAILED,
+    then each problem as 'path:line: hand ID: message'.
     """
     files, missing = find_files([p for p in paths if p != STDIN])
     if STDIN in paths:

@@ -345,14 +345,15 @@ static int read_hole(PyObject *item, int8_t *pair) {
 
 PyDoc_STRVAR(setup_doc,
 "_setup(nos, stacks, auto, structure, button, first, bb_seat, straddle_seat, big_blind,\n"
-"       straddle, small_bet, big_bet, raise_cap, cap_policy, forced, hole, stub, /)\n--\n\n"
+"       straddle, small_bet, big_bet, raise_cap, cap_policy, forced, hole, stub, rules, /)\n--\n\n"
 "Sets up a new hand: holdem.hand.Hand.__init__ calls it with what it has checked.\n"
 "hole: the hole cards by position (None where unknown), and stub the 8 cards\n"
-"after them (burns and board); or hole None and stub the 2n + 8 cards of the deal.");
+"after them (burns and board); or hole None and stub the 2n + 8 cards of the deal.\n"
+"rules: the bits of the configuration's rule variants (0: RULES.md as it is).");
 
 static PyObject *Core_setup(HandCore *h, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 17) {
-        PyErr_SetString(PyExc_TypeError, "_setup() takes 17 arguments");
+    if (nargs != 18) {
+        PyErr_SetString(PyExc_TypeError, "_setup() takes 18 arguments");
         return NULL;
     }
     fixed_t *fx = &h->fx;
@@ -389,6 +390,9 @@ static PyObject *Core_setup(HandCore *h, PyObject *const *args, Py_ssize_t nargs
     int64_t policy;
     if (read_i64(args[12], &policy) < 0) return NULL;
     fx->cap_policy = (int)policy;
+    int64_t rules;
+    if (read_i64(args[16], &rules) < 0) return NULL;
+    fx->rules = (int)rules;
     PyObject *forced = args[13], *hole = args[14], *stub = args[15];
     /* hole None: stub holds the 2n + 8 cards dealt, in the order of the deal */
     Py_ssize_t dealt = hole == Py_None ? 2 * n : 0;

@@ -178,7 +178,13 @@ static int begin_round(HandCore *h, int street) {
         /* a straddle posted in full counts as the big blind for the minimum raise */
         st->full = fx->straddle && top >= fx->straddle ? top : big;
         st->level = big;
-        st->count = 1;
+        if (top < big && (fx->rules & RV_POSTED_SHORT_BLIND)) {
+            /* a rule variant: the largest blind posted is the bet, raised by a big blind */
+            st->bet = top;
+            st->nominal = 0;
+            st->level = top;
+        }
+        st->count = fx->rules & RV_BLIND_OUTSIDE_CAP ? 0 : 1;
     } else {
         start = fx->button;
         for (int q = 0; q < n; q++) {
@@ -191,6 +197,8 @@ static int begin_round(HandCore *h, int street) {
         st->level = 0;
         st->count = 0;
     }
+    st->base = st->level;
+    st->short_inc = 0;
     st->capped = 0;
     st->hu_round = st->n_active == 2;
     int64_t bet = st->bet, nominal = st->nominal;
@@ -629,11 +637,11 @@ int hd_wager_range(HandCore *h, int p, int64_t *lo, int64_t *hi) {
         if (faced >= 0 && faced >= st->level) return WR_NOT_REOPENED_FIXED;
         if (st->count > fx->raise_cap && !uncapped(h)) return WR_CAPPED;
         int64_t unit = st->street < S_TURN ? fx->small_bet : fx->big_bet;
-        *lo = *hi = st->level + unit;
+        *lo = *hi = st->base + unit;
         return WR_OK;
     }
     if (faced >= 0 && bet - faced < st->full) return WR_NOT_REOPENED;
-    *lo = bet + st->full;
+    *lo = bet + (st->short_inc ? st->short_inc : st->full);
     if (fx->pot_limit) {
         int64_t pot = 0;
         for (int q = 0; q < n; q++) pot += st->contrib[q];
@@ -686,14 +694,23 @@ PyObject *hd_do_wager(HandCore *h, int kind, int p, int64_t to) {
     if (fx->fixed) {
         int64_t unit = st->street < S_TURN ? fx->small_bet : fx->big_bet;
         /* a full raise, or an all-in of at least half a bet over the level (R7) */
-        if (2 * (to - st->level) >= unit) {
-            st->level = to;
+        int counted = 2 * (to - st->level) >= unit;
+        if (counted || (fx->rules & RV_NO_HALF_BET_RULE)) {
+            /* (the rule variant: a shorter all-in too counts toward the cap and
+             * the next raise is a bet over it, but it reopens nothing) */
+            st->base = to;
             st->count++;
             if (st->count > fx->raise_cap && st->n_active + all_in > 2) st->capped = 1;
         }
+        if (counted) st->level = to;
         st->faced[p] = st->level;
     } else {
-        if (to - bet >= st->full) st->full = to - bet;
+        if (to - bet >= st->full) {
+            st->full = to - bet;
+            st->short_inc = 0;
+        } else if (bet && (fx->rules & RV_SHORT_ALL_IN_MIN_RAISE)) {
+            st->short_inc = to - bet; /* the rule variant: the next minimum raise */
+        }
         st->faced[p] = to;
     }
     st->bet = to;

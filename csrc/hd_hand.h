@@ -66,6 +66,8 @@ static const int board_after[NSTREETS] = {0, 3, 4, 5};
 typedef struct {
     int64_t stacks[MAXP], bets[MAXP], contrib[MAXP], faced[MAXP], returned[MAXP];
     int64_t bet, nominal, full, level, count;
+    int64_t base;      /* fixed-limit: the amount the next raise counts from (the level, R7) */
+    int64_t short_inc; /* the increment of the last short all-in raise (rule variant) */
     int32_t vals[MAXP];
     int32_t sd_best;
     int8_t status[MAXP], shown[MAXP];
@@ -91,7 +93,16 @@ typedef struct {
     int64_t f_amount[MAXF];
     int8_t stub[STUB]; /* -1: unknown */
     int plain_seats;   /* the table seats are 0..n-1 (seat numbers are positions) */
+    int rules;         /* RV_ bits: rule variants of other engines and sites (0: RULES.md) */
 } fixed_t;
+
+/* Rule variants (HandConfig.rule_variants), as bits of fixed_t.rules. */
+enum {
+    RV_POSTED_SHORT_BLIND = 1,   /* a short big blind: the largest blind posted is the bet */
+    RV_BLIND_OUTSIDE_CAP = 2,    /* fixed-limit: the big blind is not one of the capped bets */
+    RV_NO_HALF_BET_RULE = 4,     /* fixed-limit: a short all-in raise is counted from */
+    RV_SHORT_ALL_IN_MIN_RAISE = 8 /* no-limit: a short all-in's increment is the next minimum */
+};
 
 typedef struct {
     PyObject_HEAD

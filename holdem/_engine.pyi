@@ -83,6 +83,7 @@ class HandCore:
         forced: tuple[tuple[ActionKind, int, int], ...],
         hole: list[tuple[int, int] | None] | None,
         stub: Sequence[int | None],
+        rules: int,
         /,
     ) -> None: ...
     def _run(self) -> None: ...

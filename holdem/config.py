@@ -34,6 +34,7 @@ __all__ = [
     "MAX_CHIPS",
     "MAX_PLAYERS",
     "MAX_TABLE_SEATS",
+    "RULE_VARIANTS",
     "HandConfig",
     "HeadsUpCap",
     "Post",
@@ -101,6 +102,33 @@ class Post:
 
 
 _FIXED_LIMIT = Structure.FIXED_LIMIT
+
+#: Rule variants a configuration may ask for (``HandConfig.rule_variants``):
+#: other engines' and sites' readings of the rules, played to check their hand
+#: histories (:mod:`holdem.histories.conventions`).  Name: (the engine's bit,
+#: what it changes).  Without them the engine plays RULES.md as docs/rules.md reads it.
+RULE_VARIANTS: dict[str, tuple[int, str]] = {
+    "posted_short_blind": (
+        1,
+        "a big blind posted all-in for less: the largest blind posted is the bet to "
+        "call, and raises count from it by a big blind (R6 calls the full blind)",
+    ),
+    "blind_outside_cap": (
+        2,
+        "fixed-limit: the big blind is not one of the capped bets preflop, so one "
+        "more raise is allowed there (R8 counts it as the bet)",
+    ),
+    "no_half_bet_rule": (
+        4,
+        "fixed-limit: an all-in raise of less than half a bet counts toward the cap "
+        "and the next raise is a bet above it; it reopens nothing (R7: it does not count)",
+    ),
+    "short_all_in_min_raise": (
+        8,
+        "no-limit and pot-limit: after an all-in raise of less than a full raise, the "
+        "minimum raise is to the all-in plus its own increment (R6: plus the last full raise)",
+    ),
+}
 _TOO_MANY = "amounts are below 10**17 chips (holdem.config.MAX_CHIPS)"
 
 #: A configuration's fixed-limit bets and derived fields, as ``_DERIVED`` keeps them.
@@ -168,6 +196,9 @@ class HandConfig:
         The other fields (``button``, ``Post.seat``) count positions in
         ``stacks``; :meth:`at_table` takes table seats for all of them.
     :param names: the players' names (or None), in the order of ``stacks``.
+    :param rule_variants: names from :data:`RULE_VARIANTS`: another engine's
+        or site's reading of a rule, to replay its hand histories (default:
+        none, the rules as RULES.md gives them).
 
     Invalid values raise :class:`~holdem.errors.ConfigError` naming the field:
 
@@ -195,6 +226,7 @@ class HandConfig:
     hand_id: int | str | None = None
     seats: tuple[int, ...] = ()
     names: tuple[str | None, ...] = ()
+    rule_variants: tuple[str, ...] = ()
     #: The table seat number of each player, in the order of ``stacks``
     #: (``seats``, or 0..n-1 when it is not given).  Derived.
     seat_numbers: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -230,6 +262,7 @@ class HandConfig:
         hand_id: int | str | None = None,
         seats: tuple[int, ...] = (),
         names: tuple[str | None, ...] = (),
+        rule_variants: tuple[str, ...] = (),
     ) -> None:
         # The dataclass's own __init__ (the same parameters: a test checks) would
         # store each field with object.__setattr__; the slots' setters take half
@@ -252,6 +285,7 @@ class HandConfig:
         _set_hand_id(self, hand_id)
         _set_seats(self, seats)
         _set_names(self, names)
+        _set_rule_variants(self, rule_variants)
         # A plain configuration (see _plain_key) like one checked before takes
         # that one's derived fields; any other is checked (and refused) in full.
         key = self._plain_key()
@@ -269,7 +303,7 @@ class HandConfig:
         """The key of this configuration's derived fields in ``_DERIVED``, or None
         when it is not a plain one.  Plain: the stacks a tuple of ints of at least
         1 and every other number an int (not a subclass: their values are keys),
-        the flags bools, the enums members, and no posts, seats or names.  Beside
+        the flags bools, the enums members, and no posts, seats, names or rule variants.  Beside
         the stacks, checked here, the key holds all that :meth:`_check_and_derive`
         reads of a plain configuration: one it passed, it passes again."""
         stacks = self.stacks
@@ -278,6 +312,7 @@ class HandConfig:
             and self.posts is _NO_ITEMS  # () is one object: other empty ones are not plain
             and self.seats is _NO_ITEMS
             and self.names is _NO_ITEMS
+            and self.rule_variants is _NO_ITEMS
         ):
             return None
         button, small_blind, big_blind = self.button, self.small_blind, self.big_blind
@@ -388,6 +423,8 @@ class HandConfig:
             raise _fail("big_blind_ante", True, "needs an ante amount (ante > 0)")
         self._check_limits()
         self._check_seats(n)
+        if self.rule_variants is not _NO_ITEMS:
+            self._check_rule_variants()
         sb_seat, bb_seat, straddle_seat = self._blind_seats(n)
         put(self, "small_blind_seat", sb_seat)
         put(self, "big_blind_seat", bb_seat)
@@ -428,6 +465,7 @@ class HandConfig:
             "hand_id": self.hand_id,
             "seats": list(self.seats),
             "names": list(self.names),
+            "rule_variants": list(self.rule_variants),
         }
 
     @classmethod
@@ -470,9 +508,31 @@ class HandConfig:
             hand_id=hand_id,
             seats=f.integers("seats", default=()),
             names=_names_of(f),
+            rule_variants=_rule_variants_of(f),
         )
         f.done()
         return config
+
+    def _check_rule_variants(self) -> None:
+        variants = self.rule_variants
+        if isinstance(variants, str) or not isinstance(variants, Sequence):
+            raise _fail("rule_variants", variants, "must be a sequence of rule variant names")
+        variants = tuple(variants)
+        for name in variants:
+            if name not in RULE_VARIANTS:
+                known = ", ".join(RULE_VARIANTS)
+                raise _fail("rule_variants", variants, f"unknown rule variant {name!r} ({known})")
+        if len(set(variants)) != len(variants):
+            raise _fail("rule_variants", variants, "a rule variant is named twice")
+        object.__setattr__(self, "rule_variants", variants)
+
+    @property
+    def rule_bits(self) -> int:
+        """The engine's bits of :attr:`rule_variants` (0: the rules as they are)."""
+        bits = 0
+        for name in self.rule_variants:
+            bits |= RULE_VARIANTS[name][0]
+        return bits
 
     def _check_seats(self, n: int) -> None:
         put = object.__setattr__
@@ -670,6 +730,7 @@ _set_heads_up_cap = _slot_setter("heads_up_cap")
 _set_hand_id = _slot_setter("hand_id")
 _set_seats = _slot_setter("seats")
 _set_names = _slot_setter("names")
+_set_rule_variants = _slot_setter("rule_variants")
 _set_seat_numbers = _slot_setter("seat_numbers")
 _set_small_blind_seat = _slot_setter("small_blind_seat")
 _set_big_blind_seat = _slot_setter("big_blind_seat")
@@ -682,3 +743,10 @@ def _names_of(f: Fields) -> tuple[str | None, ...]:
     if not isinstance(names, list) or not all(n is None or isinstance(n, str) for n in names):
         raise f.error("names", names, "expected a list of names (strings or null)")
     return tuple(names)
+
+
+def _rule_variants_of(f: Fields) -> tuple[str, ...]:
+    variants = f.raw("rule_variants", "a list of rule variant names", default=[])
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise f.error("rule_variants", variants, "expected a list of rule variant names")
+    return tuple(variants)

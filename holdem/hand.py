@@ -236,6 +236,7 @@ class Hand(_engine.HandCore):
             config.forced_bets,
             hole,
             stub,
+            config.rule_bits if config.rule_variants else 0,
         )
         if auto:
             self._run()

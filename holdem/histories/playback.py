@@ -23,7 +23,7 @@ what the rules give.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
@@ -34,6 +34,8 @@ from ..cards import Card, format_cards
 from ..config import HandConfig, Post, Structure
 from ..errors import ConfigError, HoldemError, IllegalActionError
 from ..hand import Hand, Phase
+from ..pots import Outcome
+from .conventions import CONVENTION_BY_NAME, candidates
 from .model import (
     BET_RAISE,
     CHECK_CALL,
@@ -227,23 +229,108 @@ def _error(h: HandHistory, move: Move | None, message: str, code: str) -> _Stop:
     return _Stop(_problem(h, move.line if move is not None else 0, "error", code, message))
 
 
-def replay(history: HandHistory, *, check_claims: bool = True) -> Replay:
-    """Plays a hand history through the engine; returns the hand and the problems."""
+def replay(
+    history: HandHistory,
+    *,
+    check_claims: bool = True,
+    conventions: bool | Iterable[str] = True,
+) -> Replay:
+    """Plays a hand history through the engine; returns the hand and the problems.
+
+    ``conventions``: True (the default) plays by our rules, and only when they
+    fail tries the known conventions of other engines and sites that could
+    explain the failure (:mod:`holdem.histories.conventions`): a hand that then
+    agrees gets one warning per convention it needs (the code is the
+    convention's name), one that does not keeps our rules' problems.  False:
+    our rules only; names: play by exactly these conventions.
+    """
+    if conventions is True or conventions is False:
+        result = _replay(history, check_claims, frozenset())
+        if conventions and check_claims:
+            return _explain(history, result)
+        return result
+    names = frozenset(conventions)
+    unknown = sorted(names - CONVENTION_BY_NAME.keys())
+    if unknown:
+        raise ValueError(
+            f"unknown convention {unknown[0]!r}: one of {', '.join(CONVENTION_BY_NAME)}"
+        )
+    return _replay(history, check_claims, names)
+
+
+def _replay(history: HandHistory, check_claims: bool, rules: frozenset[str]) -> Replay:
     problems: list[Problem] = list(history.notes)
     hand: Hand | None = None
     excess: dict[int, int] = {}
     try:
-        hand = _play(history, problems, excess)
+        hand = _play(history, problems, excess, rules)
         if check_claims:
-            _check_claims(history, hand, problems, excess)
+            _check_claims(history, hand, problems, excess, rules)
     except _Stop as stop:
         problems.append(stop.problem)
     return Replay(history, hand, problems)
 
 
-def validate(history: HandHistory) -> list[Problem]:
-    """Every problem of one hand (empty when the file agrees with the rules)."""
-    return replay(history).problems
+def _trigger(result: Replay) -> Problem | None:
+    """The problem conventions are asked to explain: the first error, else a
+    warning one of them may explain better."""
+    errors = [p for p in result.problems if p.severity != "warning"]
+    if errors:
+        return errors[0] if errors[0].severity == "error" else None
+    return next((p for p in result.problems if p.code in _EXPLAINED_WARNINGS), None)
+
+
+#: Warnings of our rules that a convention may explain (and then replaces).
+_EXPLAINED_WARNINGS = frozenset({"winnings-rake"})
+
+
+def _explain(history: HandHistory, ours: Replay) -> Replay:
+    """``ours`` (the replay by our rules), or the replay by the fewest known
+    conventions that explain its failure, with a warning naming each."""
+    trigger = _trigger(ours)
+    if trigger is None:
+        return ours
+    used: dict[str, Problem] = {}  # convention -> the problem of ours it explains
+    result, problem = ours, trigger
+    problem_or_none: Problem | None = trigger
+    while problem_or_none is not None:
+        problem = problem_or_none
+        new = [c for c in candidates(history, problem) if c.name not in used]
+        if not new:
+            return ours
+        for c in new:
+            used[c.name] = problem
+        result = _replay(history, True, frozenset(used))
+        problem_or_none = _trigger(result)
+    if len(used) > 1:  # name only the conventions the hand needs
+        for name in list(used):
+            rest = frozenset(used) - {name}
+            trial = _replay(history, True, rest)
+            if _trigger(trial) is None:
+                del used[name]
+                result = trial
+    warnings = [_convention_warning(history, name, why) for name, why in used.items()]
+    return Replay(history, result.hand, result.problems + warnings)
+
+
+def _convention_warning(h: HandHistory, name: str, why: Problem) -> Problem:
+    c = CONVENTION_BY_NAME[name]
+    return _problem(
+        h,
+        why.line,
+        "warning",
+        name,
+        f"{why.message}: consistent by {c.source}'s convention {name}, not by our rules",
+    )
+
+
+def validate(history: HandHistory, *, conventions: bool = True) -> list[Problem]:
+    """Every problem of one hand (empty when the file agrees with the rules).
+
+    A hand consistent only by known conventions of another engine or site gets
+    a warning naming each (see :func:`replay`); ``conventions=False``: our rules only.
+    """
+    return replay(history, conventions=conventions).problems
 
 
 def states(history: HandHistory) -> Iterator[Hand]:
@@ -258,8 +345,13 @@ def states(history: HandHistory) -> Iterator[Hand]:
         raise HoldemError(str(stop.problem)) from None
 
 
-def _play(history: HandHistory, problems: list[Problem], excess: dict[int, int]) -> Hand:
-    *_, hand = _play_states(history, problems, copies=False, excess=excess)
+def _play(
+    history: HandHistory,
+    problems: list[Problem],
+    excess: dict[int, int],
+    rules: frozenset[str] = frozenset(),
+) -> Hand:
+    *_, hand = _play_states(history, problems, copies=False, excess=excess, rules=rules)
     return hand
 
 
@@ -268,12 +360,20 @@ def _play_states(
     problems: list[Problem],
     copies: bool = True,
     excess: dict[int, int] | None = None,
+    rules: frozenset[str] = frozenset(),
 ) -> Iterator[Hand]:
-    """The engine's hand after each move; ``excess`` collects raises nobody could call."""
+    """The engine's hand after each move; ``excess`` collects raises nobody could call;
+    ``rules``: the conventions played by."""
     if excess is None:
         excess = {}
     try:
         config = config_of(h)
+        if rules:
+            variants = tuple(
+                v for name in sorted(rules) if (v := CONVENTION_BY_NAME[name].rule_variant)
+            )
+            if variants:
+                config = replace(config, rule_variants=variants)
     except ConfigError as exc:
         raise _error(h, None, f"the hand's setup breaks the rules: {exc}", "config") from None
     n = len(h.players)
@@ -305,11 +405,22 @@ def _play_states(
         elif kind in (SHOW, MUCK):
             showdown.append(move)
             continue
+        elif (
+            LONE_CHECK in rules
+            and kind == CHECK_CALL
+            and hand.phase in _NO_BETTING
+            and hand.statuses[move.actor or 0] == "active"
+        ):
+            continue  # a check nobody asks for by our rules (pokerkit-lone-check)
         else:
             _player_move(hand, h, move, problems, excess)
         yield hand.copy() if copies else hand
     _finish(hand, h, showdown, problems)
     yield hand.copy() if copies else hand
+
+
+LONE_CHECK = "pokerkit-lone-check"
+_NO_BETTING = (Phase.BOARD, Phase.SHOWDOWN, Phase.AWARDING)
 
 
 def _deal_board(hand: Hand, h: HandHistory, move: Move) -> None:
@@ -592,7 +703,11 @@ def _finish(hand: Hand, h: HandHistory, showdown: list[Move], problems: list[Pro
 
 
 def _check_claims(
-    h: HandHistory, hand: Hand, problems: list[Problem], excess: dict[int, int]
+    h: HandHistory,
+    hand: Hand,
+    problems: list[Problem],
+    excess: dict[int, int],
+    rules: frozenset[str] = frozenset(),
 ) -> None:
     outcome = hand.outcome
     assert outcome is not None  # the replay ran to the end
@@ -621,22 +736,32 @@ def _check_claims(
             "winner left of the button",
             severity="warning",
         )
+    won = [0] * len(h.players)
+    for pot in outcome.pots:
+        for seat, share in zip(pot.winners, pot.shares, strict=True):
+            won[seat] += share
+    final = list(outcome.stacks)
+    if ODD_CHIPS in rules:
+        moved = _odd_chips_elsewhere(outcome, claims)
+        if moved is not None:
+            final = [f + d for f, d in zip(final, moved, strict=True)]
+            won = [w + d for w, d in zip(won, moved, strict=True)]
+    if GROSS_WINNINGS in rules:
+        # the file's winnings count the player's own uncalled bet given back
+        back = outcome.returned
+        won = [w + back[i] + excess.get(i, 0) for i, w in enumerate(won)]
     if claims.finishing_stacks is not None:
         for i, stack in enumerate(claims.finishing_stacks):
             if stack is None or h.players[i].stack is None:
                 continue
             said = stack
-            got = outcome.stacks[i]
+            got = final[i]
             if said != got and said % h.chip == 0:
                 report(
                     "finishing_stacks",
                     f"finishing_stacks: the file says {h.player_name(i)} "
                     f"ends with {h.to_text(said)}; the rules give {h.to_text(got)}",
                 )
-    won = [0] * len(h.players)
-    for pot in outcome.pots:
-        for seat, share in zip(pot.winners, pot.shares, strict=True):
-            won[seat] += share
     lines = claims.lines
     if claims.returned is not None:
         for k, (i, said) in enumerate(claims.returned):
@@ -719,6 +844,30 @@ def _check_claims(
                 f"rules read {format_cards(s.cards)} as {s.description!r}",
                 lines.get(f"described.{i}"),
             )
+
+
+ODD_CHIPS = "pokerkit-odd-chips"
+GROSS_WINNINGS = "pokerkit-gross-winnings"
+
+
+def _odd_chips_elsewhere(outcome: Outcome, claims: Claims) -> list[int] | None:
+    """How much each player's stated finishing stack differs from ours, when the
+    difference can only be the odd chips of split pots dealt otherwise
+    (``pokerkit-odd-chips``): the same chips in all, and each player off by
+    fewer chips than the winners of each split pot they share; else None."""
+    said = claims.finishing_stacks
+    if said is None or None in said:
+        return None
+    diff = [s - o for s, o in zip(said, outcome.stacks, strict=True)]  # type: ignore[operator]
+    if sum(diff) or not any(diff):
+        return None
+    splits = [0] * len(diff)
+    for pot in outcome.pots:
+        for seat in pot.winners:  # a pot's remainder is fewer chips than its winners
+            splits[seat] += len(pot.winners) - 1
+    if any(abs(d) > k for d, k in zip(diff, splits, strict=True)):
+        return None
+    return diff
 
 
 _CATEGORY_WORDS = (
