@@ -502,3 +502,22 @@ def test_docstring_examples_of_the_histories_package(name: str) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_with_results_of_a_raked_hand_agree_with_each_other() -> None:
+    from holdem.histories import read_pokerstars_text, to_pokerstars, with_results
+
+    # p1 wins the 20-chip pot; the file states 19 won: one chip of rake
+    text = VALID.replace("finishing_stacks = [114, 286, 200]", "winnings = [0, 171, 0]")
+    [hand] = read_phh_text(text)
+    assert isinstance(hand, HandHistory)
+    done = with_results(hand).claims
+    assert done.winnings == (0, 171, 0) and done.total_pot == 172 and done.rake == 1
+    assert done.collected == ((1, 171, "pot"),)
+    assert done.finishing_stacks == (114, 285, 200)  # less the rake
+    # PokerStars text written from it states one story: collected, summary, rake
+    written = to_pokerstars(hand)
+    assert "Bob collected 171 from pot" in written and "Total pot 172 | Rake 1" in written
+    [back] = read_pokerstars_text(written)
+    assert isinstance(back, HandHistory) and back.claims.rake == 1
+    assert [p.severity for p in validate_text(written, "pokerstars").problems] == []

@@ -72,10 +72,11 @@ def pokerkit_stacks(text: str) -> list[Decimal]:
 
 
 def our_stacks(hand: HandHistory) -> list[Decimal] | None:
-    stacks = with_results(hand).claims.finishing_stacks
-    if stacks is None or None in stacks:
+    """The finishing stacks the rules give (before any rake: PokerKit takes none)."""
+    result = replay(hand, check_claims=False)
+    if result.hand is None or result.hand.outcome is None:
         return None
-    return [Decimal(hand.to_text(s)) for s in stacks]  # type: ignore[arg-type]
+    return [Decimal(hand.to_text(s)) for s in result.hand.outcome.stacks]
 
 
 def essentials(hand: HandHistory) -> HandHistory:

@@ -58,7 +58,15 @@ if TYPE_CHECKING:
         decimal_places,
     )
     from .phh import PhhWriter, read_phh, read_phh_text, to_phh, write_phh
-    from .playback import Replay, record, replay, states, validate, with_results
+    from .playback import (
+        Replay,
+        completed_claims,
+        record,
+        replay,
+        states,
+        validate,
+        with_results,
+    )
     from .pokerstars import read_pokerstars, read_pokerstars_text
     from .pokerstars_writer import PokerStarsWriter, to_pokerstars, write_pokerstars
 
@@ -94,7 +102,15 @@ _EXPORTS = {
     "phh": ("PhhWriter", "read_phh", "read_phh_text", "to_phh", "write_phh"),
     "pokerstars": ("read_pokerstars", "read_pokerstars_text"),
     "pokerstars_writer": ("PokerStarsWriter", "to_pokerstars", "write_pokerstars"),
-    "playback": ("Replay", "record", "replay", "states", "validate", "with_results"),
+    "playback": (
+        "Replay",
+        "completed_claims",
+        "record",
+        "replay",
+        "states",
+        "validate",
+        "with_results",
+    ),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 
@@ -130,6 +146,7 @@ __all__ = [
     "PokerStarsWriter",
     "Problem",
     "Replay",
+    "completed_claims",
     "decimal_places",
     "detect_format",
     "find_files",

@@ -24,7 +24,7 @@ what the rules give.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -34,7 +34,7 @@ from ..cards import Card, format_cards
 from ..config import HandConfig, Post, Structure
 from ..errors import ConfigError, HoldemError, IllegalActionError
 from ..hand import Hand, Phase
-from ..pots import Outcome
+from ..pots import Outcome, Pot
 from .conventions import CONVENTION_BY_NAME, candidates
 from .model import (
     BET_RAISE,
@@ -52,7 +52,7 @@ from .model import (
     Problem,
 )
 
-__all__ = ["Replay", "record", "replay", "states", "validate", "with_results"]
+__all__ = ["Replay", "completed_claims", "record", "replay", "states", "validate", "with_results"]
 
 #: Unknown starting stacks are played as this many chips.
 UNKNOWN_STACK = 10**15
@@ -76,6 +76,9 @@ class Replay:
     history: HandHistory
     hand: Hand | None
     problems: list[Problem]
+    #: chips of raises nobody could call, by seat: replayed as calls, the
+    #: excess comes back as an uncalled bet
+    excess: dict[int, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -268,7 +271,7 @@ def _replay(history: HandHistory, check_claims: bool, rules: frozenset[str]) -> 
             _check_claims(history, hand, problems, excess, rules)
     except _Stop as stop:
         problems.append(stop.problem)
-    return Replay(history, hand, problems)
+    return Replay(history, hand, problems, excess)
 
 
 def _trigger(result: Replay) -> Problem | None:
@@ -310,7 +313,7 @@ def _explain(history: HandHistory, ours: Replay) -> Replay:
                 del used[name]
                 result = trial
     warnings = [_convention_warning(history, name, why) for name, why in used.items()]
-    return Replay(history, result.hand, result.problems + warnings)
+    return Replay(history, result.hand, result.problems + warnings, result.excess)
 
 
 def _convention_warning(h: HandHistory, name: str, why: Problem) -> Problem:
@@ -870,24 +873,25 @@ def _odd_chips_elsewhere(outcome: Outcome, claims: Claims) -> list[int] | None:
     return diff
 
 
+#: Words naming a category, the longer first ("straight flush" before "flush").
 _CATEGORY_WORDS = (
-    ("straight flush", "Straight Flush"),
-    ("royal flush", "Royal Flush"),
-    ("four of a kind", "Four of a Kind"),
-    ("full house", "Full House"),
-    ("flush", "Flush"),
-    ("straight", "Straight"),
-    ("three of a kind", "Three of a Kind"),
-    ("two pair", "Two Pair"),
-    ("pair", "One Pair"),
-    ("high card", "High Card"),
+    "straight flush",
+    "royal flush",
+    "four of a kind",
+    "full house",
+    "flush",
+    "straight",
+    "three of a kind",
+    "two pair",
+    "pair",
+    "high card",
 )
 
 
 def _same_description(text: str, ours: str) -> bool:
     """Whether a file's words name the same category as the engine's description."""
     low, mine = text.lower(), ours.lower()
-    for words, _ in _CATEGORY_WORDS:
+    for words in _CATEGORY_WORDS:
         if words in low:
             return words in mine or (words == "straight flush" and "royal" in mine)
     return True  # words we do not know: nothing to compare
@@ -1028,29 +1032,102 @@ def record(
 
 
 def with_results(history: HandHistory) -> HandHistory:
-    """The history with the results the rules give wherever the file states none.
+    """The history with the results the rules give where the file states none.
 
     Used when writing a format that states results (PokerStars' collected
-    amounts and summary) from one that need not (PHH).  A hand that does not
-    replay cleanly is returned unchanged.
+    amounts and summary) from one that need not (PHH): the claims of
+    :func:`completed_claims`, unless the file states its total pot or who
+    collected what (as PokerStars text does: then it states every result it
+    has); and the finishing stacks, when every starting stack is known (less
+    any rake the winnings leave out).  A hand that does not replay cleanly is
+    returned unchanged.
     """
-    result = replay(history, check_claims=False)
-    if result.hand is None or any(p.severity != "warning" for p in result.problems):
-        return history
-    done = record(result.hand).claims
     claims = history.claims
-    known_stacks = all(p.stack is not None for p in history.players)
+    result = replay(history, check_claims=False)
+    if not result.ok or result.hand is None or result.hand.outcome is None:
+        return history
+    outcome = result.hand.outcome
+    if claims.total_pot is None and claims.collected is None:
+        excess = [result.excess.get(i, 0) for i in range(len(history.players))]
+        claims = completed_claims(history, outcome, excess)
+    if claims.finishing_stacks is None and all(p.stack is not None for p in history.players):
+        kept = [0] * len(history.players)  # what each player took from the pots
+        for who, amount, _ in claims.collected or ():
+            kept[who] += amount
+        won = _awards(outcome, len(history.players))
+        stacks = tuple(
+            stack - (award - took) if took <= award else stack
+            for stack, award, took in zip(outcome.stacks, won, kept, strict=True)
+        )
+        claims = replace(claims, finishing_stacks=stacks)
+    return replace(history, claims=claims)
+
+
+def _awards(outcome: Outcome, players: int) -> list[int]:
+    """What the rules award each player from the pots."""
+    won = [0] * players
+    for pot in outcome.pots:
+        for seat, share in zip(pot.winners, pot.shares, strict=True):
+            won[seat] += share
+    return won
+
+
+def completed_claims(history: HandHistory, outcome: Outcome, excess: Sequence[int]) -> Claims:
+    """The file's claims, with the results of the rules where it states none: the
+    winnings (the file's, unless they exceed the awards or were never filled in),
+    who collected what from which pot, the rake (what the rules award beyond
+    the stated winnings), the uncalled bets (``excess``: chips of raises nobody
+    could call, by seat), the total pot and the side pots.  The finishing
+    stacks and hand descriptions are left as the file states them."""
+    claims = history.claims
+    n = len(history.players)
+    won = _awards(outcome, n)
+    said = claims.winnings
+    if said is not None and (
+        len(said) != n
+        or any(w > r for w, r in zip(said, won, strict=False))
+        or (not any(said) and any(won))  # winnings never filled in
+    ):
+        said = None
+    winnings = tuple(said) if said is not None else tuple(won)
+    collected = _collected(outcome.pots, won, winnings)
+    back = [r + x for r, x in zip(outcome.returned, excess, strict=True)]
     return replace(
-        history,
-        claims=replace(
-            claims,
-            collected=claims.collected if claims.collected is not None else done.collected,
-            returned=claims.returned if claims.returned is not None else done.returned,
-            total_pot=claims.total_pot if claims.total_pot is not None else done.total_pot,
-            rake=claims.rake if claims.rake is not None else 0,
-            winnings=claims.winnings if claims.winnings is not None else done.winnings,
-            finishing_stacks=claims.finishing_stacks
-            if claims.finishing_stacks is not None or not known_stacks
-            else done.finishing_stacks,
-        ),
+        claims,
+        winnings=winnings,
+        collected=tuple(collected),
+        rake=claims.rake
+        if claims.rake is not None
+        else max(0, outcome.total - sum(amount for _, amount, _ in collected)),
+        returned=claims.returned
+        if claims.returned is not None
+        else tuple((seat, amount) for seat, amount in enumerate(back) if amount),
+        total_pot=outcome.total,
+        pots=claims.pots
+        if claims.pots is not None or len(outcome.pots) < 2
+        else tuple(p.amount for p in outcome.pots),
     )
+
+
+def _collected(
+    pots: Sequence[Pot], won: list[int], winnings: tuple[int, ...]
+) -> list[tuple[int, int, str]]:
+    """Who collected what from which pot: the engine's shares, less each player's
+    rake (what the rules award beyond the stated winnings), taken from the last
+    pot they won first."""
+    single = len(pots) == 1
+    rows: list[list[Any]] = []
+    for k, pot in enumerate(pots):
+        name = "pot" if single else ("main pot" if k == 0 else f"side pot-{k}")
+        for seat, share in zip(pot.winners, pot.shares, strict=True):
+            rows.append([seat, share, name])
+    for seat, (award, kept) in enumerate(zip(won, winnings, strict=False)):
+        cut = award - kept
+        for row in reversed(rows):
+            if cut <= 0:
+                break
+            if row[0] == seat:
+                take = min(cut, row[1])
+                row[1] -= take
+                cut -= take
+    return [(seat, amount, name) for seat, amount, name in rows if amount]

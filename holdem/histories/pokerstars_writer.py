@@ -39,7 +39,7 @@ from .model import (
     HandHistory,
     Move,
 )
-from .playback import replay, states
+from .playback import completed_claims, replay, states
 from .pokerstars import _GAME, _LIMIT_TEXT, _STREETS
 
 __all__ = ["DEFAULT_DATE", "PokerStarsWriter", "to_pokerstars", "write_pokerstars"]
@@ -251,63 +251,17 @@ def _play_of(hand: HandHistory, engine: Hand | None) -> _Play:
         return play
     play.finished = True
     play.showdown = outcome.showdown
-    won = [0] * n
-    for pot in outcome.pots:
-        for seat, share in zip(pot.winners, pot.shares, strict=True):
-            won[seat] += share
-    said = claims.winnings
-    if said is not None and (
-        len(said) != n
-        or any(w > r for w, r in zip(said, won, strict=False))
-        or (not any(said) and any(won))  # winnings never filled in
-    ):
-        said = None
-    if claims.collected is not None:
-        by_player = [0] * n
-        for who, amount, _ in claims.collected:
-            by_player[who] += amount
-        play.winnings = claims.winnings if claims.winnings is not None else tuple(by_player)
-    else:
-        play.winnings = tuple(said) if said is not None else tuple(won)
-        play.collected = _collected(outcome.pots, won, play.winnings)
-    if claims.rake is None:
-        play.rake = max(0, outcome.total - sum(amount for _, amount, _ in play.collected))
-    if claims.returned is None:
-        back = [r + x for r, x in zip(outcome.returned, excess, strict=True)]
-        play.returned = [(seat, amount) for seat, amount in enumerate(back) if amount]
-    if claims.total_pot is None:
-        play.total = outcome.total
-    if claims.pots is None and len(outcome.pots) > 1:
-        play.pots = tuple(p.amount for p in outcome.pots)
+    done = completed_claims(hand, outcome, excess)
+    play.winnings = done.winnings
+    play.collected = list(done.collected or ())
+    play.rake = done.rake
+    play.returned = list(done.returned or ())
+    play.total = done.total_pot
+    play.pots = done.pots
     if not play.described:
         for shown in outcome.shown:
             play.described[shown.seat] = _stars_words(shown.description)
     return play
-
-
-def _collected(
-    pots: Iterable[Any], won: list[int], winnings: tuple[int, ...]
-) -> list[tuple[int, int, str]]:
-    """Who collected what from which pot: the engine's shares, less each player's
-    rake (what the rules award beyond the stated winnings), taken from the last
-    pot they won first."""
-    pots = list(pots)
-    single = len(pots) == 1
-    rows: list[list[Any]] = []
-    for k, pot in enumerate(pots):
-        name = "pot" if single else ("main pot" if k == 0 else f"side pot-{k}")
-        for seat, share in zip(pot.winners, pot.shares, strict=True):
-            rows.append([seat, share, name])
-    for seat, (award, kept) in enumerate(zip(won, winnings, strict=False)):
-        cut = award - kept
-        for row in reversed(rows):
-            if cut <= 0:
-                break
-            if row[0] == seat:
-                take = min(cut, row[1])
-                row[1] -= take
-                cut -= take
-    return [(seat, amount, name) for seat, amount, name in rows if amount]
 
 
 def _record_posts(hand: HandHistory) -> list[_Post]:
