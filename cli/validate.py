@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterator
-from functools import partial
+from typing import Any
 
 import click
 
-from holdem.histories import FORMATS, FileReport, find_files, validate_file
+from holdem.histories import (
+    FORMATS,
+    FileReport,
+    Piece,
+    detect_format,
+    find_files,
+    split_file,
+    validate_file,
+    validate_piece,
+)
 
 EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2
@@ -22,28 +32,93 @@ STDIN = "-"
 MAX_JOBS = 64
 
 
+#: Files larger than this are cut into pieces of whole hands for --jobs.
+SPLIT_BYTES = 1 << 20
+
+
 def _reports(files: list[str], fmt: str | None, jobs: int) -> Iterator[FileReport]:
-    """Reports in file order; on ``jobs`` processes when there are several files."""
-    if files[:1] == [STDIN]:
-        assert fmt is not None
-        yield validate_file(sys.stdin.buffer, fmt, name="<stdin>")
-        files = files[1:]
-    jobs = min(jobs, len(files))
+    """Reports in file order; on ``jobs`` processes, each large file (and
+    standard input) cut into pieces of whole hands, the other files whole."""
+    if not any(path == STDIN or _size(path) > SPLIT_BYTES for path in files):
+        jobs = min(jobs, len(files))  # no file is shared among processes
     if jobs <= 1:
         for path in files:
-            yield validate_file(path, fmt)
+            if path == STDIN:
+                assert fmt is not None
+                yield validate_file(sys.stdin.buffer, fmt, name="<stdin>")
+            else:
+                yield validate_file(path, fmt)
         return
     import multiprocessing
 
     # the workers leave Ctrl-C to this process, which stops them at once
     pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
     try:
-        chunk = max(1, len(files) // (jobs * 8))
-        yield from pool.imap(partial(validate_file, fmt=fmt), files, chunksize=chunk)
+        report: FileReport | None = None
+        at = -1  # the file the report is of
+        for index, whole, part in _in_order(pool, _tasks(files, fmt), fmt, ahead=4 * jobs):
+            if index != at:
+                if report is not None:
+                    yield report.finish()
+                report, at = part, index
+                if whole:
+                    yield report
+                    report = None
+            else:
+                assert report is not None
+                report.add(part)
+        if report is not None:
+            yield report.finish()
         pool.close()
     finally:
         pool.terminate()
         pool.join()
+
+
+#: A task for a worker: (file index, whole file?, the file's path or a piece of it).
+_Task = tuple[int, bool, "str | Piece"]
+
+
+def _tasks(files: list[str], fmt: str | None) -> Iterator[_Task]:
+    for index, path in enumerate(files):
+        if path == STDIN:
+            pieces = split_file(sys.stdin.buffer, fmt, name="<stdin>")
+        elif _size(path) > SPLIT_BYTES and (fmt or detect_format(path)):
+            pieces = split_file(path, fmt)
+        else:
+            yield index, True, path
+            continue
+        for piece in pieces:
+            yield index, False, piece
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0  # validate_file says what is wrong
+
+
+def _run(task: _Task, fmt: str | None) -> tuple[int, bool, FileReport]:
+    index, whole, work = task
+    if isinstance(work, str):
+        return index, whole, validate_file(work, fmt)
+    return index, whole, validate_piece(work)
+
+
+def _in_order(
+    pool: Any, tasks: Iterator[_Task], fmt: str | None, ahead: int
+) -> Iterator[tuple[int, bool, FileReport]]:
+    """The results of the tasks in order, at most ``ahead`` of them at work or
+    waiting: a large file is read as fast as the workers take it (Pool.imap
+    would read it all at once)."""
+    waiting: deque[Any] = deque()
+    for task in tasks:
+        waiting.append(pool.apply_async(_run, (task, fmt)))
+        if len(waiting) >= ahead:
+            yield waiting.popleft().get()
+    while waiting:
+        yield waiting.popleft().get()
 
 
 def _ignore_interrupts() -> None:
@@ -85,7 +160,8 @@ Exit status: 0 all clean, 1 problems found, 2 input that cannot be read
     type=click.IntRange(1, MAX_JOBS),
     default=1,
     show_default=True,
-    help=f"Files validated in parallel (processes, at most {MAX_JOBS}; no more than files).",
+    help=f"Processes validating at once (at most {MAX_JOBS}): files of over 1 MiB and "
+    "standard input are shared among them in pieces of whole hands, smaller files go whole.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Only problems and the summary.")
 def validate_command(

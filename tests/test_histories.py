@@ -521,3 +521,10 @@ def test_with_results_of_a_raked_hand_agree_with_each_other() -> None:
     [back] = read_pokerstars_text(written)
     assert isinstance(back, HandHistory) and back.claims.rake == 1
     assert [p.severity for p in validate_text(written, "pokerstars").problems] == []
+
+
+def test_every_name_the_histories_package_lists_imports() -> None:
+    import holdem.histories as package
+
+    for name in package.__all__:
+        assert getattr(package, name) is not None, name

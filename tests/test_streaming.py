@@ -129,3 +129,74 @@ def test_json_report_is_written_one_problem_at_a_time(tmp_path: Path) -> None:
     report.write_json(out)
     assert json.loads(out.getvalue()) == report.to_dict()
     assert report.to_dict()["problems"][0]["code"] == "illegal"
+
+
+# --- one large file on several processes ---------------------------------------
+
+
+def joined(report: FileReport) -> dict[str, object]:
+    return report.to_dict()
+
+
+def in_pieces(source: str, fmt: str | None = None, hands: int = 3) -> FileReport:
+    from holdem.histories import split_file, validate_piece
+
+    pieces = list(split_file(source, fmt, hands=hands))
+    report = validate_piece(pieces[0])
+    for piece in pieces[1:]:
+        report.add(validate_piece(piece))
+    return report.finish()
+
+
+def test_a_file_in_pieces_gives_the_report_of_the_whole(tmp_path: Path) -> None:
+    from holdem.histories import split_file
+
+    path = write_set(tmp_path / "set.phhs", 25)
+    assert len(list(split_file(str(path), hands=3))) == 9
+    whole = validate_file(str(path))
+    assert whole.errors == 2
+    assert joined(in_pieces(str(path))) == joined(whole)
+
+
+def test_pokerstars_files_in_pieces_give_the_reports_of_the_whole() -> None:
+    data = Path(__file__).parent / "data" / "pokerstars"
+    files = sorted(data.rglob("*.txt"))
+    assert len(files) > 10
+    for path in files:
+        assert joined(in_pieces(str(path), "pokerstars", hands=1)) == joined(
+            validate_file(str(path), "pokerstars")
+        ), path
+
+
+def test_a_file_in_pieces_that_stops_being_text_or_holds_no_hand(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.phhs"
+    broken.write_bytes(write_set(tmp_path / "a.phhs", 7).read_bytes() + b"[8]\n\xff\xfe\x00\x00")
+    whole = validate_file(str(broken))
+    assert whole.status == "UNREADABLE" and whole.hands == 7
+    assert joined(in_pieces(str(broken))) == joined(whole)
+    empty = tmp_path / "empty.phhs"
+    empty.write_text("# nothing here\n", encoding="utf-8")
+    assert joined(in_pieces(str(empty))) == joined(validate_file(str(empty)))
+    assert [p.code for p in validate_file(str(empty)).problems] == ["empty"]
+
+
+def test_validate_jobs_shares_one_large_file_among_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from holdem.cli import validate as command
+    from holdem.cli.main import main
+
+    path = write_set(tmp_path / "set.phhs", 450)
+    small = write_set(tmp_path / "small.phhs", 5)
+    monkeypatch.setattr(command, "SPLIT_BYTES", 10_000)  # set.phhs is cut, small.phhs is not
+    outputs = []
+    for jobs in ("1", "2"):
+        result = CliRunner().invoke(
+            main, ["validate", "--json", "--jobs", jobs, str(path), str(small)]
+        )
+        assert result.exit_code == 1, result.output
+        outputs.append(json.loads(result.stdout))
+    assert outputs[0] == outputs[1]
+    assert outputs[1]["summary"]["hands"] == 455 and outputs[1]["summary"]["error"] == 45

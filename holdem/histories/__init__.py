@@ -32,10 +32,13 @@ if TYPE_CHECKING:
     from .files import (
         FORMATS,
         FileReport,
+        Piece,
         detect_format,
         find_files,
         read_hands,
+        split_file,
         validate_file,
+        validate_piece,
         validate_text,
     )
     from .model import (
@@ -74,10 +77,13 @@ _EXPORTS = {
     "files": (
         "FORMATS",
         "FileReport",
+        "Piece",
         "detect_format",
         "find_files",
         "read_hands",
+        "split_file",
         "validate_file",
+        "validate_piece",
         "validate_text",
     ),
     "model": (
@@ -113,6 +119,7 @@ _EXPORTS = {
     ),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+assert len(_MODULE_OF) == sum(map(len, _EXPORTS.values()))  # each name from one module
 
 
 def __getattr__(name: str) -> Any:
@@ -142,6 +149,7 @@ __all__ = [
     "HandHistory",
     "Move",
     "PhhWriter",
+    "Piece",
     "Player",
     "PokerStarsWriter",
     "Problem",
@@ -157,11 +165,13 @@ __all__ = [
     "read_pokerstars_text",
     "record",
     "replay",
+    "split_file",
     "states",
     "to_phh",
     "to_pokerstars",
     "validate",
     "validate_file",
+    "validate_piece",
     "validate_text",
     "with_results",
     "write_phh",

@@ -21,23 +21,26 @@ import pickle
 import tempfile
 import weakref
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from ..errors import HistoryFormatError, quote
-from .inputs import Source, input_name
+from .inputs import Source, input_lines, input_name
 from .model import HandHistory, Problem
 
 __all__ = [
     "FORMATS",
     "FileReport",
+    "Piece",
     "detect_format",
     "find_files",
     "read_hands",
+    "split_file",
     "validate_file",
+    "validate_piece",
     "validate_text",
 ]
 
@@ -261,6 +264,21 @@ class FileReport:
             out.write(", " * bool(number) + json.dumps(problem.to_dict()))
         out.write("]}")
 
+    def add(self, part: FileReport) -> None:
+        """Takes in the report of a later piece of the same file (:func:`validate_piece`)."""
+        self.hands += part.hands
+        self.problems.extend(part.problems)
+        if part.unreadable is not None:
+            self.unreadable = part.unreadable
+
+    def finish(self) -> FileReport:
+        """The warning ``empty`` for a readable file without a hand; returns the report."""
+        if not self.hands and self.unreadable is None:
+            self.problems.append(
+                Problem(self.path, 0, None, "warning", "the file holds no hand", "empty")
+            )
+        return self
+
     def _head(self) -> dict[str, Any]:
         return {
             "path": self.path,
@@ -286,11 +304,7 @@ def validate_file(path: Source, fmt: str | None = None, *, name: str | None = No
         report.unreadable = str(exc)
     except OSError as exc:
         report.unreadable = exc.strerror or str(exc)
-    if not report.hands and report.unreadable is None:
-        report.problems.append(
-            Problem(report.path, 0, None, "warning", "the file holds no hand", "empty")
-        )
-    return report
+    return report.finish()
 
 
 def validate_text(text: str, fmt: str, *, path: str = "<text>") -> FileReport:
@@ -298,19 +312,110 @@ def validate_text(text: str, fmt: str, *, path: str = "<text>") -> FileReport:
     return validate_file(io.StringIO(text, newline=None), fmt, name=path)
 
 
-def _check_hands(items: Iterable[HandHistory | Problem], report: FileReport) -> None:
+#: Hands in a piece of a file that :func:`split_file` cuts.
+PIECE_HANDS = 200
+
+
+class Piece(NamedTuple):
+    """Lines of one file that hold whole hands, from line ``first`` on."""
+
+    name: str  # the file, for messages
+    fmt: str
+    first: int
+    lines: list[str]
+    #: why the file stops being readable after these lines (None: it does not)
+    unreadable: str | None = None
+
+
+def split_file(
+    source: Source, fmt: str | None = None, *, name: str | None = None, hands: int = PIECE_HANDS
+) -> Iterator[Piece]:
+    """The lines of a file or stream in pieces of ``hands`` hands, cut only where
+    a hand begins (a PHH table ``[n]``, a PokerStars header): one large file
+    validated on several processes, each piece by :func:`validate_piece`, and
+    the reports joined in order with :meth:`FileReport.add` give what
+    :func:`validate_file` gives.  Never raises for bad content: where the input
+    stops being readable, the last piece says why."""
+    if fmt is None and isinstance(source, str | os.PathLike):
+        fmt = detect_format(source)
+    starts = _hand_starts(fmt)
+    where = input_name(source, name)
+    assert fmt is not None
+    piece: list[str] = []
+    first = 1
+    count = 0
+    last = 0  # where in the piece the last hand begins
+    try:
+        legacy = "cp1252" if fmt == "pokerstars" else None
+        for number, line in enumerate(input_lines(source, path=where, legacy=legacy), 1):
+            if starts(line):
+                count += 1
+                if count > hands:
+                    yield Piece(where, fmt, first, piece)
+                    piece, first, count = [], number, 1
+                last = len(piece)
+            piece.append(line)
+    except (HistoryFormatError, OSError) as exc:
+        # the readers leave out the hand the input stops in: so does the piece
+        why = str(exc) if isinstance(exc, HistoryFormatError) else exc.strerror or str(exc)
+        yield Piece(where, fmt, first, piece[:last], why)
+        return
+    yield Piece(where, fmt, first, piece)
+
+
+def _hand_starts(fmt: str | None) -> Callable[[str], bool]:
+    """Whether a line begins a hand, in a format (the readers' own tests)."""
+    if fmt == "phh":
+        from .phh import _table_name
+
+        return lambda line: line[:1] in ("[", " ", "\t") and _table_name(line) is not None
+    if fmt == "pokerstars":
+        from .pokerstars import is_hand_header
+
+        return lambda line: (
+            "PokerStars" in line and is_hand_header(line.replace("\ufeff", "").strip())
+        )
+    raise HistoryFormatError(
+        f"unknown hand-history format {fmt!r}: use one of {', '.join(FORMATS)}"
+    )
+
+
+def validate_piece(piece: Piece) -> FileReport:
+    """The report of one piece of a file (its lines numbered as in the file);
+    join the pieces' reports with :meth:`FileReport.add`, then
+    :meth:`FileReport.finish`."""
+    report = FileReport(piece.name)
+    try:
+        text = io.StringIO("\n".join(piece.lines), newline=None)
+        _check_hands(read_hands(text, piece.fmt, path=piece.name), report, piece.first - 1)
+    except HistoryFormatError as exc:  # not expected: the lines were read once already
+        report.unreadable = str(exc)
+    report.unreadable = piece.unreadable or report.unreadable
+    return report
+
+
+def _check_hands(
+    items: Iterable[HandHistory | Problem], report: FileReport, shift: int = 0
+) -> None:
+    """Validates the hands; ``shift``: what to add to line numbers (of a piece)."""
     from .playback import validate
+
+    def note(problem: Problem) -> None:
+        if shift and problem.line:
+            problem = replace(problem, line=problem.line + shift)
+        report.problems.append(problem)
 
     for item in items:
         if isinstance(item, HandHistory) or item.code != "outside":  # text outside: no hand
             report.hands += 1
         if isinstance(item, Problem):
-            report.problems.append(item)
+            note(item)
             continue
         try:
-            report.problems.extend(validate(item))
+            for problem in validate(item):
+                note(problem)
         except Exception as exc:  # a bug of ours: report it with the hand, go on
-            report.problems.append(
+            note(
                 Problem(
                     item.source or report.path,
                     item.line,
