@@ -75,21 +75,41 @@ def _reports(files: list[str], fmt: str | None, jobs: int) -> Iterator[FileRepor
         pool.join()
 
 
-#: A task for a worker: (file index, whole file?, the file's path or a piece of it).
-_Task = tuple[int, bool, "str | Piece"]
+#: Small files a worker takes at a time (one task each would cost more in
+#: messages than in work), and their most bytes together.
+BATCH_FILES = 64
+BATCH_BYTES = 1 << 18
+
+#: A task for a worker: the index of its (first) file, and its work: whole
+#: files (consecutive from that index), or a piece of one file.
+_Task = tuple[int, "list[str] | Piece"]
 
 
 def _tasks(files: list[str], fmt: str | None) -> Iterator[_Task]:
+    batch: list[str] = []
+    size = 0
     for index, path in enumerate(files):
         if path == STDIN:
-            pieces = split_file(sys.stdin.buffer, fmt, name="<stdin>")
-        elif _size(path) > SPLIT_BYTES and (fmt or detect_format(path)):
-            pieces = split_file(path, fmt)
+            pieces: Iterator[Piece] | None = split_file(sys.stdin.buffer, fmt, name="<stdin>")
         else:
-            yield index, True, path
+            length = _size(path)
+            pieces = None
+            if length > SPLIT_BYTES and (fmt or detect_format(path)):
+                pieces = split_file(path, fmt)
+        if pieces is None:
+            if batch and (len(batch) >= BATCH_FILES or size + length > BATCH_BYTES):
+                yield index - len(batch), batch
+                batch, size = [], 0
+            batch.append(path)
+            size += length
             continue
+        if batch:
+            yield index - len(batch), batch
+            batch, size = [], 0
         for piece in pieces:
-            yield index, False, piece
+            yield index, piece
+    if batch:
+        yield len(files) - len(batch), batch
 
 
 def _size(path: str) -> int:
@@ -99,11 +119,12 @@ def _size(path: str) -> int:
         return 0  # validate_file says what is wrong
 
 
-def _run(task: _Task, fmt: str | None) -> tuple[int, bool, FileReport]:
-    index, whole, work = task
-    if isinstance(work, str):
-        return index, whole, validate_file(work, fmt)
-    return index, whole, validate_piece(work)
+def _run(task: _Task, fmt: str | None) -> list[tuple[int, bool, FileReport]]:
+    """(file index, whole file?, report) for each file or piece of the task."""
+    index, work = task
+    if isinstance(work, Piece):
+        return [(index, False, validate_piece(work))]
+    return [(index + k, True, validate_file(path, fmt)) for k, path in enumerate(work)]
 
 
 def _in_order(
@@ -116,9 +137,9 @@ def _in_order(
     for task in tasks:
         waiting.append(pool.apply_async(_run, (task, fmt)))
         if len(waiting) >= ahead:
-            yield waiting.popleft().get()
+            yield from waiting.popleft().get()
     while waiting:
-        yield waiting.popleft().get()
+        yield from waiting.popleft().get()
 
 
 def _ignore_interrupts() -> None:
