@@ -201,7 +201,8 @@ def test_broken_files_report_the_problem(path: Path) -> None:
     assert head[0].startswith("# ") and not head[0].startswith("# expect")
     expected = [m.groupdict() for m in map(_EXPECT.match, head) if m]
     assert expected, "a broken file says what to expect"
-    problems = [p for p in read_all(path) if isinstance(p, Problem)]
+    # what reading finds: hands it cannot read, and notes on those it reads
+    problems = [p for x in read_all(path) for p in ([x] if isinstance(x, Problem) else x.notes)]
     assert len(problems) == len(expected), [str(p) for p in problems]
     for problem, want in zip(problems, expected, strict=True):
         assert problem.path == str(path)
@@ -609,3 +610,14 @@ def test_corpus() -> None:
     # counts documented in docs/pokerstars.md
     assert read == 1326
     assert problems == {"unsupported": 4, "error": 3}
+
+
+def test_the_summary_board_is_written_whole_and_read_back_checked() -> None:
+    # 2c is card 0: the writer once left it out of the summary's board
+    text = (DATA / "broken" / "summary_board.txt").read_text(encoding="utf-8")
+    text = text.replace("Board [3d 9h Js Qc]", "Board [2c 3d 9h Js Qc]")
+    [hand] = read_pokerstars_text(text)
+    assert isinstance(hand, HandHistory) and not hand.notes
+    written = to_pokerstars(hand)
+    assert "Board [2c 3d 9h Js Qc]" in written
+    assert validate_text(written, "pokerstars").status == "OK"

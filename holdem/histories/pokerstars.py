@@ -947,7 +947,24 @@ class _HandParser:
             self.claim_lines["pots"] = self.lineno
 
     def board_line(self, text: str) -> None:
-        """``Board [..]``: the street lines gave the cards already."""
+        """``Board [..]``: the cards the street lines dealt, said again (checked)."""
+        b = _BRACKETS.search(text)
+        try:
+            said = parse_cards(b.group(1)) if b is not None else None
+        except HoldemError:
+            said = None
+        if said != self.board:
+            self.notes.append(
+                Problem(
+                    self.path or "<input>",
+                    self.lineno,
+                    self.hand_id,
+                    "error",
+                    f"the summary's board {quote(text[6:])} is not the board dealt "
+                    f"[{format_cards(self.board)}]",
+                    "board",
+                )
+            )
 
     def summary_seat(self, text: str) -> None:
         """``Seat N: P (button) showed [..] and won ($X) with ...``, ``... collected ($X)``."""

@@ -543,7 +543,9 @@ class _Text:
         self.hole = {
             m.actor: m.cards for m in hand.moves if m.kind == DEAL_HOLE and m.actor is not None
         }
-        self.board = [c for m in hand.moves if m.kind == DEAL_BOARD for c in m.cards if c]
+        self.board = [
+            c for m in hand.moves if m.kind == DEAL_BOARD for c in m.cards if c is not None
+        ]
 
     # -- amounts
 
