@@ -24,7 +24,7 @@ from click.testing import CliRunner
 from holdem.cli.main import main as cli
 from holdem.config import RULE_VARIANTS, HandConfig
 from holdem.hand import Hand
-from holdem.histories import read_phh, read_phh_text, replay, validate
+from holdem.histories import Problem, read_phh, read_phh_text, replay, validate
 from holdem.histories.conventions import CONVENTION_BY_NAME, CONVENTIONS
 
 pokerkit = pytest.importorskip("pokerkit")
@@ -294,3 +294,25 @@ def test_rule_variant_no_half_bet_rule_raises_from_a_short_all_in() -> None:
         hand.call()
         legal = hand.legal_actions()  # the bettor: the all-in reopened nothing
         assert legal is not None and legal.seat == 1 and legal.wager is None
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.phh")), ids=lambda p: p.stem)
+def test_a_convention_hand_written_as_pokerstars_text_keeps_its_play_and_results(
+    path: Path,
+) -> None:
+    from holdem.histories import read_pokerstars_text, to_pokerstars, with_results
+
+    [hand] = read_phh(path)
+    assert not isinstance(hand, Problem)
+    text = to_pokerstars(hand)
+    assert "collected" in text and "Total pot" in text  # the results are written
+    [back] = read_pokerstars_text(text)
+    assert not isinstance(back, Problem)
+    problems = validate(back)
+    assert all(p.severity == "warning" for p in problems), [str(p) for p in problems]
+    # the play conventions come back by name; the results are written as the rules give them
+    before = {p.code for p in validate(hand)}
+    assert {p.code for p in problems} <= before
+    if CONVENTION_BY_NAME[path.stem].rule_variant or path.stem == "pokerkit-lone-check":
+        assert path.stem in {p.code for p in problems}
+    assert with_results(hand).claims.collected is not None

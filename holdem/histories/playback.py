@@ -249,8 +249,8 @@ def replay(
     """
     if conventions is True or conventions is False:
         result = _replay(history, check_claims, frozenset())
-        if conventions and check_claims:
-            return _explain(history, result)
+        if conventions:
+            return _explain(history, result, check_claims)
         return result
     names = frozenset(conventions)
     unknown = sorted(names - CONVENTION_BY_NAME.keys())
@@ -287,9 +287,10 @@ def _trigger(result: Replay) -> Problem | None:
 _EXPLAINED_WARNINGS = frozenset({"winnings-rake"})
 
 
-def _explain(history: HandHistory, ours: Replay) -> Replay:
+def _explain(history: HandHistory, ours: Replay, check_claims: bool) -> Replay:
     """``ours`` (the replay by our rules), or the replay by the fewest known
-    conventions that explain its failure, with a warning naming each."""
+    conventions that explain its failure, with a warning naming each (without
+    ``check_claims``, only conventions of the play itself can be needed)."""
     trigger = _trigger(ours)
     if trigger is None:
         return ours
@@ -303,12 +304,12 @@ def _explain(history: HandHistory, ours: Replay) -> Replay:
             return ours
         for c in new:
             used[c.name] = problem
-        result = _replay(history, True, frozenset(used))
+        result = _replay(history, check_claims, frozenset(used))
         problem_or_none = _trigger(result)
     if len(used) > 1:  # name only the conventions the hand needs
         for name in list(used):
             rest = frozenset(used) - {name}
-            trial = _replay(history, True, rest)
+            trial = _replay(history, check_claims, rest)
             if _trigger(trial) is None:
                 del used[name]
                 result = trial

@@ -201,6 +201,11 @@ def _play_of(hand: HandHistory, engine: Hand | None) -> _Play:
     level = max(b.blinds, default=0)
     if engine is not None:
         level = max(engine.config.big_blind, engine.config.straddle)
+        if "posted_short_blind" in engine.config.rule_variants:  # PokerKit's reading
+            level = max(
+                (a.amount for a in log if a.kind in (K.BIG_BLIND, K.STRADDLE) and a.amount),
+                default=level,
+            )
     decisions = [i for i, a in enumerate(log) if a.kind in _DECISIONS]
     first_return = next((i for i, a in enumerate(log) if a.kind is K.RETURN), None)
     actions: list[Action | None] = []
