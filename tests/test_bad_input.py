@@ -675,3 +675,33 @@ def test_short_big_blind_heads_up_keeps_its_blind_names_in_pokerstars_text() -> 
     assert "Player2: posts small blind 2" in text
     [back] = read_pokerstars_text(text)
     assert isinstance(back, HandHistory) and validate(back) == []
+
+
+#: Wrong values of every kind, for the fields a writer fills in.
+WRONG_VALUES = (
+    "5", "'x'", "true", "12:00:00", "-1", "0.5", "1e30", "[]", "['x']", "[[]]", "[-1]",
+    "[99]", "[1.5]", "[[1, 'x']]", "[[99, 1]]", "[[1, 2, 3, 4]]", "[1, 2, 3]", "{a = 1}",
+    "[true]", "[[1, -5, 'pot']]", "[[1, 1.0000001]]",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("value", WRONG_VALUES)
+def test_wrong_values_of_our_user_fields_and_the_spec_fields_are_errors_not_tracebacks(
+    value: str,
+) -> None:
+    from holdem.histories import to_pokerstars, validate_text
+    from holdem.histories.phh import _SPEC_OPTIONAL, USER_FIELDS
+
+    good = (PHH / "ok_showdown.phh").read_text(encoding="utf-8")
+    for key in [*USER_FIELDS, *_SPEC_OPTIONAL, "hand", "players", "seats"]:
+        text = f"{good}\n{key} = {value}\n"
+        report = validate_text(text, "phh")
+        codes = {p.code for p in report.problems}
+        assert "internal" not in codes, (key, value, [str(p) for p in report.problems])
+        # what reads and replays also writes, or is refused with a clear error
+        for hand in read_phh_text(text):
+            if isinstance(hand, HandHistory):
+                try:
+                    to_pokerstars(hand)
+                except HistoryFormatError:
+                    pass

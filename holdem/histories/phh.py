@@ -270,6 +270,16 @@ def _read_hand(
         return Problem(path, exc.line or line, _hand_id(data, name), "error", exc.reason, "format")
     except _Unsupported as exc:
         return Problem(path, line, _hand_id(data, name), "unsupported", str(exc), "unsupported")
+    except Exception as exc:  # a bug of ours: report it with the hand, go on
+        return Problem(
+            path,
+            line,
+            _hand_id(data, name),
+            "error",
+            f"internal error while reading ({type(exc).__name__}: {quote(str(exc))}); "
+            "please report it with this hand",
+            "internal",
+        )
 
 
 def _too_deep(data: dict[str, Any]) -> bool:
@@ -525,12 +535,12 @@ def _build(
         renumber = {i: k for k, i in enumerate(numbered)}
     else:
         renumber = None
-    for index in data.get("_all_in") or []:
+    for index in _numbers(data, "_all_in", fail):
         k = index - 1 if renumber is None else renumber.get(index - 1, -1)
         if type(index) is not int or not 0 <= k < len(moves):
             raise fail(f"_all_in: no action {quote(index)}", key="_all_in")
         moves[k] = moves[k]._replace(all_in=True)
-    for index in data.get("_mucked") or []:
+    for index in _numbers(data, "_mucked", fail):
         k = index - 1 if renumber is None else renumber.get(index - 1, -1)
         if type(index) is not int or not 0 <= k < len(moves) or moves[k].kind != SHOW:
             raise fail(f"_mucked: action {quote(index)} is not a show", key="_mucked")
@@ -621,6 +631,14 @@ def _build(
         chip=chip,
         notes=tuple(notes),
     )
+
+
+def _numbers(data: dict[str, Any], key: str, fail: Any) -> list[int]:
+    """A user field that lists action numbers (1-based), checked to be one."""
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        raise fail(f"{key} must be an array of action numbers, not {quote(value)}", key=key)
+    return value
 
 
 def _fields_of(data: dict[str, Any], variant: str) -> dict[str, Any]:

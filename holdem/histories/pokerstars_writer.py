@@ -496,7 +496,7 @@ def _phh_fields(fields: dict[str, Any]) -> dict[str, Any]:
     symbol = fields.get("currency_symbol")
     if isinstance(symbol, str) and _WRITER_FIELDS["currency_symbol"](symbol):
         out["currency_symbol"] = symbol
-    elif currency in _SYMBOLS:
+    elif isinstance(currency, str) and currency in _SYMBOLS:
         out["currency_symbol"] = _SYMBOLS[currency]
     day = _phh_date(fields)
     if day is not None:
