@@ -263,7 +263,10 @@ def validate_command(
 
 def _print_report(report: FileReport, quiet: bool) -> None:
     if report.unreadable is not None:
+        # and what the hands before that point gave
         click.echo(f"{report.path}: UNREADABLE: {report.unreadable}")
+        for problem in report.problems:
+            click.echo(f"  {problem}")
         return
     detail = f"{report.hands} hand{'s' * (report.hands != 1)}"
     if report.errors:

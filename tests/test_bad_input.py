@@ -6,6 +6,7 @@ check; the fuzz targets in ``test_fuzz_*.py`` look for more of the same.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
@@ -701,7 +702,17 @@ def test_wrong_values_of_our_user_fields_and_the_spec_fields_are_errors_not_trac
         # what reads and replays also writes, or is refused with a clear error
         for hand in read_phh_text(text):
             if isinstance(hand, HandHistory):
-                try:
+                with contextlib.suppress(HistoryFormatError):
                     to_pokerstars(hand)
-                except HistoryFormatError:
-                    pass
+
+
+def test_an_unreadable_file_still_lists_the_problems_of_the_hands_before(tmp_path: Path) -> None:
+    bad = (PHH / "bad_min_raise.phh").read_text(encoding="utf-8")
+    path = tmp_path / "set.phhs"
+    path.write_bytes(f"[1]\n{bad}\n[2]\n".encode() + b"\x00\xff binary")
+    code, out, _ = run("validate", str(path))
+    assert code == 2
+    lines = out.splitlines()
+    assert "UNREADABLE" in lines[0]
+    assert "minimum raise is to 4" in lines[1]  # the summary's count has its line
+    assert lines[-1].endswith("1 error")

@@ -244,7 +244,7 @@ def read_toml(lines: list[str]) -> Any:
     from holdem.histories.phh import MAX_DEPTH, _decimal
 
     try:
-        return c_read_toml(lines, 1, _decimal, time.fromisoformat, MAX_DEPTH)
+        return c_read_toml(lines, 1, _decimal, time.fromisoformat, MAX_DEPTH - 1)
     except ValueError:
         return None
 

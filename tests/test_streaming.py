@@ -158,7 +158,7 @@ def test_a_file_in_pieces_gives_the_report_of_the_whole(tmp_path: Path) -> None:
     assert joined(in_pieces(str(path))) == joined(whole)
 
 
-def test_pokerstars_files_in_pieces_give_the_reports_of_the_whole() -> None:
+def test_pokerstars_files_in_pieces_give_the_reports_of_the_whole(tmp_path: Path) -> None:
     data = Path(__file__).parent / "data" / "pokerstars"
     files = sorted(data.rglob("*.txt"))
     assert len(files) > 10
@@ -166,6 +166,19 @@ def test_pokerstars_files_in_pieces_give_the_reports_of_the_whole() -> None:
         assert joined(in_pieces(str(path), "pokerstars", hands=1)) == joined(
             validate_file(str(path), "pokerstars")
         ), path
+    # all of them in one file: messages that name other lines name the same ones
+    together = tmp_path / "all.txt"
+    together.write_text("\n\n".join(f.read_text(encoding="utf-8") for f in files), encoding="utf-8")
+    whole = validate_file(str(together), "pokerstars")
+    assert any("line" in p.message for p in whole.problems)
+    for hands in (1, 2, 5):
+        assert joined(in_pieces(str(together), "pokerstars", hands=hands)) == joined(whole)
+    # text before any hand, then binary data
+    stray = tmp_path / "stray.txt"
+    stray.write_bytes(b"hello there\n" + together.read_bytes()[:3000] + b"\n\x00\xff\xfe")
+    assert joined(in_pieces(str(stray), "pokerstars", hands=1)) == joined(
+        validate_file(str(stray), "pokerstars")
+    )
 
 
 def test_a_file_in_pieces_that_stops_being_text_or_holds_no_hand(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, NamedTuple, TextIO
 
@@ -102,23 +102,24 @@ def find_files(paths: list[str]) -> tuple[list[str], list[str]]:
 
 
 def read_hands(
-    source: Source, fmt: str | None = None, *, path: str | None = None
+    source: Source, fmt: str | None = None, *, path: str | None = None, first_line: int = 1
 ) -> Iterator[HandHistory | Problem]:
     """The hands of a file, one at a time, in the format its name says or ``fmt``.
 
     ``source`` is a path or an open stream (see :mod:`holdem.histories.inputs`); the
-    readers' ``*_text`` functions read text in memory.
+    readers' ``*_text`` functions read text in memory.  ``first_line``: the
+    number of the first line (a piece of a larger file).
     """
     if fmt is None and isinstance(source, str | os.PathLike):
         fmt = detect_format(source)
     if fmt == "phh":
         from .phh import read_phh
 
-        return read_phh(source, path=path)
+        return read_phh(source, path=path, first_line=first_line)
     if fmt == "pokerstars":
         from .pokerstars import read_pokerstars
 
-        return read_pokerstars(source, path=path)
+        return read_pokerstars(source, path=path, first_line=first_line)
     raise HistoryFormatError(
         f"unknown hand-history format {fmt!r}: use one of {', '.join(FORMATS)}"
         if fmt
@@ -357,8 +358,9 @@ def split_file(
             piece.append(line)
     except (HistoryFormatError, OSError) as exc:
         # the readers leave out the hand the input stops in: so does the piece
+        # (PokerStars text before any hand is reported as it comes: it stays)
         why = str(exc) if isinstance(exc, HistoryFormatError) else exc.strerror or str(exc)
-        yield Piece(where, fmt, first, piece[:last], why)
+        yield Piece(where, fmt, first, piece[:last] if count or fmt == "phh" else piece, why)
         return
     yield Piece(where, fmt, first, piece)
 
@@ -387,35 +389,26 @@ def validate_piece(piece: Piece) -> FileReport:
     report = FileReport(piece.name)
     try:
         text = io.StringIO("\n".join(piece.lines), newline=None)
-        _check_hands(read_hands(text, piece.fmt, path=piece.name), report, piece.first - 1)
+        _check_hands(read_hands(text, piece.fmt, path=piece.name, first_line=piece.first), report)
     except HistoryFormatError as exc:  # not expected: the lines were read once already
         report.unreadable = str(exc)
     report.unreadable = piece.unreadable or report.unreadable
     return report
 
 
-def _check_hands(
-    items: Iterable[HandHistory | Problem], report: FileReport, shift: int = 0
-) -> None:
-    """Validates the hands; ``shift``: what to add to line numbers (of a piece)."""
+def _check_hands(items: Iterable[HandHistory | Problem], report: FileReport) -> None:
     from .playback import validate
-
-    def note(problem: Problem) -> None:
-        if shift and problem.line:
-            problem = replace(problem, line=problem.line + shift)
-        report.problems.append(problem)
 
     for item in items:
         if isinstance(item, HandHistory) or item.code != "outside":  # text outside: no hand
             report.hands += 1
         if isinstance(item, Problem):
-            note(item)
+            report.problems.append(item)
             continue
         try:
-            for problem in validate(item):
-                note(problem)
+            report.problems.extend(validate(item))
         except Exception as exc:  # a bug of ours: report it with the hand, go on
-            note(
+            report.problems.append(
                 Problem(
                     item.source or report.path,
                     item.line,

@@ -116,7 +116,9 @@ def _table_name(line: str) -> str | None:
     return name.strip("'\"")
 
 
-def read_phh(source: Source, *, path: str | None = None) -> Iterator[HandHistory | Problem]:
+def read_phh(
+    source: Source, *, path: str | None = None, first_line: int = 1
+) -> Iterator[HandHistory | Problem]:
     """Reads a PHH (``.phh``) or PHH-set (``.phhs``) file, one hand at a time.
 
     ``source`` is a path (a ``str`` is always a path), the file's bytes, or an
@@ -126,9 +128,10 @@ def read_phh(source: Source, *, path: str | None = None) -> Iterator[HandHistory
     be opened, and :class:`~holdem.errors.HistoryFormatError` where the input
     stops being text (binary data, a line of over a megabyte: see
     :mod:`holdem.histories.inputs`), after the hands before it.
+    ``first_line``: the number of the first line (a piece of a larger file).
     """
     name = input_name(source, path)
-    yield from _read_lines(input_lines(source, path=name), name)
+    yield from _read_lines(input_lines(source, path=name), name, first_line)
 
 
 def read_phh_text(text: str, *, path: str = "<text>") -> Iterator[HandHistory | Problem]:
@@ -136,16 +139,18 @@ def read_phh_text(text: str, *, path: str = "<text>") -> Iterator[HandHistory | 
     return read_phh(io.StringIO(text, newline=None), path=path)
 
 
-def _read_lines(numbered: Iterable[str], path: str) -> Iterator[HandHistory | Problem]:
+def _read_lines(
+    numbered: Iterable[str], path: str, first_line: int = 1
+) -> Iterator[HandHistory | Problem]:
     """Cuts the text into hands at top-level table headers and reads each."""
     lines: list[str] = []
     size = 0  # characters of the hand so far
-    start = 1
     first = 0  # the first line of the hand that is not blank or a comment
     name: str | None = None
     seen_table = False
-    for number, line in enumerate(numbered, 1):
-        if number == 1:
+    start = first_line
+    for number, line in enumerate(numbered, first_line):
+        if number == first_line:
             line = line.lstrip("\ufeff")
         head = line[:1]
         if head == "[" or head == " " or head == "\t":
@@ -225,7 +230,8 @@ def _read_hand(
         )
     try:
         # the plain TOML of PHH files, read in C; None: anything else, for tomllib
-        fast = read_toml(lines, start, _decimal, local_time.fromisoformat, MAX_DEPTH)
+        # arrays nest at most MAX_DEPTH - 1 deep: the hand's table is the first level
+        fast = read_toml(lines, start, _decimal, local_time.fromisoformat, MAX_DEPTH - 1)
     except ValueError:
         fast = None  # a time or number out of range: tomllib says where
     if fast is not None:

@@ -189,9 +189,9 @@ class _Fail(Exception):
 # ---------------------------------------------------------------- input lines
 
 
-def _numbered_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+def _numbered_lines(lines: Iterable[str], first: int = 1) -> Iterator[tuple[int, str]]:
     """``(line number, text)``, stripped, with a hand header in mid-line split off."""
-    for number, raw in enumerate(lines, 1):
+    for number, raw in enumerate(lines, first):
         text = raw.replace("\ufeff", "").strip()
         if "PokerStars" in text:
             m = _HEADER.search(text)
@@ -201,7 +201,9 @@ def _numbered_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
         yield number, text
 
 
-def _hand_chunks(lines: Iterable[str]) -> Iterator[tuple[list[tuple[int, str]], int]]:
+def _hand_chunks(
+    lines: Iterable[str], first: int = 1
+) -> Iterator[tuple[list[tuple[int, str]], int]]:
     """Groups lines into hands; yields ``(lines, 0)`` per hand, or ``([], line)``
     for a run of text outside any hand.  A hand of more than :data:`MAX_HAND`
     characters is cut there (and then fails to read)."""
@@ -209,7 +211,7 @@ def _hand_chunks(lines: Iterable[str]) -> Iterator[tuple[list[tuple[int, str]], 
     after_blank = True
     stray = 0
     size = 0
-    for number, text in _numbered_lines(lines):
+    for number, text in _numbered_lines(lines, first):
         if is_hand_header(text):
             if current:
                 yield current, 0
@@ -261,13 +263,16 @@ _TOO_LARGE = f"(the hand goes on past {MAX_HAND:,} characters)"
 # ---------------------------------------------------------------- reading
 
 
-def read_pokerstars(source: Source, *, path: str | None = None) -> Iterator[HandHistory | Problem]:
+def read_pokerstars(
+    source: Source, *, path: str | None = None, first_line: int = 1
+) -> Iterator[HandHistory | Problem]:
     """Reads PokerStars hand histories, one hand at a time.
 
     :param source: a path (a ``str`` is always a path, never text: it does not
         guess), the file's bytes, an open stream or an iterable of lines
         (:func:`read_pokerstars_text` reads text in memory).
     :param path: the name to report in problems (defaults to the path given).
+    :param first_line: the number of the first line (a piece of a larger file).
     :returns: per hand a :class:`HandHistory`, or a :class:`Problem` (severity
         ``"error"`` for a hand that cannot be read, ``"unsupported"`` for one
         the engine cannot represent); text outside any hand is a problem too.
@@ -287,7 +292,7 @@ def read_pokerstars(source: Source, *, path: str | None = None) -> Iterator[Hand
             f"{exc.strerror}: a str is a path (read text in memory with read_pokerstars_text)",
             where[:60],
         ) from None
-    for chunk, stray in _hand_chunks(lines):
+    for chunk, stray in _hand_chunks(lines, first_line):
         if not chunk:
             yield Problem(where, stray, None, "error", "text outside a hand", "outside")
             continue
