@@ -1,13 +1,14 @@
 /* hd_toml.c - the plain TOML of PHH hand histories, read in C (holdem._fastcall).
  *
- * read_toml(lines, start, decimal, max_depth) reads the lines of one hand as
- * holdem.histories.phh._fast_toml does, and gives the same result: a tuple
- * (data, action_lines, key_lines), or None for anything it does not read.
- * None is always a safe answer (the caller then reads the hand in Python), so
- * this reader is conservative: it takes only ASCII outside strings, only
- * blanks and tabs as white space, and leaves local times, escapes and
- * anything unusual to Python.  What it does take it reads exactly as the
- * Python reader does (tests/test_histories.py compares the two):
+ * read_toml(lines, start, decimal, time, max_depth) reads the lines of one
+ * hand as tomllib reads them, as a tuple (data, action_lines, key_lines), or
+ * gives None for anything it does not read: the caller then has tomllib read
+ * the hand (and word the error, if there is one).  None is always a safe
+ * answer, so this reader is conservative: it takes only ASCII outside
+ * strings, only blanks and tabs as white space, and leaves escapes, inline
+ * tables and anything unusual to tomllib.  What it does take it reads as
+ * tomllib does (tests/test_histories.py compares the two on the corpus and
+ * on random pieces of TOML):
  *
  *   - top-level `key = value` lines, keys of A-Z a-z 0-9 _ -, each key once;
  *     blank lines and `#` comments anywhere;

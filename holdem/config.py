@@ -519,7 +519,7 @@ class HandConfig:
             raise _fail("rule_variants", variants, "must be a sequence of rule variant names")
         variants = tuple(variants)
         for name in variants:
-            if name not in RULE_VARIANTS:
+            if not isinstance(name, str) or name not in RULE_VARIANTS:
                 known = ", ".join(RULE_VARIANTS)
                 raise _fail("rule_variants", variants, f"unknown rule variant {name!r} ({known})")
         if len(set(variants)) != len(variants):

@@ -528,3 +528,22 @@ def test_every_name_the_histories_package_lists_imports() -> None:
 
     for name in package.__all__:
         assert getattr(package, name) is not None, name
+
+
+def test_an_array_alone_on_its_line_is_no_table_header() -> None:
+    text = VALID.replace(
+        "finishing_stacks = [114, 286, 200]",
+        "finishing_stacks = [114, 286, 200]\n_collected = [\n  [2, 172, 'pot'],\n]",
+    )
+    [hand] = read_phh_text(text)
+    assert isinstance(hand, HandHistory)
+    assert hand.claims.collected == ((1, 172, "pot"),)
+
+
+def test_a_name_that_would_read_back_as_cards_is_refused_by_the_pokerstars_writer() -> None:
+    from holdem.histories import to_pokerstars
+
+    [hand] = read_phh_text(VALID.replace("'Bob'", "'Bob [As Ks]'"))
+    assert isinstance(hand, HandHistory)
+    with pytest.raises(HistoryFormatError, match="would not read back"):
+        to_pokerstars(hand)

@@ -102,8 +102,11 @@ _CLAIMS = ("finishing_stacks", "winnings")
 def _table_name(line: str) -> str | None:
     """The name of a top-level table header ``[name]`` (a comment may follow), else None.
 
-    Plain string work, no regular expression: a long line of brackets and
-    spaces must not take quadratic time.
+    The name is a bare key (``[1]``, ``[hand-2]``) or one quoted key
+    (``["hand 2"]``): a line that holds an array (``[2, 1, "pot"]``, inside an
+    array written over several lines) is no header.  Plain string work, no
+    regular expression: a long line of brackets and spaces must not take
+    quadratic time.
     """
     text = line.strip()
     end = text.find("]")
@@ -111,9 +114,12 @@ def _table_name(line: str) -> str | None:
         return None
     rest = text[end + 1 :].lstrip()
     name = text[1:end].strip()
-    if (rest and not rest.startswith("#")) or not name or "[" in name or "." in name:
+    if (rest and not rest.startswith("#")) or not name:
         return None
-    return name.strip("'\"")
+    if name[0] in "'\"" and len(name) >= 2 and name[-1] == name[0]:
+        inner = name[1:-1]
+        return None if name[0] in inner else inner
+    return name if name.isascii() and name.replace("_", "a").replace("-", "a").isalnum() else None
 
 
 def read_phh(

@@ -423,7 +423,7 @@ def _play_states(
     yield hand.copy() if copies else hand
 
 
-LONE_CHECK = "pokerkit-lone-check"
+LONE_CHECK = CONVENTION_BY_NAME["pokerkit-lone-check"].name  # (fails at import if renamed)
 _NO_BETTING = (Phase.BOARD, Phase.SHOWDOWN, Phase.AWARDING)
 
 
@@ -850,8 +850,8 @@ def _check_claims(
             )
 
 
-ODD_CHIPS = "pokerkit-odd-chips"
-GROSS_WINNINGS = "pokerkit-gross-winnings"
+ODD_CHIPS = CONVENTION_BY_NAME["pokerkit-odd-chips"].name
+GROSS_WINNINGS = CONVENTION_BY_NAME["pokerkit-gross-winnings"].name
 
 
 def _odd_chips_elsewhere(outcome: Outcome, claims: Claims) -> list[int] | None:

@@ -171,6 +171,8 @@ _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 _DECIMAL_COMMA = re.compile(r"^\d+,\d{1,2}$")
 
 _STREETS = ("FLOP", "TURN", "RIVER")
+#: The date our writer gives a hand whose source states none (read back as none).
+DEFAULT_DATE = "2000/01/01 0:00:00 ET"
 _LIMITS = {"No Limit": "NT", "Limit": "FT", "Pot Limit": "PT"}
 _LIMIT_TEXT = {v: k for k, v in _LIMITS.items()}
 
@@ -547,7 +549,8 @@ class _HandParser:
         rest = header[m.end() :]
         d = _DATE.search(rest)
         if d is not None:
-            f["date"] = rest[d.end() :]
+            if rest[d.end() :] != DEFAULT_DATE:  # our writer's stand-in: no date
+                f["date"] = rest[d.end() :]
             rest = rest[: d.start()]
         c = _CLUB.match(rest)
         if c is not None:

@@ -40,12 +40,11 @@ from .model import (
     Move,
 )
 from .playback import completed_claims, replay, states
-from .pokerstars import _GAME, _LIMIT_TEXT, _STREETS
+from .pokerstars import _GAME, _LIMIT_TEXT, _STREETS, DEFAULT_DATE
 
 __all__ = ["DEFAULT_DATE", "PokerStarsWriter", "to_pokerstars", "write_pokerstars"]
 
 #: The date written for a hand whose record gives none (PokerStars text states one).
-DEFAULT_DATE = "2000/01/01 0:00:00 ET"
 
 
 class PokerStarsWriter:
@@ -382,6 +381,7 @@ def _unwritable(hand: HandHistory, play: _Play) -> str | None:
         if (
             name != name.strip()
             or ": " in name
+            or " [" in name  # 'Dealt to NAME [cards]' would read the cards into the name
             or not name.isprintable()
             or name.startswith(_LINE_STARTS)
         ):
