@@ -366,17 +366,15 @@ def split_file(
 
 
 def _hand_starts(fmt: str | None) -> Callable[[str], bool]:
-    """Whether a line begins a hand, in a format (the readers' own tests)."""
+    """Whether a line begins a hand, in a format (the readers' own test)."""
     if fmt == "phh":
-        from .phh import _table_name
+        from .phh import starts_hand
 
-        return lambda line: line[:1] in ("[", " ", "\t") and _table_name(line) is not None
+        return starts_hand
     if fmt == "pokerstars":
-        from .pokerstars import is_hand_header
+        from .pokerstars import starts_hand as starts_pokerstars_hand
 
-        return lambda line: (
-            "PokerStars" in line and is_hand_header(line.replace("\ufeff", "").strip())
-        )
+        return starts_pokerstars_hand
     raise HistoryFormatError(
         f"unknown hand-history format {fmt!r}: use one of {', '.join(FORMATS)}"
     )

@@ -122,6 +122,11 @@ def _table_name(line: str) -> str | None:
     return name if name.isascii() and name.replace("_", "a").replace("-", "a").isalnum() else None
 
 
+def starts_hand(line: str) -> bool:
+    """Whether a line of a PHH file begins a hand of a set: a table header ``[n]``."""
+    return line[:1] in ("[", " ", "\t") and _table_name(line) is not None
+
+
 def read_phh(
     source: Source, *, path: str | None = None, first_line: int = 1
 ) -> Iterator[HandHistory | Problem]:

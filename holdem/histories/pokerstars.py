@@ -251,6 +251,12 @@ def is_hand_header(line: str) -> bool:
     return "PokerStars" in line[:30] and _FOREIGN_HEADER.match(line) is not None
 
 
+def starts_hand(line: str) -> bool:
+    """Whether a line of a file, as read, begins a PokerStars hand (its header
+    at the start of the line, after any byte-order mark and blanks)."""
+    return "PokerStars" in line and is_hand_header(line.replace("\ufeff", "").strip())
+
+
 def looks_like_pokerstars(text: str) -> bool:
     """Whether text (a file's start) holds a PokerStars hand header, in any language."""
     if _HEADER.search(text) is not None:
