@@ -361,265 +361,43 @@ def _build(
     path: str,
     name: str | None,
 ) -> HandHistory:
-    def fail(message: str, at: int = line, key: str | None = None) -> HistoryFormatError:
-        return HistoryFormatError(message, path=path, line=key_lines.get(key or "", at))
-
-    variant = data.get("variant")
-    if not isinstance(variant, str):
-        raise fail(
-            "the required field 'variant' is missing"
-            if variant is None
-            else f"variant must be a string, not {quote(variant)}"
-        )
-    if variant in _OTHER_VARIANTS:
-        raise _Unsupported(f"variant {variant} ({_OTHER_VARIANTS[variant]}) is not Texas hold'em")
-    if variant not in VARIANTS:
-        raise fail(f"unknown variant {quote(variant)} (hold'em codes: NT, FT)")
-    for key in _REQUIRED[variant]:
-        if key not in data:
-            raise fail(f"the required field {key!r} is missing for variant {variant}")
-    stacks_raw = data["starting_stacks"]
-    if not isinstance(stacks_raw, list) or not stacks_raw:
-        raise fail("starting_stacks must be a non-empty array")
-    n = len(stacks_raw)
-    if not 2 <= n <= MAX_PLAYERS:
-        raise fail(
-            f"{n} player{'s' * (n != 1)}: a hold'em table has 2 to {MAX_PLAYERS} seats (R3)",
-            key="starting_stacks",
-        )
-    for key in ("antes", "blinds_or_straddles", "players", "seats", "finishing_stacks", "winnings"):
-        value = data.get(key)
-        if value is not None and (not isinstance(value, list) or len(value) != n):
-            raise fail(
-                f"{key} must be an array of {n} values (one per player), not {quote(value)}",
-                key=key,
-            )
-    actions = data["actions"]
-    if not isinstance(actions, list) or not set(map(type, actions)) <= {str}:
-        raise fail("actions must be an array of strings")
-
-    # every amount, to find the smallest unit the hand uses
-    numbers: list[tuple[str, Any]] = []
-    for key in ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings"):
-        values = data.get(key)
-        if not values:
-            continue
-        if set(map(type, values)) == {int}:  # the usual case: whole chips
-            if min(values) < 0 or max(values) >= MAX_AMOUNT:
-                bad = min(values) if min(values) < 0 else max(values)
-                raise fail(f"{key}: {_amount_error(bad)}", key=key)
-            continue
-        numbers.extend((key, v) for v in values)
-    # the bet sizes of the variant (another variant's are the file's own fields)
-    bet_keys = ("small_bet", "big_bet") if variant == "FT" else ("min_bet",)
-    for key in bet_keys:
-        if key in data:
-            numbers.append((key, data[key]))
-    cache = _PARSED
-    if len(cache) > 50_000:
-        cache.clear()
-    parsed = []
-    for text in actions:
-        item = cache.get(text)
-        if item is None:
-            item = cache[text] = _parse_action(text)
-        parsed.append(item)
-    numbers.extend(("actions", a[2]) for a in parsed if a is not None and a[2] is not None)
-    places = play_places = 0
-    for key, value in numbers:
-        if type(value) is int and 0 <= value < MAX_AMOUNT:
-            continue
-        if (
-            isinstance(value, Decimal)
-            and value.is_infinite()
-            and value > 0
-            and key in ("starting_stacks", "finishing_stacks")
-        ):
-            continue  # inf: unknown
-        problem = _amount_error(value)
-        if problem:
-            raise fail(f"{key}: {problem}", key=key)
-        if isinstance(value, Decimal):
-            here = decimal_places(value)
-            places = max(places, here)
-            if key not in _CLAIMS:
-                play_places = max(play_places, here)
-    chip = 10 ** (places - play_places)
-    if "_unit" in data:  # our writer's: amounts that are all whole tens of the unit
-        given = data["_unit"]
-        if (
-            _amount_error(given)
-            or not 0 < given <= 1
-            or Decimal(given) != Decimal(1).scaleb(Decimal(given).adjusted())
-        ):
-            raise fail(f"_unit must be 1, 0.1, 0.01 ... (not {quote(given)})", key="_unit")
-        places = max(places, -Decimal(given).adjusted())
-        chip = 10 ** (places - play_places)
-    if "_chip" in data:
-        given = data["_chip"]
-        if type(given) is not int or given < 1 or given >= MAX_AMOUNT:
-            raise fail(f"_chip must be a positive whole number (not {quote(given)})", key="_chip")
-        chip = given
-    unit = Decimal(1).scaleb(-places)
-
-    def chips(value: Any) -> int:
-        if places == 0 and type(value) is int:
-            return value
-        return int((Decimal(value) / unit).to_integral_exact())
-
-    def user_chips(key: str, value: Any) -> int:
-        """An amount of one of our user fields (not counted in the unit: a multiple of it)."""
-        problem = _amount_error(value)
-        if problem is None and (Decimal(value) / unit) % 1:
-            problem = f"{quote(value)} is finer than the hand's unit {unit}"
-        if problem:
-            raise fail(f"{key}: {problem}", key=key)
-        return chips(value)
-
-    def user_rows(key: str, shape: str) -> list[tuple[Any, ...]]:
-        """Rows ``[player or action number, amount or text, ...]`` of a user field."""
-        rows = data.get(key)
-        if rows is None:
-            return []
-        if not isinstance(rows, list):
-            raise fail(f"{key} must be an array, not {quote(rows)}", key=key)
-        out = []
-        limit = n if shape[0] == "p" else len(actions)
-        for row in rows:
-            row = row if isinstance(row, list) else [row]
-            ok = len(row) == len(shape) and type(row[0]) is int and 1 <= row[0] <= limit
-            if ok:
-                values: list[Any] = [row[0] - 1]
-                for kind, value in zip(shape[1:], row[1:], strict=True):
-                    if kind == "t":
-                        ok = ok and isinstance(value, str)
-                        values.append(value)
-                    else:
-                        values.append(user_chips(key, value))
-                out.append(tuple(values))
-            if not ok:
-                raise fail(f"{key}: bad row {quote(row)}", key=key)
-        return out
-
-    def per_player(key: str) -> list[int]:
-        values = data.get(key)
-        if values is None:
-            return [0] * n
-        if not isinstance(values, list) or len(values) != n:
-            raise fail(f"{key} must be an array of {n} values (one per player)", key=key)
-        return _heads_up([user_chips(key, v) for v in values])
-
-    def stack(value: Any) -> int | None:
-        return None if isinstance(value, Decimal) and not value.is_finite() else chips(value)
-
+    """The hand of a file's TOML data (``line``: where it begins)."""
+    r = _Reading(data, key_lines, line, path, name)
+    variant, n, actions = r.shape()
+    parsed = _parsed(actions)
+    r.find_unit(variant, parsed)
     names = data.get("players") or [None] * n
     seats = data.get("seats") or [None] * n
     players = tuple(
         Player(
             name=str(names[i]) if names[i] is not None and names[i] != "" else None,
-            stack=stack(stacks_raw[i]),
+            stack=r.stack(data["starting_stacks"][i]),
             seat=seats[i] if isinstance(seats[i], int) else None,
         )
         for i in range(n)
     )
-    antes = [chips(v) for v in data["antes"]]  # whole decimals (1.0) become ints too
-    blinds = [chips(v) for v in data["blinds_or_straddles"]]
+    antes = [r.chips(v) for v in data["antes"]]  # whole decimals (1.0) become ints too
+    blinds = [r.chips(v) for v in data["blinds_or_straddles"]]
     if n == 2:  # PHH lists heads-up forced bets as (small, big): the button posts the small one
         antes.reverse()
         blinds.reverse()
-    structure_bets = {key: chips(data[key]) for key in bet_keys if key in data}
-
-    moves = []
-    for index, (text, item) in enumerate(zip(actions, parsed, strict=True)):
-        at = action_lines[index] if index < len(action_lines) else line
-        if item is None:
-            raise fail(f"action {quote(text)}: {_explain(text)}", at)
-        kind, actor, amount, cards, comment = item
-        if actor is not None and not 0 <= actor < n:
-            raise fail(f"action {quote(text)}: there is no player p{actor + 1} ({n} players)", at)
-        if kind in ("sd", "pb"):
-            raise _Unsupported(
-                f"action {quote(text)} ({'draw' if kind == 'sd' else 'bring-in'}) "
-                "belongs to another variant"
-            )
-        if kind == "noop":
-            continue
-        moves.append(
-            Move(kind, actor, chips(amount) if amount is not None else None, cards, at, comment)
-        )
-    if len(moves) < len(actions):  # comment-only actions: the numbers count the moves
-        numbered = [i for i, item in enumerate(parsed) if item is None or item[0] != "noop"]
-        renumber = {i: k for k, i in enumerate(numbered)}
-    else:
-        renumber = None
-    for index in _numbers(data, "_all_in", fail):
-        k = index - 1 if renumber is None else renumber.get(index - 1, -1)
-        if type(index) is not int or not 0 <= k < len(moves):
-            raise fail(f"_all_in: no action {quote(index)}", key="_all_in")
-        moves[k] = moves[k]._replace(all_in=True)
-    for index in _numbers(data, "_mucked", fail):
-        k = index - 1 if renumber is None else renumber.get(index - 1, -1)
-        if type(index) is not int or not 0 <= k < len(moves) or moves[k].kind != SHOW:
-            raise fail(f"_mucked: action {quote(index)} is not a show", key="_mucked")
-        moves[k] = moves[k]._replace(kind=MUCK, cards=())
-    for index, amount in user_rows("_stated", "ac"):
-        k = index if renumber is None else renumber.get(index, -1)
-        if not 0 <= k < len(moves):
-            raise fail(f"_stated: no action {index + 1}", key="_stated")
-        moves[k] = moves[k]._replace(stated=amount)
-    notes = []
-    moves = _model_order(
-        moves,
-        n,
-        lambda move, message: notes.append(
-            Problem(path, move.line, _hand_id(data, name), "warning", message, "uncontested-muck")
-        ),
-    )
-    after = data.get("_after_hand") or []
-    if not isinstance(after, list) or not set(map(type, after)) <= {str}:
-        raise fail("_after_hand must be an array of strings", key="_after_hand")
-    for text in after:
-        item = _parse_action(text)
-        if item is None or item[0] not in (SHOW, MUCK) or not 0 <= (item[1] or 0) < n:
-            raise fail(f"_after_hand: {quote(text)} is not a show or muck", key="_after_hand")
-        moves.append(
-            Move(item[0], item[1], None, item[3], key_lines.get("_after_hand", line), item[4])
-        )
-    dead = per_player("_dead_blinds")
-    posts = per_player("_posts")
+    bets = {key: r.chips(data[key]) for key in _bet_keys(variant) if key in data}
+    notes: list[Problem] = []
+    moves = r.moves(actions, parsed, action_lines, n, notes)
+    dead = r.per_player("_dead_blinds")
+    posts = r.per_player("_posts")
     idle = _idle_posters(moves, posts)
     for i in range(n):
         antes[i] -= dead[i] + (posts[i] if i in idle else 0)
         if antes[i] < 0:
-            raise fail(
+            raise r.fail(
                 f"_dead_blinds and _posts: {players[i].name or f'p{i + 1}'} posts more dead "
                 "chips than the antes hold",
                 key="_dead_blinds" if "_dead_blinds" in data else "_posts",
             )
-    described = [(i, text) for i, text in user_rows("_described", "pt")]
-    claims = Claims(
-        finishing_stacks=tuple(stack(v) for v in data["finishing_stacks"])
-        if "finishing_stacks" in data
-        else None,
-        winnings=tuple(chips(v) for v in data["winnings"]) if "winnings" in data else None,
-        collected=tuple(user_rows("_collected", "pct")) if "_collected" in data else None,
-        returned=tuple(user_rows("_returned", "pc")) if "_returned" in data else None,
-        total_pot=user_chips("_total_pot", data["_total_pot"]) if "_total_pot" in data else None,
-        rake=user_chips("_rake", data["_rake"]) if "_rake" in data else None,
-        described=tuple(described),
-        lines={k: key_lines[k] for k in _CLAIMS if k in key_lines},
-        pots=tuple(user_chips("_pots", v) for v in data["_pots"])
-        if isinstance(data.get("_pots"), list)
-        else None,
-    )
-    fields = _fields_of(data, variant)
     if data.get("ante_trimming_status") is True and len(set(data["antes"])) > 1:
         notes.append(
-            Problem(
-                path,
-                line,
-                _hand_id(data, name),
-                "warning",
+            r.problem(
                 "ante_trimming_status = true with antes that are not uniform (the spec "
                 "asks for false with a big-blind ante): ignored",
                 "ante-trimming",
@@ -633,21 +411,326 @@ def _build(
             blinds=tuple(blinds),
             dead=tuple(dead) if any(dead) else (),
             posts=tuple(posts) if any(posts) else (),
-            small_bet=structure_bets.get("small_bet", 0),
-            big_bet=structure_bets.get("big_bet", 0),
-            min_bet=structure_bets.get("min_bet", 0),
+            small_bet=bets.get("small_bet", 0),
+            big_bet=bets.get("big_bet", 0),
+            min_bet=bets.get("min_bet", 0),
         ),
         moves=tuple(moves),
-        claims=claims,
-        unit=unit,
-        hand_id=_hand_id(data, name),
+        claims=r.claims(),
+        unit=r.unit,
+        hand_id=r.hand_id,
         source=path,
         line=line,
-        fields=fields,
+        fields=_fields_of(data, variant),
         tournament=data.get("_tournament") is True,
-        chip=chip,
+        chip=r.chip,
         notes=tuple(notes),
     )
+
+
+def _bet_keys(variant: str) -> tuple[str, ...]:
+    """The bet sizes of a variant (another variant's are the file's own fields)."""
+    return ("small_bet", "big_bet") if variant == "FT" else ("min_bet",)
+
+
+def _parsed(actions: list[str]) -> list[Any]:
+    """The actions parsed (None: malformed), through a cache: most recur."""
+    cache = _PARSED
+    if len(cache) > 50_000:
+        cache.clear()
+    parsed = []
+    for text in actions:
+        item = cache.get(text)
+        if item is None:
+            item = cache[text] = _parse_action(text)
+        parsed.append(item)
+    return parsed
+
+
+class _Reading:
+    """One hand's TOML data on its way into the model: where it is (for
+    errors), and how its amounts read (the unit, set by :meth:`find_unit`)."""
+
+    def __init__(
+        self,
+        data: dict[str, Any],
+        key_lines: dict[str, int],
+        line: int,
+        path: str,
+        name: str | None,
+    ) -> None:
+        self.data, self.key_lines, self.line, self.path = data, key_lines, line, path
+        self.hand_id = _hand_id(data, name)
+        self.places = 0
+        self.unit = Decimal(1)
+        self.chip = 1
+        self.n = 0
+
+    def fail(self, message: str, at: int | None = None, key: str | None = None) -> Exception:
+        where = self.key_lines.get(key or "", self.line if at is None else at)
+        return HistoryFormatError(message, path=self.path, line=where)
+
+    def problem(self, message: str, code: str, at: int | None = None) -> Problem:
+        return Problem(
+            self.path, self.line if at is None else at, self.hand_id, "warning", message, code
+        )
+
+    # -- the shape of the data
+
+    def shape(self) -> tuple[str, int, list[str]]:
+        """The variant, the number of players and the actions, checked."""
+        data, fail = self.data, self.fail
+        variant = data.get("variant")
+        if not isinstance(variant, str):
+            raise fail(
+                "the required field 'variant' is missing"
+                if variant is None
+                else f"variant must be a string, not {quote(variant)}"
+            )
+        if variant in _OTHER_VARIANTS:
+            raise _Unsupported(
+                f"variant {variant} ({_OTHER_VARIANTS[variant]}) is not Texas hold'em"
+            )
+        if variant not in VARIANTS:
+            raise fail(f"unknown variant {quote(variant)} (hold'em codes: NT, FT)")
+        for key in _REQUIRED[variant]:
+            if key not in data:
+                raise fail(f"the required field {key!r} is missing for variant {variant}")
+        stacks = data["starting_stacks"]
+        if not isinstance(stacks, list) or not stacks:
+            raise fail("starting_stacks must be a non-empty array")
+        n = self.n = len(stacks)
+        if not 2 <= n <= MAX_PLAYERS:
+            raise fail(
+                f"{n} player{'s' * (n != 1)}: a hold'em table has 2 to {MAX_PLAYERS} seats (R3)",
+                key="starting_stacks",
+            )
+        for key in (
+            "antes", "blinds_or_straddles", "players", "seats", "finishing_stacks", "winnings",
+        ):  # fmt: skip
+            value = data.get(key)
+            if value is not None and (not isinstance(value, list) or len(value) != n):
+                raise fail(
+                    f"{key} must be an array of {n} values (one per player), not {quote(value)}",
+                    key=key,
+                )
+        actions = data["actions"]
+        if not isinstance(actions, list) or not set(map(type, actions)) <= {str}:
+            raise fail("actions must be an array of strings")
+        return variant, n, actions
+
+    # -- amounts
+
+    def find_unit(self, variant: str, parsed: list[Any]) -> None:
+        """The smallest unit the hand's amounts use, and the play's chip."""
+        data, fail = self.data, self.fail
+        numbers: list[tuple[str, Any]] = []
+        for key in (
+            "antes",
+            "blinds_or_straddles",
+            "starting_stacks",
+            "finishing_stacks",
+            "winnings",
+        ):
+            values = data.get(key)
+            if not values:
+                continue
+            if set(map(type, values)) == {int}:  # the usual case: whole chips
+                if min(values) < 0 or max(values) >= MAX_AMOUNT:
+                    bad = min(values) if min(values) < 0 else max(values)
+                    raise fail(f"{key}: {_amount_error(bad)}", key=key)
+                continue
+            numbers.extend((key, v) for v in values)
+        numbers.extend((key, data[key]) for key in _bet_keys(variant) if key in data)
+        numbers.extend(("actions", a[2]) for a in parsed if a is not None and a[2] is not None)
+        places = play_places = 0
+        for key, value in numbers:
+            if type(value) is int and 0 <= value < MAX_AMOUNT:
+                continue
+            if (
+                isinstance(value, Decimal)
+                and value.is_infinite()
+                and value > 0
+                and key in ("starting_stacks", "finishing_stacks")
+            ):
+                continue  # inf: unknown
+            problem = _amount_error(value)
+            if problem:
+                raise fail(f"{key}: {problem}", key=key)
+            if isinstance(value, Decimal):
+                here = decimal_places(value)
+                places = max(places, here)
+                if key not in _CLAIMS:
+                    play_places = max(play_places, here)
+        chip = 10 ** (places - play_places)
+        if "_unit" in data:  # our writer's: amounts that are all whole tens of the unit
+            given = data["_unit"]
+            if (
+                _amount_error(given)
+                or not 0 < given <= 1
+                or Decimal(given) != Decimal(1).scaleb(Decimal(given).adjusted())
+            ):
+                raise fail(f"_unit must be 1, 0.1, 0.01 ... (not {quote(given)})", key="_unit")
+            places = max(places, -Decimal(given).adjusted())
+            chip = 10 ** (places - play_places)
+        if "_chip" in data:
+            given = data["_chip"]
+            if type(given) is not int or given < 1 or given >= MAX_AMOUNT:
+                raise fail(
+                    f"_chip must be a positive whole number (not {quote(given)})", key="_chip"
+                )
+            chip = given
+        self.places, self.chip, self.unit = places, chip, Decimal(1).scaleb(-places)
+
+    def chips(self, value: Any) -> int:
+        if self.places == 0 and type(value) is int:
+            return value
+        return int((Decimal(value) / self.unit).to_integral_exact())
+
+    def stack(self, value: Any) -> int | None:
+        return None if isinstance(value, Decimal) and not value.is_finite() else self.chips(value)
+
+    def user_chips(self, key: str, value: Any) -> int:
+        """An amount of one of our user fields (not counted in the unit: a multiple of it)."""
+        problem = _amount_error(value)
+        if problem is None and (Decimal(value) / self.unit) % 1:
+            problem = f"{quote(value)} is finer than the hand's unit {self.unit}"
+        if problem:
+            raise self.fail(f"{key}: {problem}", key=key)
+        return self.chips(value)
+
+    def user_rows(self, key: str, shape: str, actions: int = 0) -> list[tuple[Any, ...]]:
+        """Rows ``[player or action number, amount or text, ...]`` of a user field:
+        ``shape`` is ``p`` (a player) or ``a`` (an action), then ``c`` (chips) or
+        ``t`` (text) for each other column."""
+        rows = self.data.get(key)
+        if rows is None:
+            return []
+        if not isinstance(rows, list):
+            raise self.fail(f"{key} must be an array, not {quote(rows)}", key=key)
+        out = []
+        limit = self.n if shape[0] == "p" else actions
+        for row in rows:
+            row = row if isinstance(row, list) else [row]
+            ok = len(row) == len(shape) and type(row[0]) is int and 1 <= row[0] <= limit
+            if ok:
+                values: list[Any] = [row[0] - 1]
+                for kind, value in zip(shape[1:], row[1:], strict=True):
+                    if kind == "t":
+                        ok = ok and isinstance(value, str)
+                        values.append(value)
+                    else:
+                        values.append(self.user_chips(key, value))
+                out.append(tuple(values))
+            if not ok:
+                raise self.fail(f"{key}: bad row {quote(row)}", key=key)
+        return out
+
+    def per_player(self, key: str) -> list[int]:
+        values = self.data.get(key)
+        if values is None:
+            return [0] * self.n
+        if not isinstance(values, list) or len(values) != self.n:
+            raise self.fail(f"{key} must be an array of {self.n} values (one per player)", key=key)
+        return _heads_up([self.user_chips(key, v) for v in values])
+
+    # -- moves
+
+    def moves(
+        self,
+        actions: list[str],
+        parsed: list[Any],
+        action_lines: list[int],
+        n: int,
+        notes: list[Problem],
+    ) -> list[Move]:
+        """The moves of the actions, with what our user fields add to them, in
+        the model's order."""
+        data, fail = self.data, self.fail
+        moves = []
+        for index, (text, item) in enumerate(zip(actions, parsed, strict=True)):
+            at = action_lines[index] if index < len(action_lines) else self.line
+            if item is None:
+                raise fail(f"action {quote(text)}: {_explain(text)}", at)
+            kind, actor, amount, cards, comment = item
+            if actor is not None and not 0 <= actor < n:
+                raise fail(
+                    f"action {quote(text)}: there is no player p{actor + 1} ({n} players)", at
+                )
+            if kind in ("sd", "pb"):
+                raise _Unsupported(
+                    f"action {quote(text)} ({'draw' if kind == 'sd' else 'bring-in'}) "
+                    "belongs to another variant"
+                )
+            if kind == "noop":
+                continue
+            to = self.chips(amount) if amount is not None else None
+            moves.append(Move(kind, actor, to, cards, at, comment))
+        if len(moves) < len(actions):  # comment-only actions: the numbers count the moves
+            numbered = [i for i, item in enumerate(parsed) if item is None or item[0] != "noop"]
+            renumber: dict[int, int] | None = {i: k for k, i in enumerate(numbered)}
+        else:
+            renumber = None
+
+        def move_of(index: int) -> int:  # a 0-based action number: its move, or -1
+            k = index if renumber is None else renumber.get(index, -1)
+            return k if 0 <= k < len(moves) else -1
+
+        for index in _numbers(data, "_all_in", fail):
+            k = move_of(index - 1)
+            if k < 0:
+                raise fail(f"_all_in: no action {quote(index)}", key="_all_in")
+            moves[k] = moves[k]._replace(all_in=True)
+        for index in _numbers(data, "_mucked", fail):
+            k = move_of(index - 1)
+            if k < 0 or moves[k].kind != SHOW:
+                raise fail(f"_mucked: action {quote(index)} is not a show", key="_mucked")
+            moves[k] = moves[k]._replace(kind=MUCK, cards=())
+        for index, amount in self.user_rows("_stated", "ac", len(actions)):
+            k = move_of(index)
+            if k < 0:
+                raise fail(f"_stated: no action {index + 1}", key="_stated")
+            moves[k] = moves[k]._replace(stated=amount)
+        moves = _model_order(
+            moves,
+            n,
+            lambda move, message: notes.append(
+                self.problem(message, "uncontested-muck", move.line)
+            ),
+        )
+        after = data.get("_after_hand") or []
+        if not isinstance(after, list) or not set(map(type, after)) <= {str}:
+            raise fail("_after_hand must be an array of strings", key="_after_hand")
+        for text in after:
+            item = _parse_action(text)
+            if item is None or item[0] not in (SHOW, MUCK) or not 0 <= (item[1] or 0) < n:
+                raise fail(f"_after_hand: {quote(text)} is not a show or muck", key="_after_hand")
+            at = self.key_lines.get("_after_hand", self.line)
+            moves.append(Move(item[0], item[1], None, item[3], at, item[4]))
+        return moves
+
+    # -- claims
+
+    def claims(self) -> Claims:
+        """What the file states about the result."""
+        data = self.data
+        return Claims(
+            finishing_stacks=tuple(self.stack(v) for v in data["finishing_stacks"])
+            if "finishing_stacks" in data
+            else None,
+            winnings=tuple(self.chips(v) for v in data["winnings"]) if "winnings" in data else None,
+            collected=tuple(self.user_rows("_collected", "pct")) if "_collected" in data else None,
+            returned=tuple(self.user_rows("_returned", "pc")) if "_returned" in data else None,
+            total_pot=self.user_chips("_total_pot", data["_total_pot"])
+            if "_total_pot" in data
+            else None,
+            rake=self.user_chips("_rake", data["_rake"]) if "_rake" in data else None,
+            described=tuple(self.user_rows("_described", "pt")),
+            lines={k: self.key_lines[k] for k in _CLAIMS if k in self.key_lines},
+            pots=tuple(self.user_chips("_pots", v) for v in data["_pots"])
+            if isinstance(data.get("_pots"), list)
+            else None,
+        )
 
 
 def _numbers(data: dict[str, Any], key: str, fail: Any) -> list[int]:
