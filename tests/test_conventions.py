@@ -316,3 +316,18 @@ def test_a_convention_hand_written_as_pokerstars_text_keeps_its_play_and_results
     if CONVENTION_BY_NAME[path.stem].rule_variant or path.stem == "pokerkit-lone-check":
         assert path.stem in {p.code for p in problems}
     assert with_results(hand).claims.collected is not None
+
+
+def test_the_docs_list_every_convention_and_rule_variant_as_the_code_has_them() -> None:
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    histories = (docs / "histories.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip(" `"): line for line in histories.splitlines() if "|" in line}
+    for c in CONVENTIONS:
+        row = rows.get(c.name)
+        assert row is not None, f"docs/histories.md has no row for {c.name}"
+        assert c.source in row and c.changes in row, (c.name, row)
+        if c.rule_variant:
+            assert c.rule_variant in row
+    rules = (docs / "rules.md").read_text(encoding="utf-8")
+    for name in RULE_VARIANTS:
+        assert f"| `{name}` |" in rules, f"docs/rules.md has no row for {name}"

@@ -119,7 +119,7 @@ CONVENTIONS: tuple[Convention, ...] = (
         POKERKIT,
         "fixed-limit: an all-in raise of less than half a bet counts toward the cap "
         "and the next raise is a bet above it (a bet of 20, all-in to 29, a raise "
-        "to 49); R7: it does not count, the next raise is to 40",
+        "to 49; R7: to 40); it reopens the betting for nobody",
         RULE,
         rule_variant="no_half_bet_rule",
         codes=frozenset({"illegal"}),
