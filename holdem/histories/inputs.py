@@ -30,7 +30,6 @@ import codecs
 import errno
 import io
 import os
-import re
 from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import IO, Any, TypeAlias
@@ -50,7 +49,6 @@ MAX_HAND = 1 << 22
 #: an iterable of lines.
 Source: TypeAlias = "str | os.PathLike[str] | bytes | IO[str] | IO[bytes] | Iterable[str]"
 
-_BREAK = re.compile(r"\r\n|\r|\n")
 
 _WIDE_BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16 LE: it starts with the same two bytes
