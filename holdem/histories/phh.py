@@ -691,6 +691,8 @@ class _Reading:
             if k < 0:
                 raise fail(f"_stated: no action {index + 1}", key="_stated")
             moves[k] = moves[k]._replace(stated=amount)
+        raised = self.user_rows("_uncallable_raises", "ac", len(actions))
+        _undo_pokerkit_plays(moves, renumber, raised, data.get("_all_in_calls"), fail)
         moves = _model_order(
             moves,
             n,
@@ -739,6 +741,41 @@ def _numbers(data: dict[str, Any], key: str, fail: Any) -> list[int]:
     if not isinstance(value, list) or not all(type(v) is int for v in value):
         raise fail(f"{key} must be an array of action numbers, not {quote(value)}", key=key)
     return value
+
+
+def _undo_pokerkit_plays(
+    moves: list[Move],
+    renumber: dict[int, int] | None,
+    raised: list[tuple[Any, ...]],
+    called: Any,
+    fail: Any,
+) -> None:
+    """The moves as the source has them, where our writer wrote them as PokerKit
+    plays them (:func:`_as_pokerkit_plays`): ``raised``, the rows of
+    ``_uncallable_raises`` (a call that is a raise to the amount), and ``called``,
+    the value of ``_all_in_calls`` (action numbers of raises that are calls).
+    ``renumber``: move indices by action index, when comment-only actions are left
+    out; ``fail(message, key=...)``: the error to raise."""
+
+    def index_of(key: str, number: Any, kind: str) -> int:
+        k = -1
+        if type(number) is int:
+            k = number - 1 if renumber is None else renumber.get(number - 1, -1)
+        if not 0 <= k < len(moves) or moves[k].kind != kind:
+            what = "a call" if kind == CHECK_CALL else "a bet or raise"
+            raise fail(f"{key}: action {quote(number)} is not {what}", key=key)
+        return k
+
+    for index, to in raised:
+        k = index_of("_uncallable_raises", index + 1, CHECK_CALL)
+        moves[k] = moves[k]._replace(kind=BET_RAISE, to=to)
+    if called is None:
+        return
+    if not isinstance(called, list):
+        raise fail(f"_all_in_calls must be an array, not {quote(called)}", key="_all_in_calls")
+    for number in called:
+        k = index_of("_all_in_calls", number, BET_RAISE)
+        moves[k] = moves[k]._replace(kind=CHECK_CALL, to=None)
 
 
 def _fields_of(data: dict[str, Any], variant: str) -> dict[str, Any]:
@@ -920,6 +957,7 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
     dead = _per_player(b.dead, n)
     posts = _per_player(b.posts, n)
     written, after, mucked = _written_moves(hand.moves, n)
+    written, raised, called = _as_pokerkit_plays(hand, written)
     # dead chips (a dead blind, a live post that was never played on) are antes to
     # PokerKit; a live post played on is carried by the poster's call or raise
     idle = _idle_posters(written, posts)
@@ -973,6 +1011,10 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
     ]
     if stated:
         user["_stated"] = stated
+    if raised:
+        user["_uncallable_raises"] = [[i + 1, _number(hand, to)] for i, to in raised]
+    if called:
+        user["_all_in_calls"] = [i + 1 for i in called]
     if hand.tournament:
         user["_tournament"] = True
     if c.collected is not None:
@@ -1008,6 +1050,10 @@ USER_FIELDS = {
     "_all_in": "the actions (1-based) the source says are all-in",
     "_mucked": "the actions (1-based) written as shows that the source has as mucks (all-in)",
     "_stated": "[action, amount]: the call or raise-by amount the source states",
+    "_uncallable_raises": "[action, amount]: a raise nobody could call, written as the call "
+    "the rules replay (PokerKit refuses the raise); the amount it raised to",
+    "_all_in_calls": "the actions written as all-in raises that are calls (past a short big "
+    "blind: PokerKit asks for less)",
     "_tournament": "a tournament hand",
     "_collected": "[player, amount, pot]: who collected what, from which pot",
     "_returned": "[player, amount]: uncalled bets returned",
@@ -1135,6 +1181,115 @@ def _written_moves(moves: tuple[Move, ...], n: int) -> tuple[list[Move], list[Mo
         kept[last + 1 :] = shows + boards + late
         return kept, after, mucked
     return kept, after, []
+
+
+def _as_pokerkit_plays(
+    hand: HandHistory, written: list[Move]
+) -> tuple[list[Move], list[tuple[int, int]], list[int]]:
+    """The moves as PokerKit replays them to the rules' stacks, where it plays them
+    otherwise: ``(moves, raised, called)``.
+
+    - A raise nobody can call more than: PokerKit refuses it, the rules replay a
+      call (``uncallable-raise``), so it is written as a call; ``raised`` has
+      ``(index, to)`` for each.  Not when PokerKit's call would put in less
+      (past a short big blind): PokerKit may take that raise, as the others can
+      call more than its bet to call.
+    - An all-in call past a big blind posted short: PokerKit asks for the posted
+      blind only, the rules for the full one (R6), so the call is written as an
+      all-in raise to what the rules put in, which PokerKit takes; ``called`` has
+      the index of each.  A call of the full blind that is not all-in cannot be
+      written so (PokerKit's smallest raise is a big blind above the short one):
+      it stays a call.
+
+    Only hands that may hold either are replayed (:func:`_may_play_otherwise`).
+    """
+    if not _may_play_otherwise(hand):
+        return written, [], []
+    from ..actions import ActionKind as K  # the engine: only when writing such a hand
+    from .playback import replay
+
+    result = replay(hand, check_claims=False)
+    engine = result.hand
+    if not result.ok or engine is None:
+        return written, [], []
+    log = [a for a in engine.log if a.kind in (K.FOLD, K.CHECK, K.CALL, K.BET, K.RAISE)]
+    if len(log) != sum(_betting(m.kind) for m in written):
+        return written, [], []
+    out = list(written)
+    raised: list[tuple[int, int]] = []
+    called: list[int] = []
+    decisions = iter(log)
+    level = max(_posted_blinds(hand, _dead_chips(hand)), default=0)  # PokerKit's bet to call
+    for index, move in enumerate(written):
+        if move.kind == DEAL_BOARD:
+            level = 0
+        if not _betting(move.kind):
+            continue
+        action = next(decisions)
+        if move.kind == BET_RAISE and action.kind is K.CALL and action.to <= level:
+            out[index] = move._replace(kind=CHECK_CALL, to=None)
+            raised.append((index, move.to or 0))
+        elif move.kind == CHECK_CALL and action.to > level and action.all_in:
+            out[index] = move._replace(kind=BET_RAISE, to=action.to)
+            called.append(index)
+        if out[index].kind == BET_RAISE:
+            level = max(level, out[index].to or 0)
+    return out, raised, called
+
+
+def _may_play_otherwise(hand: HandHistory) -> bool:
+    """Whether the rules may play a move otherwise than PokerKit (a cheap test, so
+    that most hands are written without a replay): the big blind is posted short,
+    or a player raises when every other player in the hand started with no more
+    than the dead chips they posted and the largest bets made so far (so the
+    raise may be one nobody can call more than)."""
+    b = hand.blinds
+    n = len(hand.players)
+    dead = _dead_chips(hand)
+    posted = _posted_blinds(hand, dead)
+    if max(posted, default=0) < (b.small_bet if hand.variant == "FT" else b.min_bet):
+        return True
+    # what each player can put in the bets of the hand (None: unknown)
+    room = [None if p.stack is None else p.stack - dead[q] for q, p in enumerate(hand.players)]
+    level = max((*b.blinds, *b.posts), default=0)  # the largest bet of the street
+    most = level  # the largest bets of every street so far, added up
+    folded = [False] * n
+    for move in hand.moves:
+        kind = move.kind
+        if kind == DEAL_BOARD:
+            level = 0
+        elif kind == FOLD:
+            folded[move.actor or 0] = True
+        elif kind == BET_RAISE:
+            if all(
+                r is not None and r <= most
+                for q, r in enumerate(room)
+                if q != move.actor and not folded[q]
+            ):
+                return True
+            to = move.to or 0
+            if to > level:
+                most += to - level
+                level = to
+    return False
+
+
+def _posted_blinds(hand: HandHistory, dead: list[int]) -> list[int]:
+    """The blinds as PokerKit posts them: what is left of each after the antes
+    and dead blinds (``dead``, per player: :func:`_dead_chips`)."""
+    return [
+        blind if p.stack is None else min(blind, max(0, p.stack - dead[q]))
+        for q, (blind, p) in enumerate(zip(hand.blinds.blinds, hand.players, strict=False))
+    ]
+
+
+def _dead_chips(hand: HandHistory) -> list[int]:
+    """The antes and dead blinds of each player."""
+    b = hand.blinds
+    dead = _per_player(b.antes, len(hand.players))
+    for q, d in enumerate(b.dead):
+        dead[q] += d
+    return dead
 
 
 def _places(out: dict[str, Any], bet_keys: tuple[str, ...]) -> tuple[int, int]:
