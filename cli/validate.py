@@ -7,7 +7,7 @@ import os
 import signal
 import sys
 from collections import Counter, deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -36,43 +36,54 @@ MAX_JOBS = 64
 SPLIT_BYTES = 1 << 20
 
 
-def _reports(files: list[str], fmt: str | None, jobs: int) -> Iterator[FileReport]:
-    """Reports in file order; on ``jobs`` processes, each large file (and
-    standard input) cut into pieces of whole hands, the other files whole."""
+def _reports(
+    files: list[str], fmt: str | None, jobs: int, progress: Callable[[int], None]
+) -> Iterator[FileReport]:
+    """Reports in file order, each large file (and standard input) read in
+    pieces of whole hands; on ``jobs`` processes, which share the pieces and
+    take the smaller files whole.  ``progress(n)`` is told of every ``n``
+    bytes done."""
     if not any(path == STDIN or _size(path) > SPLIT_BYTES for path in files):
         jobs = min(jobs, len(files))  # no file is shared among processes
     if jobs <= 1:
-        for path in files:
-            if path == STDIN:
-                assert fmt is not None
-                yield validate_file(sys.stdin.buffer, fmt, name="<stdin>")
-            else:
-                yield validate_file(path, fmt)
+        results: Iterator[tuple[int, bool, FileReport, int]] = (
+            result for task in _tasks(files, fmt) for result in _run(task, fmt)
+        )
+        yield from _joined(results, progress)
         return
     import multiprocessing
 
     # the workers leave Ctrl-C to this process, which stops them at once
     pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
     try:
-        report: FileReport | None = None
-        at = -1  # the file the report is of
-        for index, whole, part in _in_order(pool, _tasks(files, fmt), fmt, ahead=4 * jobs):
-            if index != at:
-                if report is not None:
-                    yield report.finish()
-                report, at = part, index
-                if whole:
-                    yield report
-                    report = None
-            else:
-                assert report is not None
-                report.add(part)
-        if report is not None:
-            yield report.finish()
+        yield from _joined(_in_order(pool, _tasks(files, fmt), fmt, ahead=4 * jobs), progress)
         pool.close()
     finally:
         pool.terminate()
         pool.join()
+
+
+def _joined(
+    results: Iterator[tuple[int, bool, FileReport, int]], progress: Callable[[int], None]
+) -> Iterator[FileReport]:
+    """The files' reports from the results of their tasks, in order: the
+    reports of a file's pieces joined."""
+    report: FileReport | None = None
+    at = -1  # the file the report is of
+    for index, whole, part, size in results:
+        progress(size)
+        if index != at:
+            if report is not None:
+                yield report.finish()
+            report, at = part, index
+            if whole:
+                yield report
+                report = None
+        else:
+            assert report is not None
+            report.add(part)
+    if report is not None:
+        yield report.finish()
 
 
 #: Small files a worker takes at a time (one task each would cost more in
@@ -80,8 +91,8 @@ def _reports(files: list[str], fmt: str | None, jobs: int) -> Iterator[FileRepor
 BATCH_FILES = 64
 BATCH_BYTES = 1 << 18
 
-#: A task for a worker: the index of its (first) file, and its work: whole
-#: files (consecutive from that index), or a piece of one file.
+#: A task: the index of its (first) file, and its work: whole files
+#: (consecutive from that index), or a piece of one file.
 _Task = tuple[int, "list[str] | Piece"]
 
 
@@ -119,17 +130,18 @@ def _size(path: str) -> int:
         return 0  # validate_file says what is wrong
 
 
-def _run(task: _Task, fmt: str | None) -> list[tuple[int, bool, FileReport]]:
-    """(file index, whole file?, report) for each file or piece of the task."""
+def _run(task: _Task, fmt: str | None) -> list[tuple[int, bool, FileReport, int]]:
+    """(file index, whole file?, report, bytes) for each file or piece of the task."""
     index, work = task
     if isinstance(work, Piece):
-        return [(index, False, validate_piece(work))]
-    return [(index + k, True, validate_file(path, fmt)) for k, path in enumerate(work)]
+        size = sum(len(line) + 1 for line in work.lines)  # characters: near enough
+        return [(index, False, validate_piece(work), size)]
+    return [(index + k, True, validate_file(path, fmt), _size(path)) for k, path in enumerate(work)]
 
 
 def _in_order(
     pool: Any, tasks: Iterator[_Task], fmt: str | None, ahead: int
-) -> Iterator[tuple[int, bool, FileReport]]:
+) -> Iterator[tuple[int, bool, FileReport, int]]:
     """The results of the tasks in order, at most ``ahead`` of them at work or
     waiting: a large file is read as fast as the workers take it (Pool.imap
     would read it all at once)."""
@@ -211,8 +223,14 @@ def validate_command(
                 "holdem validate: error: no hand-history files found (.phh, .phhs, .txt)", err=True
             )
         sys.exit(EXIT_UNUSABLE)
-    # with a bar on the terminal, the reports come after it, not through it
-    show_bar = not as_json and sys.stderr.isatty() and len(files) > 1
+    # a bar on the terminal for long work, and the reports after it, not through it
+    total = sum(_size(path) for path in files if path != STDIN)
+    show_bar = (
+        not as_json
+        and sys.stderr.isatty()
+        and STDIN not in files
+        and (len(files) > 1 or total > SPLIT_BYTES)
+    )
     held: list[FileReport] = []
     totals: Counter[str] = Counter()
     severities: Counter[str] = Counter()
@@ -220,10 +238,13 @@ def validate_command(
     if as_json:
         sys.stdout.write('{"files": [')
     with click.progressbar(
-        length=len(files), label="validating", file=sys.stderr, hidden=not show_bar
+        length=max(total, 1),
+        label="validating",
+        file=sys.stderr,
+        hidden=not show_bar,
+        show_pos=False,
     ) as bar:
-        for report in _reports(files, fmt, jobs):
-            bar.update(1)
+        for report in _reports(files, fmt, jobs, bar.update):
             totals[report.status] += 1
             severities.update(report.problems.severities)
             hands += report.hands
