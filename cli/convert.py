@@ -7,7 +7,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from typing import TextIO
+from typing import Any, TextIO
 
 import click
 
@@ -15,6 +15,8 @@ from holdem.errors import HistoryFormatError, HoldemError
 from holdem.histories import FORMATS, HandHistory, Problem, detect_format, read_hands
 
 STDIO = "-"
+#: Sources larger than this get a progress bar (on a terminal).
+_BAR_BYTES = 1 << 20
 
 
 @click.command(
@@ -81,7 +83,8 @@ def convert_command(
         raise click.BadParameter(f"{source}: no such file", param_hint="SOURCE")
     if output != STDIO:
         _check_output(source, output, force)
-    converted = _Converted(source, fmt, target, keep_invalid)
+    to_terminal = output == STDIO and sys.stdout.isatty()
+    converted = _Converted(source, fmt, target, keep_invalid, to_terminal)
     with _safe_output(output) as sink:
         written = converted.write(sink.out, many=output.lower().endswith(".phhs"))
         sink.keep = written > 0
@@ -168,33 +171,57 @@ def _copy_mode(output: str, temp: str) -> None:
 class _Converted:
     """The hands of SOURCE that go to the output, replayed; counts what is left out."""
 
-    def __init__(self, source: str, fmt: str, target: str, keep_invalid: bool) -> None:
+    def __init__(
+        self, source: str, fmt: str, target: str, keep_invalid: bool, to_terminal: bool
+    ) -> None:
         self.source, self.fmt, self.target, self.keep_invalid = source, fmt, target, keep_invalid
+        self.to_terminal = to_terminal
         self.skipped = 0
+        self.bar: Any = None
 
     def skip(self, why: object) -> None:
+        if self.bar is not None:  # the message on its own line, the bar below it
+            click.echo("\r\033[K", nl=False, err=True)
         click.echo(f"holdem convert: left out: {why}", err=True)
         self.skipped += 1
 
     def __iter__(self) -> Iterator[HandHistory]:
         from holdem.histories import replay
 
-        stream = sys.stdin.buffer if self.source == STDIO else self.source
-        name = "<stdin>" if self.source == STDIO else None
         try:
-            for item in read_hands(stream, self.fmt, path=name):
-                if isinstance(item, Problem):
-                    self.skip(item)
-                    continue
-                bad = [p for p in replay(item).problems if p.severity != "warning"]
-                if bad and not self.keep_invalid:
-                    self.skip(f"{bad[0]} (--keep-invalid writes such hands as read)")
-                else:
-                    # (the PokerStars writer takes the results the source does not
-                    # state from its own replay of the hand)
-                    yield item
+            if self.source == STDIO:
+                yield from self._replayed(sys.stdin.buffer, "<stdin>", replay)
+                return
+            with open(self.source, "rb") as stream:
+                size = os.fstat(stream.fileno()).st_size
+                # a bar on the terminal for a long conversion, when the hands go to a file
+                shown = size > _BAR_BYTES and sys.stderr.isatty() and not self.to_terminal
+                with click.progressbar(
+                    length=size, label="converting", file=sys.stderr, hidden=not shown,
+                    show_pos=False,
+                ) as bar:  # fmt: skip
+                    self.bar = bar if shown else None
+                    done = 0
+                    for hand in self._replayed(stream, self.source, replay):
+                        bar.update(stream.tell() - done)
+                        done = stream.tell()
+                        yield hand
         except OSError as exc:
             raise HoldemError(f"cannot read {self.source}: {exc.strerror or exc}") from None
+
+    def _replayed(self, stream: Any, name: str, replay: Any) -> Iterator[HandHistory]:
+        """The hands of the stream that go to the output."""
+        for item in read_hands(stream, self.fmt, path=name):
+            if isinstance(item, Problem):
+                self.skip(item)
+                continue
+            bad = [p for p in replay(item).problems if p.severity != "warning"]
+            if bad and not self.keep_invalid:
+                self.skip(f"{bad[0]} (--keep-invalid writes such hands as read)")
+            else:
+                # (the PokerStars writer takes the results the source does not
+                # state from its own replay of the hand)
+                yield item
 
     def write(self, out: TextIO, many: bool) -> int:
         """Writes every hand the target can express; returns how many were written."""
