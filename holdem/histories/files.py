@@ -386,7 +386,9 @@ def validate_piece(piece: Piece) -> FileReport:
     :meth:`FileReport.finish`."""
     report = FileReport(piece.name)
     try:
-        text = io.StringIO("\n".join(piece.lines), newline=None)
+        # one chunk of text: the readers split it into the same lines at once
+        # (a stream would be read and split a line at a time)
+        text = ["\n".join(piece.lines)]
         _check_hands(read_hands(text, piece.fmt, path=piece.name, first_line=piece.first), report)
     except HistoryFormatError as exc:  # not expected: the lines were read once already
         report.unreadable = str(exc)

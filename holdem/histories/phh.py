@@ -27,9 +27,10 @@ from __future__ import annotations
 import io
 import re
 import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import time as local_time
 from decimal import Decimal, InvalidOperation
+from functools import partial
 from typing import Any, TextIO
 
 from .._fastcall import read_toml
@@ -588,6 +589,8 @@ class _Reading:
         return int((Decimal(value) / self.unit).to_integral_exact())
 
     def stack(self, value: Any) -> int | None:
+        if self.places == 0 and type(value) is int:  # the usual case: whole chips
+            return value
         return None if isinstance(value, Decimal) and not value.is_finite() else self.chips(value)
 
     def user_chips(self, key: str, value: Any) -> int:
@@ -648,24 +651,29 @@ class _Reading:
         the model's order."""
         data, fail = self.data, self.fail
         moves = []
-        for index, (text, item) in enumerate(zip(actions, parsed, strict=True)):
-            at = action_lines[index] if index < len(action_lines) else self.line
+        known = len(action_lines)
+        chips = self.chips
+        for index, item in enumerate(parsed):
+            at = action_lines[index] if index < known else self.line
             if item is None:
+                text = actions[index]
                 raise fail(f"action {quote(text)}: {_explain(text)}", at)
             kind, actor, amount, cards, comment = item
             if actor is not None and not 0 <= actor < n:
                 raise fail(
-                    f"action {quote(text)}: there is no player p{actor + 1} ({n} players)", at
+                    f"action {quote(actions[index])}: there is no player p{actor + 1} "
+                    f"({n} players)",
+                    at,
                 )
-            if kind in ("sd", "pb"):
+            if kind in _OTHER_KINDS:
+                if kind == "noop":
+                    continue
                 raise _Unsupported(
-                    f"action {quote(text)} ({'draw' if kind == 'sd' else 'bring-in'}) "
-                    "belongs to another variant"
+                    f"action {quote(actions[index])} "
+                    f"({'draw' if kind == 'sd' else 'bring-in'}) belongs to another variant"
                 )
-            if kind == "noop":
-                continue
-            to = self.chips(amount) if amount is not None else None
-            moves.append(Move(kind, actor, to, cards, at, comment))
+            to = None if amount is None else chips(amount)
+            moves.append(_move((kind, actor, to, cards, at, comment, False, None)))
         if len(moves) < len(actions):  # comment-only actions: the numbers count the moves
             numbered = [i for i, item in enumerate(parsed) if item is None or item[0] != "noop"]
             renumber: dict[int, int] | None = {i: k for k, i in enumerate(numbered)}
@@ -733,6 +741,15 @@ class _Reading:
             if isinstance(data.get("_pots"), list)
             else None,
         )
+
+
+#: Parsed actions that are no move of a hold'em hand: a comment alone, and the
+#: draws and bring-ins of other variants.
+_OTHER_KINDS = frozenset({"noop", "sd", "pb"})
+
+#: A Move of all its fields, in order: ``Move(...)`` fills in its defaults in a
+#: Python call, and this is once per action of every hand read.
+_move: Callable[[tuple[Any, ...]], Move] = partial(tuple.__new__, Move)
 
 
 def _numbers(data: dict[str, Any], key: str, fail: Any) -> list[int]:
@@ -816,14 +833,17 @@ def _model_order(moves: list[Move], n: int, warn: Any) -> list[Move]:
                 f"p{(move.actor or 0) + 1} sm: a muck by the player who won uncontested "
                 "(PokerKit refuses it; our writer keeps it in _after_hand)",
             )
-    last = max(
-        (i for i, m in enumerate(moves) if _betting(m.kind) or m.kind == DEAL_HOLE), default=-1
-    )
+    last = len(moves) - 1  # the last betting move or deal of hole cards
+    while last >= 0 and moves[last].kind not in _PLAY_KINDS:
+        last -= 1
     tail = moves[last + 1 :]
     boards = [m for m in tail if m.kind == DEAL_BOARD]
     if boards and len(boards) < len(tail):
         moves[last + 1 :] = boards + [m for m in tail if m.kind != DEAL_BOARD]
     return moves
+
+
+_PLAY_KINDS = frozenset({FOLD, CHECK_CALL, BET_RAISE, DEAL_HOLE})
 
 
 #: Parsed actions by text: most betting actions ('p3 f', 'p1 cc') recur from hand to hand.

@@ -355,7 +355,13 @@ def _play(
     excess: dict[int, int],
     rules: frozenset[str] = frozenset(),
 ) -> Hand:
-    *_, hand = _play_states(history, problems, copies=False, excess=excess, rules=rules)
+    """The engine's hand at the end of the history (what :func:`_play_states`
+    yields last, without a state per move)."""
+    hand = _start(history, rules)
+    showdown: list[Move] = []
+    for move in history.moves:
+        _apply(hand, history, move, showdown, problems, excess, rules)
+    _finish(hand, history, showdown, problems)
     return hand
 
 
@@ -370,6 +376,19 @@ def _play_states(
     ``rules``: the conventions played by."""
     if excess is None:
         excess = {}
+    hand = _start(h, rules)
+    yield hand.copy() if copies else hand
+    showdown: list[Move] = []
+    for move in h.moves:
+        if _apply(hand, h, move, showdown, problems, excess, rules):
+            yield hand.copy() if copies else hand
+    _finish(hand, h, showdown, problems)
+    yield hand.copy() if copies else hand
+
+
+def _start(h: HandHistory, rules: frozenset[str]) -> Hand:
+    """The engine's hand of a history with the forced bets posted and the hole
+    cards dealt (the file's known cards given)."""
     try:
         config = config_of(h)
         if rules:
@@ -398,37 +417,49 @@ def _play_states(
     while hand.phase is Phase.POSTING:
         hand.step()
     hand.step()  # the hole cards: the file's deals are all known already
-    yield hand.copy() if copies else hand
-    showdown: list[Move] = []
-    for move in h.moves:
-        kind = move.kind
-        if kind == DEAL_HOLE:
-            continue
-        if kind == DEAL_BOARD:
-            _deal_board(hand, h, move)
-        elif kind in (SHOW, MUCK):
-            showdown.append(move)
-            continue
-        elif (
-            LONE_CHECK in rules
-            and kind == CHECK_CALL
-            and hand.phase in _NO_BETTING
-            and hand.statuses[move.actor or 0] == "active"
-        ):
-            continue  # a check nobody asks for by our rules (pokerkit-lone-check)
-        else:
-            _player_move(hand, h, move, problems, excess)
-        yield hand.copy() if copies else hand
-    _finish(hand, h, showdown, problems)
-    yield hand.copy() if copies else hand
+    return hand
+
+
+def _apply(
+    hand: Hand,
+    h: HandHistory,
+    move: Move,
+    showdown: list[Move],
+    problems: list[Problem],
+    excess: dict[int, int],
+    rules: frozenset[str],
+) -> bool:
+    """Plays one move of the history; False when the state stays as it was (a
+    deal of hole cards, a check nobody asks for), or the move waits for the
+    showdown (shows and mucks, collected in ``showdown``)."""
+    kind = move.kind
+    if kind == DEAL_HOLE:
+        return False
+    if kind == DEAL_BOARD:
+        _deal_board(hand, h, move)
+    elif kind in (SHOW, MUCK):
+        showdown.append(move)
+        return False
+    elif (
+        LONE_CHECK in rules
+        and kind == CHECK_CALL
+        and hand.phase in _NO_BETTING
+        and hand.statuses[move.actor or 0] == "active"
+    ):
+        return False  # a check nobody asks for by our rules (pokerkit-lone-check)
+    else:
+        _player_move(hand, h, move, problems, excess)
+    return True
 
 
 LONE_CHECK = CONVENTION_BY_NAME["pokerkit-lone-check"].name  # (fails at import if renamed)
 _NO_BETTING = (Phase.BOARD, Phase.SHOWDOWN, Phase.AWARDING)
+_BETTING, _BOARD = Phase.BETTING, Phase.BOARD
 
 
 def _deal_board(hand: Hand, h: HandHistory, move: Move) -> None:
-    if hand.phase is Phase.BETTING:
+    phase = hand.phase
+    if phase is _BETTING:
         actor = hand.actor
         assert actor is not None
         raise _error(
@@ -437,11 +468,11 @@ def _deal_board(hand: Hand, h: HandHistory, move: Move) -> None:
             f"{h.describe_move(move)}: the betting is not over, {h.player_name(actor)} is to act",
             "order",
         )
-    if hand.phase is not Phase.BOARD:
+    if phase is not _BOARD:
         raise _error(
             h,
             move,
-            f"{h.describe_move(move)}: no street is to be dealt now ({hand.phase.value})",
+            f"{h.describe_move(move)}: no street is to be dealt now ({phase.value})",
             "order",
         )
     before = len(hand.board)
@@ -465,18 +496,17 @@ def _player_move(
 ) -> None:
     seat = move.actor
     assert seat is not None
-    if hand.phase is Phase.BOARD:
-        raise _error(
-            h,
-            move,
-            f"{h.describe_move(move)}: the betting round is over, the "
-            "next cards should be dealt first",
-            "order",
-        )
-    if hand.phase is not Phase.BETTING:
-        raise _error(
-            h, move, f"{h.describe_move(move)}: no betting now ({hand.phase.value})", "order"
-        )
+    phase = hand.phase
+    if phase is not _BETTING:
+        if phase is _BOARD:
+            raise _error(
+                h,
+                move,
+                f"{h.describe_move(move)}: the betting round is over, the "
+                "next cards should be dealt first",
+                "order",
+            )
+        raise _error(h, move, f"{h.describe_move(move)}: no betting now ({phase.value})", "order")
     if seat != hand.actor:
         actor = hand.actor
         assert actor is not None
@@ -485,8 +515,18 @@ def _player_move(
         )
     # a raise's stated increment is checked against the bets before it
     bets, top = (hand.bets, hand.current_bet) if move.stated is not None else ((), 0)
+    kind = move.kind
     try:
-        action = hand.act(decision_of(move, hand), seat=seat)
+        # what hand.act(decision_of(move, hand)) does, without building the decision
+        if kind == FOLD:
+            action = hand.fold(seat)
+        elif kind == CHECK_CALL:
+            action = hand.call(seat) if hand.to_call else hand.check(seat)
+        elif kind == BET_RAISE:
+            to = move.to or 0
+            action = hand.raise_to(to, seat) if hand.current_bet else hand.bet(to, seat)
+        else:
+            action = hand.act(decision_of(move, hand), seat=seat)
     except IllegalActionError as exc:
         if move.kind == BET_RAISE and _nobody_can_call_more(hand, seat):
             # some sites let a player raise past what anybody can call, and
