@@ -4,158 +4,16 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
-from collections import Counter, deque
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections import Counter
 
 import click
 
-from holdem.histories import (
-    FORMATS,
-    FileReport,
-    Piece,
-    detect_format,
-    find_files,
-    split_file,
-    validate_file,
-    validate_piece,
-)
+from holdem.histories import FORMATS, MAX_JOBS, SPLIT_BYTES, FileReport, find_files, validate_files
 
 EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2
 STDIN = "-"
-
-
-#: The most worker processes --jobs starts.
-MAX_JOBS = 64
-
-
-#: Files larger than this are cut into pieces of whole hands for --jobs.
-SPLIT_BYTES = 1 << 20
-
-
-def _reports(
-    files: list[str], fmt: str | None, jobs: int, progress: Callable[[int], None]
-) -> Iterator[FileReport]:
-    """Reports in file order, each large file (and standard input) read in
-    pieces of whole hands; on ``jobs`` processes, which share the pieces and
-    take the smaller files whole.  ``progress(n)`` is told of every ``n``
-    bytes done."""
-    if not any(path == STDIN or _size(path) > SPLIT_BYTES for path in files):
-        jobs = min(jobs, len(files))  # no file is shared among processes
-    if jobs <= 1:
-        results: Iterator[tuple[int, bool, FileReport, int]] = (
-            result for task in _tasks(files, fmt) for result in _run(task, fmt)
-        )
-        yield from _joined(results, progress)
-        return
-    import multiprocessing
-
-    # the workers leave Ctrl-C to this process, which stops them at once
-    pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
-    try:
-        yield from _joined(_in_order(pool, _tasks(files, fmt), fmt, ahead=4 * jobs), progress)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
-
-
-def _joined(
-    results: Iterator[tuple[int, bool, FileReport, int]], progress: Callable[[int], None]
-) -> Iterator[FileReport]:
-    """The files' reports from the results of their tasks, in order: the
-    reports of a file's pieces joined."""
-    report: FileReport | None = None
-    at = -1  # the file the report is of
-    for index, whole, part, size in results:
-        progress(size)
-        if index != at:
-            if report is not None:
-                yield report.finish()
-            report, at = part, index
-            if whole:
-                yield report
-                report = None
-        else:
-            assert report is not None
-            report.add(part)
-    if report is not None:
-        yield report.finish()
-
-
-#: Small files a worker takes at a time (one task each would cost more in
-#: messages than in work), and their most bytes together.
-BATCH_FILES = 64
-BATCH_BYTES = 1 << 18
-
-#: A task: the index of its (first) file, and its work: whole files
-#: (consecutive from that index), or a piece of one file.
-_Task = tuple[int, "list[str] | Piece"]
-
-
-def _tasks(files: list[str], fmt: str | None) -> Iterator[_Task]:
-    batch: list[str] = []
-    size = 0
-    for index, path in enumerate(files):
-        if path == STDIN:
-            pieces: Iterator[Piece] | None = split_file(sys.stdin.buffer, fmt, name="<stdin>")
-        else:
-            length = _size(path)
-            pieces = None
-            if length > SPLIT_BYTES and (fmt or detect_format(path)):
-                pieces = split_file(path, fmt)
-        if pieces is None:
-            if batch and (len(batch) >= BATCH_FILES or size + length > BATCH_BYTES):
-                yield index - len(batch), batch
-                batch, size = [], 0
-            batch.append(path)
-            size += length
-            continue
-        if batch:
-            yield index - len(batch), batch
-            batch, size = [], 0
-        for piece in pieces:
-            yield index, piece
-    if batch:
-        yield len(files) - len(batch), batch
-
-
-def _size(path: str) -> int:
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0  # validate_file says what is wrong
-
-
-def _run(task: _Task, fmt: str | None) -> list[tuple[int, bool, FileReport, int]]:
-    """(file index, whole file?, report, bytes) for each file or piece of the task."""
-    index, work = task
-    if isinstance(work, Piece):
-        size = sum(len(line) + 1 for line in work.lines)  # characters: near enough
-        return [(index, False, validate_piece(work), size)]
-    return [(index + k, True, validate_file(path, fmt), _size(path)) for k, path in enumerate(work)]
-
-
-def _in_order(
-    pool: Any, tasks: Iterator[_Task], fmt: str | None, ahead: int
-) -> Iterator[tuple[int, bool, FileReport, int]]:
-    """The results of the tasks in order, at most ``ahead`` of them at work or
-    waiting: a large file is read as fast as the workers take it (Pool.imap
-    would read it all at once)."""
-    waiting: deque[Any] = deque()
-    for task in tasks:
-        waiting.append(pool.apply_async(_run, (task, fmt)))
-        if len(waiting) >= ahead:
-            yield from waiting.popleft().get()
-    while waiting:
-        yield from waiting.popleft().get()
-
-
-def _ignore_interrupts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @click.command(
@@ -224,7 +82,7 @@ def validate_command(
             )
         sys.exit(EXIT_UNUSABLE)
     # a bar on the terminal for long work, and the reports after it, not through it
-    total = sum(_size(path) for path in files if path != STDIN)
+    total = sum(os.path.getsize(path) for path in files if path != STDIN and os.path.isfile(path))
     show_bar = (
         not as_json
         and sys.stderr.isatty()
@@ -244,7 +102,8 @@ def validate_command(
         hidden=not show_bar,
         show_pos=False,
     ) as bar:
-        for report in _reports(files, fmt, jobs, bar.update):
+        sources = [sys.stdin.buffer if path == STDIN else path for path in files]
+        for report in validate_files(sources, fmt, jobs=jobs, progress=bar.update):
             totals[report.status] += 1
             severities.update(report.problems.severities)
             hands += report.hands

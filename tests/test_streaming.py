@@ -198,12 +198,14 @@ def test_validate_jobs_shares_one_large_file_among_processes(
 ) -> None:
     from click.testing import CliRunner
 
-    from holdem.cli import validate as command
     from holdem.cli.main import main
+    from holdem.histories import parallel
 
     path = write_set(tmp_path / "set.phhs", 450)
     small = write_set(tmp_path / "small.phhs", 5)
-    monkeypatch.setattr(command, "SPLIT_BYTES", 10_000)  # set.phhs is cut, small.phhs is not
+    monkeypatch.setattr(parallel, "SPLIT_BYTES", 10_000)  # set.phhs is cut, small.phhs is not
+    pieces = [task for task in parallel._tasks([str(path), str(small)], None)]
+    assert len(pieces) == 4  # 450 hands in pieces of 200, then small.phhs whole
     outputs = []
     for jobs in ("1", "2"):
         result = CliRunner().invoke(
@@ -213,3 +215,31 @@ def test_validate_jobs_shares_one_large_file_among_processes(
         outputs.append(json.loads(result.stdout))
     assert outputs[0] == outputs[1]
     assert outputs[1]["summary"]["hands"] == 455 and outputs[1]["summary"]["error"] == 45
+
+
+def test_validate_files_gives_the_same_reports_on_one_process_or_two(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from holdem.histories import parallel, validate_files
+
+    monkeypatch.setattr(parallel, "SPLIT_BYTES", 10_000)
+    big = write_set(tmp_path / "big.phhs", 300)
+    small = write_set(tmp_path / "small.phhs", 3)
+    done: list[int] = []
+
+    def reports(jobs: int) -> list[dict[str, object]]:
+        stream = io.BytesIO(big.read_bytes())  # a stream is read in pieces too
+        found = validate_files(
+            [str(big), stream, str(small)], "phh", jobs=jobs, progress=done.append
+        )
+        return [joined(r) for r in found]
+
+    one, two = reports(1), reports(2)
+    assert one == two
+    assert [r["hands"] for r in one] == [300, 300, 3]
+    assert [r["errors"] for r in one] == [30, 30, 0]
+    assert sum(done) >= 2 * big.stat().st_size  # the bytes done, told as they are
+    with pytest.raises(ValueError, match="jobs must be 1 to 64"):
+        next(validate_files([str(small)], jobs=0))

@@ -4,8 +4,8 @@ One model for every format (:mod:`.model`: :class:`HandHistory`, its
 players, moves and claims, and the :class:`Problem` found in them); a reader
 and a writer per format (:mod:`.phh`, :mod:`.pokerstars` and
 :mod:`.pokerstars_writer`); :mod:`.playback`, which plays a record through the
-rules engine and checks every number it states; and :mod:`.files`, which
-finds, reads and validates whole files.
+rules engine and checks every number it states; and :mod:`.files` (with :mod:`.parallel`),
+which find, read and validate whole files.
 
 >>> from holdem.histories import read_phh_text, validate
 >>> hand = next(read_phh_text('''
@@ -60,6 +60,7 @@ if TYPE_CHECKING:
         Problem,
         decimal_places,
     )
+    from .parallel import MAX_JOBS, SPLIT_BYTES, validate_files
     from .phh import PhhWriter, read_phh, read_phh_text, to_phh, write_phh
     from .playback import (
         Replay,
@@ -105,6 +106,7 @@ _EXPORTS = {
         "Problem",
         "decimal_places",
     ),
+    "parallel": ("MAX_JOBS", "SPLIT_BYTES", "validate_files"),
     "phh": ("PhhWriter", "read_phh", "read_phh_text", "to_phh", "write_phh"),
     "pokerstars": ("read_pokerstars", "read_pokerstars_text"),
     "pokerstars_writer": ("PokerStarsWriter", "to_pokerstars", "write_pokerstars"),
@@ -139,10 +141,12 @@ __all__ = [
     "FOLD",
     "FORMATS",
     "MAX_AMOUNT",
+    "MAX_JOBS",
     "MAX_PLACES",
     "MOVE_KINDS",
     "MUCK",
     "SHOW",
+    "SPLIT_BYTES",
     "Blinds",
     "Claims",
     "FileReport",
@@ -171,6 +175,7 @@ __all__ = [
     "to_pokerstars",
     "validate",
     "validate_file",
+    "validate_files",
     "validate_piece",
     "validate_text",
     "with_results",

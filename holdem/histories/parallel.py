@@ -1,0 +1,156 @@
+"""Validating many files, on one process or several.
+
+:func:`validate_files` gives each file's report, in order.  A file over
+:data:`SPLIT_BYTES` (and any stream) is read in pieces of whole hands
+(:func:`~holdem.histories.files.split_file`), which the processes share;
+smaller files go to them whole, in batches.  The reports are the same on any
+number of processes.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from .files import FileReport, Piece, detect_format, split_file, validate_file, validate_piece
+from .inputs import Source, input_name
+
+__all__ = ["MAX_JOBS", "SPLIT_BYTES", "validate_files"]
+
+#: The most worker processes.
+MAX_JOBS = 64
+#: Files larger than this are read in pieces of whole hands.
+SPLIT_BYTES = 1 << 20
+#: Small files a worker takes at a time (one task each would cost more in
+#: messages than in work), and their most bytes together.
+BATCH_FILES = 64
+BATCH_BYTES = 1 << 18
+
+
+def validate_files(
+    sources: Sequence[Source],
+    fmt: str | None = None,
+    *,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[FileReport]:
+    """The report of each file (a path) or stream, in order, validated on
+    ``jobs`` processes (at most :data:`MAX_JOBS`).  ``progress(n)`` is told of
+    every ``n`` bytes done.  A stream needs ``fmt``."""
+    if not 1 <= jobs <= MAX_JOBS:
+        raise ValueError(f"jobs must be 1 to {MAX_JOBS}, not {jobs}")
+    tell = progress or (lambda n: None)
+    if not any(not _is_path(s) or _size(s) > SPLIT_BYTES for s in sources):
+        jobs = min(jobs, len(sources))  # no file is shared among processes
+    if jobs <= 1:
+        results: Iterator[_Result] = (
+            result for task in _tasks(sources, fmt) for result in _run(task, fmt)
+        )
+        yield from _joined(results, tell)
+        return
+    import multiprocessing
+
+    # the workers leave Ctrl-C to this process, which stops them at once
+    pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
+    try:
+        yield from _joined(_in_order(pool, _tasks(sources, fmt), fmt, ahead=4 * jobs), tell)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+#: What a task gives for each file or piece: (file index, whole file?, report, bytes).
+_Result = tuple[int, bool, FileReport, int]
+#: A task: the index of its (first) file, and its work: whole files
+#: (consecutive from that index), or a piece of one file.
+_Task = tuple[int, "list[str] | Piece"]
+
+
+def _is_path(source: Source) -> bool:
+    return isinstance(source, str | os.PathLike)
+
+
+def _joined(results: Iterator[_Result], progress: Callable[[int], None]) -> Iterator[FileReport]:
+    """The files' reports from the results of their tasks, in order: the
+    reports of a file's pieces joined."""
+    report: FileReport | None = None
+    at = -1  # the file the report is of
+    for index, whole, part, size in results:
+        progress(size)
+        if index != at:
+            if report is not None:
+                yield report.finish()
+            report, at = part, index
+            if whole:
+                yield report
+                report = None
+        else:
+            assert report is not None
+            report.add(part)
+    if report is not None:
+        yield report.finish()
+
+
+def _tasks(sources: Sequence[Source], fmt: str | None) -> Iterator[_Task]:
+    batch: list[str] = []
+    size = 0
+    for index, source in enumerate(sources):
+        pieces: Iterator[Piece] | None = None
+        if isinstance(source, str | os.PathLike):
+            path = str(os.fspath(source))
+            length = _size(path)
+            if length > SPLIT_BYTES and (fmt or detect_format(path)):
+                pieces = split_file(path, fmt)
+        else:  # a stream: read here, in pieces
+            pieces = split_file(source, fmt, name=input_name(source))
+        if pieces is None:
+            if batch and (len(batch) >= BATCH_FILES or size + length > BATCH_BYTES):
+                yield index - len(batch), batch
+                batch, size = [], 0
+            batch.append(path)
+            size += length
+            continue
+        if batch:
+            yield index - len(batch), batch
+            batch, size = [], 0
+        for piece in pieces:
+            yield index, piece
+    if batch:
+        yield len(sources) - len(batch), batch
+
+
+def _size(path: Any) -> int:
+    try:
+        return os.path.getsize(path)
+    except (OSError, TypeError, ValueError):
+        return 0  # validate_file says what is wrong
+
+
+def _run(task: _Task, fmt: str | None) -> list[_Result]:
+    """(file index, whole file?, report, bytes) for each file or piece of the task."""
+    index, work = task
+    if isinstance(work, Piece):
+        size = sum(len(line) + 1 for line in work.lines)  # characters: near enough
+        return [(index, False, validate_piece(work), size)]
+    return [(index + k, True, validate_file(path, fmt), _size(path)) for k, path in enumerate(work)]
+
+
+def _in_order(pool: Any, tasks: Iterator[_Task], fmt: str | None, ahead: int) -> Iterator[_Result]:
+    """The results of the tasks in order, at most ``ahead`` of them at work or
+    waiting: a large file is read as fast as the workers take it (Pool.imap
+    would read it all at once)."""
+    waiting: deque[Any] = deque()
+    for task in tasks:
+        waiting.append(pool.apply_async(_run, (task, fmt)))
+        if len(waiting) >= ahead:
+            yield from waiting.popleft().get()
+    while waiting:
+        yield from waiting.popleft().get()
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
