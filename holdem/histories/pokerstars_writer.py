@@ -36,6 +36,7 @@ from .model import (
     FOLD,
     MUCK,
     SHOW,
+    Claims,
     HandHistory,
     Move,
 )
@@ -140,12 +141,10 @@ class _Play:
     levels: list[int]
     #: after which move (index) the uncalled bets go back (None: before the results)
     returned_after: int | None
-    returned: list[tuple[int, int]]
-    collected: list[tuple[int, int, str]]
-    winnings: tuple[int, ...] | None
-    total: int | None
-    pots: tuple[int, ...] | None
-    rake: int | None
+    #: the results the text states: the record's, completed from the engine's
+    #: outcome where the record states none
+    claims: Claims
+    #: the hand descriptions, by player (the record's, else the engine's words)
     described: dict[int, str]
     showdown: bool
     stakes: tuple[int, int] | None  # the engine's small and big blind
@@ -236,12 +235,7 @@ def _play_of(hand: HandHistory, engine: Hand | None) -> _Play:
         actions=actions,
         levels=levels,
         returned_after=returned_after,
-        returned=list(claims.returned or ()),
-        collected=list(claims.collected or ()),
-        winnings=claims.winnings,
-        total=claims.total_pot,
-        pots=claims.pots,
-        rake=claims.rake,
+        claims=claims,
         described=dict(claims.described),
         showdown=False,
         stakes=(engine.config.small_blind, engine.config.big_blind) if engine else None,
@@ -255,13 +249,7 @@ def _play_of(hand: HandHistory, engine: Hand | None) -> _Play:
         return play
     play.finished = True
     play.showdown = outcome.showdown
-    done = completed_claims(hand, outcome, excess)
-    play.winnings = done.winnings
-    play.collected = list(done.collected or ())
-    play.rake = done.rake
-    play.returned = list(done.returned or ())
-    play.total = done.total_pot
-    play.pots = done.pots
+    play.claims = completed_claims(hand, outcome, excess)
     if not play.described:
         for shown in outcome.shown:
             play.described[shown.seat] = _stars_words(shown.description)
@@ -699,7 +687,7 @@ class _Text:
             nonlocal returned_done
             if not returned_done:
                 returned_done = True
-                for who, amount in play.returned:
+                for who, amount in play.claims.returned or ():
                     out.append(f"Uncalled bet ({self.money(amount)}) returned to {self.names[who]}")
 
         for index, move in enumerate(h.moves):
@@ -757,7 +745,7 @@ class _Text:
         uncalled()
         if play.showdown and not showdown_done:
             out.append("*** SHOW DOWN ***")
-        for who, amount, pot in play.collected:
+        for who, amount, pot in play.claims.collected or ():
             out.append(f"{self.names[who]} collected {self.money(amount)} from {pot}")
         return out
 
@@ -785,20 +773,21 @@ class _Text:
     def summary(self) -> list[str]:
         h, play = self.hand, self.play
         out = ["*** SUMMARY ***"]
-        if play.total is not None:
+        claims = play.claims
+        if claims.total_pot is not None:
             pots = ""
-            if play.pots:
-                pots = f" Main pot {self.money(play.pots[0])}."
-                if len(play.pots) == 2:
-                    pots += f" Side pot {self.money(play.pots[1])}."
+            if claims.pots:
+                pots = f" Main pot {self.money(claims.pots[0])}."
+                if len(claims.pots) == 2:
+                    pots += f" Side pot {self.money(claims.pots[1])}."
                 else:
-                    for k, amount in enumerate(play.pots[1:], 1):
+                    for k, amount in enumerate(claims.pots[1:], 1):
                         pots += f" Side pot-{k} {self.money(amount)}."
-            rake = self.money(play.rake or 0)
-            out.append(f"Total pot {self.money(play.total)}{pots} | Rake {rake}")
+            rake = self.money(claims.rake or 0)
+            out.append(f"Total pot {self.money(claims.total_pot)}{pots} | Rake {rake}")
         if self.board:
             out.append(f"Board [{format_cards(self.board)}]")
-        winnings = play.winnings
+        winnings = claims.winnings
         if winnings is None:
             return out
         shown: dict[int, list[Card]] = {}
