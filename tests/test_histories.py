@@ -524,10 +524,18 @@ def test_with_results_of_a_raked_hand_agree_with_each_other() -> None:
 
 
 def test_every_name_the_histories_package_lists_imports() -> None:
+    import importlib
+
     import holdem.histories as package
 
     for name in package.__all__:
         assert getattr(package, name) is not None, name
+    # the package lists each module's public names (its __all__), and nothing else
+    # (the model also gives HistoryFormatError, which the package leaves to holdem)
+    for module, names in package._EXPORTS.items():
+        public = set(importlib.import_module(f"holdem.histories.{module}").__all__)
+        assert set(names) == public - {"HistoryFormatError"}, module
+    assert sorted(package.__all__) == sorted(package._MODULE_OF)
 
 
 def test_an_array_alone_on_its_line_is_no_table_header() -> None:

@@ -365,25 +365,18 @@ def _play(
     return hand
 
 
-def _play_states(
-    h: HandHistory,
-    problems: list[Problem],
-    copies: bool = True,
-    excess: dict[int, int] | None = None,
-    rules: frozenset[str] = frozenset(),
-) -> Iterator[Hand]:
-    """The engine's hand after each move; ``excess`` collects raises nobody could call;
-    ``rules``: the conventions played by."""
-    if excess is None:
-        excess = {}
+def _play_states(h: HandHistory, problems: list[Problem]) -> Iterator[Hand]:
+    """A copy of the engine's hand after each move, by our rules."""
+    rules: frozenset[str] = frozenset()
+    excess: dict[int, int] = {}  # raises nobody could call
     hand = _start(h, rules)
-    yield hand.copy() if copies else hand
+    yield hand.copy()
     showdown: list[Move] = []
     for move in h.moves:
         if _apply(hand, h, move, showdown, problems, excess, rules):
-            yield hand.copy() if copies else hand
+            yield hand.copy()
     _finish(hand, h, showdown, problems)
-    yield hand.copy() if copies else hand
+    yield hand.copy()
 
 
 def _start(h: HandHistory, rules: frozenset[str]) -> Hand:

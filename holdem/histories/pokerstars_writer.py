@@ -43,7 +43,7 @@ from .model import (
 from .playback import completed_claims, replay, states
 from .pokerstars import _GAME, _LIMIT_TEXT, _STREETS, DEFAULT_DATE
 
-__all__ = ["DEFAULT_DATE", "PokerStarsWriter", "to_pokerstars", "write_pokerstars"]
+__all__ = ["PokerStarsWriter", "to_pokerstars", "write_pokerstars"]
 
 #: The date written for a hand whose record gives none (PokerStars text states one).
 
