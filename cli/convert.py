@@ -12,7 +12,10 @@ from typing import Any, TextIO
 import click
 
 from holdem.errors import HistoryFormatError, HoldemError
-from holdem.histories import FORMATS, HandHistory, Problem, detect_format, read_hands
+from holdem.histories import FORMATS, HandHistory, Problem, Replay, detect_format, read_hands
+
+#: A hand to write, with its replay.
+_Item = tuple[HandHistory, Replay]
 
 STDIO = "-"
 #: Sources larger than this get a progress bar (on a terminal).
@@ -185,7 +188,7 @@ class _Converted:
         click.echo(f"holdem convert: left out: {why}", err=True)
         self.skipped += 1
 
-    def __iter__(self) -> Iterator[HandHistory]:
+    def __iter__(self) -> Iterator[tuple[HandHistory, Replay]]:
         from holdem.histories import replay
 
         try:
@@ -202,26 +205,29 @@ class _Converted:
                 ) as bar:  # fmt: skip
                     self.bar = bar if shown else None
                     done = 0
-                    for hand in self._replayed(stream, self.source, replay):
+                    for item in self._replayed(stream, self.source, replay):
                         bar.update(stream.tell() - done)
                         done = stream.tell()
-                        yield hand
+                        yield item
         except OSError as exc:
             raise HoldemError(f"cannot read {self.source}: {exc.strerror or exc}") from None
 
-    def _replayed(self, stream: Any, name: str, replay: Any) -> Iterator[HandHistory]:
-        """The hands of the stream that go to the output."""
+    def _replayed(
+        self, stream: Any, name: str, replay: Any
+    ) -> Iterator[tuple[HandHistory, Replay]]:
+        """The hands of the stream that go to the output, with their replays."""
         for item in read_hands(stream, self.fmt, path=name):
             if isinstance(item, Problem):
                 self.skip(item)
                 continue
-            bad = [p for p in replay(item).problems if p.severity != "warning"]
+            result = replay(item)
+            bad = [p for p in result.problems if p.severity != "warning"]
             if bad and not self.keep_invalid:
                 self.skip(f"{bad[0]} (--keep-invalid writes such hands as read)")
             else:
                 # (the PokerStars writer takes the results the source does not
-                # state from its own replay of the hand)
-                yield item
+                # state from this replay of the hand)
+                yield item, result
 
     def write(self, out: TextIO, many: bool) -> int:
         """Writes every hand the target can express; returns how many were written."""
@@ -235,14 +241,17 @@ class _Converted:
             hands = _chain([h for h in (first, second) if h is not None], hands)
         else:
             writer = PokerStarsWriter(out)
-        for hand in hands:
+        for hand, result in hands:
             try:
-                writer.write(hand)
+                if isinstance(writer, PokerStarsWriter):
+                    writer.write(hand, replayed=result)
+                else:
+                    writer.write(hand)
             except HistoryFormatError as exc:
                 self.skip(exc)
         return writer.count
 
 
-def _chain(first: list[HandHistory], rest: Iterator[HandHistory]) -> Iterator[HandHistory]:
+def _chain(first: list[_Item], rest: Iterator[_Item]) -> Iterator[_Item]:
     yield from first
     yield from rest

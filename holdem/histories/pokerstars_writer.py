@@ -40,7 +40,7 @@ from .model import (
     HandHistory,
     Move,
 )
-from .playback import completed_claims, replay, states
+from .playback import Replay, completed_claims, replay, states
 from .pokerstars import _GAME, _LIMIT_TEXT, _STREETS, DEFAULT_DATE
 
 __all__ = ["PokerStarsWriter", "to_pokerstars", "write_pokerstars"]
@@ -56,10 +56,11 @@ class PokerStarsWriter:
         self.out = out
         self.count = 0
 
-    def write(self, hand: HandHistory) -> None:
+    def write(self, hand: HandHistory, *, replayed: Replay | None = None) -> None:
         """Writes one hand; a hand the format cannot express raises
-        :class:`~holdem.errors.HistoryFormatError` and writes nothing."""
-        text = to_pokerstars(hand)
+        :class:`~holdem.errors.HistoryFormatError` and writes nothing.
+        ``replayed``: see :func:`to_pokerstars`."""
+        text = to_pokerstars(hand, replayed=replayed)
         if self.count:
             self.out.write("\n\n")
         self.out.write(text)
@@ -74,8 +75,11 @@ def write_pokerstars(hands: Iterable[HandHistory], out: TextIO) -> int:
     return writer.count
 
 
-def to_pokerstars(hand: HandHistory) -> str:
+def to_pokerstars(hand: HandHistory, *, replayed: Replay | None = None) -> str:
     """One hand as PokerStars text (ending with a newline).
+
+    ``replayed``: the hand's :func:`~holdem.histories.replay`, when the caller
+    has it (a clean one is used, not done again).
 
     The hand is replayed: posts, call amounts, raise increments, all-in
     marks, uncalled bets, the pots (main and side), who collected what and
@@ -98,7 +102,7 @@ def to_pokerstars(hand: HandHistory) -> str:
     every one): :class:`~holdem.errors.HistoryFormatError`.
     """
     hand.check_writable()
-    play = _play_of(hand, _engine_of(hand))
+    play = _play_of(hand, _engine_of(hand, replayed))
     problem = _unwritable(hand, play)
     if problem:
         raise HistoryFormatError(
@@ -165,10 +169,14 @@ _POST_KINDS = {
 }
 
 
-def _engine_of(hand: HandHistory) -> Hand | None:
+def _engine_of(hand: HandHistory, replayed: Replay | None = None) -> Hand | None:
     """The engine's hand after the record's moves: finished when the hand replays,
-    else as far as it got (None when not even the setup is legal)."""
-    result = replay(hand, check_claims=False)
+    else as far as it got (None when not even the setup is legal).  ``replayed``:
+    the hand's replay, if the caller has it (used when it is clean: the claims
+    it also checked do not change the play)."""
+    result = replayed
+    if result is None or result.history is not hand or not result.ok:
+        result = replay(hand, check_claims=False)
     if result.ok and result.hand is not None and result.hand.outcome is not None:
         return result.hand
     last = None
