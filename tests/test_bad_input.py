@@ -716,3 +716,34 @@ def test_an_unreadable_file_still_lists_the_problems_of_the_hands_before(tmp_pat
     assert "UNREADABLE" in lines[0]
     assert "minimum raise is to 4" in lines[1]  # the summary's count has its line
     assert lines[-1].endswith("1 error")
+
+
+def test_a_bug_of_ours_is_reported_with_the_hand_and_the_others_go_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from holdem.histories import phh, playback, pokerstars
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("planted")
+
+    good = (PHH / "ok_showdown.phh").read_text(encoding="utf-8")
+    two = f"[1]\n{good}\n[2]\n{good}\n"
+    for target, name, doing in (
+        (phh, "_build", "reading"),
+        (playback, "validate", "replaying"),
+    ):
+        with monkeypatch.context() as patch:
+            patch.setattr(target, name, broken)
+            report = validate_text(two, "phh")
+        assert report.hands == 2 and [p.code for p in report.problems] == ["internal"] * 2
+        assert (
+            f"internal error while {doing} (RuntimeError: 'planted')" in report.problems[0].message
+        )
+    stars = (Path(__file__).parent / "data" / "pokerstars" / "cash_two_hands.txt").read_text(
+        encoding="utf-8"
+    )
+    with monkeypatch.context() as patch:
+        patch.setattr(pokerstars._HandParser, "parse", broken)
+        report = validate_text(stars, "pokerstars")
+    assert report.hands == 2 and [p.code for p in report.problems] == ["internal"] * 2
+    assert "internal error while reading line" in report.problems[0].message

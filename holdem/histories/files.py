@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, NamedTuple, TextIO
 
-from ..errors import HistoryFormatError, quote
+from ..errors import HistoryFormatError
 from .inputs import Source, input_lines, input_name
 from .model import HandHistory, Problem
 
@@ -409,13 +409,7 @@ def _check_hands(items: Iterable[HandHistory | Problem], report: FileReport) -> 
             report.problems.extend(validate(item))
         except Exception as exc:  # a bug of ours: report it with the hand, go on
             report.problems.append(
-                Problem(
-                    item.source or report.path,
-                    item.line,
-                    item.hand_id,
-                    "error",
-                    f"internal error while replaying ({type(exc).__name__}: {quote(str(exc))}); "
-                    "please report it with this hand",
-                    "internal",
+                Problem.internal(
+                    item.source or report.path, item.line, item.hand_id, "replaying", exc
                 )
             )

@@ -28,7 +28,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from ..cards import Card, format_cards
-from ..errors import HistoryFormatError
+from ..errors import HistoryFormatError, quote
 
 __all__ = [
     "BET_RAISE",
@@ -289,6 +289,23 @@ class Problem:
     severity: str
     message: str
     code: str = ""
+
+    @classmethod
+    def internal(
+        cls, path: str, line: int, hand_id: str | None, doing: str, exc: BaseException
+    ) -> Problem:
+        """A bug of ours met while ``doing`` something to a hand (reading it,
+        replaying it): reported with the hand, code ``internal``, so that the
+        other hands go on."""
+        return cls(
+            path,
+            line,
+            hand_id,
+            "error",
+            f"internal error while {doing} ({type(exc).__name__}: {quote(str(exc))}); "
+            "please report it with this hand",
+            "internal",
+        )
 
     def __str__(self) -> str:
         hand = f" hand {self.hand_id}:" if self.hand_id else ""

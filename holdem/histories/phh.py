@@ -289,15 +289,7 @@ def _read_hand(
     except _Unsupported as exc:
         return Problem(path, line, _hand_id(data, name), "unsupported", str(exc), "unsupported")
     except Exception as exc:  # a bug of ours: report it with the hand, go on
-        return Problem(
-            path,
-            line,
-            _hand_id(data, name),
-            "error",
-            f"internal error while reading ({type(exc).__name__}: {quote(str(exc))}); "
-            "please report it with this hand",
-            "internal",
-        )
+        return Problem.internal(path, line, _hand_id(data, name), "reading", exc)
 
 
 def _too_deep(data: dict[str, Any]) -> bool:

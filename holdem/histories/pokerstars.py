@@ -332,15 +332,9 @@ def _read_hand(lines: list[tuple[int, str]], path: str | None) -> HandHistory | 
         return Problem(
             path or "<input>", fail.line, parser.hand_id, fail.severity, message, fail.code
         )
-    except Exception as exc:  # any surprise becomes a problem, never a crash
-        return Problem(
-            path or "<input>",
-            parser.lineno,
-            parser.hand_id,
-            "error",
-            f"cannot read line {parser.lineno}: {type(exc).__name__}: {exc}",
-            "internal",
-        )
+    except Exception as exc:  # a bug of ours: report it with the hand, go on
+        where = f"reading line {parser.lineno}"
+        return Problem.internal(path or "<input>", parser.lineno, parser.hand_id, where, exc)
 
 
 @functools.lru_cache(maxsize=4096)
