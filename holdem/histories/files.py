@@ -120,11 +120,16 @@ def read_hands(
         from .pokerstars import read_pokerstars
 
         return read_pokerstars(source, path=path, first_line=first_line)
-    raise HistoryFormatError(
+    raise _no_format(fmt, input_name(source, path))
+
+
+def _no_format(fmt: str | None, where: str) -> HistoryFormatError:
+    """The error for a format that is not one of ours, or none."""
+    return HistoryFormatError(
         f"unknown hand-history format {fmt!r}: use one of {', '.join(FORMATS)}"
         if fmt
         else "cannot tell the format from the file name (.phh, .phhs, .txt): name it",
-        path=input_name(source, path),
+        path=where,
     )
 
 
@@ -339,8 +344,8 @@ def split_file(
     stops being readable, the last piece says why."""
     if fmt is None and isinstance(source, str | os.PathLike):
         fmt = detect_format(source)
-    starts = _hand_starts(fmt)
     where = input_name(source, name)
+    starts = _hand_starts(fmt, where)
     assert fmt is not None
     piece: list[str] = []
     first = 1
@@ -365,7 +370,7 @@ def split_file(
     yield Piece(where, fmt, first, piece)
 
 
-def _hand_starts(fmt: str | None) -> Callable[[str], bool]:
+def _hand_starts(fmt: str | None, where: str) -> Callable[[str], bool]:
     """Whether a line begins a hand, in a format (the readers' own test)."""
     if fmt == "phh":
         from .phh import starts_hand
@@ -375,9 +380,7 @@ def _hand_starts(fmt: str | None) -> Callable[[str], bool]:
         from .pokerstars import starts_hand as starts_pokerstars_hand
 
         return starts_pokerstars_hand
-    raise HistoryFormatError(
-        f"unknown hand-history format {fmt!r}: use one of {', '.join(FORMATS)}"
-    )
+    raise _no_format(fmt, where)
 
 
 def validate_piece(piece: Piece) -> FileReport:
