@@ -29,7 +29,8 @@ def extension(name: str, sources: list[str]) -> Extension:
 
 
 fastcall = extension(
-    "holdem._fastcall", ["csrc/hd_fastcall.c", "csrc/hd_shuffle.c", "csrc/hd_toml.c"]
+    "holdem._fastcall",
+    ["csrc/hd_fastcall.c", "csrc/hd_shuffle.c", "csrc/hd_toml.c", "csrc/hd_phh.c"],
 )
 engine = extension("holdem._engine", ["csrc/hd_engine.c", "csrc/hd_hand.c"])
 

@@ -142,6 +142,8 @@ PyObject *hd_deal_cards(PyObject *, PyObject *const *, Py_ssize_t); /* hd_shuffl
 extern const char hd_deal_cards_doc[];
 PyObject *hd_read_toml(PyObject *, PyObject *const *, Py_ssize_t); /* hd_toml.c */
 extern const char hd_read_toml_doc[];
+PyObject *hd_build_phh(PyObject *, PyObject *const *, Py_ssize_t); /* hd_phh.c */
+extern const char hd_build_phh_doc[];
 
 static PyMethodDef methods[] = {
     {"evaluate7", (PyCFunction)(void (*)(void))evaluate7, METH_FASTCALL, evaluate7_doc},
@@ -151,6 +153,7 @@ static PyMethodDef methods[] = {
     {"deal_cards", (PyCFunction)(void (*)(void))hd_deal_cards, METH_FASTCALL,
      hd_deal_cards_doc},
     {"read_toml", (PyCFunction)(void (*)(void))hd_read_toml, METH_FASTCALL, hd_read_toml_doc},
+    {"build_phh", (PyCFunction)(void (*)(void))hd_build_phh, METH_FASTCALL, hd_build_phh_doc},
     {NULL, NULL, 0, NULL},
 };
 

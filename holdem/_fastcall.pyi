@@ -1,5 +1,5 @@
 # The per-hand extension module built from csrc/hd_fastcall.c (and csrc/hd_shuffle.c,
-# csrc/hd_toml.c).
+# csrc/hd_toml.c, csrc/hd_phh.c).
 import random
 from collections.abc import Callable
 from typing import Any
@@ -19,3 +19,10 @@ def read_toml(
     max_depth: int,
     /,
 ) -> tuple[dict[str, Any], list[int], dict[str, int]] | None: ...
+def build_phh(
+    data: dict[str, Any],
+    action_lines: list[int],
+    line: int,
+    context: tuple[type, type, tuple[str, ...], tuple[str, ...], int, int],
+    /,
+) -> tuple[Any, ...] | None: ...

@@ -6,6 +6,7 @@ import dataclasses
 import io
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -286,16 +287,38 @@ def agrees_with_tomllib(lines: list[str]) -> bool:
     return True
 
 
-@settings(max_examples=300)
-@given(st.data())
-def test_c_toml_reader_agrees_with_tomllib_on_edited_hands(data: st.DataObject) -> None:
+def edited_hand(data: st.DataObject, alphabet: str, actions: bool = False) -> list[str]:
+    """The lines of the VALID hand with up to three characters changed (to one of
+    ``alphabet``); with ``actions``, quoted strings are also replaced by
+    actions that read (not always legal ones) or by random pieces."""
     lines = VALID.splitlines()
     for _ in range(data.draw(st.integers(0, 3))):
         i = data.draw(st.integers(0, len(lines) - 1))
+        quoted = re.findall(r"'[^']*'", lines[i])
+        how = data.draw(st.sampled_from(["action", "pieces", "character"])) if actions else ""
+        if quoted and how in ("action", "pieces"):
+            words = data.draw(
+                st.tuples(
+                    st.sampled_from(["p1", "p2", "p3", "p4", "d"]),
+                    st.sampled_from(["f", "cc", "cbr", "sm", "db", "dh"]),
+                    st.sampled_from(["", "6", "AsKs", "Qs9s2h", "-", "????", "3c", "p1 AsKs"]),
+                    st.sampled_from(["", " # note", "#"]),
+                )
+                if how == "action"
+                else st.lists(st.sampled_from(ACTION_PIECES), min_size=0, max_size=4)
+            )
+            lines[i] = lines[i].replace(quoted[0], repr(" ".join(words)), 1)
+            continue
         text = lines[i]
         j = data.draw(st.integers(0, max(0, len(text) - 1)))
-        ch = data.draw(st.sampled_from(list("0123456789[]',=#\"._ -ainf\n:e+")))
-        lines[i] = text[:j] + ch + text[j + 1 :]
+        lines[i] = text[:j] + data.draw(st.sampled_from(alphabet)) + text[j + 1 :]
+    return lines
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_c_toml_reader_agrees_with_tomllib_on_edited_hands(data: st.DataObject) -> None:
+    lines = edited_hand(data, "0123456789[]',=#\"._ -ainf\n:e+")
     agrees_with_tomllib("\n".join(lines).split("\n"))  # as a file reads them
 
 
@@ -355,21 +378,145 @@ def test_c_toml_reader_reads_the_plain_toml_of_phh_files() -> None:
         assert read_toml(left) is None, left
 
 
-@pytest.mark.skipif(not (CORPUS / "phh").is_dir(), reason="../shared/corpus/phh is not here")
-def test_c_toml_reader_reads_every_corpus_hand_as_tomllib_does() -> None:
+def corpus_phh_hands() -> Iterator[tuple[Path, list[str]]]:
+    """Each hand of the PHH corpus: its file, and its lines (without its header)."""
     from holdem.histories.phh import _table_name
 
-    hands = 0
     for path in sorted((CORPUS / "phh").rglob("*.phh*")):
         hand: list[str] = []
         for line in [*path.read_text(encoding="utf-8").split("\n"), "[end]"]:
             if _table_name(line) is None:
                 hand.append(line)
             elif any(x.strip() and not x.lstrip().startswith("#") for x in hand):
-                assert agrees_with_tomllib(hand), (path, hand)
+                yield path, hand
                 hand = []
-                hands += 1
+
+
+@pytest.mark.skipif(not (CORPUS / "phh").is_dir(), reason="../shared/corpus/phh is not here")
+def test_c_toml_reader_reads_every_corpus_hand_as_tomllib_does() -> None:
+    hands = 0
+    for path, hand in corpus_phh_hands():
+        assert agrees_with_tomllib(hand), (path, hand)
+        hands += 1
     assert hands == 10_056
+
+
+def build_both(lines: list[str]) -> bool:
+    """Whether the C builder of plain PHH hands builds the hand of these lines as
+    the Python reader does (the same HandHistory, field for field); False when
+    it leaves the hand to Python.  A hand the Python reader refuses must be
+    left to it."""
+    import tomllib
+    from decimal import Decimal
+
+    from holdem.histories import phh
+
+    fast = read_toml(lines)
+    if fast is None:
+        try:
+            data = tomllib.loads("\n".join(lines), parse_float=Decimal)
+        except (tomllib.TOMLDecodeError, ValueError):
+            return False
+        action_lines, key_lines = phh._action_lines(lines, 1), {}
+    else:
+        data, action_lines, key_lines = fast
+    if phh.build_phh(dict(data), action_lines, 1, phh._PLAIN) is None:
+        return False  # left to Python
+    got = phh._build(dict(data), action_lines, key_lines, 1, "x.phh", None)
+    try:
+        want = phh._build_in_python(dict(data), action_lines, key_lines, 1, "x.phh", None)
+    except Exception as exc:  # refused by Python: the C builder must have left it
+        raise AssertionError(f"the C builder took a hand Python refuses ({exc}): {lines}") from exc
+    assert got == want, lines
+    assert [type(m) for m in got.moves] == [type(m) for m in want.moves]
+    return True
+
+
+#: Pieces of PHH actions, right and wrong, for edited hands.
+ACTION_PIECES = (
+    "p1", "p2", "p3", "p0", "p9", "p01", " ", "  ", "f", "cc", "cbr", "sm", "sd", "pb", "d",
+    "db", "dh", "As", "Kd", "??", "-", "2c", "Th", "x", "#", "# note", "10", "0", "1.5",
+    "99999999999999999", "1e3", "\u00e9", "\t",
+)  # fmt: skip
+
+
+@settings(max_examples=400)
+@given(st.data())
+def test_c_hand_builder_builds_edited_hands_as_python_does(data: st.DataObject) -> None:
+    build_both(edited_hand(data, "0123456789[]',=#._ -pfcbrsmdh?AKsdT", actions=True))
+
+
+@st.composite
+def plain_hands(draw: st.DrawFn) -> list[str]:
+    """The lines of a PHH hand the C builder takes: random fields and actions
+    that read (legal play or not), heads-up and fixed-limit included."""
+    n = draw(st.integers(2, 10))
+    amounts = st.lists(st.integers(0, 10**15 - 1), min_size=n, max_size=n)
+    player = st.integers(1, n).map(lambda i: f"p{i}")
+    cards = st.sampled_from(["AsKs", "????", "2c7h", "Td??", "QdQh"])
+    action = st.one_of(
+        st.tuples(st.just("d dh"), player, cards).map(" ".join),
+        st.sampled_from(["d db Qs9s2h", "d db 3c", "d db 8d4h"]),
+        st.tuples(player, st.sampled_from(["f", "cc", "sm", "sm -", "sm AsKs", "sm ????"])).map(
+            " ".join
+        ),
+        st.tuples(player, st.integers(0, 10**15 - 1)).map(lambda a: f"{a[0]} cbr {a[1]}"),
+    )
+    comment = st.sampled_from(["", " # a note", "#", " #  spaced  "])
+    actions = draw(st.lists(st.tuples(action, comment).map("".join), max_size=30))
+    fixed = draw(st.booleans())
+    lines = [
+        f"variant = '{'FT' if fixed else 'NT'}'",
+        f"antes = {draw(amounts)}",
+        f"blinds_or_straddles = {draw(amounts)}",
+        *(["small_bet = 2", "big_bet = 4"] if fixed else ["min_bet = 2"]),
+        f"starting_stacks = {draw(amounts)}",
+        f"actions = {actions!r}",
+    ]
+    if draw(st.booleans()):
+        lines.append(
+            f"players = {draw(st.lists(st.sampled_from(['', 'Ann', 'é']), min_size=n, max_size=n))}"
+        )
+    if draw(st.booleans()):
+        lines.append(f"seats = {list(range(1, n + 1))}")
+    for key in ("finishing_stacks", "winnings"):
+        if draw(st.booleans()):
+            lines.append(f"{key} = {draw(amounts)}")
+    if draw(st.booleans()):
+        lines.append(f"hand = {draw(st.integers(0, 99))}")
+    if draw(st.booleans()):
+        lines.append("_tournament = true")
+    return lines
+
+
+@settings(max_examples=300)
+@given(plain_hands())
+def test_c_hand_builder_builds_random_plain_hands_as_python_does(lines: list[str]) -> None:
+    build_both(lines)  # True but for a muck by the player who won uncontested
+
+
+def test_c_hand_builder_leaves_unusual_hands_to_python() -> None:
+    lines = VALID.splitlines()
+    assert build_both(lines)  # the plain hand (a comment, a muck after a show): built in C
+    assert build_both([t.replace("'Bob'", "''") for t in lines])  # a name left out
+    first = lines.index("actions = [") + 1
+    for edited in (
+        [*lines[:first], "'# a comment alone',", *lines[first:]],
+        [t.replace("'p1 cbr 10'", "'p1 cbr 10.0'") for t in lines],
+        [t.replace("'p3 f'", "'p3  sd'") for t in lines],
+        [t.replace("AsKs", "AsKs\u00a0") for t in lines],
+        [*lines, "_all_in = [5]"],
+        [*lines, "_unit = 0.01"],
+        [*lines, "ante_trimming_status = true"],  # the antes are the same: plain
+        [t.replace("'Bob'", "2") for t in lines],
+    ):
+        assert build_both(edited) == (edited[-1] == "ante_trimming_status = true"), edited
+
+
+@pytest.mark.skipif(not (CORPUS / "phh").is_dir(), reason="../shared/corpus/phh is not here")
+def test_c_hand_builder_builds_corpus_hands_as_python_does() -> None:
+    built = [build_both(hand) for _, hand in corpus_phh_hands()]
+    assert len(built) == 10_056 and sum(built) >= 10_000  # nearly all are plain
 
 
 @pytest.mark.parametrize(

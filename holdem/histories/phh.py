@@ -33,7 +33,7 @@ from decimal import Decimal, InvalidOperation
 from functools import partial
 from typing import Any, TextIO
 
-from .._fastcall import read_toml
+from .._fastcall import build_phh, read_toml
 from ..cards import RANKS, SUITS, Card
 from ..config import MAX_PLAYERS
 from ..errors import HistoryFormatError, quote
@@ -355,6 +355,40 @@ def _build(
     name: str | None,
 ) -> HandHistory:
     """The hand of a file's TOML data (``line``: where it begins)."""
+    plain = build_phh(data, action_lines, line, _PLAIN)
+    if plain is not None:  # the usual hand, built in C as _Reading builds it
+        variant, players, antes, blinds, small_bet, big_bet, min_bet, moves, stacks, won = plain
+        return HandHistory(
+            variant=variant,
+            players=players,
+            blinds=Blinds(
+                antes=antes, blinds=blinds, small_bet=small_bet, big_bet=big_bet, min_bet=min_bet
+            ),
+            moves=moves,
+            claims=Claims(
+                finishing_stacks=stacks,
+                winnings=won,
+                lines={k: key_lines[k] for k in _CLAIMS if k in key_lines},
+            ),
+            unit=_ONE,
+            hand_id=_hand_id(data, name),
+            source=path,
+            line=line,
+            fields=_fields_of(data, variant),
+            tournament=data.get("_tournament") is True,
+        )
+    return _build_in_python(data, action_lines, key_lines, line, path, name)
+
+
+def _build_in_python(
+    data: dict[str, Any],
+    action_lines: list[int],
+    key_lines: dict[str, int],
+    line: int,
+    path: str,
+    name: str | None,
+) -> HandHistory:
+    """:func:`_build` for any hand: checked and worded field by field."""
     r = _Reading(data, key_lines, line, path, name)
     variant, n, actions = r.shape()
     parsed = _parsed(actions)
@@ -419,6 +453,9 @@ def _build(
         chip=r.chip,
         notes=tuple(notes),
     )
+
+
+_ONE = Decimal(1)
 
 
 def _bet_keys(variant: str) -> tuple[str, ...]:
@@ -1089,6 +1126,18 @@ _SPEC_OPTIONAL = {
 #: Model fields (as the PokerStars reader names them) with a spec field of another name.
 _SPEC_NAMES = {"max_seats": "seat_count"}
 _MODEL_NAMES = {v: k for k, v in _SPEC_NAMES.items()}
+
+#: What csrc/hd_phh.c needs to build a plain hand: the model's types and move
+#: kinds, the user fields that change the model (a hand with one of them is
+#: left to _Reading), the most players and the bound of amounts.
+_PLAIN = (
+    Move,
+    Player,
+    (DEAL_HOLE, DEAL_BOARD, FOLD, CHECK_CALL, BET_RAISE, SHOW, MUCK),
+    tuple(key for key in USER_FIELDS if key != "_tournament"),
+    MAX_PLAYERS,
+    MAX_AMOUNT,
+)
 
 
 def _field_name(key: str, value: Any) -> str:
