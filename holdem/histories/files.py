@@ -28,7 +28,7 @@ from itertools import islice
 from typing import Any, NamedTuple, TextIO
 
 from ..errors import HistoryFormatError
-from .inputs import Source, input_lines, input_name
+from .inputs import Source, input_line_lists, input_name
 from .model import HandHistory, Problem
 
 __all__ = [
@@ -323,12 +323,13 @@ PIECE_HANDS = 200
 
 
 class Piece(NamedTuple):
-    """Lines of one file that hold whole hands, from line ``first`` on."""
+    """Lines of one file that hold whole hands, from line ``first`` on (as one
+    text: it goes to another process in one piece)."""
 
     name: str  # the file, for messages
     fmt: str
     first: int
-    lines: list[str]
+    text: str
     #: why the file stops being readable after these lines (None: it does not)
     unreadable: str | None = None
 
@@ -348,38 +349,50 @@ def split_file(
     starts = _hand_starts(fmt, where)
     assert fmt is not None
     piece: list[str] = []
-    first = 1
-    count = 0
+    first = 1  # the number of the piece's first line
+    number = 0  # lines read
+    count = 0  # hands begun in the piece
     last = 0  # where in the piece the last hand begins
     try:
         legacy = "cp1252" if fmt == "pokerstars" else None
-        for number, line in enumerate(input_lines(source, path=where, legacy=legacy), 1):
-            if starts(line):
+        for lines in input_line_lists(source, path=where, legacy=legacy):
+            begin = 0  # the lines before it are in the piece
+            for i in starts(lines):
                 count += 1
                 if count > hands:
-                    yield Piece(where, fmt, first, piece)
-                    piece, first, count = [], number, 1
-                last = len(piece)
-            piece.append(line)
+                    piece.extend(lines[begin:i])
+                    yield Piece(where, fmt, first, "\n".join(piece))
+                    piece, first, count, begin = [], number + i + 1, 1, i
+                last = len(piece) + i - begin
+            piece.extend(lines[begin:] if begin else lines)
+            number += len(lines)
     except (HistoryFormatError, OSError) as exc:
         # the readers leave out the hand the input stops in: so does the piece
         # (PokerStars text before any hand is reported as it comes: it stays)
         why = str(exc) if isinstance(exc, HistoryFormatError) else exc.strerror or str(exc)
-        yield Piece(where, fmt, first, piece[:last] if count or fmt == "phh" else piece, why)
+        kept = piece[:last] if count or fmt == "phh" else piece
+        yield Piece(where, fmt, first, "\n".join(kept), why)
         return
-    yield Piece(where, fmt, first, piece)
+    yield Piece(where, fmt, first, "\n".join(piece))
 
 
-def _hand_starts(fmt: str | None, where: str) -> Callable[[str], bool]:
-    """Whether a line begins a hand, in a format (the readers' own test)."""
+def _hand_starts(fmt: str | None, where: str) -> Callable[[list[str]], list[int]]:
+    """Where hands begin in a list of lines of a format (by the readers' own test)."""
     if fmt == "phh":
         from .phh import starts_hand
 
-        return starts_hand
+        heads = ("[", " ", "\t")
+        return lambda lines: [
+            i for i, line in enumerate(lines) if line[:1] in heads and starts_hand(line)
+        ]
     if fmt == "pokerstars":
         from .pokerstars import starts_hand as starts_pokerstars_hand
 
-        return starts_pokerstars_hand
+        return lambda lines: [
+            i
+            for i, line in enumerate(lines)
+            if "PokerStars" in line and starts_pokerstars_hand(line)
+        ]
     raise _no_format(fmt, where)
 
 
@@ -391,7 +404,7 @@ def validate_piece(piece: Piece) -> FileReport:
     try:
         # one chunk of text: the readers split it into the same lines at once
         # (a stream would be read and split a line at a time)
-        text = ["\n".join(piece.lines)]
+        text = [piece.text]
         _check_hands(read_hands(text, piece.fmt, path=piece.name, first_line=piece.first), report)
     except HistoryFormatError as exc:  # not expected: the lines were read once already
         report.unreadable = str(exc)

@@ -32,11 +32,12 @@ import io
 import os
 from collections.abc import Iterable, Iterator
 from functools import partial
+from itertools import chain
 from typing import IO, Any, TypeAlias
 
 from ..errors import HistoryFormatError
 
-__all__ = ["MAX_HAND", "MAX_LINE", "Source", "input_lines", "input_name"]
+__all__ = ["MAX_HAND", "MAX_LINE", "Source", "input_line_lists", "input_lines", "input_name"]
 
 #: The longest line read, in characters (bytes for UTF-8 input): 1 MiB.  A real
 #: hand history's longest line is a few hundred characters.
@@ -80,6 +81,14 @@ def input_lines(
     readable text.  A file it opens is closed when the lines run out (or the
     iterator is dropped).
     """
+    return chain.from_iterable(input_line_lists(source, path=path, legacy=legacy))
+
+
+def input_line_lists(
+    source: Source, *, path: str | None = None, legacy: str | None = None
+) -> Iterator[list[str]]:
+    """:func:`input_lines` a list at a time (the lines of a block of the input:
+    for work on many lines at once)."""
     name = input_name(source, path)
     if isinstance(source, str | os.PathLike):
         if "\0" in os.fspath(source):  # open() would say ValueError
@@ -117,8 +126,11 @@ _LIMIT = MAX_LINE + 2  # a line of MAX_LINE characters and its ending
 _BLOCK = 1 << 16  # bytes read at a time
 
 
-def _binary_lines(f: Any, name: str, legacy: str | None, close: bool = False) -> Iterator[str]:
-    """The lines of a binary stream (few layers of generators: this is the hot path)."""
+def _binary_lines(
+    f: Any, name: str, legacy: str | None, close: bool = False
+) -> Iterator[list[str]]:
+    """The lines of a binary stream, a list a time (few layers of generators: this
+    is the hot path)."""
     if not hasattr(f, "peek") and isinstance(f, io.RawIOBase | io.BytesIO):
         f = io.BufferedReader(f)
     head = f.peek(4)[:4] if hasattr(f, "peek") else b""
@@ -131,7 +143,7 @@ def _binary_lines(f: Any, name: str, legacy: str | None, close: bool = False) ->
     return _split(_decoded(f, legacy, close), name)
 
 
-def _closing(lines: Iterator[str], f: Any) -> Iterator[str]:
+def _closing(lines: Iterator[list[str]], f: Any) -> Iterator[list[str]]:
     try:
         yield from lines
     finally:
@@ -218,13 +230,13 @@ def _looks_wide(raw: bytes) -> bool:
     return len(raw) >= 4 and any(halves) and not all(halves)
 
 
-def _text_lines(f: Any, name: str) -> Iterator[str]:
+def _text_lines(f: Any, name: str) -> Iterator[list[str]]:
     """Lines of a text stream (a bounded line at a time) or of an iterable of lines."""
     return _split(iter(partial(f.readline, _LIMIT), "") if hasattr(f, "readline") else f, name)
 
 
-def _split(chunks: Iterable[str], name: str) -> Iterator[str]:
-    """The lines of chunks of text, without their endings, numbered for messages.
+def _split(chunks: Iterable[str], name: str) -> Iterator[list[str]]:
+    """The lines of each chunk of text, without their endings, numbered for messages.
 
     A chunk holds one or more lines (all but the last of the input end with
     ``\\n``, ``\\r\\n`` or ``\\r``).
@@ -254,7 +266,7 @@ def _split(chunks: Iterable[str], name: str) -> Iterator[str]:
                 if len(line) > MAX_LINE:
                     raise _fail(name, i, _TOO_LONG)
         number += len(lines)
-        yield from lines
+        yield lines
 
 
 def _fail(name: str, line: int, message: str, column: int = 0) -> HistoryFormatError:

@@ -134,7 +134,7 @@ def _run(task: _Task, fmt: str | None) -> list[_Result]:
     """(file index, whole file?, report, bytes) for each file or piece of the task."""
     index, work = task
     if isinstance(work, Piece):
-        size = sum(len(line) + 1 for line in work.lines)  # characters: near enough
+        size = len(work.text) + 1  # characters: near enough
         return [(index, False, validate_piece(work), size)]
     return [(index + k, True, validate_file(path, fmt), _size(path)) for k, path in enumerate(work)]
 
