@@ -25,6 +25,65 @@ static PyObject *s_verify_check, *s_verify_call, *s_verify_fold, *s_verify_wager
     *s_all_in_kind, *s_turn_timeout, *s_seat_kw, *s_to_kw, *s_seat_of, *s_outcome, *s_outcome_cache,
     *s_cfg;
 
+/* A Python class with __slots__ whose instances the engine makes (PlayerView,
+ * and the frozen dataclasses of an outcome): its slots' descriptors, set one
+ * by one as the dataclass's own __init__ sets them (object.__setattr__). */
+#define MAX_SLOTS 17
+typedef struct {
+    PyObject *type;
+    allocfunc alloc;
+    int n;
+    PyObject *slot[MAX_SLOTS];
+    descrsetfunc set[MAX_SLOTS];
+} slotted_t;
+
+static slotted_t view_rec, pot_rec, shown_rec, outcome_rec;
+
+/* Binds rec to type and the names of its slots, in the order new_slotted
+ * takes their values (n of them). */
+static int bind_slotted(slotted_t *rec, PyObject *type, PyObject *names, int n, const char *what) {
+    if (!PyType_Check(type) || !PyTuple_Check(names) || PyTuple_Size(names) != n) {
+        PyErr_Format(PyExc_TypeError, "bind: %s must be a type and the names of its %d slots",
+                     what, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *descr = PyObject_GetAttr(type, PyTuple_GetItem(names, i));
+        if (!descr) return -1;
+        descrsetfunc set = (descrsetfunc)PyType_GetSlot(Py_TYPE(descr), Py_tp_descr_set);
+        if (!set) {
+            Py_DECREF(descr);
+            PyErr_Format(PyExc_TypeError, "bind: %R of %s is not a slot",
+                         PyTuple_GetItem(names, i), what);
+            return -1;
+        }
+        SET_REF(rec->slot[i], descr);
+        rec->set[i] = set;
+    }
+    rec->alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)type, Py_tp_alloc);
+    rec->n = n;
+    Py_INCREF(type);
+    SET_REF(rec->type, type);
+    return 0;
+}
+
+/* A new instance of rec's class with its slots' values (references stolen;
+ * NULL among them: an error is set, everything is released). */
+static PyObject *new_slotted(const slotted_t *rec, PyObject **items) {
+    PyObject *obj = rec->type ? rec->alloc((PyTypeObject *)rec->type, 0) : NULL;
+    int bad = !obj;
+    if (!rec->type) PyErr_SetString(PyExc_RuntimeError, "holdem engine: a record type is not bound");
+    for (int i = 0; i < rec->n; i++) {
+        if (!items[i] || (!bad && rec->set[i](rec->slot[i], obj, items[i]) < 0)) bad = 1;
+        Py_XDECREF(items[i]);
+    }
+    if (bad) {
+        Py_XDECREF(obj);
+        return NULL;
+    }
+    return obj;
+}
+
 static int check_ready(HandCore *h) {
     if (h->ready) return 1;
     PyErr_SetString(PyExc_RuntimeError, "the hand is not set up (HandCore._setup not called)");
@@ -423,6 +482,7 @@ static PyObject *Core_setup(HandCore *h, PyObject *const *args, Py_ssize_t nargs
         if (read_card(PyList_GetItem(stub, dealt + i), &fx->stub[i]) < 0) return NULL;
     for (int p = 0; p < n; p++) {
         if (read_i64(PyTuple_GetItem(stacks, p), &st->stacks[p]) < 0) return NULL;
+        fx->start[p] = st->stacks[p];
         st->faced[p] = -1;
         if (dealt) { /* one card at a time round the table, from the first left of the button */
             int q = (fx->first + p) % (int)n;
@@ -596,8 +656,6 @@ PyDoc_STRVAR(view_doc, "view($self, seat, /)\n--\n\n"
 ":meth:`hole_cards`.  The view is a snapshot: tuples of the public\n"
 "state, the viewer's own cards, and their legal actions on their turn.");
 
-static PyObject *new_view(PyObject **items);
-
 /* The position of a table seat (Hand._seat checks it and explains a bad one). */
 static int position_of(HandCore *h, PyObject *seat, int *p) {
     if (h->fx.plain_seats && PyLong_CheckExact(seat)) {
@@ -646,7 +704,7 @@ static PyObject *Core_view(HandCore *h, PyObject *seat) {
         hd_new_ref(Py_None), /* the statuses and the shown hands: made when first read */
         hd_new_ref(Py_None),
     };
-    return new_view(items);
+    return new_slotted(&view_rec, items);
 }
 
 static PyObject *Core_snap(HandCore *h, PyObject *unused) {
@@ -687,6 +745,70 @@ static PyObject *Core_copy_to(HandCore *h, PyObject *arg) {
     SET_REF(other->nos, h->nos);
     other->ready = 1;
     Py_RETURN_NONE;
+}
+
+/* ----------------------------------------------------------- outcome */
+
+/* The table seats of k positions, as a tuple. */
+static PyObject *seats_of(HandCore *h, const int8_t *pos, int k) {
+    PyObject *t = PyTuple_New(k);
+    if (!t) return NULL;
+    for (int i = 0; i < k; i++) PyTuple_SetItem(t, i, hd_seat_obj(h, pos[i]));
+    return t;
+}
+
+PyDoc_STRVAR(make_outcome_doc, "_make_outcome($self, /)\n--\n\n"
+"The Outcome of a finished hand (Hand.outcome keeps it): its Pot and ShownHand\n"
+"records made here, their slots set as their dataclasses' __init__ sets them.");
+
+static PyObject *Core_make_outcome(HandCore *h, PyObject *unused) {
+    (void)unused;
+    if (!check_ready(h)) return NULL;
+    state_t *st = &h->st;
+    int n = h->fx.n, npots = 0, nshown = 0, nmucked = 0;
+    if (st->phase != PH_COMPLETE) {
+        PyErr_SetString(PyExc_RuntimeError, "_make_outcome: the hand is not over");
+        return NULL;
+    }
+    for (int i = 0; i < st->n_pots; i++) npots += st->pot_nwin[i] != 0;
+    int8_t shown[MAXP], mucked[MAXP];
+    for (int i = 0; i < st->sd_n; i++) {
+        int q = st->sd_order[i];
+        if (st->shown[q]) shown[nshown++] = (int8_t)q;
+        if (st->status[q] == MUCKED) mucked[nmucked++] = (int8_t)q;
+    }
+    PyObject *pots = PyTuple_New(npots), *shown_t = PyTuple_New(nshown);
+    if (!pots || !shown_t) goto fail;
+    for (int i = 0, j = 0; i < st->n_pots; i++) {
+        int nwin = st->pot_nwin[i];
+        if (!nwin) continue;
+        int8_t eligible[MAXP];
+        int k = 0;
+        for (int q = 0; q < n; q++)
+            if (st->pot_eligible[i] >> q & 1) eligible[k++] = (int8_t)q;
+        PyObject *items[4] = {PyLong_FromLongLong(st->pot_amount[i]), seats_of(h, eligible, k),
+                              seats_of(h, st->pot_win[i], nwin),
+                              i64_tuple(st->pot_share[i], nwin)};
+        PyObject *pot = new_slotted(&pot_rec, items);
+        if (!pot) goto fail;
+        PyTuple_SetItem(pots, j++, pot);
+    }
+    for (int i = 0; i < nshown; i++) {
+        int q = shown[i];
+        PyObject *items[3] = {hd_seat_obj(h, q), hole_of(h, q), PyLong_FromLong(st->vals[q])};
+        PyObject *hand = new_slotted(&shown_rec, items);
+        if (!hand) goto fail;
+        PyTuple_SetItem(shown_t, i, hand);
+    }
+    int64_t net[MAXP];
+    for (int p = 0; p < n; p++) net[p] = st->stacks[p] - h->fx.start[p];
+    PyObject *items[7] = {pots, shown_t, seats_of(h, mucked, nmucked), i64_tuple(st->returned, n),
+                          i64_tuple(net, n), i64_tuple(st->stacks, n), bool_obj(st->sd_n > 0)};
+    return new_slotted(&outcome_rec, items);
+fail:
+    Py_XDECREF(pots);
+    Py_XDECREF(shown_t);
+    return NULL;
 }
 
 /* --------------------------------------------------------- getters */
@@ -951,6 +1073,7 @@ static PyMethodDef core_methods[] = {
     METHOD("_snap", Core_snap, METH_NOARGS, NULL),
     METHOD("_load", Core_load, METH_O, NULL),
     METHOD("_copy_to", Core_copy_to, METH_O, NULL),
+    METHOD("_make_outcome", Core_make_outcome, METH_NOARGS, make_outcome_doc),
     {NULL, NULL, 0, NULL},
 };
 
@@ -1018,52 +1141,6 @@ PyDoc_STRVAR(bind_doc,
 "and PlayerView with the names of its slots in the order Hand.view fills\n"
 "them (holdem.views._VIEW_FIELDS).");
 
-#define VIEW_SLOTS 17
-
-static PyObject *view_type;
-static allocfunc view_alloc;
-static PyObject *view_slot[VIEW_SLOTS]; /* PlayerView's slot descriptors */
-static descrsetfunc view_set[VIEW_SLOTS];
-
-static int bind_view(PyObject *type, PyObject *names) {
-    if (!PyType_Check(type) || !PyTuple_Check(names) || PyTuple_Size(names) != VIEW_SLOTS) {
-        PyErr_SetString(PyExc_TypeError, "bind: view must be a type, slots 17 names");
-        return -1;
-    }
-    for (int i = 0; i < VIEW_SLOTS; i++) {
-        PyObject *descr = PyObject_GetAttr(type, PyTuple_GetItem(names, i));
-        if (!descr) return -1;
-        descrsetfunc set = (descrsetfunc)PyType_GetSlot(Py_TYPE(descr), Py_tp_descr_set);
-        if (!set) {
-            Py_DECREF(descr);
-            PyErr_SetString(PyExc_TypeError, "bind: a view slot is not a slot");
-            return -1;
-        }
-        SET_REF(view_slot[i], descr);
-        view_set[i] = set;
-    }
-    view_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)type, Py_tp_alloc);
-    Py_INCREF(type);
-    SET_REF(view_type, type);
-    return 0;
-}
-
-/* A new PlayerView of its slots' values (references stolen), as
- * holdem.views._make_view makes one. */
-static PyObject *new_view(PyObject **items) {
-    PyObject *view = view_alloc((PyTypeObject *)view_type, 0);
-    int bad = !view;
-    for (int i = 0; i < VIEW_SLOTS; i++) {
-        if (!items[i] || (!bad && view_set[i](view_slot[i], view, items[i]) < 0)) bad = 1;
-        Py_XDECREF(items[i]);
-    }
-    if (bad) {
-        Py_XDECREF(view);
-        return NULL;
-    }
-    return view;
-}
-
 static PyObject *bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 8) {
@@ -1088,7 +1165,7 @@ static PyObject *bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     SET_REF(hd_action_type, args[4]);
     Py_INCREF(args[5]);
     SET_REF(legal_type, args[5]);
-    if (bind_view(args[6], args[7]) < 0) return NULL;
+    if (bind_slotted(&view_rec, args[6], args[7], 17, "view") < 0) return NULL;
     hd_action_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)hd_action_type, Py_tp_alloc);
     legal_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)legal_type, Py_tp_alloc);
     if (!hd_action_alloc || !legal_alloc) {
@@ -1099,8 +1176,29 @@ static PyObject *bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Py_RETURN_NONE;
 }
 
+PyDoc_STRVAR(bind_outcome_doc,
+"bind_outcome($module, pot, pot_slots, shown, shown_slots, outcome, outcome_slots, /)\n--\n\n"
+"Binds the engine to the records of an outcome (holdem.pots.Pot, ShownHand and\n"
+"Outcome) and the names of their slots in the order _make_outcome fills them:\n"
+"amount, eligible, winners, shares; seat, cards, value; pots, shown, mucked,\n"
+"returned, net, stacks, showdown.");
+
+static PyObject *bind_outcome(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "bind_outcome(pot, slots, shown, slots, outcome, slots)");
+        return NULL;
+    }
+    if (bind_slotted(&pot_rec, args[0], args[1], 4, "pot") < 0 ||
+        bind_slotted(&shown_rec, args[2], args[3], 3, "shown") < 0 ||
+        bind_slotted(&outcome_rec, args[4], args[5], 7, "outcome") < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
     {"bind", (PyCFunction)(void (*)(void))bind, METH_FASTCALL, bind_doc},
+    {"bind_outcome", (PyCFunction)(void (*)(void))bind_outcome, METH_FASTCALL, bind_outcome_doc},
     {NULL, NULL, 0, NULL},
 };
 

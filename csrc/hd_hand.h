@@ -92,6 +92,7 @@ typedef struct {
     int8_t f_kind[MAXF], f_pos[MAXF];
     int64_t f_amount[MAXF];
     int8_t stub[STUB]; /* -1: unknown */
+    int64_t start[MAXP]; /* the stacks the hand starts with */
     int plain_seats;   /* the table seats are 0..n-1 (seat numbers are positions) */
     int rules;         /* RV_ bits: rule variants of other engines and sites (0: RULES.md) */
 } fixed_t;

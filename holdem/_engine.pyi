@@ -2,6 +2,7 @@
 from collections.abc import Sequence
 
 from .actions import Action, ActionKind, LegalActions, Phase, Street
+from .pots import Outcome, Pot, ShownHand
 from .views import PlayerView
 
 def bind(
@@ -13,6 +14,15 @@ def bind(
     legal: type[LegalActions],
     view: type[PlayerView],
     slots: tuple[str, ...],
+    /,
+) -> None: ...
+def bind_outcome(
+    pot: type[Pot],
+    pot_slots: tuple[str, ...],
+    shown: type[ShownHand],
+    shown_slots: tuple[str, ...],
+    outcome: type[Outcome],
+    outcome_slots: tuple[str, ...],
     /,
 ) -> None: ...
 
@@ -96,3 +106,4 @@ class HandCore:
     def _snap(self) -> bytes: ...
     def _load(self, snap: bytes, /) -> None: ...
     def _copy_to(self, other: HandCore, /) -> None: ...
+    def _make_outcome(self) -> Outcome: ...

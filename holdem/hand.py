@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from dataclasses import fields
 from typing import Any
 
 from . import _engine
@@ -100,6 +101,16 @@ _engine.bind(
     PlayerView,
     _VIEW_FIELDS,
 )
+# The C core makes the outcome's records too, setting their slots by name.
+_POT_SLOTS = ("amount", "eligible", "winners", "shares")
+_SHOWN_SLOTS = ("seat", "cards", "value")
+_OUTCOME_SLOTS = ("pots", "shown", "mucked", "returned", "net", "stacks", "showdown")
+if any(
+    set(names) != {f.name for f in fields(record)}
+    for record, names in ((Pot, _POT_SLOTS), (ShownHand, _SHOWN_SLOTS), (Outcome, _OUTCOME_SLOTS))
+):  # a field the C core would leave unset
+    raise ImportError("holdem.hand: Pot, ShownHand or Outcome has fields the C core does not fill")
+_engine.bind_outcome(Pot, _POT_SLOTS, ShownHand, _SHOWN_SLOTS, Outcome, _OUTCOME_SLOTS)
 
 
 def _deal_around(deck: Deck, taken: set[Card], need: int) -> list[Card]:
@@ -825,27 +836,7 @@ class Hand(_engine.HandCore):
     def outcome(self) -> Outcome | None:
         """How the hand ended, once it has (:class:`~holdem.pots.Outcome`)."""
         if self._outcome is None and self._phase is _PH_COMPLETE:
-            n = self._n
-            order = self._sd_order
-            shown = self._shown
-            hole = self._hole
-            vals = self._vals
-            status = self._status
-            start = self._cfg.stacks
-            stacks = self._stacks
-            no = self._nos
-            self._outcome = Outcome(
-                pots=tuple(
-                    Pot(amount, tuple(no[q] for q in eligible), tuple(no[q] for q in won), shares)
-                    for amount, eligible, won, shares in self._awards
-                ),
-                shown=tuple(ShownHand(no[q], hole[q], vals[q]) for q in order if shown[q]),  # type: ignore[arg-type]
-                mucked=tuple(no[q] for q in order if status[q] == MUCKED),
-                returned=tuple(self._returned),
-                net=tuple(stacks[p] - start[p] for p in range(n)),
-                stacks=tuple(stacks),
-                showdown=bool(order),
-            )
+            self._outcome = self._make_outcome()
         return self._outcome
 
     # -------------------------------------------------------- undo, copy
