@@ -747,6 +747,160 @@ static PyObject *Core_copy_to(HandCore *h, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* ------------------------------------------- replaying a hand history */
+
+/* A history's moves (holdem.histories.Move named tuples: kind, actor, to,
+ * cards, line, comment, all_in, stated) are played here without a Python
+ * call per move.  The engine imports nothing of the histories: the caller
+ * gives the kind strings, in the order of holdem.histories.MOVE_KINDS. */
+enum { M_DEAL_HOLE, M_DEAL_BOARD, M_FOLD, M_CHECK_CALL, M_BET_RAISE, M_SHOW, M_MUCK, NMOVES };
+enum { MV_KIND, MV_ACTOR, MV_TO, MV_CARDS, MV_LINE, MV_COMMENT, MV_ALL_IN, MV_STATED, MV_FIELDS };
+
+static int check_kinds(PyObject *kinds) {
+    int ok = PyTuple_Check(kinds) && PyTuple_Size(kinds) == NMOVES;
+    for (int k = 0; ok && k < NMOVES; k++) ok = PyUnicode_CheckExact(PyTuple_GetItem(kinds, k));
+    if (!ok) PyErr_SetString(PyExc_TypeError, "kinds: the 7 move kinds (str), as MOVE_KINDS");
+    return ok ? 0 : -1;
+}
+
+/* The M_ code of a move's kind; -1 for another str, -2 for anything but a
+ * str (whose == the caller's Python may answer otherwise). */
+static int move_kind(PyObject *kind, PyObject *kinds) {
+    for (int k = 0; k < NMOVES; k++)
+        if (PyTuple_GetItem(kinds, k) == kind) return k;
+    if (!PyUnicode_CheckExact(kind)) return -2;
+    for (int k = 0; k < NMOVES; k++)
+        if (PyUnicode_Compare(kind, PyTuple_GetItem(kinds, k)) == 0) return k;
+    return -1;
+}
+
+/* The fields of a move: NULL unless it is a tuple of (at least) a Move's fields. */
+static PyObject *move_field(PyObject *move, int field) {
+    if (!PyTuple_Check(move) || PyTuple_Size(move) < MV_FIELDS) return NULL;
+    return PyTuple_GetItem(move, field);
+}
+
+/* Whether o is an int (exactly: not a bool) that fits in *v. */
+static int exact_i64(PyObject *o, int64_t *v) {
+    if (!PyLong_CheckExact(o)) return 0;
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow || (x == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    *v = x;
+    return 1;
+}
+
+/* The card of o (an int 0..51, exactly), else -1. */
+static int card_of(PyObject *o) {
+    int64_t v;
+    return exact_i64(o, &v) && v >= 0 && v < 52 ? (int)v : -1;
+}
+
+PyDoc_STRVAR(script_cards_doc, "script_cards(moves, n, kinds, /)\n--\n\n"
+"The known cards of a history's moves, as Hand gives them to _setup: (hole, stub),\n"
+"the hole cards of the n players (None where unknown: the last deal of two known\n"
+"cards to a player counts) and the 8 cards after them (the board where known,\n"
+"burns unknown).  None when a card, a player or a kind needs Python's checks and\n"
+"messages: not an int 0..51, a player not in 0..n-1, a card twice, a board of\n"
+"more than 5 cards.");
+
+static PyObject *script_cards(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "script_cards(moves, n, kinds)");
+        return NULL;
+    }
+    PyObject *moves = args[0], *kinds = args[2];
+    long n = PyLong_AsLong(args[1]);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (!PyTuple_Check(moves) || n < 2 || n > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "script_cards: a tuple of moves, 2 to 10 players");
+        return NULL;
+    }
+    if (check_kinds(kinds) < 0) return NULL;
+    int8_t hole[MAXP][2], board[5];
+    int nboard = 0;
+    memset(hole, -1, sizeof hole);
+    for (Py_ssize_t i = 0; i < PyTuple_Size(moves); i++) {
+        PyObject *move = PyTuple_GetItem(moves, i);
+        PyObject *kind_obj = move_field(move, MV_KIND);
+        if (!kind_obj) Py_RETURN_NONE;
+        int kind = move_kind(kind_obj, kinds);
+        PyObject *cards = PyTuple_GetItem(move, MV_CARDS);
+        if (kind == -2) Py_RETURN_NONE;
+        if (kind == M_DEAL_HOLE) {
+            PyObject *actor = PyTuple_GetItem(move, MV_ACTOR);
+            int64_t a;
+            if (actor == Py_None) continue;
+            if (!exact_i64(actor, &a) || a < 0 || a >= n || !PyTuple_Check(cards)) Py_RETURN_NONE;
+            if (PyTuple_Size(cards) != 2 || PyTuple_GetItem(cards, 0) == Py_None ||
+                PyTuple_GetItem(cards, 1) == Py_None)
+                continue;
+            int x = card_of(PyTuple_GetItem(cards, 0)), y = card_of(PyTuple_GetItem(cards, 1));
+            if (x < 0 || y < 0) Py_RETURN_NONE;
+            hole[a][0] = (int8_t)x;
+            hole[a][1] = (int8_t)y;
+        } else if (kind == M_DEAL_BOARD) {
+            if (!PyTuple_Check(cards)) Py_RETURN_NONE;
+            for (Py_ssize_t j = 0; j < PyTuple_Size(cards); j++) {
+                PyObject *c = PyTuple_GetItem(cards, j);
+                if (c == Py_None) continue;
+                int card = card_of(c);
+                if (card < 0 || nboard == 5) Py_RETURN_NONE;
+                board[nboard++] = (int8_t)card;
+            }
+        }
+    }
+    uint64_t seen = 0;
+    for (int p = 0; p < n; p++)
+        for (int k = 0; k < 2 && hole[p][0] >= 0; k++) {
+            if (seen >> hole[p][k] & 1) Py_RETURN_NONE;
+            seen |= (uint64_t)1 << hole[p][k];
+        }
+    for (int i = 0; i < nboard; i++) {
+        if (seen >> board[i] & 1) Py_RETURN_NONE;
+        seen |= (uint64_t)1 << board[i];
+    }
+    PyObject *hole_list = PyList_New(n), *stub = PyList_New(STUB);
+    if (!hole_list || !stub) goto fail;
+    for (int p = 0; p < n; p++) {
+        PyObject *x = hole[p][0] < 0 ? hd_new_ref(Py_None) : hd_card_pair(hole[p][0], hole[p][1]);
+        if (!x) goto fail;
+        PyList_SetItem(hole_list, p, x);
+    }
+    for (int i = 0; i < STUB; i++) PyList_SetItem(stub, i, hd_new_ref(Py_None));
+    for (int i = 0; i < nboard; i++) {
+        PyObject *x = PyLong_FromLong(board[i]);
+        if (!x) goto fail;
+        PyList_SetItem(stub, board_slot[i], x);
+    }
+    return Py_BuildValue("(NN)", hole_list, stub);
+fail:
+    Py_XDECREF(hole_list);
+    Py_XDECREF(stub);
+    return NULL;
+}
+
+PyDoc_STRVAR(deal_in_doc, "_deal_in($self, /)\n--\n\n"
+"Posts every forced bet and deals the hole cards: the dealer steps of a new\n"
+"hand up to its first decision (what step() does, one at a time).");
+
+static PyObject *Core_deal_in(HandCore *h, PyObject *unused) {
+    (void)unused;
+    if (!check_ready(h)) return NULL;
+    while (h->st.phase == PH_POSTING || h->st.phase == PH_DEALING) {
+        int dealing = h->st.phase == PH_DEALING;
+        PyObject *record = hd_dealer_step(h);
+        if (!record) return NULL;
+        Py_DECREF(record);
+        if (dealing) break;
+    }
+    Py_RETURN_NONE;
+}
+
 /* ----------------------------------------------------------- outcome */
 
 /* The table seats of k positions, as a tuple. */
@@ -1073,6 +1227,7 @@ static PyMethodDef core_methods[] = {
     METHOD("_snap", Core_snap, METH_NOARGS, NULL),
     METHOD("_load", Core_load, METH_O, NULL),
     METHOD("_copy_to", Core_copy_to, METH_O, NULL),
+    METHOD("_deal_in", Core_deal_in, METH_NOARGS, deal_in_doc),
     METHOD("_make_outcome", Core_make_outcome, METH_NOARGS, make_outcome_doc),
     {NULL, NULL, 0, NULL},
 };
@@ -1199,6 +1354,7 @@ static PyObject *bind_outcome(PyObject *self, PyObject *const *args, Py_ssize_t 
 static PyMethodDef module_methods[] = {
     {"bind", (PyCFunction)(void (*)(void))bind, METH_FASTCALL, bind_doc},
     {"bind_outcome", (PyCFunction)(void (*)(void))bind_outcome, METH_FASTCALL, bind_outcome_doc},
+    {"script_cards", (PyCFunction)(void (*)(void))script_cards, METH_FASTCALL, script_cards_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -210,12 +210,6 @@ class Hand(_engine.HandCore):
         auto: bool = True,
     ) -> None:
         n = len(config.stacks)
-        self._cfg = config
-        # table seat numbers by position, and positions by seat number (None: the same)
-        self._nos = config.seat_numbers
-        self._pos = {seat: i for i, seat in enumerate(config.seats)} if config.seats else None
-        self._outcome: Outcome | None = None
-        self._history: list[tuple[bytes, Outcome | None]] = []
         if deck is not None:
             if rng is not None:
                 raise ConfigError("give rng or deck, not both", field="deck", value=deck)
@@ -225,17 +219,34 @@ class Hand(_engine.HandCore):
                     field="deck",
                     value=deck,
                 )
-        first = (config.button + 1) % n
-        hole, stub = _deal_cards(n, first, rng, deck, hole_cards, board)
-        straddle_seat = config.straddle_seat
+        hole, stub = _deal_cards(n, (config.button + 1) % n, rng, deck, hole_cards, board)
         auto = bool(auto)
+        self._begin(config, auto, hole, stub)
+        if auto:
+            self._run()
+
+    def _begin(
+        self,
+        config: HandConfig,
+        auto: bool,
+        hole: list[tuple[Card, Card] | None] | None,
+        stub: Sequence[Card | None],
+    ) -> None:
+        """Sets the hand up with its cards, as :func:`_deal_cards` gives them."""
+        self._cfg = config
+        # table seat numbers by position, and positions by seat number (None: the same)
+        self._nos = config.seat_numbers
+        self._pos = {seat: i for i, seat in enumerate(config.seats)} if config.seats else None
+        self._outcome: Outcome | None = None
+        self._history: list[tuple[bytes, Outcome | None]] = []
+        straddle_seat = config.straddle_seat
         self._setup(
             self._nos,
             config.stacks,
             auto,
             _STRUCTURES[config.structure],
             config.button,
-            first,
+            (config.button + 1) % len(config.stacks),
             config.big_blind_seat,
             -1 if straddle_seat is None else straddle_seat,
             config.big_blind,
@@ -249,8 +260,23 @@ class Hand(_engine.HandCore):
             stub,
             config.rule_bits if config.rule_variants else 0,
         )
-        if auto:
-            self._run()
+
+    @classmethod
+    def _replayed(
+        cls, config: HandConfig, moves: tuple[Any, ...], kinds: tuple[str, ...]
+    ) -> Hand | None:
+        """The hand a replay of a hand history starts from (``auto=False``), its
+        forced bets posted and hole cards dealt: the known cards are those of
+        ``moves`` (a history's moves, their kinds named by ``kinds``: see
+        ``_engine.script_cards``).  None when a card needs the checks and messages
+        of ``Hand(config, hole_cards=..., board=..., auto=False)``."""
+        cards = _engine.script_cards(moves, len(config.stacks), kinds)
+        if cards is None:
+            return None
+        hand = cls.__new__(cls)
+        hand._begin(config, False, *cards)
+        hand._deal_in()
+        return hand
 
     # ----------------------------------------------------------- public state
 

@@ -42,6 +42,7 @@ from .model import (
     DEAL_BOARD,
     DEAL_HOLE,
     FOLD,
+    MOVE_KINDS,
     MUCK,
     SHOW,
     Blinds,
@@ -365,6 +366,11 @@ def _play(
     return hand
 
 
+#: Whether a replay starts in the engine's C code (``Hand._replayed``); False:
+#: as ``Hand()`` and one Python call per dealer step (the tests compare the two).
+_SCRIPTED = True
+
+
 def _play_states(h: HandHistory, problems: list[Problem]) -> Iterator[Hand]:
     """A copy of the engine's hand after each move, by our rules."""
     rules: frozenset[str] = frozenset()
@@ -392,6 +398,10 @@ def _start(h: HandHistory, rules: frozenset[str]) -> Hand:
                 config = replace(config, rule_variants=variants)
     except ConfigError as exc:
         raise _error(h, None, f"the hand's setup breaks the rules: {exc}", "config") from None
+    if _SCRIPTED and type(h.moves) is tuple:
+        hand = Hand._replayed(config, h.moves, MOVE_KINDS)
+        if hand is not None:
+            return hand
     n = len(h.players)
     hole: list[object] = [None] * n
     board: list[Card] = []
