@@ -191,14 +191,7 @@ static PyObject *Core_fold(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
     int ok = my_turn(h, seat);
     if (ok < 0) return NULL;
     if (!ok) return refuse(h, s_verify_fold, &seat, 1);
-    state_t *st = &h->st;
-    int p = st->actor;
-    st->status[p] = FOLDED;
-    st->n_active--;
-    st->n_in--;
-    PyObject *record = hd_log_record(h, K_FOLD, p, st->street, 0, 0, 0, NULL, -1);
-    if (record && hd_advance(h, p) < 0) Py_CLEAR(record);
-    return record;
+    return hd_do_fold(h, h->st.actor);
 }
 
 static PyObject *check_(HandCore *h, PyObject *seat) {
@@ -207,10 +200,7 @@ static PyObject *check_(HandCore *h, PyObject *seat) {
     if (ok < 0) return NULL;
     int p = st->actor;
     if (!ok || st->bets[p] < st->bet) return refuse(h, s_verify_check, &seat, 1);
-    st->faced[p] = h->fx.fixed ? st->level : st->bet;
-    PyObject *record = hd_log_record(h, K_CHECK, p, st->street, 0, st->bets[p], 0, NULL, -1);
-    if (record && hd_advance(h, p) < 0) Py_CLEAR(record);
-    return record;
+    return hd_do_check(h, p);
 }
 
 static PyObject *Core_check(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
@@ -901,6 +891,202 @@ static PyObject *Core_deal_in(HandCore *h, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+/* The table seat of position p. */
+static int64_t seat_no(HandCore *h, int p) {
+    return h->fx.plain_seats ? p : PyLong_AsLongLong(PyTuple_GetItem(h->nos, p));
+}
+
+/* 1 for a step's record (released), -1 for NULL (an error). */
+static int step_done(PyObject *record) {
+    if (!record) return -1;
+    Py_DECREF(record);
+    return 1;
+}
+
+/* Plays one move if it is plain: 1 played (a deal of hole cards skipped, a
+ * show or muck kept in showdown), 0 not plain (nothing changed), -1 error. */
+static int play_move(HandCore *h, PyObject *move, PyObject *kinds, PyObject *showdown) {
+    state_t *st = &h->st;
+    PyObject *kind_obj = move_field(move, MV_KIND), *record;
+    if (!kind_obj) return 0;
+    int kind = move_kind(kind_obj, kinds);
+    switch (kind) {
+    case M_DEAL_HOLE:
+        return 1;
+    case M_SHOW:
+    case M_MUCK:
+        return PyList_Append(showdown, move) < 0 ? -1 : 1;
+    case M_DEAL_BOARD: {
+        PyObject *cards = PyTuple_GetItem(move, MV_CARDS);
+        if (st->phase != PH_BOARD || !hd_next_street_known(h) || !PyTuple_Check(cards) ||
+            PyTuple_Size(cards) != board_after[st->street + 1] - board_after[st->street])
+            return 0;
+        record = hd_dealer_step(h);
+        break;
+    }
+    case M_FOLD:
+    case M_CHECK_CALL:
+    case M_BET_RAISE: {
+        int p = st->actor;
+        int64_t seat, to = 0;
+        PyObject *all_in = PyTuple_GetItem(move, MV_ALL_IN), *to_obj = PyTuple_GetItem(move, MV_TO);
+        if (st->phase != PH_BETTING || PyTuple_GetItem(move, MV_STATED) != Py_None ||
+            !exact_i64(PyTuple_GetItem(move, MV_ACTOR), &seat) || seat != seat_no(h, p) ||
+            (all_in != Py_False && all_in != Py_True))
+            return 0;
+        int marked = all_in == Py_True; /* then the move must be all-in */
+        int64_t everything = st->bets[p] + st->stacks[p];
+        if (kind == M_FOLD) {
+            if (marked) return 0;
+            record = hd_do_fold(h, p);
+        } else if (kind == M_CHECK_CALL) {
+            int64_t need = st->bet - st->bets[p];
+            if (need < st->stacks[p] ? need : st->stacks[p]) { /* Hand.to_call */
+                if (need <= 0 || (marked && everything > st->bet)) return 0;
+                record = hd_do_call(h, p);
+            } else {
+                if (need > 0 || marked) return 0;
+                record = hd_do_check(h, p);
+            }
+        } else {
+            int wager = st->bet ? K_RAISE : K_BET;
+            if ((to_obj != Py_None && !exact_i64(to_obj, &to)) || !hd_wager_ok(h, wager, to, p) ||
+                (marked && to != everything))
+                return 0;
+            record = hd_do_wager(h, wager, p, to);
+        }
+        break;
+    }
+    default:
+        return 0;
+    }
+    return step_done(record);
+}
+
+PyDoc_STRVAR(play_script_doc, "_play_script($self, moves, start, kinds, showdown, /)\n--\n\n"
+"Plays a history's moves from moves[start] on while they are plain (kinds: the\n"
+"move kinds, in the order of holdem.histories.MOVE_KINDS): deals of hole cards\n"
+"(skipped), the deal of the street due, folds, checks and calls, and bets and\n"
+"raises the rules allow, by the player to act; shows and mucks are appended to\n"
+"the list showdown.  Returns the index of the first move it did not play\n"
+"(len(moves): none), having changed nothing for it: a stated amount, an all-in\n"
+"mark the move would not make, or anything the rules refuse (the caller plays\n"
+"it and words the error).  Our rules only: rule variants change no check here.");
+
+static PyObject *Core_play_script(HandCore *h, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "_play_script(moves, start, kinds, showdown)");
+        return NULL;
+    }
+    if (!check_ready(h) || check_kinds(args[2]) < 0) return NULL;
+    PyObject *moves = args[0], *showdown = args[3];
+    Py_ssize_t i = PyLong_AsSsize_t(args[1]);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (!PyTuple_Check(moves) || !PyList_Check(showdown) || i < 0) {
+        PyErr_SetString(PyExc_TypeError, "_play_script: a tuple of moves, a start >= 0, a list");
+        return NULL;
+    }
+    for (; i < PyTuple_Size(moves); i++) {
+        int played = play_move(h, PyTuple_GetItem(moves, i), args[2], showdown);
+        if (played < 0) return NULL;
+        if (!played) break;
+    }
+    return PyLong_FromSsize_t(i);
+}
+
+/* The show or muck of p's player in showdown (the last one; borrowed, NULL:
+ * none); 0 when a move's player is not an exact int (Python's == decides). */
+static int shown_by(HandCore *h, PyObject *showdown, int p, PyObject **move) {
+    int64_t seat = seat_no(h, p), actor;
+    *move = NULL;
+    for (Py_ssize_t i = PyList_Size(showdown) - 1; i >= 0; i--) {
+        PyObject *m = PyList_GetItem(showdown, i), *who = move_field(m, MV_ACTOR);
+        if (!who || !exact_i64(who, &actor)) return 0;
+        if (actor == seat) {
+            *move = m;
+            break;
+        }
+    }
+    return 1;
+}
+
+/* One plain step of the end of a hand: 1 done, 0 not plain (nothing changed), -1 error. */
+static int finish_step(HandCore *h, PyObject *showdown, PyObject *kinds) {
+    state_t *st = &h->st;
+    PyObject *record, *move;
+    int p;
+    switch (st->phase) {
+    case PH_BOARD:
+        if (!hd_next_street_known(h)) return 0;
+        /* fall through */
+    case PH_AWARDING:
+        record = hd_dealer_step(h);
+        break;
+    case PH_SHOWDOWN:
+        p = st->sd_order[st->sd_i];
+        if (st->hole[p][0] < 0 || !shown_by(h, showdown, p, &move)) return 0;
+        if (!move) { /* the default (R10) */
+            record = hd_default_showdown(h, p) == K_SHOW ? hd_do_show(h, p) : hd_do_muck(h, p);
+            break;
+        }
+        switch (move_kind(PyTuple_GetItem(move, MV_KIND), kinds)) {
+        case M_MUCK:
+            if (st->face_up) return 0; /* shown all the same: the caller warns */
+            record = hd_do_muck(h, p);
+            break;
+        case M_SHOW: {
+            /* the file's cards, when it gives both, are the ones held */
+            PyObject *cards = PyTuple_GetItem(move, MV_CARDS);
+            int known[3], k = 0;
+            if (!PyTuple_Check(cards)) return 0;
+            for (Py_ssize_t i = 0; i < PyTuple_Size(cards) && k < 3; i++) {
+                PyObject *c = PyTuple_GetItem(cards, i);
+                if (c != Py_None) known[k++] = card_of(c);
+            }
+            if (k == 2) {
+                int a = st->hole[p][0], b = st->hole[p][1];
+                if (!((known[0] == a && known[1] == b) || (known[0] == b && known[1] == a)))
+                    return 0;
+            }
+            record = hd_do_show(h, p);
+            break;
+        }
+        default:
+            return 0;
+        }
+        break;
+    default:
+        return 0;
+    }
+    return step_done(record);
+}
+
+PyDoc_STRVAR(finish_script_doc, "_finish_script($self, showdown, kinds, /)\n--\n\n"
+"Plays the end of a replayed hand while it is plain: the deals of the streets\n"
+"whose cards are known, the showdown of players whose cards are known (by the\n"
+"last show or muck of theirs in the list showdown, or by default when there is\n"
+"none) and the award.  Stops, having changed nothing for it, at a step the caller\n"
+"must play and word: a betting decision, unknown cards, a muck when every hand is\n"
+"shown, shown cards that are not the ones held.  The positions it showed or\n"
+"mucked are _sd_order[:_sd_i].");
+
+static PyObject *Core_finish_script(HandCore *h, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "_finish_script(showdown, kinds)");
+        return NULL;
+    }
+    if (!check_ready(h) || check_kinds(args[1]) < 0) return NULL;
+    if (!PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "_finish_script: showdown must be a list");
+        return NULL;
+    }
+    int done;
+    while ((done = finish_step(h, args[0], args[1])) > 0) {
+    }
+    if (done < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
 /* ----------------------------------------------------------- outcome */
 
 /* The table seats of k positions, as a tuple. */
@@ -1228,6 +1414,8 @@ static PyMethodDef core_methods[] = {
     METHOD("_load", Core_load, METH_O, NULL),
     METHOD("_copy_to", Core_copy_to, METH_O, NULL),
     METHOD("_deal_in", Core_deal_in, METH_NOARGS, deal_in_doc),
+    METHOD("_play_script", Core_play_script, METH_FASTCALL, play_script_doc),
+    METHOD("_finish_script", Core_finish_script, METH_FASTCALL, finish_script_doc),
     METHOD("_make_outcome", Core_make_outcome, METH_NOARGS, make_outcome_doc),
     {NULL, NULL, 0, NULL},
 };

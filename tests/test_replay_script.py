@@ -1,11 +1,12 @@
 """The replay's fast path against its step-by-step path.
 
-A replay starts in the engine's C code (``Hand._replayed``: the known cards of the
-moves, the forced bets and the deal in two calls), and the engine builds the outcome
-in C (``_make_outcome``).  ``playback._SCRIPTED = False`` replays with ``Hand()`` and
-one Python call per step.  The two must give the same hand (log, stacks, outcome), the
-same problems and the same excess: on hands played on the engine and written as
-histories, and on mutated files (the inputs of ``test_fuzz_histories``).
+A replay by our rules plays the plain moves of a history in the engine's C loops
+(``Hand._replayed``, ``HandCore._play_script``, ``_finish_script``) and builds the
+outcome in C (``_make_outcome``); every move they do not play is played and worded in
+Python as before.  ``playback._SCRIPTED = False`` replays with one Python call per move
+and step.  The two must give the same hand (log, stacks, outcome), the same problems
+and the same excess: on hands played on the engine and written as histories, and on
+mutated files (the inputs of ``test_fuzz_histories``).
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_fuzz_histories import Case, Played, TempDir, any_inputs, hands_of, played
 
 from holdem.hand import MUCKED, Hand
-from holdem.histories import HandHistory, playback, replay
+from holdem.histories import HandHistory, playback, read_phh_text, replay
 from holdem.pots import Outcome, Pot, ShownHand
 
 
@@ -28,7 +30,7 @@ def quick(examples: int) -> settings:
 
 @contextmanager
 def stepwise() -> Iterator[None]:
-    """Replays with ``Hand()`` and one Python call per dealer step."""
+    """Replays with one Python call per move and dealer step (the C loops unused)."""
     playback._SCRIPTED = False
     try:
         yield
@@ -106,6 +108,48 @@ def test_mutated_files_replay_alike(case: Case) -> None:
     with TempDir.make() as folder:
         for history in hands_of(case, folder, limit=30):
             check_same(history)
+
+
+HEAD = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 100, 30]
+"""
+
+
+@pytest.mark.parametrize(
+    "actions",
+    [
+        # plain: to the showdown, shown by the file and by default
+        "'p3 cc', 'p1 cc', 'p2 cc', 'd db AcKcQc', 'p1 cc', 'p2 cc', 'p3 cc', 'd db 2d', "
+        "'p1 cc', 'p2 cc', 'p3 cc', 'd db 3d', 'p1 cc', 'p2 cbr 10', 'p3 cc', 'p1 f', "
+        "'p2 sm 7h7s'",
+        # all-in preflop: the board run out after the last move, every hand face up
+        "'p3 cbr 30', 'p1 cc', 'p2 cc', 'd db AcKcQc', 'p1 cc', 'p2 cc', 'd db 2d', "
+        "'p1 cc', 'p2 cc', 'd db 3d', 'p1 cc', 'p2 cc', 'p1 sm', 'p2 sm 7h7s'",
+        # a muck when every hand is shown; shown cards that are not held
+        "'p3 cbr 30', 'p1 cc', 'p2 cc', 'd db AcKcQc', 'p1 cc', 'p2 cc', 'd db 2d', "
+        "'p1 cc', 'p2 cc', 'd db 3d', 'p1 cc', 'p2 cc', 'p3 sm 5s4s', 'p1 sm'",
+        # the wrong player, a street dealt during the betting, a raise too small
+        "'p1 cc', 'p3 cc'",
+        "'p3 cc', 'd db AcKcQc'",
+        "'p3 cbr 3'",
+        # a raise nobody can call (replayed as a call), a board of the wrong size
+        "'p3 cbr 30', 'p1 cbr 200', 'p2 f'",
+        "'p3 cc', 'p1 cc', 'p2 cc', 'd db AcKc', 'p1 cc'",
+        # the file ends while a player is to act; shows in another order
+        "'p3 cc', 'p1 cc'",
+        "'p3 cc', 'p1 cc', 'p2 cc', 'd db AcKcQc', 'p1 cc', 'p2 cc', 'p3 cc', 'd db 2d', "
+        "'p1 cc', 'p2 cc', 'p3 cc', 'd db 3d', 'p1 cc', 'p2 cc', 'p3 cc', 'p3 sm', "
+        "'p2 sm', 'p1 sm'",
+    ],
+)
+def test_hands_at_the_edges_of_the_fast_path(actions: str) -> None:
+    deals = "'d dh p1 AhAd', 'd dh p2 7h7s', 'd dh p3 9c8c', "
+    history = next(iter(read_phh_text(HEAD + f"actions = [{deals}{actions}]\n")))
+    assert isinstance(history, HandHistory)
+    check_same(history)
 
 
 @quick(50)
