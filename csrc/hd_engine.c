@@ -25,6 +25,65 @@ static PyObject *s_verify_check, *s_verify_call, *s_verify_fold, *s_verify_wager
     *s_all_in_kind, *s_turn_timeout, *s_seat_kw, *s_to_kw, *s_seat_of, *s_outcome, *s_outcome_cache,
     *s_cfg;
 
+/* A Python class with __slots__ whose instances the engine makes (PlayerView,
+ * and the frozen dataclasses of an outcome): its slots' descriptors, set one
+ * by one as the dataclass's own __init__ sets them (object.__setattr__). */
+#define MAX_SLOTS 17
+typedef struct {
+    PyObject *type;
+    allocfunc alloc;
+    int n;
+    PyObject *slot[MAX_SLOTS];
+    descrsetfunc set[MAX_SLOTS];
+} slotted_t;
+
+static slotted_t view_rec, pot_rec, shown_rec, outcome_rec;
+
+/* Binds rec to type and the names of its slots, in the order new_slotted
+ * takes their values (n of them). */
+static int bind_slotted(slotted_t *rec, PyObject *type, PyObject *names, int n, const char *what) {
+    if (!PyType_Check(type) || !PyTuple_Check(names) || PyTuple_Size(names) != n) {
+        PyErr_Format(PyExc_TypeError, "bind: %s must be a type and the names of its %d slots",
+                     what, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *descr = PyObject_GetAttr(type, PyTuple_GetItem(names, i));
+        if (!descr) return -1;
+        descrsetfunc set = (descrsetfunc)PyType_GetSlot(Py_TYPE(descr), Py_tp_descr_set);
+        if (!set) {
+            Py_DECREF(descr);
+            PyErr_Format(PyExc_TypeError, "bind: %R of %s is not a slot",
+                         PyTuple_GetItem(names, i), what);
+            return -1;
+        }
+        SET_REF(rec->slot[i], descr);
+        rec->set[i] = set;
+    }
+    rec->alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)type, Py_tp_alloc);
+    rec->n = n;
+    Py_INCREF(type);
+    SET_REF(rec->type, type);
+    return 0;
+}
+
+/* A new instance of rec's class with its slots' values (references stolen;
+ * NULL among them: an error is set, everything is released). */
+static PyObject *new_slotted(const slotted_t *rec, PyObject **items) {
+    PyObject *obj = rec->type ? rec->alloc((PyTypeObject *)rec->type, 0) : NULL;
+    int bad = !obj;
+    if (!rec->type) PyErr_SetString(PyExc_RuntimeError, "holdem engine: a record type is not bound");
+    for (int i = 0; i < rec->n; i++) {
+        if (!items[i] || (!bad && rec->set[i](rec->slot[i], obj, items[i]) < 0)) bad = 1;
+        Py_XDECREF(items[i]);
+    }
+    if (bad) {
+        Py_XDECREF(obj);
+        return NULL;
+    }
+    return obj;
+}
+
 static int check_ready(HandCore *h) {
     if (h->ready) return 1;
     PyErr_SetString(PyExc_RuntimeError, "the hand is not set up (HandCore._setup not called)");
@@ -132,14 +191,7 @@ static PyObject *Core_fold(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
     int ok = my_turn(h, seat);
     if (ok < 0) return NULL;
     if (!ok) return refuse(h, s_verify_fold, &seat, 1);
-    state_t *st = &h->st;
-    int p = st->actor;
-    st->status[p] = FOLDED;
-    st->n_active--;
-    st->n_in--;
-    PyObject *record = hd_log_record(h, K_FOLD, p, st->street, 0, 0, 0, NULL, -1);
-    if (record && hd_advance(h, p) < 0) Py_CLEAR(record);
-    return record;
+    return hd_do_fold(h, h->st.actor);
 }
 
 static PyObject *check_(HandCore *h, PyObject *seat) {
@@ -148,10 +200,7 @@ static PyObject *check_(HandCore *h, PyObject *seat) {
     if (ok < 0) return NULL;
     int p = st->actor;
     if (!ok || st->bets[p] < st->bet) return refuse(h, s_verify_check, &seat, 1);
-    st->faced[p] = h->fx.fixed ? st->level : st->bet;
-    PyObject *record = hd_log_record(h, K_CHECK, p, st->street, 0, st->bets[p], 0, NULL, -1);
-    if (record && hd_advance(h, p) < 0) Py_CLEAR(record);
-    return record;
+    return hd_do_check(h, p);
 }
 
 static PyObject *Core_check(HandCore *h, PyObject *const *args, Py_ssize_t nargs,
@@ -423,6 +472,7 @@ static PyObject *Core_setup(HandCore *h, PyObject *const *args, Py_ssize_t nargs
         if (read_card(PyList_GetItem(stub, dealt + i), &fx->stub[i]) < 0) return NULL;
     for (int p = 0; p < n; p++) {
         if (read_i64(PyTuple_GetItem(stacks, p), &st->stacks[p]) < 0) return NULL;
+        fx->start[p] = st->stacks[p];
         st->faced[p] = -1;
         if (dealt) { /* one card at a time round the table, from the first left of the button */
             int q = (fx->first + p) % (int)n;
@@ -596,8 +646,6 @@ PyDoc_STRVAR(view_doc, "view($self, seat, /)\n--\n\n"
 ":meth:`hole_cards`.  The view is a snapshot: tuples of the public\n"
 "state, the viewer's own cards, and their legal actions on their turn.");
 
-static PyObject *new_view(PyObject **items);
-
 /* The position of a table seat (Hand._seat checks it and explains a bad one). */
 static int position_of(HandCore *h, PyObject *seat, int *p) {
     if (h->fx.plain_seats && PyLong_CheckExact(seat)) {
@@ -646,7 +694,7 @@ static PyObject *Core_view(HandCore *h, PyObject *seat) {
         hd_new_ref(Py_None), /* the statuses and the shown hands: made when first read */
         hd_new_ref(Py_None),
     };
-    return new_view(items);
+    return new_slotted(&view_rec, items);
 }
 
 static PyObject *Core_snap(HandCore *h, PyObject *unused) {
@@ -687,6 +735,420 @@ static PyObject *Core_copy_to(HandCore *h, PyObject *arg) {
     SET_REF(other->nos, h->nos);
     other->ready = 1;
     Py_RETURN_NONE;
+}
+
+/* ------------------------------------------- replaying a hand history */
+
+/* A history's moves (holdem.histories.Move named tuples: kind, actor, to,
+ * cards, line, comment, all_in, stated) are played here without a Python
+ * call per move.  The engine imports nothing of the histories: the caller
+ * gives the kind strings, in the order of holdem.histories.MOVE_KINDS. */
+enum { M_DEAL_HOLE, M_DEAL_BOARD, M_FOLD, M_CHECK_CALL, M_BET_RAISE, M_SHOW, M_MUCK, NMOVES };
+enum { MV_KIND, MV_ACTOR, MV_TO, MV_CARDS, MV_LINE, MV_COMMENT, MV_ALL_IN, MV_STATED, MV_FIELDS };
+
+static int check_kinds(PyObject *kinds) {
+    int ok = PyTuple_Check(kinds) && PyTuple_Size(kinds) == NMOVES;
+    for (int k = 0; ok && k < NMOVES; k++) ok = PyUnicode_CheckExact(PyTuple_GetItem(kinds, k));
+    if (!ok) PyErr_SetString(PyExc_TypeError, "kinds: the 7 move kinds (str), as MOVE_KINDS");
+    return ok ? 0 : -1;
+}
+
+/* The M_ code of a move's kind; -1 for another str, -2 for anything but a
+ * str (whose == the caller's Python may answer otherwise). */
+static int move_kind(PyObject *kind, PyObject *kinds) {
+    for (int k = 0; k < NMOVES; k++)
+        if (PyTuple_GetItem(kinds, k) == kind) return k;
+    if (!PyUnicode_CheckExact(kind)) return -2;
+    for (int k = 0; k < NMOVES; k++)
+        if (PyUnicode_Compare(kind, PyTuple_GetItem(kinds, k)) == 0) return k;
+    return -1;
+}
+
+/* The fields of a move: NULL unless it is a tuple of (at least) a Move's fields. */
+static PyObject *move_field(PyObject *move, int field) {
+    if (!PyTuple_Check(move) || PyTuple_Size(move) < MV_FIELDS) return NULL;
+    return PyTuple_GetItem(move, field);
+}
+
+/* Whether o is an int (exactly: not a bool) that fits in *v. */
+static int exact_i64(PyObject *o, int64_t *v) {
+    if (!PyLong_CheckExact(o)) return 0;
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow || (x == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    *v = x;
+    return 1;
+}
+
+/* The card of o (an int 0..51, exactly), else -1. */
+static int card_of(PyObject *o) {
+    int64_t v;
+    return exact_i64(o, &v) && v >= 0 && v < 52 ? (int)v : -1;
+}
+
+PyDoc_STRVAR(script_cards_doc, "script_cards(moves, n, kinds, /)\n--\n\n"
+"The known cards of a history's moves, as Hand gives them to _setup: (hole, stub),\n"
+"the hole cards of the n players (None where unknown: the last deal of two known\n"
+"cards to a player counts) and the 8 cards after them (the board where known,\n"
+"burns unknown).  None when a card, a player or a kind needs Python's checks and\n"
+"messages: not an int 0..51, a player not in 0..n-1, a card twice, a board of\n"
+"more than 5 cards.");
+
+static PyObject *script_cards(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "script_cards(moves, n, kinds)");
+        return NULL;
+    }
+    PyObject *moves = args[0], *kinds = args[2];
+    long n = PyLong_AsLong(args[1]);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (!PyTuple_Check(moves) || n < 2 || n > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "script_cards: a tuple of moves, 2 to 10 players");
+        return NULL;
+    }
+    if (check_kinds(kinds) < 0) return NULL;
+    int8_t hole[MAXP][2], board[5];
+    int nboard = 0;
+    memset(hole, -1, sizeof hole);
+    for (Py_ssize_t i = 0; i < PyTuple_Size(moves); i++) {
+        PyObject *move = PyTuple_GetItem(moves, i);
+        PyObject *kind_obj = move_field(move, MV_KIND);
+        if (!kind_obj) Py_RETURN_NONE;
+        int kind = move_kind(kind_obj, kinds);
+        PyObject *cards = PyTuple_GetItem(move, MV_CARDS);
+        if (kind == -2) Py_RETURN_NONE;
+        if (kind == M_DEAL_HOLE) {
+            PyObject *actor = PyTuple_GetItem(move, MV_ACTOR);
+            int64_t a;
+            if (actor == Py_None) continue;
+            if (!exact_i64(actor, &a) || a < 0 || a >= n || !PyTuple_Check(cards)) Py_RETURN_NONE;
+            if (PyTuple_Size(cards) != 2 || PyTuple_GetItem(cards, 0) == Py_None ||
+                PyTuple_GetItem(cards, 1) == Py_None)
+                continue;
+            int x = card_of(PyTuple_GetItem(cards, 0)), y = card_of(PyTuple_GetItem(cards, 1));
+            if (x < 0 || y < 0) Py_RETURN_NONE;
+            hole[a][0] = (int8_t)x;
+            hole[a][1] = (int8_t)y;
+        } else if (kind == M_DEAL_BOARD) {
+            if (!PyTuple_Check(cards)) Py_RETURN_NONE;
+            for (Py_ssize_t j = 0; j < PyTuple_Size(cards); j++) {
+                PyObject *c = PyTuple_GetItem(cards, j);
+                if (c == Py_None) continue;
+                int card = card_of(c);
+                if (card < 0 || nboard == 5) Py_RETURN_NONE;
+                board[nboard++] = (int8_t)card;
+            }
+        }
+    }
+    uint64_t seen = 0;
+    for (int p = 0; p < n; p++)
+        for (int k = 0; k < 2 && hole[p][0] >= 0; k++) {
+            if (seen >> hole[p][k] & 1) Py_RETURN_NONE;
+            seen |= (uint64_t)1 << hole[p][k];
+        }
+    for (int i = 0; i < nboard; i++) {
+        if (seen >> board[i] & 1) Py_RETURN_NONE;
+        seen |= (uint64_t)1 << board[i];
+    }
+    PyObject *hole_list = PyList_New(n), *stub = PyList_New(STUB);
+    if (!hole_list || !stub) goto fail;
+    for (int p = 0; p < n; p++) {
+        PyObject *x = hole[p][0] < 0 ? hd_new_ref(Py_None) : hd_card_pair(hole[p][0], hole[p][1]);
+        if (!x) goto fail;
+        PyList_SetItem(hole_list, p, x);
+    }
+    for (int i = 0; i < STUB; i++) PyList_SetItem(stub, i, hd_new_ref(Py_None));
+    for (int i = 0; i < nboard; i++) {
+        PyObject *x = PyLong_FromLong(board[i]);
+        if (!x) goto fail;
+        PyList_SetItem(stub, board_slot[i], x);
+    }
+    return Py_BuildValue("(NN)", hole_list, stub);
+fail:
+    Py_XDECREF(hole_list);
+    Py_XDECREF(stub);
+    return NULL;
+}
+
+PyDoc_STRVAR(deal_in_doc, "_deal_in($self, /)\n--\n\n"
+"Posts every forced bet and deals the hole cards: the dealer steps of a new\n"
+"hand up to its first decision (what step() does, one at a time).");
+
+static PyObject *Core_deal_in(HandCore *h, PyObject *unused) {
+    (void)unused;
+    if (!check_ready(h)) return NULL;
+    while (h->st.phase == PH_POSTING || h->st.phase == PH_DEALING) {
+        int dealing = h->st.phase == PH_DEALING;
+        PyObject *record = hd_dealer_step(h);
+        if (!record) return NULL;
+        Py_DECREF(record);
+        if (dealing) break;
+    }
+    Py_RETURN_NONE;
+}
+
+/* The table seat of position p. */
+static int64_t seat_no(HandCore *h, int p) {
+    return h->fx.plain_seats ? p : PyLong_AsLongLong(PyTuple_GetItem(h->nos, p));
+}
+
+/* 1 for a step's record (released), -1 for NULL (an error). */
+static int step_done(PyObject *record) {
+    if (!record) return -1;
+    Py_DECREF(record);
+    return 1;
+}
+
+/* Plays one move if it is plain: 1 played (a deal of hole cards skipped, a
+ * show or muck kept in showdown), 0 not plain (nothing changed), -1 error. */
+static int play_move(HandCore *h, PyObject *move, PyObject *kinds, PyObject *showdown) {
+    state_t *st = &h->st;
+    PyObject *kind_obj = move_field(move, MV_KIND), *record;
+    if (!kind_obj) return 0;
+    int kind = move_kind(kind_obj, kinds);
+    switch (kind) {
+    case M_DEAL_HOLE:
+        return 1;
+    case M_SHOW:
+    case M_MUCK:
+        return PyList_Append(showdown, move) < 0 ? -1 : 1;
+    case M_DEAL_BOARD: {
+        PyObject *cards = PyTuple_GetItem(move, MV_CARDS);
+        if (st->phase != PH_BOARD || !hd_next_street_known(h) || !PyTuple_Check(cards) ||
+            PyTuple_Size(cards) != board_after[st->street + 1] - board_after[st->street])
+            return 0;
+        record = hd_dealer_step(h);
+        break;
+    }
+    case M_FOLD:
+    case M_CHECK_CALL:
+    case M_BET_RAISE: {
+        int p = st->actor;
+        int64_t seat, to = 0;
+        PyObject *all_in = PyTuple_GetItem(move, MV_ALL_IN), *to_obj = PyTuple_GetItem(move, MV_TO);
+        if (st->phase != PH_BETTING || PyTuple_GetItem(move, MV_STATED) != Py_None ||
+            !exact_i64(PyTuple_GetItem(move, MV_ACTOR), &seat) || seat != seat_no(h, p) ||
+            (all_in != Py_False && all_in != Py_True))
+            return 0;
+        int marked = all_in == Py_True; /* then the move must be all-in */
+        int64_t everything = st->bets[p] + st->stacks[p];
+        if (kind == M_FOLD) {
+            if (marked) return 0;
+            record = hd_do_fold(h, p);
+        } else if (kind == M_CHECK_CALL) {
+            int64_t need = st->bet - st->bets[p];
+            if (need < st->stacks[p] ? need : st->stacks[p]) { /* Hand.to_call */
+                if (need <= 0 || (marked && everything > st->bet)) return 0;
+                record = hd_do_call(h, p);
+            } else {
+                if (need > 0 || marked) return 0;
+                record = hd_do_check(h, p);
+            }
+        } else {
+            int wager = st->bet ? K_RAISE : K_BET;
+            if ((to_obj != Py_None && !exact_i64(to_obj, &to)) || !hd_wager_ok(h, wager, to, p) ||
+                (marked && to != everything))
+                return 0;
+            record = hd_do_wager(h, wager, p, to);
+        }
+        break;
+    }
+    default:
+        return 0;
+    }
+    return step_done(record);
+}
+
+PyDoc_STRVAR(play_script_doc, "_play_script($self, moves, start, kinds, showdown, /)\n--\n\n"
+"Plays a history's moves from moves[start] on while they are plain (kinds: the\n"
+"move kinds, in the order of holdem.histories.MOVE_KINDS): deals of hole cards\n"
+"(skipped), the deal of the street due, folds, checks and calls, and bets and\n"
+"raises the rules allow, by the player to act; shows and mucks are appended to\n"
+"the list showdown.  Returns the index of the first move it did not play\n"
+"(len(moves): none), having changed nothing for it: a stated amount, an all-in\n"
+"mark the move would not make, or anything the rules refuse (the caller plays\n"
+"it and words the error).  Our rules only: rule variants change no check here.");
+
+static PyObject *Core_play_script(HandCore *h, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "_play_script(moves, start, kinds, showdown)");
+        return NULL;
+    }
+    if (!check_ready(h) || check_kinds(args[2]) < 0) return NULL;
+    PyObject *moves = args[0], *showdown = args[3];
+    Py_ssize_t i = PyLong_AsSsize_t(args[1]);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (!PyTuple_Check(moves) || !PyList_Check(showdown) || i < 0) {
+        PyErr_SetString(PyExc_TypeError, "_play_script: a tuple of moves, a start >= 0, a list");
+        return NULL;
+    }
+    for (; i < PyTuple_Size(moves); i++) {
+        int played = play_move(h, PyTuple_GetItem(moves, i), args[2], showdown);
+        if (played < 0) return NULL;
+        if (!played) break;
+    }
+    return PyLong_FromSsize_t(i);
+}
+
+/* The show or muck of p's player in showdown (the last one; borrowed, NULL:
+ * none); 0 when a move's player is not an exact int (Python's == decides). */
+static int shown_by(HandCore *h, PyObject *showdown, int p, PyObject **move) {
+    int64_t seat = seat_no(h, p), actor;
+    *move = NULL;
+    for (Py_ssize_t i = PyList_Size(showdown) - 1; i >= 0; i--) {
+        PyObject *m = PyList_GetItem(showdown, i), *who = move_field(m, MV_ACTOR);
+        if (!who || !exact_i64(who, &actor)) return 0;
+        if (actor == seat) {
+            *move = m;
+            break;
+        }
+    }
+    return 1;
+}
+
+/* One plain step of the end of a hand: 1 done, 0 not plain (nothing changed), -1 error. */
+static int finish_step(HandCore *h, PyObject *showdown, PyObject *kinds) {
+    state_t *st = &h->st;
+    PyObject *record, *move;
+    int p;
+    switch (st->phase) {
+    case PH_BOARD:
+        if (!hd_next_street_known(h)) return 0;
+        /* fall through */
+    case PH_AWARDING:
+        record = hd_dealer_step(h);
+        break;
+    case PH_SHOWDOWN:
+        p = st->sd_order[st->sd_i];
+        if (st->hole[p][0] < 0 || !shown_by(h, showdown, p, &move)) return 0;
+        if (!move) { /* the default (R10) */
+            record = hd_default_showdown(h, p) == K_SHOW ? hd_do_show(h, p) : hd_do_muck(h, p);
+            break;
+        }
+        switch (move_kind(PyTuple_GetItem(move, MV_KIND), kinds)) {
+        case M_MUCK:
+            if (st->face_up) return 0; /* shown all the same: the caller warns */
+            record = hd_do_muck(h, p);
+            break;
+        case M_SHOW: {
+            /* the file's cards, when it gives both, are the ones held */
+            PyObject *cards = PyTuple_GetItem(move, MV_CARDS);
+            int known[3], k = 0;
+            if (!PyTuple_Check(cards)) return 0;
+            for (Py_ssize_t i = 0; i < PyTuple_Size(cards) && k < 3; i++) {
+                PyObject *c = PyTuple_GetItem(cards, i);
+                if (c != Py_None) known[k++] = card_of(c);
+            }
+            if (k == 2) {
+                int a = st->hole[p][0], b = st->hole[p][1];
+                if (!((known[0] == a && known[1] == b) || (known[0] == b && known[1] == a)))
+                    return 0;
+            }
+            record = hd_do_show(h, p);
+            break;
+        }
+        default:
+            return 0;
+        }
+        break;
+    default:
+        return 0;
+    }
+    return step_done(record);
+}
+
+PyDoc_STRVAR(finish_script_doc, "_finish_script($self, showdown, kinds, /)\n--\n\n"
+"Plays the end of a replayed hand while it is plain: the deals of the streets\n"
+"whose cards are known, the showdown of players whose cards are known (by the\n"
+"last show or muck of theirs in the list showdown, or by default when there is\n"
+"none) and the award.  Stops, having changed nothing for it, at a step the caller\n"
+"must play and word: a betting decision, unknown cards, a muck when every hand is\n"
+"shown, shown cards that are not the ones held.  The positions it showed or\n"
+"mucked are _sd_order[:_sd_i].");
+
+static PyObject *Core_finish_script(HandCore *h, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "_finish_script(showdown, kinds)");
+        return NULL;
+    }
+    if (!check_ready(h) || check_kinds(args[1]) < 0) return NULL;
+    if (!PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "_finish_script: showdown must be a list");
+        return NULL;
+    }
+    int done;
+    while ((done = finish_step(h, args[0], args[1])) > 0) {
+    }
+    if (done < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* ----------------------------------------------------------- outcome */
+
+/* The table seats of k positions, as a tuple. */
+static PyObject *seats_of(HandCore *h, const int8_t *pos, int k) {
+    PyObject *t = PyTuple_New(k);
+    if (!t) return NULL;
+    for (int i = 0; i < k; i++) PyTuple_SetItem(t, i, hd_seat_obj(h, pos[i]));
+    return t;
+}
+
+PyDoc_STRVAR(make_outcome_doc, "_make_outcome($self, /)\n--\n\n"
+"The Outcome of a finished hand (Hand.outcome keeps it): its Pot and ShownHand\n"
+"records made here, their slots set as their dataclasses' __init__ sets them.");
+
+static PyObject *Core_make_outcome(HandCore *h, PyObject *unused) {
+    (void)unused;
+    if (!check_ready(h)) return NULL;
+    state_t *st = &h->st;
+    int n = h->fx.n, npots = 0, nshown = 0, nmucked = 0;
+    if (st->phase != PH_COMPLETE) {
+        PyErr_SetString(PyExc_RuntimeError, "_make_outcome: the hand is not over");
+        return NULL;
+    }
+    for (int i = 0; i < st->n_pots; i++) npots += st->pot_nwin[i] != 0;
+    int8_t shown[MAXP], mucked[MAXP];
+    for (int i = 0; i < st->sd_n; i++) {
+        int q = st->sd_order[i];
+        if (st->shown[q]) shown[nshown++] = (int8_t)q;
+        if (st->status[q] == MUCKED) mucked[nmucked++] = (int8_t)q;
+    }
+    PyObject *pots = PyTuple_New(npots), *shown_t = PyTuple_New(nshown);
+    if (!pots || !shown_t) goto fail;
+    for (int i = 0, j = 0; i < st->n_pots; i++) {
+        int nwin = st->pot_nwin[i];
+        if (!nwin) continue;
+        int8_t eligible[MAXP];
+        int k = 0;
+        for (int q = 0; q < n; q++)
+            if (st->pot_eligible[i] >> q & 1) eligible[k++] = (int8_t)q;
+        PyObject *items[4] = {PyLong_FromLongLong(st->pot_amount[i]), seats_of(h, eligible, k),
+                              seats_of(h, st->pot_win[i], nwin),
+                              i64_tuple(st->pot_share[i], nwin)};
+        PyObject *pot = new_slotted(&pot_rec, items);
+        if (!pot) goto fail;
+        PyTuple_SetItem(pots, j++, pot);
+    }
+    for (int i = 0; i < nshown; i++) {
+        int q = shown[i];
+        PyObject *items[3] = {hd_seat_obj(h, q), hole_of(h, q), PyLong_FromLong(st->vals[q])};
+        PyObject *hand = new_slotted(&shown_rec, items);
+        if (!hand) goto fail;
+        PyTuple_SetItem(shown_t, i, hand);
+    }
+    int64_t net[MAXP];
+    for (int p = 0; p < n; p++) net[p] = st->stacks[p] - h->fx.start[p];
+    PyObject *items[7] = {pots, shown_t, seats_of(h, mucked, nmucked), i64_tuple(st->returned, n),
+                          i64_tuple(net, n), i64_tuple(st->stacks, n), bool_obj(st->sd_n > 0)};
+    return new_slotted(&outcome_rec, items);
+fail:
+    Py_XDECREF(pots);
+    Py_XDECREF(shown_t);
+    return NULL;
 }
 
 /* --------------------------------------------------------- getters */
@@ -951,6 +1413,10 @@ static PyMethodDef core_methods[] = {
     METHOD("_snap", Core_snap, METH_NOARGS, NULL),
     METHOD("_load", Core_load, METH_O, NULL),
     METHOD("_copy_to", Core_copy_to, METH_O, NULL),
+    METHOD("_deal_in", Core_deal_in, METH_NOARGS, deal_in_doc),
+    METHOD("_play_script", Core_play_script, METH_FASTCALL, play_script_doc),
+    METHOD("_finish_script", Core_finish_script, METH_FASTCALL, finish_script_doc),
+    METHOD("_make_outcome", Core_make_outcome, METH_NOARGS, make_outcome_doc),
     {NULL, NULL, 0, NULL},
 };
 
@@ -1018,52 +1484,6 @@ PyDoc_STRVAR(bind_doc,
 "and PlayerView with the names of its slots in the order Hand.view fills\n"
 "them (holdem.views._VIEW_FIELDS).");
 
-#define VIEW_SLOTS 17
-
-static PyObject *view_type;
-static allocfunc view_alloc;
-static PyObject *view_slot[VIEW_SLOTS]; /* PlayerView's slot descriptors */
-static descrsetfunc view_set[VIEW_SLOTS];
-
-static int bind_view(PyObject *type, PyObject *names) {
-    if (!PyType_Check(type) || !PyTuple_Check(names) || PyTuple_Size(names) != VIEW_SLOTS) {
-        PyErr_SetString(PyExc_TypeError, "bind: view must be a type, slots 17 names");
-        return -1;
-    }
-    for (int i = 0; i < VIEW_SLOTS; i++) {
-        PyObject *descr = PyObject_GetAttr(type, PyTuple_GetItem(names, i));
-        if (!descr) return -1;
-        descrsetfunc set = (descrsetfunc)PyType_GetSlot(Py_TYPE(descr), Py_tp_descr_set);
-        if (!set) {
-            Py_DECREF(descr);
-            PyErr_SetString(PyExc_TypeError, "bind: a view slot is not a slot");
-            return -1;
-        }
-        SET_REF(view_slot[i], descr);
-        view_set[i] = set;
-    }
-    view_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)type, Py_tp_alloc);
-    Py_INCREF(type);
-    SET_REF(view_type, type);
-    return 0;
-}
-
-/* A new PlayerView of its slots' values (references stolen), as
- * holdem.views._make_view makes one. */
-static PyObject *new_view(PyObject **items) {
-    PyObject *view = view_alloc((PyTypeObject *)view_type, 0);
-    int bad = !view;
-    for (int i = 0; i < VIEW_SLOTS; i++) {
-        if (!items[i] || (!bad && view_set[i](view_slot[i], view, items[i]) < 0)) bad = 1;
-        Py_XDECREF(items[i]);
-    }
-    if (bad) {
-        Py_XDECREF(view);
-        return NULL;
-    }
-    return view;
-}
-
 static PyObject *bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 8) {
@@ -1088,7 +1508,7 @@ static PyObject *bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     SET_REF(hd_action_type, args[4]);
     Py_INCREF(args[5]);
     SET_REF(legal_type, args[5]);
-    if (bind_view(args[6], args[7]) < 0) return NULL;
+    if (bind_slotted(&view_rec, args[6], args[7], 17, "view") < 0) return NULL;
     hd_action_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)hd_action_type, Py_tp_alloc);
     legal_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)legal_type, Py_tp_alloc);
     if (!hd_action_alloc || !legal_alloc) {
@@ -1099,8 +1519,30 @@ static PyObject *bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Py_RETURN_NONE;
 }
 
+PyDoc_STRVAR(bind_outcome_doc,
+"bind_outcome($module, pot, pot_slots, shown, shown_slots, outcome, outcome_slots, /)\n--\n\n"
+"Binds the engine to the records of an outcome (holdem.pots.Pot, ShownHand and\n"
+"Outcome) and the names of their slots in the order _make_outcome fills them:\n"
+"amount, eligible, winners, shares; seat, cards, value; pots, shown, mucked,\n"
+"returned, net, stacks, showdown.");
+
+static PyObject *bind_outcome(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "bind_outcome(pot, slots, shown, slots, outcome, slots)");
+        return NULL;
+    }
+    if (bind_slotted(&pot_rec, args[0], args[1], 4, "pot") < 0 ||
+        bind_slotted(&shown_rec, args[2], args[3], 3, "shown") < 0 ||
+        bind_slotted(&outcome_rec, args[4], args[5], 7, "outcome") < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
     {"bind", (PyCFunction)(void (*)(void))bind, METH_FASTCALL, bind_doc},
+    {"bind_outcome", (PyCFunction)(void (*)(void))bind_outcome, METH_FASTCALL, bind_outcome_doc},
+    {"script_cards", (PyCFunction)(void (*)(void))script_cards, METH_FASTCALL, script_cards_doc},
     {NULL, NULL, 0, NULL},
 };
 

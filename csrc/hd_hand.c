@@ -528,6 +528,15 @@ static PyObject *deal_hole(HandCore *h) {
     return record;
 }
 
+/* Whether the cards of the next street are known (dealing it needs them). */
+int hd_next_street_known(const HandCore *h) {
+    int street = h->st.street + 1;
+    if (street >= NSTREETS) return 0;
+    for (int i = board_after[street - 1]; i < board_after[street]; i++)
+        if (h->fx.stub[board_slot[i]] < 0) return 0;
+    return 1;
+}
+
 static PyObject *deal_street(HandCore *h) {
     state_t *st = &h->st;
     int street = st->street + 1;
@@ -671,6 +680,24 @@ int hd_wager_ok(HandCore *h, int kind, int64_t to, int p) {
 }
 
 /* ------------------------------------------------------- the actions */
+
+PyObject *hd_do_fold(HandCore *h, int p) {
+    state_t *st = &h->st;
+    st->status[p] = FOLDED;
+    st->n_active--;
+    st->n_in--;
+    PyObject *record = hd_log_record(h, K_FOLD, p, st->street, 0, 0, 0, NULL, -1);
+    if (record && hd_advance(h, p) < 0) Py_CLEAR(record);
+    return record;
+}
+
+PyObject *hd_do_check(HandCore *h, int p) {
+    state_t *st = &h->st;
+    st->faced[p] = h->fx.fixed ? st->level : st->bet;
+    PyObject *record = hd_log_record(h, K_CHECK, p, st->street, 0, st->bets[p], 0, NULL, -1);
+    if (record && hd_advance(h, p) < 0) Py_CLEAR(record);
+    return record;
+}
 
 PyObject *hd_do_call(HandCore *h, int p) {
     state_t *st = &h->st;

@@ -92,6 +92,7 @@ typedef struct {
     int8_t f_kind[MAXF], f_pos[MAXF];
     int64_t f_amount[MAXF];
     int8_t stub[STUB]; /* -1: unknown */
+    int64_t start[MAXP]; /* the stacks the hand starts with */
     int plain_seats;   /* the table seats are 0..n-1 (seat numbers are positions) */
     int rules;         /* RV_ bits: rule variants of other engines and sites (0: RULES.md) */
 } fixed_t;
@@ -140,8 +141,11 @@ int hd_default_showdown(HandCore *h, int p);
 PyObject *hd_do_show(HandCore *h, int p);
 PyObject *hd_do_muck(HandCore *h, int p);
 PyObject *hd_dealer_step(HandCore *h);
+int hd_next_street_known(const HandCore *h);
 int hd_wager_range(HandCore *h, int p, int64_t *lo, int64_t *hi);
 int hd_wager_ok(HandCore *h, int kind, int64_t to, int p);
+PyObject *hd_do_fold(HandCore *h, int p);
+PyObject *hd_do_check(HandCore *h, int p);
 PyObject *hd_do_call(HandCore *h, int p);
 PyObject *hd_do_wager(HandCore *h, int kind, int p, int64_t to);
 

@@ -1,7 +1,9 @@
 # The hand engine's C core, built from csrc/hd_engine.c: the base class of holdem.hand.Hand.
 from collections.abc import Sequence
+from typing import Any
 
 from .actions import Action, ActionKind, LegalActions, Phase, Street
+from .pots import Outcome, Pot, ShownHand
 from .views import PlayerView
 
 def bind(
@@ -15,6 +17,18 @@ def bind(
     slots: tuple[str, ...],
     /,
 ) -> None: ...
+def bind_outcome(
+    pot: type[Pot],
+    pot_slots: tuple[str, ...],
+    shown: type[ShownHand],
+    shown_slots: tuple[str, ...],
+    outcome: type[Outcome],
+    outcome_slots: tuple[str, ...],
+    /,
+) -> None: ...
+def script_cards(
+    moves: tuple[Any, ...], n: int, kinds: tuple[str, ...], /
+) -> tuple[list[tuple[int, int] | None], list[int | None]] | None: ...
 
 class HandCore:
     # public
@@ -96,3 +110,9 @@ class HandCore:
     def _snap(self) -> bytes: ...
     def _load(self, snap: bytes, /) -> None: ...
     def _copy_to(self, other: HandCore, /) -> None: ...
+    def _deal_in(self) -> None: ...
+    def _play_script(
+        self, moves: tuple[Any, ...], start: int, kinds: tuple[str, ...], showdown: list[Any], /
+    ) -> int: ...
+    def _finish_script(self, showdown: list[Any], kinds: tuple[str, ...], /) -> None: ...
+    def _make_outcome(self) -> Outcome: ...

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from dataclasses import fields
 from typing import Any
 
 from . import _engine
@@ -100,6 +101,16 @@ _engine.bind(
     PlayerView,
     _VIEW_FIELDS,
 )
+# The C core makes the outcome's records too, setting their slots by name.
+_POT_SLOTS = ("amount", "eligible", "winners", "shares")
+_SHOWN_SLOTS = ("seat", "cards", "value")
+_OUTCOME_SLOTS = ("pots", "shown", "mucked", "returned", "net", "stacks", "showdown")
+if any(
+    set(names) != {f.name for f in fields(record)}
+    for record, names in ((Pot, _POT_SLOTS), (ShownHand, _SHOWN_SLOTS), (Outcome, _OUTCOME_SLOTS))
+):  # a field the C core would leave unset
+    raise ImportError("holdem.hand: Pot, ShownHand or Outcome has fields the C core does not fill")
+_engine.bind_outcome(Pot, _POT_SLOTS, ShownHand, _SHOWN_SLOTS, Outcome, _OUTCOME_SLOTS)
 
 
 def _deal_around(deck: Deck, taken: set[Card], need: int) -> list[Card]:
@@ -199,12 +210,6 @@ class Hand(_engine.HandCore):
         auto: bool = True,
     ) -> None:
         n = len(config.stacks)
-        self._cfg = config
-        # table seat numbers by position, and positions by seat number (None: the same)
-        self._nos = config.seat_numbers
-        self._pos = {seat: i for i, seat in enumerate(config.seats)} if config.seats else None
-        self._outcome: Outcome | None = None
-        self._history: list[tuple[bytes, Outcome | None]] = []
         if deck is not None:
             if rng is not None:
                 raise ConfigError("give rng or deck, not both", field="deck", value=deck)
@@ -214,17 +219,34 @@ class Hand(_engine.HandCore):
                     field="deck",
                     value=deck,
                 )
-        first = (config.button + 1) % n
-        hole, stub = _deal_cards(n, first, rng, deck, hole_cards, board)
-        straddle_seat = config.straddle_seat
+        hole, stub = _deal_cards(n, (config.button + 1) % n, rng, deck, hole_cards, board)
         auto = bool(auto)
+        self._begin(config, auto, hole, stub)
+        if auto:
+            self._run()
+
+    def _begin(
+        self,
+        config: HandConfig,
+        auto: bool,
+        hole: list[tuple[Card, Card] | None] | None,
+        stub: Sequence[Card | None],
+    ) -> None:
+        """Sets the hand up with its cards, as :func:`_deal_cards` gives them."""
+        self._cfg = config
+        # table seat numbers by position, and positions by seat number (None: the same)
+        self._nos = config.seat_numbers
+        self._pos = {seat: i for i, seat in enumerate(config.seats)} if config.seats else None
+        self._outcome: Outcome | None = None
+        self._history: list[tuple[bytes, Outcome | None]] = []
+        straddle_seat = config.straddle_seat
         self._setup(
             self._nos,
             config.stacks,
             auto,
             _STRUCTURES[config.structure],
             config.button,
-            first,
+            (config.button + 1) % len(config.stacks),
             config.big_blind_seat,
             -1 if straddle_seat is None else straddle_seat,
             config.big_blind,
@@ -238,8 +260,23 @@ class Hand(_engine.HandCore):
             stub,
             config.rule_bits if config.rule_variants else 0,
         )
-        if auto:
-            self._run()
+
+    @classmethod
+    def _replayed(
+        cls, config: HandConfig, moves: tuple[Any, ...], kinds: tuple[str, ...]
+    ) -> Hand | None:
+        """The hand a replay of a hand history starts from (``auto=False``), its
+        forced bets posted and hole cards dealt: the known cards are those of
+        ``moves`` (a history's moves, their kinds named by ``kinds``: see
+        ``_engine.script_cards``).  None when a card needs the checks and messages
+        of ``Hand(config, hole_cards=..., board=..., auto=False)``."""
+        cards = _engine.script_cards(moves, len(config.stacks), kinds)
+        if cards is None:
+            return None
+        hand = cls.__new__(cls)
+        hand._begin(config, False, *cards)
+        hand._deal_in()
+        return hand
 
     # ----------------------------------------------------------- public state
 
@@ -825,27 +862,7 @@ class Hand(_engine.HandCore):
     def outcome(self) -> Outcome | None:
         """How the hand ended, once it has (:class:`~holdem.pots.Outcome`)."""
         if self._outcome is None and self._phase is _PH_COMPLETE:
-            n = self._n
-            order = self._sd_order
-            shown = self._shown
-            hole = self._hole
-            vals = self._vals
-            status = self._status
-            start = self._cfg.stacks
-            stacks = self._stacks
-            no = self._nos
-            self._outcome = Outcome(
-                pots=tuple(
-                    Pot(amount, tuple(no[q] for q in eligible), tuple(no[q] for q in won), shares)
-                    for amount, eligible, won, shares in self._awards
-                ),
-                shown=tuple(ShownHand(no[q], hole[q], vals[q]) for q in order if shown[q]),  # type: ignore[arg-type]
-                mucked=tuple(no[q] for q in order if status[q] == MUCKED),
-                returned=tuple(self._returned),
-                net=tuple(stacks[p] - start[p] for p in range(n)),
-                stacks=tuple(stacks),
-                showdown=bool(order),
-            )
+            self._outcome = self._make_outcome()
         return self._outcome
 
     # -------------------------------------------------------- undo, copy

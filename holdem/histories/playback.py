@@ -42,6 +42,7 @@ from .model import (
     DEAL_BOARD,
     DEAL_HOLE,
     FOLD,
+    MOVE_KINDS,
     MUCK,
     SHOW,
     Blinds,
@@ -359,10 +360,27 @@ def _play(
     yields last, without a state per move)."""
     hand = _start(history, rules)
     showdown: list[Move] = []
-    for move in history.moves:
-        _apply(hand, history, move, showdown, problems, excess, rules)
+    moves = history.moves
+    if rules or not _SCRIPTED or type(moves) is not tuple:
+        for move in moves:
+            _apply(hand, history, move, showdown, problems, excess, rules)
+    else:
+        # the engine plays the plain moves in one call; each other one is played
+        # here (and worded, if it breaks the rules), then the engine goes on
+        i, end = 0, len(moves)
+        while i < end:
+            i = hand._play_script(moves, i, MOVE_KINDS, showdown)
+            if i < end:
+                _apply(hand, history, moves[i], showdown, problems, excess, rules)
+                i += 1
     _finish(hand, history, showdown, problems)
     return hand
+
+
+#: Whether replays play the plain moves and dealer steps in the engine's C
+#: loops (``Hand._replayed``, ``_play_script``, ``_finish_script``); False:
+#: one Python call each (the tests compare the two).
+_SCRIPTED = True
 
 
 def _play_states(h: HandHistory, problems: list[Problem]) -> Iterator[Hand]:
@@ -392,6 +410,10 @@ def _start(h: HandHistory, rules: frozenset[str]) -> Hand:
                 config = replace(config, rule_variants=variants)
     except ConfigError as exc:
         raise _error(h, None, f"the hand's setup breaks the rules: {exc}", "config") from None
+    if _SCRIPTED and type(h.moves) is tuple:
+        hand = Hand._replayed(config, h.moves, MOVE_KINDS)
+        if hand is not None:
+            return hand
     n = len(h.players)
     hole: list[object] = [None] * n
     board: list[Card] = []
@@ -656,9 +678,16 @@ def _finish(hand: Hand, h: HandHistory, showdown: list[Move], problems: list[Pro
     not at the showdown (a winner who shows without being called) change
     nothing.
     """
-    pending = {m.actor: m for m in showdown}
-    order: list[int] = []
-    face_up = False
+    if _SCRIPTED:
+        hand._finish_script(showdown, MOVE_KINDS)
+        if hand.done and not showdown:
+            return  # (no shows or mucks in the file: no order to compare)
+    # the seats the engine showed or mucked, their cards known (so none of them
+    # could muck if the showdown is face up); the rest are played here
+    numbers = hand.config.seat_numbers
+    order = [numbers[p] for p in hand._sd_order[: hand._sd_i]]
+    face_up = bool(order) and hand._face_up
+    pending = {m.actor: m for m in showdown if m.actor not in order}
     while not hand.done:
         phase = hand.phase
         if phase is Phase.BETTING:
