@@ -395,15 +395,15 @@ def test_ctrl_c_stops_reading_at_once(tmp_path: Path, command: str) -> None:
 
 @pytest.mark.skipif(os.name == "nt", reason="process groups are POSIX")
 def test_ctrl_c_stops_parallel_validation_and_its_workers(tmp_path: Path) -> None:
-    many = "".join(f"[{i}]\n{GOOD}\n" for i in range(1, 1001))
-    for k in range(40):  # 40,000 hands: many seconds of work on 2 processes
+    many = "".join(f"[{i}]\n{GOOD}\n" for i in range(1, 4001))
+    for k in range(40):  # 160,000 hands: many seconds of work on 2 processes
         (tmp_path / f"set{k:02}.phhs").write_text(many, encoding="utf-8")
     child = subprocess.Popen(
         [sys.executable, "-m", "holdem", "validate", str(tmp_path), "--jobs", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
         preexec_fn=with_ctrl_c,
     )  # fmt: skip
-    time.sleep(2.0)
+    time.sleep(1.5)
     assert child.poll() is None, "finished before it could be interrupted"
     os.killpg(child.pid, signal.SIGINT)  # as Ctrl-C does: the whole process group
     stopped = time.monotonic()
