@@ -40,6 +40,7 @@ from .errors import (
     InvalidCardError,
     RangeError,
     RangeSyntaxError,
+    TableError,
     WireError,
 )
 from .evaluator import (
@@ -132,6 +133,7 @@ __all__ = [
     "ShownHand",
     "Street",
     "Structure",
+    "TableError",
     "WireError",
     "__version__",
     "best_five",

@@ -90,6 +90,18 @@ class HistoryFormatError(HoldemError, ValueError):
 QUOTE_LIMIT = 60
 
 
+class TableError(HoldemError, ValueError):
+    """A table request that cannot be done (now): a seat that is taken or
+    empty, a buy-in out of bounds, a change while a hand is in progress.
+
+    ``seat`` names the seat concerned, when there is one.
+    """
+
+    def __init__(self, message: str, *, seat: int | None = None):
+        super().__init__(message)
+        self.seat = seat
+
+
 class WireError(HoldemError, ValueError):
     """A value's wire form (``from_dict``, a JSON message) is not what it should be.
 

@@ -1,0 +1,53 @@
+"""Tables across hands: seating, the button and the blinds, tournaments, cash
+games, the turn timer, and the events of it all (RULES.md R3, R11-R13).
+
+See ``docs/tables.md``.
+"""
+
+from .cash import CashGame, CashResult
+from .events import (
+    ActionTaken,
+    ChipsAdded,
+    Event,
+    HandEnded,
+    HandStarted,
+    LevelUp,
+    PlayerEliminated,
+    SatIn,
+    SatOut,
+    SeatFreed,
+    SeatTaken,
+    event_from_dict,
+)
+from .seating import BUTTON_POLICIES, Plan, Positions, Seat, plan_hand
+from .table import Blinds, Decide, HandResult, Rake, Table
+from .timer import TimerRules, TurnTimer
+
+__all__ = [
+    "BUTTON_POLICIES",
+    "ActionTaken",
+    "Blinds",
+    "CashGame",
+    "CashResult",
+    "ChipsAdded",
+    "Decide",
+    "Event",
+    "HandEnded",
+    "HandResult",
+    "HandStarted",
+    "LevelUp",
+    "Plan",
+    "PlayerEliminated",
+    "Positions",
+    "Rake",
+    "SatIn",
+    "SatOut",
+    "Seat",
+    "SeatFreed",
+    "SeatTaken",
+    "Table",
+    "TimerRules",
+    "TurnTimer",
+    "event_from_dict",
+    "plan_hand",
+]

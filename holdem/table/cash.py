@@ -1,0 +1,184 @@
+"""Cash games (RULES.md R12): fixed blinds, buy-ins between a minimum and a
+maximum, chips added and players leaving only between hands, sessions limited
+by hands or time, an optional rake, and each player's result.
+
+>>> from holdem import Decision
+>>> game = CashGame(small_blind=1, big_blind=2, max_hands=5, rng=1)
+>>> for seat, name in enumerate(["Ann", "Bob", "Cid"]):
+...     game.join(seat, name, 200)
+>>> results = game.play(lambda view, legal: Decision.check() if legal.check else Decision.fold())
+>>> game.hands_played, sum(r.net for r in results.values())
+(5, 0)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from ..config import Structure
+from ..errors import ConfigError, TableError
+from .events import Event, SeatFreed
+from .seating import ButtonPolicy
+from .table import Decide, HandResult, Rake, Table
+from .timer import TurnTimer
+
+__all__ = ["CashGame", "CashResult"]
+
+
+@dataclass(frozen=True, slots=True)
+class CashResult:
+    """One player's session: chips bought in, chips taken away (or held now),
+    and the difference."""
+
+    name: str
+    bought_in: int
+    cashed_out: int
+    hands: int
+
+    @property
+    def net(self) -> int:
+        return self.cashed_out - self.bought_in
+
+
+class CashGame:
+    """A cash table: ``small_blind``/``big_blind`` fixed, buy-ins from
+    ``min_buy_in`` to ``max_buy_in`` (default 40 and 100 big blinds), the
+    session over after ``max_hands`` hands or ``max_seconds`` seconds on
+    ``clock`` (None: no limit).  The other options are :class:`Table`'s."""
+
+    def __init__(
+        self,
+        seats: int = 6,
+        *,
+        small_blind: int,
+        big_blind: int,
+        min_buy_in: int | None = None,
+        max_buy_in: int | None = None,
+        rake: Rake | None = None,
+        structure: Structure | str = Structure.NO_LIMIT,
+        button_policy: ButtonPolicy = "dead",
+        max_hands: int | None = None,
+        max_seconds: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        timer: TurnTimer | None = None,
+        rng: int | random.Random | None = None,
+    ) -> None:
+        self.table = Table(
+            seats,
+            small_blind=small_blind,
+            big_blind=big_blind,
+            structure=structure,
+            button_policy=button_policy,
+            rake=rake,
+            timer=timer,
+            rng=rng,
+        )
+        self.min_buy_in = 40 * big_blind if min_buy_in is None else min_buy_in
+        self.max_buy_in = 100 * big_blind if max_buy_in is None else max_buy_in
+        if not 0 < self.min_buy_in <= self.max_buy_in:
+            raise ConfigError(
+                f"buy-ins from {self.min_buy_in} to {self.max_buy_in}: the minimum must be "
+                "positive and at most the maximum",
+                field="min_buy_in",
+                value=self.min_buy_in,
+            )
+        for name, limit in (("max_hands", max_hands), ("max_seconds", max_seconds)):
+            if limit is not None and not limit > 0:
+                raise ConfigError(
+                    f"{name} must be positive, not {limit!r}", field=name, value=limit
+                )
+        self.max_hands = max_hands
+        self.max_seconds = max_seconds
+        self._clock = clock
+        self._began: float | None = None
+        self._results: dict[str, list[int]] = {}  # name -> [bought in, cashed out, hands]
+        self.table.subscribe(self._on_event)
+
+    @property
+    def hands_played(self) -> int:
+        return self.table.hands_played
+
+    def _on_event(self, event: Event) -> None:
+        if isinstance(event, SeatFreed):
+            self._results[event.name][1] += event.chips
+
+    def join(self, seat: int, name: str, buy_in: int, *, post: bool = False) -> None:
+        """A player sits down with ``buy_in`` chips (within the table's limits)."""
+        self._check_buy_in(name, buy_in, buy_in)
+        self.table.sit(seat, name, buy_in, post=post)
+        record = self._results.setdefault(name, [0, 0, 0])
+        record[0] += buy_in
+
+    def _check_buy_in(self, name: str, chips: int, total: int) -> None:
+        if isinstance(chips, bool) or not isinstance(chips, int):
+            raise TableError(f"{name}: a buy-in is a whole number of chips, not {chips!r}")
+        if not self.min_buy_in <= total <= self.max_buy_in:
+            raise TableError(
+                f"{name}: a stack of {total} is outside this table's buy-in "
+                f"({self.min_buy_in} to {self.max_buy_in})"
+            )
+
+    def add_chips(self, seat: int, chips: int) -> bool:
+        """A top-up (or a rebuy) of ``chips``, the stack at most the maximum
+        buy-in: at once between hands (True); during a hand the player is in,
+        before the next one (False: the chips are not in play in this hand)."""
+        state = self.table.seats.get(seat)
+        if state is None:
+            raise TableError(f"seat {seat} is empty", seat=seat)
+        if chips > 0 and state.chips + chips > self.max_buy_in:
+            raise TableError(
+                f"{state.name}: {state.chips} + {chips} chips is more than this table's "
+                f"maximum buy-in of {self.max_buy_in}",
+                seat=seat,
+            )
+        now = self.table.add_chips(seat, chips)
+        self._results[state.name][0] += chips
+        return now
+
+    def leave(self, seat: int) -> bool:
+        """The player leaves with their chips (after the hand they are in)."""
+        return self.table.leave(seat)
+
+    @property
+    def over(self) -> bool:
+        """Whether the session has reached its limit of hands or time."""
+        if self.max_hands is not None and self.hands_played >= self.max_hands:
+            return True
+        return (
+            self.max_seconds is not None
+            and self._began is not None
+            and self._clock() - self._began >= self.max_seconds
+        )
+
+    def play_hand(self, players: Decide | Mapping[int, Decide]) -> HandResult:
+        """Plays one hand (see :meth:`Table.play_hand`)."""
+        if self.over:
+            raise TableError("the session is over")
+        if self._began is None:
+            self._began = self._clock()
+        result = self.table.play_hand(players)
+        assert result.played is not None
+        for name in result.played.config.names:
+            if name is not None:
+                self._results[name][2] += 1
+        return result
+
+    def play(self, players: Decide | Mapping[int, Decide]) -> dict[str, CashResult]:
+        """Plays until the session is over or fewer than two players can be
+        dealt in; then everyone leaves with their chips.  The results by name."""
+        while not self.over and self.table.can_deal():
+            self.play_hand(players)
+        for seat in list(self.table.seats):
+            self.table.leave(seat)
+        return self.results()
+
+    def results(self) -> dict[str, CashResult]:
+        """Each player's session so far (chips still on the table count as theirs)."""
+        held: dict[str, int] = {s.name: s.chips for s in self.table.seats.values()}
+        return {
+            name: CashResult(name, bought, out + held.get(name, 0), hands)
+            for name, (bought, out, hands) in self._results.items()
+        }

@@ -1,0 +1,248 @@
+"""What happens at a table, as data: one record per change (issue 11, item 6).
+
+A :class:`~holdem.table.Table` tells its subscribers (``table.subscribe(f)``)
+each :data:`Event` as it happens: seats taken and freed, players sitting out
+and back in, chips added, each hand's start, every action (blinds, deals,
+decisions, awards), each hand's end, levels going up, players eliminated.
+Every event has the wire form of the engine's values: ``to_dict()`` gives a
+JSON object whose ``event`` field names it, and :func:`event_from_dict`
+reads one back.
+
+>>> SeatTaken(seat=3, name="Ann", chips=1500).to_dict()
+{'event': 'seat_taken', 'seat': 3, 'name': 'Ann', 'chips': 1500}
+>>> event_from_dict({'event': 'sat_out', 'seat': 3, 'name': 'Ann'})
+SatOut(seat=3, name='Ann')
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar, TypeAlias
+
+from ..actions import Action
+from ..pots import Outcome
+from ..wire import Fields
+
+__all__ = [
+    "ActionTaken",
+    "ChipsAdded",
+    "Event",
+    "HandEnded",
+    "HandStarted",
+    "LevelUp",
+    "PlayerEliminated",
+    "SatIn",
+    "SatOut",
+    "SeatFreed",
+    "SeatTaken",
+    "event_from_dict",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaken:
+    """A player sat down with ``chips``."""
+
+    kind: ClassVar[str] = "seat_taken"
+    seat: int
+    name: str
+    chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFreed:
+    """A player left the seat with ``chips``: ``reason`` is ``left``,
+    ``busted`` (no chips) or ``timeouts`` (timed out too often)."""
+
+    kind: ClassVar[str] = "seat_freed"
+    seat: int
+    name: str
+    chips: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SatOut:
+    """A player sits out: not dealt in until they come back."""
+
+    kind: ClassVar[str] = "sat_out"
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SatIn:
+    """A player comes back: ``how`` is ``playing`` (dealt in at once),
+    ``waiting`` (for the big blind) or ``posting`` (posting what they owe)."""
+
+    kind: ClassVar[str] = "sat_in"
+    seat: int
+    name: str
+    how: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsAdded:
+    """Chips added to a stack between hands (a top-up or a rebuy); ``deferred``:
+    asked for during a hand, so added before the next one."""
+
+    kind: ClassVar[str] = "chips_added"
+    seat: int
+    name: str
+    chips: int
+    stack: int
+    deferred: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    """A hand is dealt: its number, the button's seat (not dealt in: a dead
+    button), the blinds' seats (None: a dead small blind), the seats dealt in
+    with their stacks, the names, and the blinds and ante of the level."""
+
+    kind: ClassVar[str] = "hand_started"
+    hand: int
+    button: int
+    small_blind_seat: int | None
+    big_blind_seat: int
+    seats: tuple[int, ...]
+    stacks: tuple[int, ...]
+    names: tuple[str, ...]
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken:
+    """One record of the hand's log (a blind, a deal, a decision, an award)."""
+
+    kind: ClassVar[str] = "action"
+    hand: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    """A hand is over: its outcome, the stacks after it by seat (the seats dealt
+    in), and the rake taken (cash games)."""
+
+    kind: ClassVar[str] = "hand_ended"
+    hand: int
+    outcome: Outcome
+    seats: tuple[int, ...]
+    stacks: tuple[int, ...]
+    rake: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LevelUp:
+    """The blinds go up (tournaments): level ``level`` (0 the first) from hand ``hand``."""
+
+    kind: ClassVar[str] = "level_up"
+    level: int
+    hand: int
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEliminated:
+    """A tournament player has no chips left: out in ``place`` on hand ``hand``,
+    by the players who won their last chips."""
+
+    kind: ClassVar[str] = "player_eliminated"
+    seat: int
+    name: str
+    place: int
+    hand: int
+    by: tuple[str, ...]
+
+
+Event: TypeAlias = (
+    SeatTaken
+    | SeatFreed
+    | SatOut
+    | SatIn
+    | ChipsAdded
+    | HandStarted
+    | ActionTaken
+    | HandEnded
+    | LevelUp
+    | PlayerEliminated
+)
+
+_TYPES: dict[str, type[Any]] = {
+    t.kind: t
+    for t in (
+        SeatTaken,
+        SeatFreed,
+        SatOut,
+        SatIn,
+        ChipsAdded,
+        HandStarted,
+        ActionTaken,
+        HandEnded,
+        LevelUp,
+        PlayerEliminated,
+    )
+}
+
+
+def _to_dict(self: Any) -> dict[str, Any]:
+    """The wire form: ``event`` (the kind), then the fields (records in their own
+    wire form, tuples as lists)."""
+    out: dict[str, Any] = {"event": self.kind}
+    for f in fields(self):
+        value = getattr(self, f.name)
+        if isinstance(value, Action | Outcome):
+            value = value.to_dict()
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
+
+
+for _type in _TYPES.values():
+    _type.to_dict = _to_dict
+
+
+def event_from_dict(data: Any) -> Event:
+    """The event of a :meth:`to_dict` form (raises ``WireError`` naming the field)."""
+    f = Fields(data, "event")
+    kind = f.text("event")
+    cls = _TYPES.get(kind)
+    if cls is None:
+        raise f.error("event", kind, f"unknown event {kind!r}: one of {', '.join(_TYPES)}")
+    values: dict[str, Any] = {}
+    for field_ in fields(cls):
+        name, hint = field_.name, str(field_.type)
+        given = {} if field_.default is MISSING else {"default": field_.default}
+        if hint == "Action":
+            values[name] = Action.from_dict(f.raw(name, "an action"))
+        elif hint == "Outcome":
+            values[name] = Outcome.from_dict(f.raw(name, "an outcome"))
+        elif hint == "str":
+            values[name] = f.text(name)
+        elif hint == "tuple[str, ...]":
+            values[name] = _texts(f, name)
+        elif hint == "tuple[int, ...]":
+            values[name] = f.integers(name)
+        elif hint == "bool":
+            values[name] = f.boolean(name, **given)
+        elif hint == "int | None":
+            values[name] = f.integer(name, optional=True)
+        else:
+            assert hint == "int", hint  # (a new kind of field needs its reader here)
+            values[name] = f.integer(name, **given)
+    f.done()
+    event: Event = cls(**values)
+    return event
+
+
+def _texts(f: Fields, name: str) -> tuple[str, ...]:
+    value = f.raw(name, "a list of strings")
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise f.error(name, value, "expected a list of strings")
+    return tuple(value)

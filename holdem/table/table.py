@@ -1,0 +1,559 @@
+"""A table of 2 to 10 seats that plays hand after hand on :class:`~holdem.Hand`.
+
+The table keeps the players (:class:`~holdem.table.seating.Seat` by seat
+number), places the button and the blinds by its policy
+(:func:`~holdem.table.seating.plan_hand`), deals each hand with the table's
+seat numbers and names, and carries the stacks from hand to hand.  Seating,
+leaving, sitting out, coming back and adding chips happen between hands; asked
+for during a hand, they wait for its end.  Every change is an event
+(:mod:`holdem.table.events`) told to the subscribers.
+
+>>> from holdem import Decision
+>>> table = Table(seats=3, small_blind=1, big_blind=2, rng=7)
+>>> for seat, name in enumerate(["Ann", "Bob", "Cid"]):
+...     table.sit(seat, name, 100)
+>>> result = table.play_hand(lambda view, legal: Decision.check() if legal.check
+...                          else Decision.call() if legal.call is not None else Decision.fold())
+>>> result.hand, sum(result.stacks.values())
+(1, 300)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+from ..actions import Decision, LegalActions
+from ..config import MAX_CHIPS, MAX_PLAYERS, HandConfig, Post, Structure
+from ..errors import ConfigError, TableError
+from ..hand import Hand
+from ..pots import Outcome
+from ..views import PlayerView
+from .events import (
+    ActionTaken,
+    ChipsAdded,
+    Event,
+    HandEnded,
+    HandStarted,
+    SatIn,
+    SatOut,
+    SeatFreed,
+    SeatTaken,
+)
+from .seating import ButtonPolicy, Plan, Positions, Seat, Status, plan_hand
+from .timer import TurnTimer
+
+__all__ = ["Blinds", "Decide", "HandResult", "Rake", "Table"]
+
+#: A player: what they decide from their view and their menu.
+Decide = Callable[[PlayerView, LegalActions], Decision]
+
+
+@dataclass(frozen=True, slots=True)
+class Blinds:
+    """The forced bets of a table's hands (a tournament's level changes them)."""
+
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+    big_blind_ante: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Rake:
+    """The house's share of a cash game's pots: ``percent`` of the pot, at most
+    ``cap`` chips (None: no cap), and nothing from a hand that ends before the
+    flop ("no flop, no drop")."""
+
+    percent: float | int | Fraction
+    cap: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.rate <= 100:
+            raise ConfigError(
+                f"rake percent is 0 to 100, not {self.percent!r}",
+                field="percent",
+                value=self.percent,
+            )
+        if self.cap is not None and (isinstance(self.cap, bool) or self.cap < 0):
+            raise ConfigError(
+                f"rake cap must be 0 or more, not {self.cap!r}", field="cap", value=self.cap
+            )
+
+    @property
+    def rate(self) -> Fraction:
+        """The percent as an exact fraction (0.1 is one tenth, not a float's)."""
+        percent = self.percent
+        return Fraction(str(percent)) if isinstance(percent, float) else Fraction(percent)
+
+    def of(self, pot: int, flop: bool) -> int:
+        """The rake of a hand whose pots hold ``pot`` chips; ``flop``: a flop was dealt."""
+        if not flop:
+            return 0
+        taken = int(pot * self.rate / 100)  # rounded down: the house takes no fraction of a chip
+        return taken if self.cap is None else min(taken, self.cap)
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One hand a table played."""
+
+    hand: int
+    plan: Plan
+    blinds: Blinds
+    outcome: Outcome
+    #: chips by seat before the hand and after it (and after the rake), the
+    #: seats dealt in
+    started: Mapping[int, int]
+    stacks: Mapping[int, int]
+    #: seats left with no chips
+    busted: tuple[int, ...] = ()
+    rake: int = 0
+    #: the engine's hand (its log, config, board: for hand histories)
+    played: Hand | None = None
+
+
+class Table:
+    """A table of ``seats`` seats (2 to 10) playing hands at ``blinds``.
+
+    :param button_policy: ``"dead"`` (TDA, default) or ``"moving"`` (see
+        :mod:`holdem.table.seating`).
+    :param tournament: everyone with chips is dealt in, nobody sits out or
+        owes blinds, nobody adds chips.
+    :param rng: a seed or :class:`random.Random` for the cards.
+    :param button: the first hand's button seat (default: the first player's).
+    :param rake: the house's share of the pots (cash games).
+    :param timer: a :class:`~holdem.table.timer.TurnTimer` for
+        :meth:`play_hand`: a decision that comes too late is replaced by the
+        timeout rule (R13).  Timeouts in a row (``free_seat_after``) free the
+        seat of a cash player, who leaves with their chips; a tournament
+        player's stack stays in play, checking or folding, until
+        :meth:`come_back` (or it busts).
+    """
+
+    def __init__(
+        self,
+        seats: int = 6,
+        *,
+        small_blind: int,
+        big_blind: int,
+        ante: int = 0,
+        big_blind_ante: bool = False,
+        structure: Structure | str = Structure.NO_LIMIT,
+        button_policy: ButtonPolicy = "dead",
+        tournament: bool = False,
+        rng: int | random.Random | None = None,
+        button: int | None = None,
+        rake: Rake | None = None,
+        timer: TurnTimer | None = None,
+    ) -> None:
+        if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= MAX_PLAYERS:
+            raise ConfigError(
+                f"a table has 2 to {MAX_PLAYERS} seats, not {seats!r}", field="seats", value=seats
+            )
+        if button_policy not in ("dead", "moving"):
+            raise ConfigError(
+                f"button_policy is 'dead' or 'moving', not {button_policy!r}",
+                field="button_policy",
+                value=button_policy,
+            )
+        self.max_seats = seats
+        self.structure = Structure(structure)
+        self.button_policy: ButtonPolicy = button_policy
+        self.tournament = tournament
+        self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+        self._first_button = button
+        self._blinds = Blinds(small_blind, big_blind, ante, big_blind_ante)
+        self._check_blinds(self._blinds)
+        self._seats: dict[int, Seat] = {}
+        self._positions: Positions | None = None
+        self._hand: Hand | None = None
+        self._plan: Plan | None = None
+        self._started: dict[int, int] = {}
+        self._after_hand: list[Callable[[], None]] = []
+        self._listeners: list[Callable[[Event], None]] = []
+        self.hands_played = 0
+        self.rake = rake
+        self.timer = timer
+        #: seats of tournament players taken away by timeouts: their stack stays
+        #: in play, checking or folding at once, until they come back
+        self.away: set[int] = set()
+
+    # ---------------------------------------------------------------- state
+
+    @property
+    def seats(self) -> Mapping[int, Seat]:
+        """The occupied seats (a read-only view)."""
+        return MappingProxyType(self._seats)
+
+    @property
+    def blinds(self) -> Blinds:
+        return self._blinds
+
+    @property
+    def hand(self) -> Hand | None:
+        """The hand being played (None between hands)."""
+        return self._hand
+
+    @property
+    def positions(self) -> Positions | None:
+        """The button and blinds' seats of the last hand dealt."""
+        return self._positions
+
+    def subscribe(self, listener: Callable[[Event], None]) -> None:
+        """Calls ``listener(event)`` for every event from now on."""
+        self._listeners.append(listener)
+
+    def _emit(self, event: Event) -> None:
+        for listener in self._listeners:
+            listener(event)
+
+    def set_blinds(self, blinds: Blinds) -> None:
+        """The blinds of the next hands (from the next hand on, if one is being played)."""
+        self._check_blinds(blinds)
+        self._blinds = blinds
+
+    def _check_blinds(self, b: Blinds) -> None:
+        HandConfig(  # the engine's checks, worded by the engine
+            stacks=(2 * b.big_blind + b.ante + 1,) * 3,
+            button=0,
+            small_blind=b.small_blind,
+            big_blind=b.big_blind,
+            ante=b.ante,
+            big_blind_ante=b.big_blind_ante,
+            structure=self.structure,
+        )
+
+    # ---------------------------------------------------------------- seats
+
+    def _seat(self, seat: int) -> Seat:
+        if seat not in self._seats:
+            raise TableError(f"seat {seat} is empty", seat=seat)
+        return self._seats[seat]
+
+    def _later(self, seat: int, change: Callable[[], None]) -> bool:
+        """Does ``change`` now between hands (True), or after the hand being
+        played when the seat is in it (False)."""
+        if self._hand is not None and seat in self._started:
+            self._after_hand.append(change)
+            return False
+        change()
+        return True
+
+    def sit(self, seat: int, name: str, chips: int, *, post: bool = False) -> None:
+        """A player sits down with ``chips`` at an empty ``seat``.  At the first
+        hand everyone is dealt in; later (cash) a new player waits for the big
+        blind, or with ``post`` posts one to be dealt in at once (not between
+        the button and the big blind: there they wait for the button to pass)."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.max_seats:
+            raise TableError(f"seat {seat!r}: this table's seats are 0 to {self.max_seats - 1}")
+        if seat in self._seats:
+            raise TableError(f"seat {seat} is taken by {self._seats[seat].name}", seat=seat)
+        if not isinstance(name, str) or not name.strip():
+            raise TableError(f"seat {seat}: a player needs a name, not {name!r}", seat=seat)
+        if any(s.name == name for s in self._seats.values()):
+            raise TableError(f"{name} is already at the table", seat=seat)
+        self._check_chips(seat, chips)
+        if self.tournament and self.hands_played:
+            raise TableError(f"seat {seat}: nobody joins a freezeout once it has begun", seat=seat)
+        first = self.hands_played == 0 or self.tournament
+        status: Status = "playing" if first else ("posting" if post else "waiting")
+        self._seats[seat] = Seat(name, chips, status, new=not first)
+        self._emit(SeatTaken(seat, name, chips))
+
+    def _check_chips(self, seat: int, chips: int) -> None:
+        if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips < MAX_CHIPS:
+            raise TableError(
+                f"seat {seat}: chips must be a positive integer, not {chips!r}", seat=seat
+            )
+
+    def leave(self, seat: int) -> bool:
+        """The player leaves the table with their chips (after the hand, if they
+        are in the one being played: then False)."""
+        state = self._seat(seat)
+        if self.tournament:
+            raise TableError(
+                f"{state.name}: a tournament stack stays in play until it busts", seat=seat
+            )
+
+        def go() -> None:
+            gone = self._seats.pop(seat)
+            self._emit(SeatFreed(seat, gone.name, gone.chips, "left"))
+
+        return self._later(seat, go)
+
+    def sit_out(self, seat: int) -> bool:
+        """The player sits out (from the next hand): not dealt in; in a cash
+        game the blinds that pass them are owed when they come back."""
+        state = self._seat(seat)
+        if self.tournament:
+            raise TableError(
+                f"{state.name}: in a tournament an absent player's stack stays in play", seat=seat
+            )
+
+        def out() -> None:
+            now = self._seats.get(seat)
+            if now is not None and now.status != "sitting_out":
+                self._seats[seat] = replace(now, status="sitting_out")
+                self._emit(SatOut(seat, now.name))
+
+        return self._later(seat, out)
+
+    def sit_in(self, seat: int, *, post: bool = False) -> None:
+        """The player comes back.  Owing no blinds, they are dealt in at once;
+        owing some, they post them (``post``: the big blind live and the small
+        blind dead) or wait for the big blind."""
+        state = self._seat(seat)
+        if state.status != "sitting_out":
+            raise TableError(f"{state.name} is not sitting out", seat=seat)
+        owes = state.missed_big or state.missed_small or state.new
+        how: Status = "posting" if owes and post else "waiting" if owes else "playing"
+        self._seats[seat] = replace(state, status=how)
+        self._emit(SatIn(seat, state.name, how))
+
+    def add_chips(self, seat: int, chips: int) -> bool:
+        """Adds chips to a stack (a cash top-up or rebuy): at once between hands
+        (True); asked for during a hand the player is in, the chips are added
+        before the next hand (False: they are not in play in this one)."""
+        state = self._seat(seat)
+        if self.tournament:
+            raise TableError(f"{state.name}: nobody adds chips in a freezeout (R11)", seat=seat)
+        self._check_chips(seat, chips)
+        deferred = self._hand is not None and seat in self._started
+
+        def add() -> None:
+            now = self._seats.get(seat)
+            if now is not None:
+                self._seats[seat] = replace(now, chips=now.chips + chips)
+                self._emit(ChipsAdded(seat, now.name, chips, now.chips + chips, deferred))
+
+        return self._later(seat, add)
+
+    # ---------------------------------------------------------------- hands
+
+    def can_deal(self) -> bool:
+        """Whether the next hand can be dealt (two players or more to deal in)."""
+        return self._hand is None and self._next_plan() is not None
+
+    def _next_plan(self) -> Plan | None:
+        return plan_hand(
+            self._seats,
+            self._positions,
+            policy=self.button_policy,
+            tournament=self.tournament,
+            button=self._first_button,
+        )
+
+    def start_hand(self) -> Hand:
+        """Deals the next hand (its forced bets posted): play it through
+        :attr:`hand`, then call :meth:`finish_hand`."""
+        if self._hand is not None:
+            raise TableError("a hand is being played: finish it first")
+        plan = self._next_plan()
+        if plan is None:
+            raise TableError("fewer than two players can be dealt in")
+        b = self._blinds
+        posts = tuple(
+            Post(seat, b.big_blind if what == "big" else b.small_blind, dead=what == "small")
+            for seat, what in plan.posts
+        )
+        config = HandConfig.at_table(
+            {s: self._seats[s].chips for s in plan.dealt},
+            button=plan.button,
+            names={s: self._seats[s].name for s in plan.dealt},
+            posts=posts,
+            small_blind=b.small_blind,
+            big_blind=b.big_blind,
+            ante=b.ante,
+            big_blind_ante=b.big_blind_ante,
+            structure=self.structure,
+            missing_small_blind=plan.small_blind is None and len(plan.dealt) > 2,
+            hand_id=self.hands_played + 1,
+        )
+        self._plan = plan
+        self._positions = plan.positions
+        self._started = {s: self._seats[s].chips for s in plan.dealt}
+        for seat, what in plan.missed:
+            state = self._seats[seat]
+            self._seats[seat] = replace(
+                state,
+                missed_big=state.missed_big or what == "big",
+                missed_small=state.missed_small or what == "small",
+            )
+        self._hand = Hand(config, rng=self._rng)
+        self._logged = 0
+        self._emit(
+            HandStarted(
+                hand=self.hands_played + 1,
+                button=plan.button,
+                small_blind_seat=plan.small_blind,
+                big_blind_seat=plan.big_blind,
+                seats=plan.dealt,
+                stacks=tuple(self._started[s] for s in plan.dealt),
+                names=tuple(self._seats[s].name for s in plan.dealt),
+                small_blind=b.small_blind,
+                big_blind=b.big_blind,
+                ante=b.ante,
+            )
+        )
+        self._tell_actions()
+        return self._hand
+
+    def _tell_actions(self) -> None:
+        """Tells the hand's new log records as events."""
+        hand = self._hand
+        if hand is None or not self._listeners:
+            return
+        log = hand.log
+        for action in log[self._logged :]:
+            self._emit(ActionTaken(self.hands_played + 1, action))
+        self._logged = len(log)
+
+    def act(self, decision: Decision) -> None:
+        """Applies the decision of the player to act in the hand being played."""
+        hand = self._hand
+        if hand is None:
+            raise TableError("no hand is being played")
+        hand.act(decision)
+        self._tell_actions()
+
+    def finish_hand(self) -> HandResult:
+        """Ends the hand being played (it must be over): the stacks carried to
+        the seats, the rake taken from the winners (cash games), and what was
+        asked for during the hand done."""
+        hand, plan = self._hand, self._plan
+        if hand is None or plan is None:
+            raise TableError("no hand is being played")
+        outcome = hand.outcome
+        if outcome is None:
+            raise TableError("the hand is not over")
+        stacks = hand.stacks_by_seat
+        total = sum(pot.amount for pot in outcome.pots)
+        rake = self.rake.of(total, len(hand.board) >= 3) if self.rake is not None else 0
+        if rake:
+            for seat, taken in _rake_from_winners(outcome, rake).items():
+                stacks[seat] -= taken
+        for seat, chips in stacks.items():
+            state = self._seats[seat]
+            came_in = seat == plan.big_blind or any(s == seat for s, _ in plan.posts)
+            self._seats[seat] = replace(
+                state,
+                chips=chips,
+                status="playing" if state.status in ("waiting", "posting") else state.status,
+                new=False,
+                missed_big=state.missed_big and not came_in,
+                missed_small=state.missed_small and not came_in,
+            )
+        self.hands_played += 1
+        number = self.hands_played
+        busted = tuple(s for s in plan.dealt if stacks[s] == 0)
+        result = HandResult(
+            hand=number,
+            plan=plan,
+            blinds=self._blinds,
+            outcome=outcome,
+            started=MappingProxyType(dict(self._started)),
+            stacks=MappingProxyType(dict(stacks)),
+            busted=busted,
+            rake=rake,
+            played=hand,
+        )
+        self._hand = self._plan = None
+        self._started = {}
+        self._emit(
+            HandEnded(number, outcome, plan.dealt, tuple(stacks[s] for s in plan.dealt), rake)
+        )
+        later, self._after_hand = self._after_hand, []
+        for change in later:
+            change()
+        for seat in busted:
+            if seat in self._seats and self._seats[seat].chips == 0:
+                gone = self._seats.pop(seat)
+                self._emit(SeatFreed(seat, gone.name, 0, "busted"))
+        return result
+
+    def play_hand(self, players: Decide | Mapping[int, Decide]) -> HandResult:
+        """Deals and plays one hand: each decision is asked of ``players`` (one
+        for every seat, or one per seat), from the player's view and menu."""
+        hand = self.start_hand()
+        decide_for = players if isinstance(players, Mapping) else None
+        while not hand.done:
+            seat = hand.actor
+            assert seat is not None
+            legal = hand.legal_actions()
+            assert legal is not None
+            decide: Any = decide_for[seat] if decide_for is not None else players
+            timer, name = self.timer, self._seats[seat].name
+            if seat in self.away:
+                decision = Decision.check() if legal.check else Decision.fold()
+            elif timer is None:
+                decision = decide(hand.view(seat), legal)
+            else:
+                timer.start(name)
+                decision = decide(hand.view(seat), legal)
+                if timer.stop(name):
+                    timer.acted(name)
+                else:
+                    decision = timer.timeout(name, legal, hand.can_timeout(seat))
+            hand.act(decision, seat=seat)
+            self._tell_actions()
+        result = self.finish_hand()
+        self._take_away_timed_out(result.plan.dealt)
+        return result
+
+    def time_out(self) -> None:
+        """The player to act ran out of time (a caller keeping the clock itself):
+        the table's timeout rule decides for them."""
+        hand = self._hand
+        if hand is None or hand.actor is None:
+            raise TableError("nobody is to act")
+        seat = hand.actor
+        legal = hand.legal_actions()
+        assert legal is not None
+        timer = self.timer or TurnTimer()
+        hand.act(timer.timeout(self._seats[seat].name, legal, hand.can_timeout(seat)), seat=seat)
+        self._tell_actions()
+
+    def _take_away_timed_out(self, seats: tuple[int, ...]) -> None:
+        """After a hand: players who timed out too often in a row leave (cash),
+        or play on checking and folding (tournaments)."""
+        timer = self.timer
+        if timer is None:
+            return
+        for seat in seats:
+            state = self._seats.get(seat)
+            if state is None or not timer.must_leave(state.name):
+                continue
+            if self.tournament:
+                self.away.add(seat)
+            else:
+                del self._seats[seat]
+                self.away.discard(seat)
+                self._emit(SeatFreed(seat, state.name, state.chips, "timeouts"))
+
+    def come_back(self, seat: int) -> None:
+        """A tournament player taken away by timeouts decides again."""
+        state = self._seat(seat)
+        self.away.discard(seat)
+        if self.timer is not None:
+            self.timer.acted(state.name)
+
+
+def _rake_from_winners(outcome: Outcome, rake: int) -> dict[int, int]:
+    """Who pays the rake: the winners of the main pot first, then of each side
+    pot, each pot's winners in equal parts (the odd chips from the first)."""
+    taken: dict[int, int] = {}
+    left = rake
+    for pot in outcome.pots:
+        if not left:
+            break
+        part = min(left, pot.amount)
+        left -= part
+        share, odd = divmod(part, len(pot.winners))
+        for i, seat in enumerate(pot.winners):
+            taken[seat] = taken.get(seat, 0) + share + (1 if i < odd else 0)
+    return taken

@@ -1,0 +1,174 @@
+"""The turn timer (RULES.md R13): a time budget for every decision, and what
+the table does for a player who runs out of it.
+
+Every decision has ``seconds`` to be made, plus what is left of the player's
+time bank.  A player who runs out of time checks if checking is legal and
+folds otherwise (``policy="check_fold"``).  With ``policy="protect"`` (a cash
+room's disconnect protection) the player is instead treated as all-in for
+what they have put in: they keep their claim on the pots formed so far and
+the others go on betting into a side pot (the engine's protected timeout);
+each player has ``protections_per_day`` of these (default 2), after which
+the check-or-fold rule applies again.  ``free_seat_after`` timeouts in a row
+(default 2; None: never, as a private table may choose) take the player away
+from the table: see :class:`~holdem.table.Table` for what becomes of the chips.
+
+Time comes in as an argument: ``clock`` gives seconds (monotonic) and
+``today`` the day the protections are counted in, so tests need no sleeping.
+
+>>> now = [0.0]
+>>> timer = TurnTimer(TimerRules(seconds=10, time_bank=5), clock=lambda: now[0])
+>>> timer.start("Ann")
+>>> now[0] = 12.0  # two seconds of the bank used
+>>> timer.stop("Ann"), timer.bank("Ann")
+(True, 3.0)
+>>> timer.start("Ann"); now[0] = 30.0
+>>> timer.stop("Ann"), timer.bank("Ann")  # too late: a timeout, the bank is gone
+(False, 0.0)
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from ..actions import Decision, LegalActions
+from ..errors import ConfigError
+
+__all__ = ["TimerRules", "TurnTimer"]
+
+TimeoutPolicy = Literal["check_fold", "protect"]
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRules:
+    """How long a decision may take, and what a timeout does."""
+
+    #: seconds for each decision
+    seconds: float = 30.0
+    #: extra seconds each player may spend over the session, as needed
+    time_bank: float = 0.0
+    policy: TimeoutPolicy = "check_fold"
+    #: disconnect protections a player may use in a day (``policy="protect"``)
+    protections_per_day: int = 2
+    #: timeouts in a row that take the player away (None: never)
+    free_seat_after: int | None = 2
+
+    def __post_init__(self) -> None:
+        if not self.seconds > 0:
+            raise ConfigError(
+                f"seconds must be positive, not {self.seconds!r}",
+                field="seconds",
+                value=self.seconds,
+            )
+        if self.time_bank < 0:
+            raise ConfigError(
+                f"time_bank must be 0 or more, not {self.time_bank!r}",
+                field="time_bank",
+                value=self.time_bank,
+            )
+        if self.policy not in ("check_fold", "protect"):
+            raise ConfigError(
+                f"policy is 'check_fold' or 'protect', not {self.policy!r}",
+                field="policy",
+                value=self.policy,
+            )
+        if self.protections_per_day < 0:
+            raise ConfigError(
+                "protections_per_day must be 0 or more",
+                field="protections_per_day",
+                value=self.protections_per_day,
+            )
+        if self.free_seat_after is not None and self.free_seat_after < 1:
+            raise ConfigError(
+                "free_seat_after must be 1 or more (or None)",
+                field="free_seat_after",
+                value=self.free_seat_after,
+            )
+
+
+class TurnTimer:
+    """The clocks of a table's players: per decision, their time banks, their
+    timeouts in a row and their protections of the day (players by name)."""
+
+    def __init__(
+        self,
+        rules: TimerRules | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        today: Callable[[], datetime.date] = datetime.date.today,
+    ) -> None:
+        self.rules = rules or TimerRules()
+        self._clock = clock
+        self._today = today
+        self._started: dict[str, float] = {}
+        self._bank: dict[str, float] = {}
+        self._in_a_row: dict[str, int] = {}
+        self._protected: dict[tuple[str, datetime.date], int] = {}
+
+    def bank(self, player: str) -> float:
+        """Seconds left in the player's time bank."""
+        return self._bank.get(player, self.rules.time_bank)
+
+    def deadline(self, player: str) -> float | None:
+        """When (on the clock) the player's decision under way times out."""
+        started = self._started.get(player)
+        return None if started is None else started + self.rules.seconds + self.bank(player)
+
+    def start(self, player: str) -> None:
+        """The player's turn begins."""
+        self._started[player] = self._clock()
+
+    def stop(self, player: str) -> bool:
+        """The player's decision arrives: True if in time (the bank pays for
+        the seconds over the budget), False if too late (the bank is spent)."""
+        started = self._started.pop(player, None)
+        if started is None:
+            return True
+        over = self._clock() - started - self.rules.seconds
+        bank = self.bank(player)
+        if over <= bank:
+            self._bank[player] = bank - max(0.0, over)
+            return True
+        self._bank[player] = 0.0
+        return False
+
+    def timed_out(self, player: str) -> bool:
+        """Whether the player's decision under way is past its deadline."""
+        deadline = self.deadline(player)
+        return deadline is not None and self._clock() > deadline
+
+    def acted(self, player: str) -> None:
+        """The player decided in time: their timeouts in a row start again."""
+        self._in_a_row[player] = 0
+
+    def timeout(self, player: str, legal: LegalActions, can_protect: bool = True) -> Decision:
+        """What the player does who ran out of time (counted as a timeout):
+        check when legal, else a protected timeout while they have protections
+        left (``policy="protect"``; ``can_protect``: the hand allows one), else fold."""
+        self._started.pop(player, None)
+        self._in_a_row[player] = self._in_a_row.get(player, 0) + 1
+        if legal.check:
+            return Decision.check()
+        if self.rules.policy == "protect" and can_protect:
+            key = (player, self._today())
+            used = self._protected.get(key, 0)
+            if used < self.rules.protections_per_day:
+                self._protected[key] = used + 1
+                return Decision.timeout()
+        return Decision.fold()
+
+    def in_a_row(self, player: str) -> int:
+        """The player's timeouts since they last decided in time."""
+        return self._in_a_row.get(player, 0)
+
+    def protections_left(self, player: str) -> int:
+        """Disconnect protections the player has left today."""
+        return self.rules.protections_per_day - self._protected.get((player, self._today()), 0)
+
+    def must_leave(self, player: str) -> bool:
+        """Whether the player timed out too often in a row (``free_seat_after``)."""
+        limit = self.rules.free_seat_after
+        return limit is not None and self.in_a_row(player) >= limit

@@ -1,0 +1,337 @@
+"""Tables across hands (issue 11): the button and the blinds (R3), seating,
+sitting out and missed blinds, new players, chips carried from hand to hand."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from holdem import ActionKind, Decision, LegalActions, PlayerView
+from holdem.errors import ConfigError, TableError
+from holdem.table import (
+    ActionTaken,
+    Event,
+    HandEnded,
+    HandStarted,
+    Seat,
+    Table,
+    event_from_dict,
+    plan_hand,
+)
+
+
+def passive(view: PlayerView, legal: LegalActions) -> Decision:
+    """Checks or calls: every hand goes to the showdown."""
+    return Decision.check() if legal.check else Decision.call()
+
+
+def folder(view: PlayerView, legal: LegalActions) -> Decision:
+    """Checks when free, else folds: the blinds win (or the big blind checks)."""
+    return Decision.check() if legal.check else Decision.fold()
+
+
+def random_player(rng: random.Random) -> object:
+    """A player choosing uniformly among its legal decisions (amounts included)."""
+
+    def decide(view: PlayerView, legal: LegalActions) -> Decision:
+        options: list[Decision] = []
+        if legal.fold:
+            options.append(Decision.fold())
+        if legal.check:
+            options.append(Decision.check())
+        if legal.call is not None:
+            options.append(Decision.call())
+        if legal.wager is not None and legal.min_to is not None and legal.max_to is not None:
+            to = rng.randint(legal.min_to, legal.max_to)
+            options.append(Decision(legal.wager, to))
+        if legal.all_in is not None:
+            options.append(Decision.all_in())
+        return rng.choice(options)
+
+    return decide
+
+
+def forced(result_hand: object) -> list[tuple[ActionKind, int | None, int]]:
+    """The forced bets of a played hand: (kind, table seat, amount)."""
+    blinds = (ActionKind.SMALL_BLIND, ActionKind.BIG_BLIND, ActionKind.LIVE_POST,
+              ActionKind.DEAD_BLIND, ActionKind.ANTE)  # fmt: skip
+    return [(a.kind, a.seat, a.amount) for a in result_hand.log if a.kind in blinds]  # type: ignore[attr-defined]
+
+
+def table_of(names: list[str | None], chips: int = 100, button: int = 0, **kw: object) -> Table:
+    """A table with a player (of ``chips``) on each seat that has a name."""
+    table = Table(seats=len(names), small_blind=1, big_blind=2, rng=3, button=button, **kw)  # type: ignore[arg-type]
+    for seat, name in enumerate(names):
+        if name:
+            table.sit(seat, name, chips)
+    return table
+
+
+# --- the dead button (TDA) ------------------------------------------------------------
+
+
+def test_a_bust_in_the_small_blind_seat_leaves_the_button_dead() -> None:
+    table = table_of(["Ann", "Bob", "Cid", "Dee"])
+    first = table.play_hand(folder)
+    assert (first.plan.button, first.plan.small_blind, first.plan.big_blind) == (0, 1, 2)
+    table._seats[1] = Seat("Bob", 0)  # Bob, the small blind, goes out
+    del table._seats[1]
+    second = table.play_hand(folder)
+    assert second.plan.button == 1 and not second.plan.dealt_button  # on Bob's empty seat
+    assert forced(second.played) == [(ActionKind.SMALL_BLIND, 2, 1), (ActionKind.BIG_BLIND, 3, 2)]
+    third = table.play_hand(folder)  # the button moves on to the old small blind
+    assert (third.plan.button, third.plan.small_blind, third.plan.big_blind) == (2, 3, 0)
+
+
+def test_a_bust_of_the_big_blind_leaves_the_small_blind_dead() -> None:
+    table = table_of(["Ann", "Bob", "Cid", "Dee"])
+    table.play_hand(folder)  # button 0, blinds 1 and 2
+    del table._seats[2]  # Cid, the big blind, goes out
+    second = table.play_hand(folder)
+    # the big blind moves forward one player; nobody posts the small blind
+    assert (second.plan.button, second.plan.small_blind, second.plan.big_blind) == (1, None, 3)
+    assert forced(second.played) == [(ActionKind.BIG_BLIND, 3, 2)]
+    assert second.plan.positions.small_blind == 2  # the next button goes to the empty seat
+    third = table.play_hand(folder)
+    assert (third.plan.button, third.plan.small_blind, third.plan.big_blind) == (2, 3, 0)
+
+
+def test_from_three_players_to_two_nobody_posts_the_big_blind_twice() -> None:
+    for gone in (0, 1, 2):  # the button, the small blind or the big blind goes out
+        table = table_of(["Ann", "Bob", "Cid"])
+        first = table.play_hand(folder)
+        assert first.plan.big_blind == 2
+        del table._seats[gone]
+        second = table.play_hand(folder)
+        assert second.plan.heads_up
+        assert second.plan.big_blind != 2, gone  # Cid had it
+        # heads-up the button posts the small blind and acts first before the flop
+        assert second.plan.button == second.plan.small_blind
+        preflop = [a for a in second.played.log if a.kind is ActionKind.FOLD]  # type: ignore[union-attr]
+        assert not preflop or preflop[0].seat == second.plan.button
+
+
+def test_heads_up_the_blinds_alternate() -> None:
+    table = table_of(["Ann", "Bob"])
+    bigs = [table.play_hand(folder).plan.big_blind for _ in range(6)]
+    assert bigs == [1, 0, 1, 0, 1, 0]
+
+
+def test_a_short_big_blind_all_in_heads_up() -> None:
+    table = table_of(["Ann", "Bob"])
+    table.play_hand(folder)  # Bob posts the big blind; Ann folds her small blind
+    table._seats[0] = Seat("Ann", 1)  # Ann has one chip left: her big blind is all-in
+    result = table.play_hand(passive)
+    assert result.plan.big_blind == 0
+    assert forced(result.played)[1] == (ActionKind.BIG_BLIND, 0, 1)
+    assert sum(result.stacks.values()) == 1 + result.started[1]
+    assert result.busted in ((), (0,))
+    if result.busted:
+        assert 0 not in table.seats and not table.can_deal()
+
+
+# --- cash: sitting out, missed blinds, new players ---------------------------------------
+
+
+def test_a_player_who_misses_the_blinds_posts_them_to_come_back() -> None:
+    table = table_of(["Ann", "Bob", "Cid", "Dee", "Eve"])
+    table.play_hand(folder)  # button 0, blinds 1 and 2
+    table.sit_out(4)
+    table.play_hand(folder)  # button 1, blinds 2 and 3
+    third = table.play_hand(folder)  # the big blind passes Eve (seat 4): she owes it
+    assert third.plan.big_blind == 0 and 4 not in third.plan.dealt
+    assert table.seats[4].missed_big
+    table.sit_in(4, post=True)
+    fourth = table.play_hand(folder)  # button 3, blinds 0 and 1: Eve is in between, she waits
+    assert (fourth.plan.button, fourth.plan.big_blind) == (3, 1) and 4 not in fourth.plan.dealt
+    fifth = table.play_hand(folder)  # button 0, blinds 1 and 2: Eve posts 2 live + 1 dead
+    assert 4 in fifth.plan.dealt
+    posts = [f for f in forced(fifth.played) if f[1] == 4]
+    assert posts == [(ActionKind.LIVE_POST, 4, 2), (ActionKind.DEAD_BLIND, 4, 1)]
+    assert not table.seats[4].missed_big and table.seats[4].status == "playing"
+
+
+def test_a_player_who_misses_the_blinds_may_wait_for_the_big_blind() -> None:
+    table = table_of(["Ann", "Bob", "Cid", "Dee", "Eve"])
+    table.play_hand(folder)
+    table.sit_out(4)
+    table.play_hand(folder)
+    table.play_hand(folder)  # the big blind passes Eve
+    table.sit_in(4)  # no post: she waits for the big blind
+    dealt_in = []
+    for _ in range(5):
+        result = table.play_hand(folder)
+        dealt_in.append(4 in result.plan.dealt)
+        if dealt_in[-1]:
+            assert result.plan.big_blind == 4
+            assert [f for f in forced(result.played) if f[1] == 4] == [(ActionKind.BIG_BLIND, 4, 2)]
+            break
+    assert dealt_in[-1] and not any(dealt_in[:-1])
+
+
+def test_a_new_player_may_post_a_big_blind_to_play_at_once() -> None:
+    table = table_of(["Ann", None, "Cid", "Dee", "Eve"])
+    first = table.play_hand(folder)  # button 0, blinds 2 and 3
+    assert (first.plan.button, first.plan.small_blind, first.plan.big_blind) == (0, 2, 3)
+    table.sit(1, "Bob", 100, post=True)  # seat 1: after the next big blind (4), before 2
+    second = table.play_hand(folder)  # button 2, blinds 3 and 4
+    assert 1 in second.plan.dealt
+    assert [f for f in forced(second.played) if f[1] == 1] == [(ActionKind.LIVE_POST, 1, 2)]
+    assert table.seats[1].status == "playing"
+
+
+def test_a_new_player_between_the_button_and_the_big_blind_waits() -> None:
+    table = table_of(["Ann", None, "Cid", "Dee", "Eve"], button=4)
+    first = table.play_hand(folder)  # button 4, blinds 0 and 2
+    assert (first.plan.button, first.plan.small_blind, first.plan.big_blind) == (4, 0, 2)
+    table.sit(1, "Bob", 100, post=True)
+    second = table.play_hand(folder)  # button 0, blinds 2 and 3: seat 1 is in between
+    assert (second.plan.button, second.plan.big_blind) == (0, 3) and 1 not in second.plan.dealt
+    third = table.play_hand(folder)  # button 2, blinds 3 and 4: the button has passed
+    assert 1 in third.plan.dealt
+    assert [f for f in forced(third.played) if f[1] == 1] == [(ActionKind.LIVE_POST, 1, 2)]
+
+
+def test_a_new_player_who_waits_comes_in_on_the_big_blind() -> None:
+    table = table_of(["Ann", None, "Cid", "Dee", "Eve"])
+    table.play_hand(folder)  # button 0, blinds 2 and 3
+    table.sit(1, "Bob", 100)  # waits for the big blind
+    bigs = []
+    for _ in range(3):
+        result = table.play_hand(folder)
+        bigs.append(result.plan.big_blind)
+        assert (1 in result.plan.dealt) == (result.plan.big_blind == 1)
+    assert bigs == [4, 0, 1]
+    assert 1 in table.play_hand(folder).plan.dealt  # and plays from then on
+
+
+def test_changes_asked_during_a_hand_wait_for_its_end() -> None:
+    table = table_of(["Ann", "Bob", "Cid"])
+    hand = table.start_hand()
+    assert table.add_chips(1, 50) is False  # not in play in this hand
+    assert hand.stacks_by_seat[1] + hand.contributions[1] == 100
+    with pytest.raises(TableError, match="finish it first"):
+        table.start_hand()
+    while not hand.done:
+        table.act(folder(hand.view(hand.actor), hand.legal_actions()))  # type: ignore[arg-type]
+    result = table.finish_hand()
+    assert table.seats[1].chips == result.stacks[1] + 50
+
+
+def test_bad_requests_are_refused_with_the_reason() -> None:
+    table = table_of(["Ann", None, None])
+    with pytest.raises(TableError, match="seat 0 is taken by Ann"):
+        table.sit(0, "Bob", 100)
+    with pytest.raises(TableError, match="seats are 0 to 2"):
+        table.sit(5, "Bob", 100)
+    with pytest.raises(TableError, match="Ann is already at the table"):
+        table.sit(1, "Ann", 100)
+    with pytest.raises(TableError, match="chips must be a positive integer"):
+        table.sit(1, "Bob", 0)
+    with pytest.raises(TableError, match="fewer than two players"):
+        table.start_hand()
+    with pytest.raises(TableError, match="seat 2 is empty"):
+        table.leave(2)
+    with pytest.raises(ConfigError, match="2 to 10 seats"):
+        Table(seats=11, small_blind=1, big_blind=2)
+    with pytest.raises(ConfigError):
+        Table(seats=6, small_blind=5, big_blind=2)
+
+
+def test_every_event_reads_back_from_its_wire_form() -> None:
+    events: list[Event] = []
+    table = Table(seats=3, small_blind=1, big_blind=2, rng=1)
+    table.subscribe(events.append)
+    for seat, name in enumerate(["Ann", "Bob", "Cid"]):
+        table.sit(seat, name, 50)
+    for _ in range(3):
+        table.play_hand(passive)
+    kinds = {type(e) for e in events}
+    assert {HandStarted, ActionTaken, HandEnded} <= kinds
+    for event in events:
+        assert event_from_dict(event.to_dict()) == event
+
+
+# --- random sessions ---------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 10), st.integers(0, 2**32), st.sampled_from(["dead", "moving"]))
+def test_random_cash_sessions_keep_the_rules(seats: int, seed: int, policy: str) -> None:
+    rng = random.Random(seed)
+    table = Table(seats=seats, small_blind=1, big_blind=2, rng=rng, button_policy=policy)  # type: ignore[arg-type]
+    names = iter(f"P{i}" for i in range(1000))
+    chips_in = 0
+    chips_out = 0
+
+    def on(event: Event) -> None:
+        nonlocal chips_out
+        if type(event).__name__ == "SeatFreed":
+            chips_out += event.chips  # type: ignore[union-attr]
+
+    table.subscribe(on)
+    for seat in range(seats):
+        if rng.random() < 0.8:
+            table.sit(seat, next(names), rng.randint(1, 300))
+            chips_in += table.seats[seat].chips
+    decide = random_player(rng)
+    last = None
+    for _ in range(60):
+        # between hands: joins, leaves, sit-outs, comebacks, top-ups
+        for seat in range(seats):
+            roll = rng.random()
+            state = table.seats.get(seat)
+            if state is None and roll < 0.1:
+                table.sit(seat, next(names), rng.randint(1, 300), post=rng.random() < 0.5)
+                chips_in += table.seats[seat].chips
+            elif state is not None and roll < 0.03:
+                table.leave(seat)
+            elif state is not None and roll < 0.08 and state.status == "playing":
+                table.sit_out(seat)
+            elif state is not None and roll < 0.15 and state.status == "sitting_out":
+                table.sit_in(seat, post=rng.random() < 0.5)
+            elif state is not None and roll < 0.17:
+                added = rng.randint(1, 100)
+                table.add_chips(seat, added)
+                chips_in += added
+        if not table.can_deal():
+            continue
+        result = table.play_hand(decide)  # type: ignore[arg-type]
+        bigs = [f for f in forced(result.played) if f[0] is ActionKind.BIG_BLIND]
+        assert len(bigs) == 1 and bigs[0][1] == result.plan.big_blind
+        assert result.plan.big_blind in result.plan.dealt
+        if last is not None and policy == "dead":
+            # the big blind moves forward: never back, never past a player dealt in
+            assert result.plan.big_blind != last.plan.big_blind or len(result.plan.dealt) < 2
+        last = result
+        on_table = sum(s.chips for s in table.seats.values())
+        assert on_table + chips_out == chips_in
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 10), st.integers(0, 2**32))
+def test_plans_name_dealt_seats_and_one_big_blind(seats: int, seed: int) -> None:
+    rng = random.Random(seed)
+    state = {
+        s: Seat(
+            f"P{s}",
+            rng.randint(0, 5),
+            rng.choice(["playing", "sitting_out", "waiting", "posting"]),
+            missed_big=rng.random() < 0.2,
+            missed_small=rng.random() < 0.2,
+        )
+        for s in range(seats)
+        if rng.random() < 0.8
+    }
+    plan = plan_hand(state, None)
+    for _ in range(30):
+        if plan is None:
+            break
+        assert plan.big_blind in plan.dealt and len(plan.dealt) >= 2
+        assert plan.small_blind is None or plan.small_blind in plan.dealt
+        assert plan.small_blind != plan.big_blind
+        assert all(state[s].chips > 0 for s in plan.dealt)
+        plan = plan_hand(state, plan.positions)
