@@ -383,10 +383,15 @@ static int bet_size(PyObject *data, const char *key, long long limit, PyObject *
     return 1;
 }
 
+/* Whether the values of a list are exact ints, all the same (0 for anything
+ * else: amounts() refuses it all the same).  No Python code runs, so nothing
+ * can change the data whose items the caller holds borrowed. */
 static int same_values(PyObject *list) {
     Py_ssize_t n = PyList_Size(list);
-    for (Py_ssize_t i = 1; i < n; i++) {
-        int eq = PyObject_RichCompareBool(PyList_GetItem(list, 0), PyList_GetItem(list, i), Py_EQ);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GetItem(list, i);
+        if (!PyLong_CheckExact(item)) return 0;
+        int eq = PyObject_RichCompareBool(PyList_GetItem(list, 0), item, Py_EQ);
         if (eq != 1) {
             PyErr_Clear();
             return 0;

@@ -6,6 +6,8 @@ import dataclasses
 import io
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -511,6 +513,37 @@ def test_c_hand_builder_leaves_unusual_hands_to_python() -> None:
         [t.replace("'Bob'", "2") for t in lines],
     ):
         assert build_both(edited) == (edited[-1] == "ante_trimming_status = true"), edited
+
+
+def test_c_hand_builder_survives_antes_whose_eq_changes_the_data() -> None:
+    # with ante_trimming_status = true the builder compared the antes with ==
+    # while holding the data's lists and strings borrowed: Python code of an
+    # ante could free them (a crash, run in a child process)
+    code = """if True:
+        import gc
+        from holdem.histories import phh
+
+        class Ante:
+            def __init__(self, data):
+                self.data = data
+
+            def __eq__(self, other):
+                self.data.clear()
+                self.data["antes"] = []
+                gc.collect()
+                return True
+
+            __hash__ = object.__hash__
+
+        for _ in range(2000):
+            data = {"variant": "".join("NT"), "min_bet": 2, "blinds_or_straddles": [1, 2],
+                    "starting_stacks": [10**6 + 1, 10**6 + 2], "actions": ["".join("p1 f")],
+                    "ante_trimming_status": True}
+            data["antes"] = [Ante(data), Ante(data)]
+            assert phh.build_phh(data, [1], 1, phh._PLAIN) is None
+    """
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 @pytest.mark.skipif(not (CORPUS / "phh").is_dir(), reason="../shared/corpus/phh is not here")
