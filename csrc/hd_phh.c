@@ -191,7 +191,10 @@ static PyObject *move_of(const context_t *c, PyObject *text, PyObject *line, Py_
                          int *kind, int *actor) {
     Py_ssize_t len;
     const char *s = PyUnicode_AsUTF8AndSize(text, &len);
-    if (s == NULL) return NULL;
+    if (s == NULL) { /* a lone surrogate (not ASCII either): Python reads it */
+        if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) PyErr_Clear();
+        return NULL;
+    }
     Py_ssize_t end = len; /* the action without its comment */
     for (Py_ssize_t i = 0; i < len; i++) {
         unsigned char ch = (unsigned char)s[i];

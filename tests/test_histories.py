@@ -515,6 +515,18 @@ def test_c_hand_builder_leaves_unusual_hands_to_python() -> None:
         assert build_both(edited) == (edited[-1] == "ante_trimming_status = true"), edited
 
 
+def test_c_hand_builder_leaves_a_lone_surrogate_to_python() -> None:
+    # a text read with errors="surrogateescape" may hold one: the builder raised
+    # UnicodeEncodeError (an internal error) where the Python reader reads the hand
+    text = VALID.replace("'p3 f'", "'p3 f # \udcff'")
+    assert "\udcff" in text
+    (hand,) = read_phh_text(text)
+    assert isinstance(hand, HandHistory), hand
+    assert "\udcff" in [m.comment for m in hand.moves]
+    lines = text.splitlines()
+    assert not build_both(lines)  # left to Python
+
+
 def test_c_hand_builder_survives_antes_whose_eq_changes_the_data() -> None:
     # with ante_trimming_status = true the builder compared the antes with ==
     # while holding the data's lists and strings borrowed: Python code of an
