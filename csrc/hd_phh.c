@@ -358,7 +358,7 @@ static PyObject *players_of(const context_t *c, PyObject *data, PyObject *stacks
     if (out == NULL) return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *name = names ? PyList_GetItem(names, i) : Py_None;
-        if (name != Py_None && !PyUnicode_Check(name)) goto fail; /* str(name): Python */
+        if (name != Py_None && !PyUnicode_CheckExact(name)) goto fail; /* str(name): Python */
         if (name != Py_None && PyUnicode_GetLength(name) == 0) name = Py_None;
         PyObject *seat = seats ? PyList_GetItem(seats, i) : Py_None;
         if (!PyLong_Check(seat)) seat = Py_None;
@@ -444,7 +444,7 @@ PyObject *hd_build_phh(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
             Py_RETURN_NONE;
     }
     for (Py_ssize_t i = 0; i < PyList_Size(actions); i++)
-        if (!PyUnicode_Check(PyList_GetItem(actions, i))) Py_RETURN_NONE;
+        if (!PyUnicode_CheckExact(PyList_GetItem(actions, i))) Py_RETURN_NONE; /* as _Reading */
     PyObject *trimming = PyDict_GetItemString(data, "ante_trimming_status");
     if (trimming == Py_True && !same_values(per_player(data, "antes", n))) Py_RETURN_NONE;
 

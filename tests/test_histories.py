@@ -515,6 +515,24 @@ def test_c_hand_builder_leaves_unusual_hands_to_python() -> None:
         assert build_both(edited) == (edited[-1] == "ante_trimming_status = true"), edited
 
 
+class Text(str):
+    __slots__ = ()
+
+
+def test_c_hand_builder_leaves_str_subclasses_to_python() -> None:
+    # the Python reader refuses actions that are not exactly str, and makes
+    # names str: the builder took both as they were
+    from holdem.histories import phh
+
+    data, action_lines, key_lines = read_toml(VALID.splitlines())
+    actions = dict(data, actions=[Text(a) for a in data["actions"]])
+    with pytest.raises(HistoryFormatError, match="actions must be an array of strings"):
+        phh._build(actions, action_lines, key_lines, 1, "x.phh", None)
+    names = dict(data, players=[Text(name) for name in data["players"]])
+    hand = phh._build(names, action_lines, key_lines, 1, "x.phh", None)
+    assert [type(p.name) for p in hand.players] == [str, str, str]
+
+
 def test_c_hand_builder_leaves_a_lone_surrogate_to_python() -> None:
     # a text read with errors="surrogateescape" may hold one: the builder raised
     # UnicodeEncodeError (an internal error) where the Python reader reads the hand
