@@ -421,6 +421,12 @@ PyObject *hd_build_phh(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     }
     if (read_context(args[3], &c) < 0) return NULL;
     PyObject *data = args[0], *line = args[2];
+    /* keys exactly str: looking one up runs no Python code (the == of another
+     * key could change the data while its values are held borrowed) */
+    Py_ssize_t at = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(data, &at, &key, &value))
+        if (!PyUnicode_CheckExact(key)) Py_RETURN_NONE;
     for (Py_ssize_t i = 0; i < PyTuple_Size(c.refused); i++) {
         int has = PyDict_Contains(data, PyTuple_GetItem(c.refused, i));
         if (has) return has < 0 ? NULL : Py_NewRef(Py_None);

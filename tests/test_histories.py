@@ -576,6 +576,35 @@ def test_c_hand_builder_survives_antes_whose_eq_changes_the_data() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
 
 
+def test_c_hand_builder_survives_a_key_whose_eq_changes_the_data() -> None:
+    # the == of a key that is not exactly str ran in the builder's look-ups,
+    # while it held the data's lists and strings borrowed (a child process)
+    code = """if True:
+        import gc
+        from holdem.histories import phh
+
+        class Key(str):
+            def __hash__(self):
+                return hash("min_bet")
+
+            def __eq__(self, other):
+                if other == "min_bet":
+                    data.update(starting_stacks=None, actions=None, variant=None)
+                    gc.collect()
+                    [[i] * 20 for i in range(1000)]
+                    return True
+                return False
+
+        for _ in range(2000):
+            data = {"variant": "".join("NT"), "antes": [0, 0], "blinds_or_straddles": [1, 2],
+                    "starting_stacks": [10**6 + 1, 10**6 + 2], "actions": ["".join("p1 f")]}
+            data[Key("x")] = 2
+            assert phh.build_phh(data, [1], 1, phh._PLAIN) is None
+    """
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 @pytest.mark.skipif(not (CORPUS / "phh").is_dir(), reason="../shared/corpus/phh is not here")
 def test_c_hand_builder_builds_corpus_hands_as_python_does() -> None:
     built = [build_both(hand) for _, hand in corpus_phh_hands()]
