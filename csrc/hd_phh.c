@@ -191,7 +191,10 @@ static PyObject *move_of(const context_t *c, PyObject *text, PyObject *line, Py_
                          int *kind, int *actor) {
     Py_ssize_t len;
     const char *s = PyUnicode_AsUTF8AndSize(text, &len);
-    if (s == NULL) return NULL;
+    if (s == NULL) { /* a lone surrogate (not ASCII either): Python reads it */
+        if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) PyErr_Clear();
+        return NULL;
+    }
     Py_ssize_t end = len; /* the action without its comment */
     for (Py_ssize_t i = 0; i < len; i++) {
         unsigned char ch = (unsigned char)s[i];
@@ -355,7 +358,7 @@ static PyObject *players_of(const context_t *c, PyObject *data, PyObject *stacks
     if (out == NULL) return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *name = names ? PyList_GetItem(names, i) : Py_None;
-        if (name != Py_None && !PyUnicode_Check(name)) goto fail; /* str(name): Python */
+        if (name != Py_None && !PyUnicode_CheckExact(name)) goto fail; /* str(name): Python */
         if (name != Py_None && PyUnicode_GetLength(name) == 0) name = Py_None;
         PyObject *seat = seats ? PyList_GetItem(seats, i) : Py_None;
         if (!PyLong_Check(seat)) seat = Py_None;
@@ -383,10 +386,15 @@ static int bet_size(PyObject *data, const char *key, long long limit, PyObject *
     return 1;
 }
 
+/* Whether the values of a list are exact ints, all the same (0 for anything
+ * else: amounts() refuses it all the same).  No Python code runs, so nothing
+ * can change the data whose items the caller holds borrowed. */
 static int same_values(PyObject *list) {
     Py_ssize_t n = PyList_Size(list);
-    for (Py_ssize_t i = 1; i < n; i++) {
-        int eq = PyObject_RichCompareBool(PyList_GetItem(list, 0), PyList_GetItem(list, i), Py_EQ);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GetItem(list, i);
+        if (!PyLong_CheckExact(item)) return 0;
+        int eq = PyObject_RichCompareBool(PyList_GetItem(list, 0), item, Py_EQ);
         if (eq != 1) {
             PyErr_Clear();
             return 0;
@@ -413,6 +421,12 @@ PyObject *hd_build_phh(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     }
     if (read_context(args[3], &c) < 0) return NULL;
     PyObject *data = args[0], *line = args[2];
+    /* keys exactly str: looking one up runs no Python code (the == of another
+     * key could change the data while its values are held borrowed) */
+    Py_ssize_t at = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(data, &at, &key, &value))
+        if (!PyUnicode_CheckExact(key)) Py_RETURN_NONE;
     for (Py_ssize_t i = 0; i < PyTuple_Size(c.refused); i++) {
         int has = PyDict_Contains(data, PyTuple_GetItem(c.refused, i));
         if (has) return has < 0 ? NULL : Py_NewRef(Py_None);
@@ -436,7 +450,7 @@ PyObject *hd_build_phh(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
             Py_RETURN_NONE;
     }
     for (Py_ssize_t i = 0; i < PyList_Size(actions); i++)
-        if (!PyUnicode_Check(PyList_GetItem(actions, i))) Py_RETURN_NONE;
+        if (!PyUnicode_CheckExact(PyList_GetItem(actions, i))) Py_RETURN_NONE; /* as _Reading */
     PyObject *trimming = PyDict_GetItemString(data, "ante_trimming_status");
     if (trimming == Py_True && !same_values(per_player(data, "antes", n))) Py_RETURN_NONE;
 

@@ -6,6 +6,8 @@ import dataclasses
 import io
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -511,6 +513,96 @@ def test_c_hand_builder_leaves_unusual_hands_to_python() -> None:
         [t.replace("'Bob'", "2") for t in lines],
     ):
         assert build_both(edited) == (edited[-1] == "ante_trimming_status = true"), edited
+
+
+class Text(str):
+    __slots__ = ()
+
+
+def test_c_hand_builder_leaves_str_subclasses_to_python() -> None:
+    # the Python reader refuses actions that are not exactly str, and makes
+    # names str: the builder took both as they were
+    from holdem.histories import phh
+
+    data, action_lines, key_lines = read_toml(VALID.splitlines())
+    actions = dict(data, actions=[Text(a) for a in data["actions"]])
+    with pytest.raises(HistoryFormatError, match="actions must be an array of strings"):
+        phh._build(actions, action_lines, key_lines, 1, "x.phh", None)
+    names = dict(data, players=[Text(name) for name in data["players"]])
+    hand = phh._build(names, action_lines, key_lines, 1, "x.phh", None)
+    assert [type(p.name) for p in hand.players] == [str, str, str]
+
+
+def test_c_hand_builder_leaves_a_lone_surrogate_to_python() -> None:
+    # a text read with errors="surrogateescape" may hold one: the builder raised
+    # UnicodeEncodeError (an internal error) where the Python reader reads the hand
+    text = VALID.replace("'p3 f'", "'p3 f # \udcff'")
+    assert "\udcff" in text
+    (hand,) = read_phh_text(text)
+    assert isinstance(hand, HandHistory), hand
+    assert "\udcff" in [m.comment for m in hand.moves]
+    lines = text.splitlines()
+    assert not build_both(lines)  # left to Python
+
+
+def test_c_hand_builder_survives_antes_whose_eq_changes_the_data() -> None:
+    # with ante_trimming_status = true the builder compared the antes with ==
+    # while holding the data's lists and strings borrowed: Python code of an
+    # ante could free them (a crash, run in a child process)
+    code = """if True:
+        import gc
+        from holdem.histories import phh
+
+        class Ante:
+            def __init__(self, data):
+                self.data = data
+
+            def __eq__(self, other):
+                self.data.clear()
+                self.data["antes"] = []
+                gc.collect()
+                return True
+
+            __hash__ = object.__hash__
+
+        for _ in range(2000):
+            data = {"variant": "".join("NT"), "min_bet": 2, "blinds_or_straddles": [1, 2],
+                    "starting_stacks": [10**6 + 1, 10**6 + 2], "actions": ["".join("p1 f")],
+                    "ante_trimming_status": True}
+            data["antes"] = [Ante(data), Ante(data)]
+            assert phh.build_phh(data, [1], 1, phh._PLAIN) is None
+    """
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_c_hand_builder_survives_a_key_whose_eq_changes_the_data() -> None:
+    # the == of a key that is not exactly str ran in the builder's look-ups,
+    # while it held the data's lists and strings borrowed (a child process)
+    code = """if True:
+        import gc
+        from holdem.histories import phh
+
+        class Key(str):
+            def __hash__(self):
+                return hash("min_bet")
+
+            def __eq__(self, other):
+                if other == "min_bet":
+                    data.update(starting_stacks=None, actions=None, variant=None)
+                    gc.collect()
+                    [[i] * 20 for i in range(1000)]
+                    return True
+                return False
+
+        for _ in range(2000):
+            data = {"variant": "".join("NT"), "antes": [0, 0], "blinds_or_straddles": [1, 2],
+                    "starting_stacks": [10**6 + 1, 10**6 + 2], "actions": ["".join("p1 f")]}
+            data[Key("x")] = 2
+            assert phh.build_phh(data, [1], 1, phh._PLAIN) is None
+    """
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 @pytest.mark.skipif(not (CORPUS / "phh").is_dir(), reason="../shared/corpus/phh is not here")
