@@ -23,7 +23,7 @@ what the rules give.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
@@ -970,6 +970,9 @@ def record(
     hand_id: str | None = None,
     unit: Decimal = Decimal(1),
     show_all: bool = True,
+    tournament: bool = False,
+    fields: Mapping[str, Any] | None = None,
+    rake: Mapping[int, int] | None = None,
 ) -> HandHistory:
     """The history of a hand played on the engine, to write as PHH or PokerStars.
 
@@ -979,6 +982,12 @@ def record(
     file (``Decimal("0.01")`` for a game in cents): 1 or a power of ten
     below it, else :class:`~holdem.errors.ConfigError`.  The history holds every
     hole card the referee knows (``show_all=False``: only the shown ones).
+    ``tournament`` marks a tournament hand; ``fields`` are the format's other
+    fields (``table``, ``seat_count``, ``level`` ...); ``rake`` the chips the
+    house took from each table seat's winnings (a cash table's
+    :class:`~holdem.table.Rake`): the history then states the rake and the
+    winnings after it, and no finishing stacks (the rules give them before
+    the rake).
 
     >>> from holdem.config import HandConfig
     >>> hand = Hand(HandConfig(stacks=(100, 100), button=0, small_blind=1, big_blind=2), rng=1)
@@ -1054,6 +1063,9 @@ def record(
             collected.append((by_number[a.seat], a.amount, pot))
         elif kind is K.TIMEOUT:
             raise HoldemError("a protected timeout has no hand-history notation")
+    taken = {by_number[seat]: chips for seat, chips in (rake or {}).items() if chips}
+    if taken:
+        collected = _after_rake(collected, taken)
     won = [0] * n
     for i, chips, _ in collected:
         won[i] += chips
@@ -1080,18 +1092,37 @@ def record(
         ),
         moves=tuple(moves),
         claims=Claims(
-            finishing_stacks=tuple(outcome.stacks[seat] for seat in order),
+            finishing_stacks=None if taken else tuple(outcome.stacks[seat] for seat in order),
             winnings=tuple(won),
             collected=tuple(collected),
             returned=tuple(returned),
             total_pot=outcome.total,
-            rake=0,
+            rake=sum(taken.values()),
         ),
         unit=unit,
         hand_id=hand_id
         if hand_id is not None
         else (str(cfg.hand_id) if cfg.hand_id is not None else None),
+        fields=dict(fields or {}),
+        tournament=tournament,
     )
+
+
+def _after_rake(
+    collected: list[tuple[int, int, str]], taken: dict[int, int]
+) -> list[tuple[int, int, str]]:
+    """What each player collects once the house has taken ``taken`` (by player)
+    from their winnings, pot by pot in order."""
+    left = dict(taken)
+    out = []
+    for i, chips, pot in collected:
+        cut = min(chips, left.get(i, 0))
+        left[i] = left.get(i, 0) - cut
+        if chips - cut:
+            out.append((i, chips - cut, pot))
+    if any(left.values()):
+        raise ConfigError("rake: a player pays more than they won", field="rake", value=taken)
+    return out
 
 
 def with_results(history: HandHistory) -> HandHistory:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
@@ -113,6 +113,8 @@ class HandResult:
     #: seats left with no chips
     busted: tuple[int, ...] = ()
     rake: int = 0
+    #: the rake each seat paid from its winnings (for the hand's history)
+    raked: Mapping[int, int] = field(default_factory=dict)
     #: the engine's hand (its log, config, board: for hand histories)
     played: Hand | None = None
 
@@ -434,9 +436,9 @@ class Table:
         stacks = hand.stacks_by_seat
         total = sum(pot.amount for pot in outcome.pots)
         rake = self.rake.of(total, len(hand.board) >= 3) if self.rake is not None else 0
-        if rake:
-            for seat, taken in _rake_from_winners(outcome, rake).items():
-                stacks[seat] -= taken
+        raked = _rake_from_winners(outcome, rake) if rake else {}
+        for seat, taken in raked.items():
+            stacks[seat] -= taken
         for seat, chips in stacks.items():
             state = self._seats[seat]
             came_in = seat == plan.big_blind or any(s == seat for s, _ in plan.posts)
@@ -460,6 +462,7 @@ class Table:
             stacks=MappingProxyType(dict(stacks)),
             busted=busted,
             rake=rake,
+            raked=MappingProxyType(raked),
             played=hand,
         )
         self._hand = self._plan = None

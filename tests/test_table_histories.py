@@ -1,0 +1,89 @@
+"""Every hand a table plays can be written as a hand history (PHH and
+PokerStars text) with table seats, names, the game's header and level, and
+validates (issue 11, item 6)."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from holdem import Decision, LegalActions, PlayerView
+from holdem.histories import (
+    read_phh_text,
+    read_pokerstars_text,
+    record,
+    validate,
+    write_phh,
+    write_pokerstars,
+)
+from holdem.table import CashGame, HandResult, Rake, Table
+
+
+def mixed(rng: random.Random):  # type: ignore[no-untyped-def]
+    def decide(view: PlayerView, legal: LegalActions) -> Decision:
+        roll = rng.random()
+        if legal.wager is not None and legal.min_to is not None and roll < 0.25:
+            return Decision(legal.wager, legal.min_to)
+        if legal.check:
+            return Decision.check()
+        if legal.call is not None and roll < 0.8:
+            return Decision.call()
+        return Decision.fold()
+
+    return decide
+
+
+def histories_of(results: list[HandResult], **kw: object) -> list[object]:
+    return [
+        record(r.played, rake=r.raked, **kw)  # type: ignore[arg-type]
+        for r in results
+        if r.played is not None
+    ]
+
+
+def written_and_read(histories: list[object]) -> tuple[list[object], list[object]]:
+    phh, stars = io.StringIO(), io.StringIO()
+    write_phh(histories, phh, many=True)  # type: ignore[arg-type]
+    write_pokerstars(histories, stars)  # type: ignore[arg-type]
+    return list(read_phh_text(phh.getvalue())), list(read_pokerstars_text(stars.getvalue()))
+
+
+def test_cash_hands_with_rake_write_and_validate_in_both_formats() -> None:
+    rng = random.Random(11)
+    game = CashGame(seats=6, small_blind=5, big_blind=10, rake=Rake(5, cap=30), rng=rng,
+                    max_hands=40)  # fmt: skip
+    results: list[HandResult] = []
+    game.table.subscribe(lambda e: None)
+    for seat, name in enumerate(["Ann", "Bob", "Cid", "Dee", "Eve"]):
+        game.join(seat + 1, name, rng.randint(400, 1000))
+    decide = mixed(rng)
+    while not game.over and game.table.can_deal():
+        results.append(game.play_hand(decide))
+    assert any(r.rake for r in results)
+    histories = histories_of(results, fields={"table": "holdem 1", "seat_count": 6})
+    for hand in histories:
+        assert validate(hand) == []  # type: ignore[arg-type]
+    phh, stars = written_and_read(histories)
+    assert len(phh) == len(stars) == len(results)
+    for hand in [*phh, *stars]:
+        assert validate(hand) == [], hand  # type: ignore[arg-type]
+    seats = {p.seat for h in phh for p in h.players}  # type: ignore[attr-defined]
+    assert seats <= {2, 3, 4, 5, 6}  # table seats 1..5, counted from 1
+    raked = [h for h in stars if h.claims.rake]  # type: ignore[attr-defined]
+    assert raked and all(h.claims.rake <= 30 for h in raked)  # type: ignore[attr-defined]
+
+
+def test_tournament_hands_write_with_their_header_and_validate() -> None:
+    rng = random.Random(5)
+    table = Table(seats=4, small_blind=10, big_blind=20, ante=2, tournament=True, rng=rng)
+    for seat, name in enumerate(["Ann", "Bob", "Cid", "Dee"]):
+        table.sit(seat, name, 300)
+    decide = mixed(rng)
+    results = []
+    while table.can_deal() and len(results) < 60:
+        results.append(table.play_hand(decide))
+    histories = histories_of(results, tournament=True, fields={"level": "I"})
+    phh, stars = written_and_read(histories)
+    for hand in [*phh, *stars]:
+        assert validate(hand) == [], hand  # type: ignore[arg-type]
+        assert hand.tournament  # type: ignore[attr-defined]
