@@ -210,7 +210,8 @@ class Table:
         """Calls ``listener(event)`` for every event from now on."""
         self._listeners.append(listener)
 
-    def _emit(self, event: Event) -> None:
+    def emit(self, event: Event) -> None:
+        """Tells the subscribers an event (games built on the table tell theirs too)."""
         for listener in self._listeners:
             listener(event)
 
@@ -265,7 +266,7 @@ class Table:
         first = self.hands_played == 0 or self.tournament
         status: Status = "playing" if first else ("posting" if post else "waiting")
         self._seats[seat] = Seat(name, chips, status, new=not first)
-        self._emit(SeatTaken(seat, name, chips))
+        self.emit(SeatTaken(seat, name, chips))
 
     def _check_chips(self, seat: int, chips: int) -> None:
         if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips < MAX_CHIPS:
@@ -284,7 +285,7 @@ class Table:
 
         def go() -> None:
             gone = self._seats.pop(seat)
-            self._emit(SeatFreed(seat, gone.name, gone.chips, "left"))
+            self.emit(SeatFreed(seat, gone.name, gone.chips, "left"))
 
         return self._later(seat, go)
 
@@ -301,7 +302,7 @@ class Table:
             now = self._seats.get(seat)
             if now is not None and now.status != "sitting_out":
                 self._seats[seat] = replace(now, status="sitting_out")
-                self._emit(SatOut(seat, now.name))
+                self.emit(SatOut(seat, now.name))
 
         return self._later(seat, out)
 
@@ -315,7 +316,7 @@ class Table:
         owes = state.missed_big or state.missed_small or state.new
         how: Status = "posting" if owes and post else "waiting" if owes else "playing"
         self._seats[seat] = replace(state, status=how)
-        self._emit(SatIn(seat, state.name, how))
+        self.emit(SatIn(seat, state.name, how))
 
     def add_chips(self, seat: int, chips: int) -> bool:
         """Adds chips to a stack (a cash top-up or rebuy): at once between hands
@@ -331,7 +332,7 @@ class Table:
             now = self._seats.get(seat)
             if now is not None:
                 self._seats[seat] = replace(now, chips=now.chips + chips)
-                self._emit(ChipsAdded(seat, now.name, chips, now.chips + chips, deferred))
+                self.emit(ChipsAdded(seat, now.name, chips, now.chips + chips, deferred))
 
         return self._later(seat, add)
 
@@ -388,7 +389,7 @@ class Table:
             )
         self._hand = Hand(config, rng=self._rng)
         self._logged = 0
-        self._emit(
+        self.emit(
             HandStarted(
                 hand=self.hands_played + 1,
                 button=plan.button,
@@ -412,7 +413,7 @@ class Table:
             return
         log = hand.log
         for action in log[self._logged :]:
-            self._emit(ActionTaken(self.hands_played + 1, action))
+            self.emit(ActionTaken(self.hands_played + 1, action))
         self._logged = len(log)
 
     def act(self, decision: Decision) -> None:
@@ -467,7 +468,7 @@ class Table:
         )
         self._hand = self._plan = None
         self._started = {}
-        self._emit(
+        self.emit(
             HandEnded(number, outcome, plan.dealt, tuple(stacks[s] for s in plan.dealt), rake)
         )
         later, self._after_hand = self._after_hand, []
@@ -476,7 +477,7 @@ class Table:
         for seat in busted:
             if seat in self._seats and self._seats[seat].chips == 0:
                 gone = self._seats.pop(seat)
-                self._emit(SeatFreed(seat, gone.name, 0, "busted"))
+                self.emit(SeatFreed(seat, gone.name, 0, "busted"))
         return result
 
     def play_hand(self, players: Decide | Mapping[int, Decide]) -> HandResult:
@@ -536,7 +537,7 @@ class Table:
             else:
                 del self._seats[seat]
                 self.away.discard(seat)
-                self._emit(SeatFreed(seat, state.name, state.chips, "timeouts"))
+                self.emit(SeatFreed(seat, state.name, state.chips, "timeouts"))
 
     def come_back(self, seat: int) -> None:
         """A tournament player taken away by timeouts decides again."""
