@@ -497,10 +497,13 @@ def _phh_fields(fields: dict[str, Any]) -> dict[str, Any]:
     day = _phh_date(fields)
     if day is not None:
         out["date"] = day
-    level = fields.get("level")
-    if isinstance(level, str | int) and not isinstance(level, bool):
-        if _WRITER_FIELDS["level"](str(level)):  # a tournament's level: "Level IV" in the header
-            out["level"] = str(level)
+    level = fields.get("level")  # a tournament's level: "Level IV" in the header
+    if (
+        isinstance(level, str | int)
+        and not isinstance(level, bool)
+        and re.fullmatch(r"\w+", str(level))
+    ):
+        out["level"] = str(level)
     return out
 
 
