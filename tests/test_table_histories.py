@@ -84,6 +84,9 @@ def test_tournament_hands_write_with_their_header_and_validate() -> None:
         results.append(table.play_hand(decide))
     histories = histories_of(results, tournament=True, fields={"level": "I"})
     phh, stars = written_and_read(histories)
+    text = io.StringIO()
+    write_pokerstars(histories[:1], text)  # type: ignore[arg-type]
+    assert "Tournament #0, Hold'em No Limit - Level I (10/20)" in text.getvalue()
     for hand in [*phh, *stars]:
         assert validate(hand) == [], hand  # type: ignore[arg-type]
         assert hand.tournament  # type: ignore[attr-defined]

@@ -477,8 +477,8 @@ def _writer_fields(fields: dict[str, Any]) -> dict[str, Any]:
 
 def _phh_fields(fields: dict[str, Any]) -> dict[str, Any]:
     """PHH's optional fields that PokerStars text has a place for: the table, the
-    number of seats, the currency and the date (``year``, ``month``, ``day``,
-    ``time``, ``time_zone_abbreviation``)."""
+    number of seats, the currency, the date (``year``, ``month``, ``day``,
+    ``time``, ``time_zone_abbreviation``) and a tournament's level."""
     out: dict[str, Any] = {}
     table = fields.get("table")
     if isinstance(table, str | int) and not isinstance(table, bool):
@@ -497,6 +497,13 @@ def _phh_fields(fields: dict[str, Any]) -> dict[str, Any]:
     day = _phh_date(fields)
     if day is not None:
         out["date"] = day
+    level = fields.get("level")  # a tournament's level: "Level IV" in the header
+    if (
+        isinstance(level, str | int)
+        and not isinstance(level, bool)
+        and re.fullmatch(r"\w+", str(level))
+    ):
+        out["level"] = str(level)
     return out
 
 

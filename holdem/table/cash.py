@@ -179,6 +179,8 @@ class CashGame:
         """Each player's session so far (chips still on the table count as theirs)."""
         held: dict[str, int] = {s.name: s.chips for s in self.table.seats.values()}
         return {
-            name: CashResult(name, bought, out + held.get(name, 0), hands)
+            name: CashResult(
+                name=name, bought_in=bought, cashed_out=out + held.get(name, 0), hands=hands
+            )
             for name, (bought, out, hands) in self._results.items()
         }

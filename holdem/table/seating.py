@@ -222,7 +222,7 @@ def _from_button(dealt: list[int], button: int, last_big: int | None) -> Plan:
         button=button,
         small_blind=small,
         big_blind=big,
-        positions=Positions(button, small, big),
+        positions=Positions(button=button, small_blind=small, big_blind=big),
     )
 
 
@@ -268,7 +268,7 @@ def _dead_button(seats: Mapping[int, Seat], last: Positions, tournament: bool) -
             button=other,
             small_blind=other,
             big_blind=big,
-            positions=Positions(other, other, big),
+            positions=Positions(button=other, small_blind=other, big_blind=big),
             missed=_missed(seats, last.big_blind, big, None, tournament),
         )
     posted_small = small if small in dealt else None
@@ -277,7 +277,7 @@ def _dead_button(seats: Mapping[int, Seat], last: Positions, tournament: bool) -
         button=button,
         small_blind=posted_small,
         big_blind=big,
-        positions=Positions(button, small, big),
+        positions=Positions(button=button, small_blind=small, big_blind=big),
         posts=tuple(posts),
         missed=_missed(
             seats, last.big_blind, big, small if posted_small is None else None, tournament

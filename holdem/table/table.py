@@ -169,7 +169,9 @@ class Table:
         self.tournament = tournament
         self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self._first_button = button
-        self._blinds = Blinds(small_blind, big_blind, ante, big_blind_ante)
+        self._blinds = Blinds(
+            small_blind=small_blind, big_blind=big_blind, ante=ante, big_blind_ante=big_blind_ante
+        )
         self._check_blinds(self._blinds)
         self._seats: dict[int, Seat] = {}
         self._positions: Positions | None = None
@@ -210,7 +212,8 @@ class Table:
         """Calls ``listener(event)`` for every event from now on."""
         self._listeners.append(listener)
 
-    def _emit(self, event: Event) -> None:
+    def emit(self, event: Event) -> None:
+        """Tells the subscribers an event (games built on the table tell theirs too)."""
         for listener in self._listeners:
             listener(event)
 
@@ -264,8 +267,8 @@ class Table:
             raise TableError(f"seat {seat}: nobody joins a freezeout once it has begun", seat=seat)
         first = self.hands_played == 0 or self.tournament
         status: Status = "playing" if first else ("posting" if post else "waiting")
-        self._seats[seat] = Seat(name, chips, status, new=not first)
-        self._emit(SeatTaken(seat, name, chips))
+        self._seats[seat] = Seat(name=name, chips=chips, status=status, new=not first)
+        self.emit(SeatTaken(seat=seat, name=name, chips=chips))
 
     def _check_chips(self, seat: int, chips: int) -> None:
         if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips < MAX_CHIPS:
@@ -284,7 +287,7 @@ class Table:
 
         def go() -> None:
             gone = self._seats.pop(seat)
-            self._emit(SeatFreed(seat, gone.name, gone.chips, "left"))
+            self.emit(SeatFreed(seat=seat, name=gone.name, chips=gone.chips, reason="left"))
 
         return self._later(seat, go)
 
@@ -301,7 +304,7 @@ class Table:
             now = self._seats.get(seat)
             if now is not None and now.status != "sitting_out":
                 self._seats[seat] = replace(now, status="sitting_out")
-                self._emit(SatOut(seat, now.name))
+                self.emit(SatOut(seat=seat, name=now.name))
 
         return self._later(seat, out)
 
@@ -315,7 +318,7 @@ class Table:
         owes = state.missed_big or state.missed_small or state.new
         how: Status = "posting" if owes and post else "waiting" if owes else "playing"
         self._seats[seat] = replace(state, status=how)
-        self._emit(SatIn(seat, state.name, how))
+        self.emit(SatIn(seat=seat, name=state.name, how=how))
 
     def add_chips(self, seat: int, chips: int) -> bool:
         """Adds chips to a stack (a cash top-up or rebuy): at once between hands
@@ -331,7 +334,15 @@ class Table:
             now = self._seats.get(seat)
             if now is not None:
                 self._seats[seat] = replace(now, chips=now.chips + chips)
-                self._emit(ChipsAdded(seat, now.name, chips, now.chips + chips, deferred))
+                self.emit(
+                    ChipsAdded(
+                        seat=seat,
+                        name=now.name,
+                        chips=chips,
+                        stack=now.chips + chips,
+                        deferred=deferred,
+                    )
+                )
 
         return self._later(seat, add)
 
@@ -388,7 +399,7 @@ class Table:
             )
         self._hand = Hand(config, rng=self._rng)
         self._logged = 0
-        self._emit(
+        self.emit(
             HandStarted(
                 hand=self.hands_played + 1,
                 button=plan.button,
@@ -412,7 +423,7 @@ class Table:
             return
         log = hand.log
         for action in log[self._logged :]:
-            self._emit(ActionTaken(self.hands_played + 1, action))
+            self.emit(ActionTaken(hand=self.hands_played + 1, action=action))
         self._logged = len(log)
 
     def act(self, decision: Decision) -> None:
@@ -467,8 +478,14 @@ class Table:
         )
         self._hand = self._plan = None
         self._started = {}
-        self._emit(
-            HandEnded(number, outcome, plan.dealt, tuple(stacks[s] for s in plan.dealt), rake)
+        self.emit(
+            HandEnded(
+                hand=number,
+                outcome=outcome,
+                seats=plan.dealt,
+                stacks=tuple(stacks[s] for s in plan.dealt),
+                rake=rake,
+            )
         )
         later, self._after_hand = self._after_hand, []
         for change in later:
@@ -476,7 +493,7 @@ class Table:
         for seat in busted:
             if seat in self._seats and self._seats[seat].chips == 0:
                 gone = self._seats.pop(seat)
-                self._emit(SeatFreed(seat, gone.name, 0, "busted"))
+                self.emit(SeatFreed(seat=seat, name=gone.name, chips=0, reason="busted"))
         return result
 
     def play_hand(self, players: Decide | Mapping[int, Decide]) -> HandResult:
@@ -536,7 +553,9 @@ class Table:
             else:
                 del self._seats[seat]
                 self.away.discard(seat)
-                self._emit(SeatFreed(seat, state.name, state.chips, "timeouts"))
+                self.emit(
+                    SeatFreed(seat=seat, name=state.name, chips=state.chips, reason="timeouts")
+                )
 
     def come_back(self, seat: int) -> None:
         """A tournament player taken away by timeouts decides again."""
