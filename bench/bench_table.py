@@ -201,8 +201,8 @@ def run_cash(hands: int) -> tuple[int, int, int, int]:
     for _ in range(hands):
         result = game.play_hand(decide)
         dealt += len(result.plan.dealt)
-        for seat in result.busted:  # a rebuy: the busted player sits down again
-            game.join(seat, NAMES[seat], STACK, post=True)
+        for seat in result.busted:  # a rebuy: the busted player keeps the seat
+            game.add_chips(seat, STACK)
     return hands, dealt, count[0], 1
 
 

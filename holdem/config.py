@@ -303,17 +303,18 @@ class HandConfig:
         """The key of this configuration's derived fields in ``_DERIVED``, or None
         when it is not a plain one.  Plain: the stacks a tuple of ints of at least
         1 and every other number an int (not a subclass: their values are keys),
-        the flags bools, the enums members, and no posts, seats, names or rule variants.  Beside
+        the flags bools, the enums members, and no rule variants.  Beside
         the stacks, checked here, the key holds all that :meth:`_check_and_derive`
-        reads of a plain configuration: one it passed, it passes again."""
+        reads of a plain configuration: one it passed, it passes again.  A hand at
+        a table (seats, names, posts) is plain too when those are tuples of
+        exact ints, strings (or None) and posts of them: they are in its key."""
         stacks = self.stacks
-        if not (
-            type(stacks) is tuple
-            and self.posts is _NO_ITEMS  # () is one object: other empty ones are not plain
-            and self.seats is _NO_ITEMS
-            and self.names is _NO_ITEMS
-            and self.rule_variants is _NO_ITEMS
-        ):
+        if type(stacks) is not tuple or self.rule_variants is not _NO_ITEMS:
+            return None
+        posts, seats, names = self.posts, self.seats, self.names
+        # () is one object: other empty ones are not plain
+        table = posts is not _NO_ITEMS or seats is not _NO_ITEMS or names is not _NO_ITEMS
+        if table and not _plain_table(posts, seats, names):
             return None
         button, small_blind, big_blind = self.button, self.small_blind, self.big_blind
         ante, straddle, raise_cap = self.ante, self.straddle, self.raise_cap
@@ -344,6 +345,7 @@ class HandConfig:
             big_blind_ante,
             missing_small_blind,
             structure._value_,  # a member's hash is Enum.__hash__, in Python
+            *((seats, names, posts) if table else ()),
         )
 
     def _derived(self) -> _Derived:
@@ -703,6 +705,25 @@ class HandConfig:
     def players(self) -> int:
         """Number of players dealt in."""
         return len(self.stacks)
+
+
+def _plain_table(posts: Any, seats: Any, names: Any) -> bool:
+    """Whether a configuration's posts, seats and names can be part of a key of
+    ``_DERIVED``: tuples of exact ints, of strings or None, and of posts made of
+    exact ints and bools (their values are the key)."""
+    if not (type(posts) is tuple and type(seats) is tuple and type(names) is tuple):
+        return False
+    return (
+        all(type(s) is int for s in seats)
+        and all(name is None or type(name) is str for name in names)
+        and all(
+            type(p) is Post
+            and type(p.seat) is int
+            and type(p.amount) is int
+            and type(p.dead) is bool
+            for p in posts
+        )
+    )
 
 
 def _slot_setter(name: str) -> Callable[[HandConfig, Any], None]:

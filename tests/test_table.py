@@ -129,8 +129,11 @@ def test_a_short_big_blind_all_in_heads_up() -> None:
     assert forced(result.played)[1] == (ActionKind.BIG_BLIND, 0, 1)
     assert sum(result.stacks.values()) == 1 + result.started[1]
     assert result.busted in ((), (0,))
-    if result.busted:
-        assert 0 not in table.seats and not table.can_deal()
+    if result.busted:  # a cash player keeps the seat, sitting out, until a rebuy
+        assert table.seats[0].chips == 0 and table.seats[0].status == "sitting_out"
+        assert not table.can_deal()
+        table.add_chips(0, 50)
+        assert table.seats[0].status == "playing" and table.can_deal()
 
 
 # --- cash: sitting out, missed blinds, new players ---------------------------------------

@@ -95,7 +95,7 @@ class CashGame:
         self._clock = clock
         self._began: float | None = None
         self._results: dict[str, list[int]] = {}  # name -> [bought in, cashed out, hands]
-        self.table.subscribe(self._on_event)
+        self.table.subscribe(self._on_event, kinds=(SeatFreed,))
 
     @property
     def hands_played(self) -> int:

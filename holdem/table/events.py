@@ -24,6 +24,7 @@ from ..pots import Outcome
 from ..wire import Fields
 
 __all__ = [
+    "EVENT_TYPES",
     "ActionTaken",
     "ChipsAdded",
     "Event",
@@ -173,21 +174,20 @@ Event: TypeAlias = (
     | PlayerEliminated
 )
 
-_TYPES: dict[str, type[Any]] = {
-    t.kind: t
-    for t in (
-        SeatTaken,
-        SeatFreed,
-        SatOut,
-        SatIn,
-        ChipsAdded,
-        HandStarted,
-        ActionTaken,
-        HandEnded,
-        LevelUp,
-        PlayerEliminated,
-    )
-}
+#: Every type of event.
+EVENT_TYPES: tuple[type[Any], ...] = (
+    SeatTaken,
+    SeatFreed,
+    SatOut,
+    SatIn,
+    ChipsAdded,
+    HandStarted,
+    ActionTaken,
+    HandEnded,
+    LevelUp,
+    PlayerEliminated,
+)
+_TYPES: dict[str, type[Any]] = {t.kind: t for t in EVENT_TYPES}
 
 
 def _to_dict(self: Any) -> dict[str, Any]:

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from ..config import MAX_TABLE_SEATS
 from ..errors import ConfigError
@@ -77,10 +77,9 @@ BUTTON_POLICIES: dict[str, str] = {
 Status = Literal["playing", "sitting_out", "waiting", "posting"]
 
 
-@dataclass(frozen=True, slots=True)
-class Seat:
+class Seat(NamedTuple):
     """A player at a table between hands (the table keeps one per occupied
-    seat, replaced when it changes)."""
+    seat, replaced when it changes: a named tuple, made anew every hand)."""
 
     name: str
     chips: int
@@ -309,7 +308,7 @@ def _missed(
         return ()
     out: list[tuple[int, str]] = []
     for s, state in sorted(seats.items()):
-        if state.status != "sitting_out" or state.chips <= 0:
+        if state.status != "sitting_out":
             continue
         if s == dead_small:
             out.append((s, "small"))

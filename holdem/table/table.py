@@ -21,8 +21,8 @@ for during a hand, they wait for its end.  Every change is an event
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
@@ -33,6 +33,9 @@ from ..errors import ConfigError, TableError
 from ..hand import Hand
 from ..pots import Outcome
 from ..views import PlayerView
+from .events import (
+    EVENT_TYPES as _EVENT_TYPES,
+)
 from .events import (
     ActionTaken,
     ChipsAdded,
@@ -179,7 +182,12 @@ class Table:
         self._plan: Plan | None = None
         self._started: dict[int, int] = {}
         self._after_hand: list[Callable[[], None]] = []
-        self._listeners: list[Callable[[Event], None]] = []
+        self._listeners: list[tuple[Callable[[Event], None], tuple[type, ...] | None]] = []
+        self._wanted: set[type] = set()  # event types someone listens to
+        # the plans of the next hand by the seats (as the button policy sees them)
+        # and the last positions: a table's seats take few different shapes
+        self._plans: dict[tuple[Any, ...], tuple[Plan, tuple[str, ...], int] | None] = {}
+        self._shape: tuple[Any, ...] | None = None  # the seats' (None: to be seen again)
         self.hands_played = 0
         self.rake = rake
         self.timer = timer
@@ -208,14 +216,23 @@ class Table:
         """The button and blinds' seats of the last hand dealt."""
         return self._positions
 
-    def subscribe(self, listener: Callable[[Event], None]) -> None:
-        """Calls ``listener(event)`` for every event from now on."""
-        self._listeners.append(listener)
+    def subscribe(
+        self, listener: Callable[[Event], None], kinds: Iterable[type] | None = None
+    ) -> None:
+        """Calls ``listener(event)`` for every event from now on (of the event
+        types ``kinds`` only, when given: the table then builds no other)."""
+        wanted = None if kinds is None else tuple(kinds)
+        self._listeners.append((listener, wanted))
+        self._wanted.update(_EVENT_TYPES if wanted is None else wanted)
 
     def emit(self, event: Event) -> None:
         """Tells the subscribers an event (games built on the table tell theirs too)."""
-        for listener in self._listeners:
-            listener(event)
+        for listener, kinds in self._listeners:
+            if kinds is None or type(event) in kinds:
+                listener(event)
+
+    def _seats_changed(self) -> None:
+        self._shape = None
 
     def set_blinds(self, blinds: Blinds) -> None:
         """The blinds of the next hands (from the next hand on, if one is being played)."""
@@ -268,6 +285,7 @@ class Table:
         first = self.hands_played == 0 or self.tournament
         status: Status = "playing" if first else ("posting" if post else "waiting")
         self._seats[seat] = Seat(name=name, chips=chips, status=status, new=not first)
+        self._seats_changed()
         self.emit(SeatTaken(seat=seat, name=name, chips=chips))
 
     def _check_chips(self, seat: int, chips: int) -> None:
@@ -287,6 +305,7 @@ class Table:
 
         def go() -> None:
             gone = self._seats.pop(seat)
+            self._seats_changed()
             self.emit(SeatFreed(seat=seat, name=gone.name, chips=gone.chips, reason="left"))
 
         return self._later(seat, go)
@@ -303,7 +322,8 @@ class Table:
         def out() -> None:
             now = self._seats.get(seat)
             if now is not None and now.status != "sitting_out":
-                self._seats[seat] = replace(now, status="sitting_out")
+                self._seats[seat] = now._replace(status="sitting_out")
+                self._seats_changed()
                 self.emit(SatOut(seat=seat, name=now.name))
 
         return self._later(seat, out)
@@ -317,13 +337,17 @@ class Table:
             raise TableError(f"{state.name} is not sitting out", seat=seat)
         owes = state.missed_big or state.missed_small or state.new
         how: Status = "posting" if owes and post else "waiting" if owes else "playing"
-        self._seats[seat] = replace(state, status=how)
+        self._seats[seat] = state._replace(status=how)
+        self._seats_changed()
         self.emit(SatIn(seat=seat, name=state.name, how=how))
 
     def add_chips(self, seat: int, chips: int) -> bool:
         """Adds chips to a stack (a cash top-up or rebuy): at once between hands
         (True); asked for during a hand the player is in, the chips are added
-        before the next hand (False: they are not in play in this one)."""
+        before the next hand (False: they are not in play in this one).  A
+        player who lost every chip keeps the seat, sitting out, until they
+        rebuy (then they play on, or wait for the big blind if it passed them)
+        or leave."""
         state = self._seat(seat)
         if self.tournament:
             raise TableError(f"{state.name}: nobody adds chips in a freezeout (R11)", seat=seat)
@@ -333,7 +357,13 @@ class Table:
         def add() -> None:
             now = self._seats.get(seat)
             if now is not None:
-                self._seats[seat] = replace(now, chips=now.chips + chips)
+                self._seats[seat] = now._replace(chips=now.chips + chips)
+                if not now.chips and now.status == "sitting_out":  # a rebuy after a bust
+                    owes = now.missed_big or now.missed_small
+                    self._seats[seat] = self._seats[seat]._replace(
+                        status="waiting" if owes else "playing"
+                    )
+                    self._seats_changed()
                 self.emit(
                     ChipsAdded(
                         seat=seat,
@@ -352,74 +382,113 @@ class Table:
         """Whether the next hand can be dealt (two players or more to deal in)."""
         return self._hand is None and self._next_plan() is not None
 
-    def _next_plan(self) -> Plan | None:
-        return plan_hand(
+    def _next_plan(self) -> tuple[Plan, tuple[str, ...], int] | None:
+        """The next hand's plan, its players' names and the button's position
+        among the seats dealt in (see :class:`~holdem.config.HandConfig`'s
+        ``button``): remembered while the seats stay as they are."""
+        last = self._positions
+        shape = self._shape
+        if shape is None:
+            # what plan_hand reads of the seats: all but the number of chips
+            self._shape = shape = tuple(
+                (seat, state.name, state.status, state.chips > 0, state.missed_small,
+                 state.missed_big, state.new)
+                for seat, state in sorted(self._seats.items())
+            )  # fmt: skip
+        key = (shape, last)
+        if key in self._plans:
+            return self._plans[key]
+        plan = plan_hand(
             self._seats,
-            self._positions,
+            last,
             policy=self.button_policy,
             tournament=self.tournament,
             button=self._first_button,
         )
+        known = None
+        if plan is not None:
+            dealt = plan.dealt
+            before = [s for s in dealt if s <= plan.button]  # a dead button: the seat before it
+            position = dealt.index(before[-1]) if before else len(dealt) - 1
+            known = (plan, tuple(self._seats[s].name for s in dealt), position)
+        if len(self._plans) >= 4096:
+            self._plans.clear()
+        self._plans[key] = known
+        return known
 
     def start_hand(self) -> Hand:
         """Deals the next hand (its forced bets posted): play it through
         :attr:`hand`, then call :meth:`finish_hand`."""
         if self._hand is not None:
             raise TableError("a hand is being played: finish it first")
-        plan = self._next_plan()
-        if plan is None:
+        known = self._next_plan()
+        if known is None:
             raise TableError("fewer than two players can be dealt in")
+        plan, names, position = known
         b = self._blinds
-        posts = tuple(
-            Post(seat, b.big_blind if what == "big" else b.small_blind, dead=what == "small")
-            for seat, what in plan.posts
-        )
-        config = HandConfig.at_table(
-            {s: self._seats[s].chips for s in plan.dealt},
-            button=plan.button,
-            names={s: self._seats[s].name for s in plan.dealt},
-            posts=posts,
+        seats = self._seats
+        dealt = plan.dealt
+        posts: tuple[Post, ...] = ()
+        if plan.posts:
+            posts = tuple(
+                Post(
+                    seat=dealt.index(seat),
+                    amount=b.big_blind if what == "big" else b.small_blind,
+                    dead=what == "small",
+                )
+                for seat, what in plan.posts
+            )
+        stacks = tuple([seats[s].chips for s in dealt])
+        config = HandConfig(
+            stacks=stacks,
+            button=position,
             small_blind=b.small_blind,
             big_blind=b.big_blind,
+            structure=self.structure,
             ante=b.ante,
             big_blind_ante=b.big_blind_ante,
-            structure=self.structure,
-            missing_small_blind=plan.small_blind is None and len(plan.dealt) > 2,
+            missing_small_blind=plan.small_blind is None and len(dealt) > 2,
+            dead_button=plan.button not in dealt,
+            posts=posts,
             hand_id=self.hands_played + 1,
+            seats=dealt,
+            names=names,
         )
         self._plan = plan
         self._positions = plan.positions
-        self._started = {s: self._seats[s].chips for s in plan.dealt}
-        for seat, what in plan.missed:
-            state = self._seats[seat]
-            self._seats[seat] = replace(
-                state,
-                missed_big=state.missed_big or what == "big",
-                missed_small=state.missed_small or what == "small",
-            )
-        self._hand = Hand(config, rng=self._rng)
+        self._started = dict(zip(dealt, stacks, strict=True))
+        if plan.missed:
+            for seat, what in plan.missed:
+                state = seats[seat]
+                seats[seat] = state._replace(
+                    missed_big=state.missed_big or what == "big",
+                    missed_small=state.missed_small or what == "small",
+                )
+            self._seats_changed()
+        self._hand = hand = Hand(config, rng=self._rng)
         self._logged = 0
-        self.emit(
-            HandStarted(
-                hand=self.hands_played + 1,
-                button=plan.button,
-                small_blind_seat=plan.small_blind,
-                big_blind_seat=plan.big_blind,
-                seats=plan.dealt,
-                stacks=tuple(self._started[s] for s in plan.dealt),
-                names=tuple(self._seats[s].name for s in plan.dealt),
-                small_blind=b.small_blind,
-                big_blind=b.big_blind,
-                ante=b.ante,
+        if HandStarted in self._wanted:
+            self.emit(
+                HandStarted(
+                    hand=self.hands_played + 1,
+                    button=plan.button,
+                    small_blind_seat=plan.small_blind,
+                    big_blind_seat=plan.big_blind,
+                    seats=dealt,
+                    stacks=stacks,
+                    names=names,
+                    small_blind=b.small_blind,
+                    big_blind=b.big_blind,
+                    ante=b.ante,
+                )
             )
-        )
         self._tell_actions()
-        return self._hand
+        return hand
 
     def _tell_actions(self) -> None:
         """Tells the hand's new log records as events."""
         hand = self._hand
-        if hand is None or not self._listeners:
+        if hand is None or ActionTaken not in self._wanted:
             return
         log = hand.log
         for action in log[self._logged :]:
@@ -450,17 +519,25 @@ class Table:
         raked = _rake_from_winners(outcome, rake) if rake else {}
         for seat, taken in raked.items():
             stacks[seat] -= taken
+        seats = self._seats
         for seat, chips in stacks.items():
-            state = self._seats[seat]
+            state = seats[seat]
+            if state.status == "playing" and not (
+                state.new or state.missed_big or state.missed_small
+            ):
+                seats[seat] = Seat(name=state.name, chips=chips)  # (the rest: the defaults)
+                if not chips:
+                    self._seats_changed()
+                continue
             came_in = seat == plan.big_blind or any(s == seat for s, _ in plan.posts)
-            self._seats[seat] = replace(
-                state,
+            seats[seat] = state._replace(
                 chips=chips,
                 status="playing" if state.status in ("waiting", "posting") else state.status,
                 new=False,
                 missed_big=state.missed_big and not came_in,
                 missed_small=state.missed_small and not came_in,
             )
+            self._seats_changed()
         self.hands_played += 1
         number = self.hands_played
         busted = tuple(s for s in plan.dealt if stacks[s] == 0)
@@ -469,31 +546,39 @@ class Table:
             plan=plan,
             blinds=self._blinds,
             outcome=outcome,
-            started=MappingProxyType(dict(self._started)),
-            stacks=MappingProxyType(dict(stacks)),
+            started=self._started,
+            stacks=stacks,
             busted=busted,
             rake=rake,
-            raked=MappingProxyType(raked),
+            raked=raked,
             played=hand,
         )
         self._hand = self._plan = None
         self._started = {}
-        self.emit(
-            HandEnded(
-                hand=number,
-                outcome=outcome,
-                seats=plan.dealt,
-                stacks=tuple(stacks[s] for s in plan.dealt),
-                rake=rake,
+        if HandEnded in self._wanted:
+            self.emit(
+                HandEnded(
+                    hand=number,
+                    outcome=outcome,
+                    seats=plan.dealt,
+                    stacks=tuple(stacks[s] for s in plan.dealt),
+                    rake=rake,
+                )
             )
-        )
         later, self._after_hand = self._after_hand, []
         for change in later:
             change()
         for seat in busted:
-            if seat in self._seats and self._seats[seat].chips == 0:
-                gone = self._seats.pop(seat)
-                self.emit(SeatFreed(seat=seat, name=gone.name, chips=0, reason="busted"))
+            out = self._seats.get(seat)
+            if out is None or out.chips:
+                continue
+            self._seats_changed()
+            if self.tournament:  # out of the tournament
+                del self._seats[seat]
+                self.emit(SeatFreed(seat=seat, name=out.name, chips=0, reason="busted"))
+            else:  # a cash player keeps the seat until they rebuy (add_chips) or leave
+                self._seats[seat] = out._replace(status="sitting_out")
+                self.emit(SatOut(seat=seat, name=out.name))
         return result
 
     def play_hand(self, players: Decide | Mapping[int, Decide]) -> HandResult:
@@ -501,18 +586,20 @@ class Table:
         for every seat, or one per seat), from the player's view and menu."""
         hand = self.start_hand()
         decide_for = players if isinstance(players, Mapping) else None
+        timer, away, seats = self.timer, self.away, self._seats
+        tell = ActionTaken in self._wanted
         while not hand.done:
             seat = hand.actor
             assert seat is not None
             legal = hand.legal_actions()
             assert legal is not None
-            decide: Any = decide_for[seat] if decide_for is not None else players
-            timer, name = self.timer, self._seats[seat].name
-            if seat in self.away:
+            decide: Any = players if decide_for is None else decide_for[seat]
+            if away and seat in away:
                 decision = Decision.check() if legal.check else Decision.fold()
             elif timer is None:
                 decision = decide(hand.view(seat), legal)
             else:
+                name = seats[seat].name
                 timer.start(name)
                 decision = decide(hand.view(seat), legal)
                 if timer.stop(name):
@@ -520,7 +607,8 @@ class Table:
                 else:
                     decision = timer.timeout(name, legal, hand.can_timeout(seat))
             hand.act(decision, seat=seat)
-            self._tell_actions()
+            if tell:
+                self._tell_actions()
         result = self.finish_hand()
         self._take_away_timed_out(result.plan.dealt)
         return result
@@ -552,6 +640,7 @@ class Table:
                 self.away.add(seat)
             else:
                 del self._seats[seat]
+                self._seats_changed()
                 self.away.discard(seat)
                 self.emit(
                     SeatFreed(seat=seat, name=state.name, chips=state.chips, reason="timeouts")
