@@ -3,6 +3,7 @@ sitting out and missed blinds, new players, chips carried from hand to hand."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from holdem import ActionKind, Decision, LegalActions, PlayerView
-from holdem.errors import ConfigError, TableError
+from holdem.errors import ConfigError, TableError, WireError
 from holdem.table import (
     ActionTaken,
     Event,
@@ -21,6 +22,7 @@ from holdem.table import (
     event_from_dict,
     plan_hand,
 )
+from holdem.wire import schema
 
 
 def passive(view: PlayerView, legal: LegalActions) -> Decision:
@@ -254,8 +256,18 @@ def test_every_event_reads_back_from_its_wire_form() -> None:
         table.play_hand(passive)
     kinds = {type(e) for e in events}
     assert {HandStarted, ActionTaken, HandEnded} <= kinds
+    jsonschema = pytest.importorskip("jsonschema")
+    validator = jsonschema.Draft202012Validator(
+        {"$ref": "#/$defs/Event", "$defs": schema()["$defs"]}
+    )
     for event in events:
-        assert event_from_dict(event.to_dict()) == event
+        data = json.loads(json.dumps(event.to_dict()))
+        assert event_from_dict(data) == event
+        assert not list(validator.iter_errors(data)), data
+    with pytest.raises(WireError, match="unknown event 'seat_lost'"):
+        event_from_dict({"event": "seat_lost", "seat": 1})
+    with pytest.raises(WireError, match=r"event\.chips"):
+        event_from_dict({"event": "seat_taken", "seat": 1, "name": "Ann", "chips": "many"})
 
 
 # --- random sessions ---------------------------------------------------------------------
