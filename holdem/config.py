@@ -714,8 +714,8 @@ def _plain_table(posts: Any, seats: Any, names: Any) -> bool:
     if not (type(posts) is tuple and type(seats) is tuple and type(names) is tuple):
         return False
     return (
-        all(type(s) is int for s in seats)
-        and all(name is None or type(name) is str for name in names)
+        set(map(type, seats)) <= _INT
+        and set(map(type, names)) <= _NAME
         and all(
             type(p) is Post
             and type(p.seat) is int
@@ -724,6 +724,10 @@ def _plain_table(posts: Any, seats: Any, names: Any) -> bool:
             for p in posts
         )
     )
+
+
+_INT = {int}
+_NAME = {str, type(None)}
 
 
 def _slot_setter(name: str) -> Callable[[HandConfig, Any], None]:

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..actions import Decision, LegalActions
 from ..config import MAX_CHIPS, MAX_PLAYERS, HandConfig, Post, Structure
@@ -101,9 +101,8 @@ class Rake:
         return taken if self.cap is None else min(taken, self.cap)
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """One hand a table played."""
+class HandResult(NamedTuple):
+    """One hand a table played (a named tuple: one a hand)."""
 
     hand: int
     plan: Plan
@@ -117,7 +116,7 @@ class HandResult:
     busted: tuple[int, ...] = ()
     rake: int = 0
     #: the rake each seat paid from its winnings (for the hand's history)
-    raked: Mapping[int, int] = field(default_factory=dict)
+    raked: Mapping[int, int] = MappingProxyType({})
     #: the engine's hand (its log, config, board: for hand histories)
     played: Hand | None = None
 
@@ -451,7 +450,8 @@ class Table:
             dead_button=plan.button not in dealt,
             posts=posts,
             hand_id=self.hands_played + 1,
-            seats=dealt,
+            # seats 0..n-1 are the engine's own numbers: the plain (faster) configuration
+            seats=() if dealt[-1] == len(dealt) - 1 else dealt,
             names=names,
         )
         self._plan = plan
@@ -514,11 +514,13 @@ class Table:
         if outcome is None:
             raise TableError("the hand is not over")
         stacks = hand.stacks_by_seat
-        total = sum(pot.amount for pot in outcome.pots)
-        rake = self.rake.of(total, len(hand.board) >= 3) if self.rake is not None else 0
-        raked = _rake_from_winners(outcome, rake) if rake else {}
-        for seat, taken in raked.items():
-            stacks[seat] -= taken
+        rake = 0
+        raked: dict[int, int] = {}
+        if self.rake is not None:
+            rake = self.rake.of(outcome.total, len(hand.board) >= 3)
+            raked = _rake_from_winners(outcome, rake) if rake else {}
+            for seat, taken in raked.items():
+                stacks[seat] -= taken
         seats = self._seats
         for seat, chips in stacks.items():
             state = seats[seat]
