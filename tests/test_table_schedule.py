@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_wire import check  # validates data against $defs/<shape> of the schema
 
 from holdem.config import MAX_CHIPS, HandConfig
 from holdem.errors import ConfigError, WireError
@@ -250,13 +251,6 @@ def schedules(draw: st.DrawFn) -> Schedule:
 SCHEMA = schema()
 
 
-def check(shape: str, data: Any) -> None:
-    jsonschema = pytest.importorskip("jsonschema")
-    validator = jsonschema.Draft202012Validator({"$ref": f"#/$defs/{shape}", **SCHEMA})
-    errors = sorted(validator.iter_errors(json.loads(json.dumps(data))), key=str)
-    assert not errors, f"{shape}: {errors[0].message} at {list(errors[0].absolute_path)}"
-
-
 @given(schedules())
 def test_text_and_wire_forms_round_trip(schedule: Schedule) -> None:
     assert Schedule.parse(schedule.format()) == schedule
@@ -277,14 +271,14 @@ def test_level_at_agrees_with_walking_the_levels(
     index, level = schedule.level_at(hands, seconds)
     assert level == schedule.level(index)
     count = seconds if schedule.by_minutes else hands
-    lengths = [schedule.level(i).length for i in range(min(index, len(schedule.levels)) + 2)]
-    assert None not in lengths
+    lengths = [schedule.level(i).length or 0 for i in range(min(index, len(schedule.levels)) + 2)]
+    assert 0 not in lengths
     # past the given levels every level is as long as the last one
     assert lengths[len(schedule.levels) :] == [schedule.levels[-1].length] * (
         len(lengths) - len(schedule.levels)
     )
     given = min(index, len(schedule.levels))
-    start = sum(lengths[:given], 0.0) + (index - given) * (lengths[-1] or 0)
+    start = sum(lengths[:given], 0.0) + (index - given) * lengths[-1]
     if index < len(schedule.levels) - 1 or schedule.after_last == "rise":
         length = level.length
         assert length is not None

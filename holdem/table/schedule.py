@@ -281,7 +281,7 @@ class Level:
             not isinstance(minutes, int | float) or isinstance(minutes, bool)
         ):
             raise f.error("minutes", minutes, "expected a number of minutes or null")
-        level = cls(
+        fields: dict[str, Any] = dict(
             small_blind=f.integer("small_blind"),
             big_blind=f.integer("big_blind"),
             ante=f.integer("ante", default=0),
@@ -289,8 +289,8 @@ class Level:
             hands=f.integer("hands", default=None, optional=True),
             minutes=minutes,
         )
-        f.done()
-        return level
+        f.done()  # the shape first: an unknown field is a wire error
+        return cls(**fields)
 
 
 def _length_text(level: Level) -> str:
