@@ -19,9 +19,12 @@ from .events import (
     SeatTaken,
     event_from_dict,
 )
+from .schedule import Level, Schedule
 from .seating import BUTTON_POLICIES, Plan, Positions, Seat, plan_hand
+from .standings import Elimination, Placing, Standings, TournamentResult, eliminators
 from .table import Blinds, Decide, HandResult, Rake, Table
 from .timer import TimerRules, TurnTimer
+from .tournament import Tournament
 
 __all__ = [
     "BUTTON_POLICIES",
@@ -31,23 +34,31 @@ __all__ = [
     "CashResult",
     "ChipsAdded",
     "Decide",
+    "Elimination",
     "Event",
     "HandEnded",
     "HandResult",
     "HandStarted",
+    "Level",
     "LevelUp",
+    "Placing",
     "Plan",
     "PlayerEliminated",
     "Positions",
     "Rake",
     "SatIn",
     "SatOut",
+    "Schedule",
     "Seat",
     "SeatFreed",
     "SeatTaken",
+    "Standings",
     "Table",
     "TimerRules",
+    "Tournament",
+    "TournamentResult",
     "TurnTimer",
+    "eliminators",
     "event_from_dict",
     "plan_hand",
 ]

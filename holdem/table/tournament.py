@@ -1,0 +1,172 @@
+"""Freezeout tournaments (RULES.md R11): one table, everyone starting with the
+same stack, blinds rising by a schedule, players with no chips eliminated and
+placed, the last player with chips the winner.
+
+>>> from holdem import Decision
+>>> game = Tournament(["Ann", "Bob", "Cid"], stack=200, rng=4)
+>>> result = game.run(lambda view, legal: Decision.all_in() if legal.all_in else Decision.check())
+>>> result.winner in ("Ann", "Bob", "Cid"), [p.place for p in result.places]
+(True, [1, 2, 3])
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+
+from ..config import Structure
+from ..errors import ConfigError, TableError
+from .events import Event, LevelUp, PlayerEliminated
+from .schedule import Level, Schedule
+from .seating import ButtonPolicy
+from .standings import Standings, TournamentResult, eliminators
+from .table import Blinds, Decide, HandResult, Table
+from .timer import TurnTimer
+
+__all__ = ["Tournament"]
+
+
+class Tournament:
+    """A freezeout at one table of ``seats`` seats (default: one per player),
+    the players seated in the order given from seat 0, each with ``stack``
+    chips; the blinds by ``schedule`` (default :meth:`Schedule.default`: 10/20
+    rising about 25% every 10 hands), by hands played or by ``clock``'s
+    seconds.  Players are named by their names (distinct)."""
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        *,
+        stack: int = 1500,
+        seats: int | None = None,
+        schedule: Schedule | None = None,
+        structure: Structure | str = Structure.NO_LIMIT,
+        button_policy: ButtonPolicy = "dead",
+        button: int | None = None,
+        timer: TurnTimer | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        rng: int | random.Random | None = None,
+    ) -> None:
+        names = list(players)
+        self.standings = Standings(names)  # checks the names
+        self.schedule = schedule if schedule is not None else Schedule.default()
+        self._clock = clock
+        self._began: float | None = None
+        self.level_index, level = self.schedule.level_at(0, 0.0)
+        self.table = Table(
+            len(names) if seats is None else seats,
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+            big_blind_ante=level.big_blind_ante,
+            structure=structure,
+            button_policy=button_policy,
+            tournament=True,
+            rng=rng,
+            button=button,
+            timer=timer,
+        )
+        if len(names) > self.table.max_seats:
+            raise ConfigError(
+                f"{len(names)} players at a table of {self.table.max_seats} seats",
+                field="seats",
+                value=seats,
+            )
+        for seat, name in enumerate(names):
+            self.table.sit(seat, name, stack)
+        self._names = {seat: name for seat, name in enumerate(names)}
+
+    @property
+    def level(self) -> Level:
+        """The level the next hand is played at."""
+        return self.schedule.level(self.level_index)
+
+    @property
+    def finished(self) -> bool:
+        return self.standings.finished
+
+    def subscribe(self, listener: Callable[[Event], None]) -> None:
+        """Calls ``listener(event)`` for every event of the tournament's table."""
+        self.table.subscribe(listener)
+
+    def _raise_blinds(self) -> None:
+        seconds = 0.0 if self._began is None else self._clock() - self._began
+        index, level = self.schedule.level_at(self.table.hands_played, seconds)
+        if index != self.level_index:
+            self.level_index = index
+            self.table.set_blinds(
+                Blinds(
+                    small_blind=level.small_blind,
+                    big_blind=level.big_blind,
+                    ante=level.ante,
+                    big_blind_ante=level.big_blind_ante,
+                )
+            )
+            self.table.emit(
+                LevelUp(
+                    level=index,
+                    hand=self.table.hands_played + 1,
+                    small_blind=level.small_blind,
+                    big_blind=level.big_blind,
+                    ante=level.ante,
+                )
+            )
+
+    def play_hand(self, players: Decide | Mapping[str, Decide]) -> HandResult:
+        """Plays the next hand at the current level: each decision asked of
+        ``players`` (one for everybody, or one per name).  Players left with
+        no chips are eliminated and placed."""
+        if self.finished:
+            raise TableError("the tournament is over")
+        if self._began is None:
+            self._began = self._clock()
+        self._raise_blinds()
+        by_seat: Decide | Mapping[int, Decide]
+        if isinstance(players, Mapping):
+            by_seat = {seat: players[name] for seat, name in self._names.items()}
+        else:
+            by_seat = players
+        result = self.table.play_hand(by_seat)
+        if result.busted:
+            outcome = result.outcome
+            placed = self.standings.record_hand(
+                result.hand,
+                {self._names[s]: chips for s, chips in result.started.items()},
+                [self._names[s] for s in result.busted],
+                {
+                    self._names[s]: tuple(self._names[w] for w in eliminators(outcome, s))
+                    for s in result.busted
+                },
+            )
+            seat_of = {name: seat for seat, name in self._names.items()}
+            for placing in placed:
+                out = placing.elimination
+                assert out is not None
+                self.table.emit(
+                    PlayerEliminated(
+                        seat=seat_of[placing.player],
+                        name=placing.player,
+                        place=placing.place,
+                        hand=out.hand_number,
+                        by=out.eliminated_by,
+                    )
+                )
+        return result
+
+    def run(
+        self, players: Decide | Mapping[str, Decide], *, max_hands: int | None = None
+    ) -> TournamentResult:
+        """Plays until one player has every chip (or ``max_hands`` more hands,
+        then :class:`~holdem.errors.TableError`); the result."""
+        played = 0
+        while not self.finished:
+            if max_hands is not None and played >= max_hands:
+                raise TableError(f"the tournament did not end in {max_hands} hands")
+            self.play_hand(players)
+            played += 1
+        return self.result()
+
+    def result(self) -> TournamentResult:
+        """The places, each player's elimination (hand, by whom) and the winner."""
+        return self.standings.result()

@@ -1,0 +1,106 @@
+"""Freezeout tournaments at a table (R11, issue 11): levels going up,
+eliminations placed by the chips they started the hand with, one winner."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from holdem import Decision, LegalActions, PlayerView
+from holdem.errors import TableError
+from holdem.table import Event, LevelUp, PlayerEliminated, Schedule, Tournament
+
+
+def shover(view: PlayerView, legal: LegalActions) -> Decision:
+    """All-in whenever possible: players go out fast, often several at once."""
+    if legal.all_in is not None:
+        return Decision.all_in()
+    return Decision.check() if legal.check else Decision.call()
+
+
+def random_player(rng: random.Random):  # type: ignore[no-untyped-def]
+    def decide(view: PlayerView, legal: LegalActions) -> Decision:
+        options = []
+        if legal.fold and not legal.check:
+            options.append(Decision.fold())
+        options.append(Decision.check() if legal.check else Decision.call())
+        if legal.wager is not None and legal.min_to is not None and legal.max_to is not None:
+            options.append(Decision(legal.wager, rng.randint(legal.min_to, legal.max_to)))
+        return rng.choice(options)
+
+    return decide
+
+
+def test_players_out_in_one_hand_are_placed_by_the_chips_they_started_with() -> None:
+    for seed in range(300):  # the first deals where two players go out in one hand
+        game = Tournament(["Ann", "Bob", "Cid", "Dee"], stack=100, rng=seed)
+        events: list[Event] = []
+        game.subscribe(events.append)
+        for seat, chips in ((0, 40), (1, 100), (2, 100), (3, 160)):
+            game.table._seats[seat] = game.table._seats[seat]._replace(chips=chips)
+        result = game.play_hand(shover)
+        if len(result.busted) == 2:
+            break
+    else:
+        pytest.fail("no hand with two players out")
+    out = [e for e in events if isinstance(e, PlayerEliminated)]
+    first, second = sorted(out, key=lambda e: e.place)
+    started = {e.name: result.started[e.seat] for e in out}
+    assert {first.place, second.place} <= {3, 4} and second.place == 4
+    if started[first.name] == started[second.name]:
+        assert first.place == second.place == 3  # a tie shares the better place
+    else:
+        assert started[first.name] > started[second.name] and first.place == 3
+    assert all(e.hand == 1 and e.by for e in out)
+
+
+def test_a_default_freezeout_ends_with_one_winner_and_every_place() -> None:
+    events: list[Event] = []
+    game = Tournament([f"P{i}" for i in range(6)], stack=1500, rng=9)
+    game.subscribe(events.append)
+    result = game.run(random_player(random.Random(9)), max_hands=5000)
+    assert sorted(p.player for p in result.places) == [f"P{i}" for i in range(6)]
+    assert result.places[0].player == result.winner and result.places[0].place == 1
+    assert game.table.seats[next(iter(game.table.seats))].chips == 6 * 1500
+    levels = [e for e in events if isinstance(e, LevelUp)]
+    assert levels and [e.level for e in levels] == list(range(1, len(levels) + 1))
+    assert levels[0].hand == 11  # the default schedule: a level every 10 hands
+    out = [e for e in events if isinstance(e, PlayerEliminated)]
+    assert len(out) == 5 and all(e.by for e in out)
+    with pytest.raises(TableError, match="the tournament is over"):
+        game.play_hand(shover)
+
+
+def test_a_custom_schedule_by_hands_with_antes() -> None:
+    game = Tournament(["Ann", "Bob", "Cid"], stack=500, rng=2,
+                      schedule=Schedule.parse("10/20/2@3h, 20/40/5@3h"))  # fmt: skip
+    blinds = []
+    for _ in range(8):
+        if game.finished:
+            break
+        result = game.play_hand(random_player(random.Random(1)))
+        blinds.append((result.blinds.small_blind, result.blinds.big_blind, result.blinds.ante))
+    assert blinds[:3] == [(10, 20, 2)] * 3
+    assert blinds[3:6] == [(20, 40, 5)] * len(blinds[3:6])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 10), st.integers(0, 2**32))
+def test_random_freezeouts_end_with_a_full_consistent_placing(players: int, seed: int) -> None:
+    rng = random.Random(seed)
+    names = [f"P{i}" for i in range(players)]
+    stack = rng.choice([40, 200, 1000])
+    game = Tournament(names, stack=stack, rng=rng)
+    decide = random_player(rng) if rng.random() < 0.5 else shover
+    while not game.finished:
+        result = game.play_hand(decide)
+        assert sum(result.stacks.values()) == sum(result.started.values())
+        assert sum(s.chips for s in game.table.seats.values()) == players * stack
+        assert result.hand < 3000
+    placing = game.result()
+    assert len(placing.places) == players and placing.places[0].place == 1
+    assert [p.place for p in placing.places] == sorted(p.place for p in placing.places)
+    assert {p.player for p in placing.places} == set(names)
