@@ -17,6 +17,7 @@ from holdem.table import (
     Event,
     HandEnded,
     HandStarted,
+    Rake,
     Seat,
     Table,
     event_from_dict,
@@ -61,6 +62,11 @@ def forced(result_hand: object) -> list[tuple[ActionKind, int | None, int]]:
     blinds = (ActionKind.SMALL_BLIND, ActionKind.BIG_BLIND, ActionKind.LIVE_POST,
               ActionKind.DEAD_BLIND, ActionKind.ANTE)  # fmt: skip
     return [(a.kind, a.seat, a.amount) for a in result_hand.log if a.kind in blinds]  # type: ignore[attr-defined]
+
+
+def between(seat: int, start: int, end: int) -> bool:
+    """Whether ``seat`` is strictly between ``start`` and ``end`` going clockwise."""
+    return start < seat < end if start < end else seat > start or seat < end
 
 
 def table_of(names: list[str | None], chips: int = 100, button: int = 0, **kw: object) -> Table:
@@ -277,7 +283,9 @@ def test_every_event_reads_back_from_its_wire_form() -> None:
 @given(st.integers(2, 10), st.integers(0, 2**32), st.sampled_from(["dead", "moving"]))
 def test_random_cash_sessions_keep_the_rules(seats: int, seed: int, policy: str) -> None:
     rng = random.Random(seed)
-    table = Table(seats=seats, small_blind=1, big_blind=2, rng=rng, button_policy=policy)  # type: ignore[arg-type]
+    table = Table(seats=seats, small_blind=1, big_blind=2, rng=rng, button_policy=policy,  # type: ignore[arg-type]
+                  rake=Rake(5, cap=3))  # fmt: skip
+    raked = 0
     names = iter(f"P{i}" for i in range(1000))
     chips_in = 0
     chips_out = 0
@@ -307,23 +315,44 @@ def test_random_cash_sessions_keep_the_rules(seats: int, seed: int, policy: str)
             elif state is not None and roll < 0.08 and state.status == "playing":
                 table.sit_out(seat)
             elif state is not None and roll < 0.15 and state.status == "sitting_out":
-                table.sit_in(seat, post=rng.random() < 0.5)
+                if state.chips:
+                    table.sit_in(seat, post=rng.random() < 0.5)
+                else:
+                    with pytest.raises(TableError, match="no chips: a rebuy"):
+                        table.sit_in(seat)
             elif state is not None and roll < 0.17:
                 added = rng.randint(1, 100)
                 table.add_chips(seat, added)
                 chips_in += added
+        # the plan the table remembers is the one the policy gives
+        known = table._next_plan()
+        fresh = plan_hand(table.seats, table.positions, policy=policy)  # type: ignore[arg-type]
+        assert (known and known[0]) == fresh
         if not table.can_deal():
             continue
         result = table.play_hand(decide)  # type: ignore[arg-type]
         bigs = [f for f in forced(result.played) if f[0] is ActionKind.BIG_BLIND]
         assert len(bigs) == 1 and bigs[0][1] == result.plan.big_blind
         assert result.plan.big_blind in result.plan.dealt
-        if last is not None and policy == "dead":
-            # the big blind moves forward: never back, never past a player dealt in
-            assert result.plan.big_blind != last.plan.big_blind or len(result.plan.dealt) < 2
+        raked += result.rake
+        if last is not None:
+            before, now = last.plan.positions, result.plan
+            if policy == "dead":
+                # the button moves forward (or stays), never past the last big
+                # blind (heads-up it goes to the player who is not the big
+                # blind), and nobody posts the big blind twice in a row
+                assert (
+                    now.heads_up
+                    or now.button in (before.button, before.big_blind)
+                    or between(now.button, before.button, before.big_blind)
+                )
+                assert now.big_blind != before.big_blind
+            else:  # to the next player dealt in (heads-up: not the last big blind)
+                nxt = min((s for s in now.dealt if s > before.button), default=now.dealt[0])
+                assert now.button == nxt or (now.heads_up and now.big_blind == nxt)
         last = result
         on_table = sum(s.chips for s in table.seats.values())
-        assert on_table + chips_out == chips_in
+        assert on_table + chips_out + raked == chips_in
 
 
 @settings(max_examples=60, deadline=None)

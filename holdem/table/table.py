@@ -334,6 +334,8 @@ class Table:
         state = self._seat(seat)
         if state.status != "sitting_out":
             raise TableError(f"{state.name} is not sitting out", seat=seat)
+        if not state.chips:
+            raise TableError(f"{state.name} has no chips: a rebuy (add_chips) first", seat=seat)
         owes = state.missed_big or state.missed_small or state.new
         how: Status = "posting" if owes and post else "waiting" if owes else "playing"
         self._seats[seat] = state._replace(status=how)
@@ -357,12 +359,13 @@ class Table:
             now = self._seats.get(seat)
             if now is not None:
                 self._seats[seat] = now._replace(chips=now.chips + chips)
-                if not now.chips and now.status == "sitting_out":  # a rebuy after a bust
-                    owes = now.missed_big or now.missed_small
-                    self._seats[seat] = self._seats[seat]._replace(
-                        status="waiting" if owes else "playing"
-                    )
+                if not now.chips:  # a rebuy after a bust: the player may be dealt in again
                     self._seats_changed()
+                    if now.status == "sitting_out":
+                        owes = now.missed_big or now.missed_small
+                        self._seats[seat] = self._seats[seat]._replace(
+                            status="waiting" if owes else "playing"
+                        )
                 self.emit(
                     ChipsAdded(
                         seat=seat,
