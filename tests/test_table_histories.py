@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 
 from holdem import Decision, LegalActions, PlayerView
 from holdem.histories import (
@@ -90,3 +91,25 @@ def test_tournament_hands_write_with_their_header_and_validate() -> None:
     for hand in [*phh, *stars]:
         assert validate(hand) == [], hand  # type: ignore[arg-type]
         assert hand.tournament  # type: ignore[attr-defined]
+
+
+def test_holdem_validate_accepts_the_files_of_a_table(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from holdem.cli.main import main
+
+    rng = random.Random(3)
+    game = CashGame(seats=4, small_blind=1, big_blind=2, rake=Rake(5, cap=2), rng=rng,
+                    max_hands=30)  # fmt: skip
+    for seat, name in enumerate(["Ann", "Bob", "Cid"]):
+        game.join(seat, name, 200)
+    decide = mixed(rng)
+    results = [game.play_hand(decide) for _ in range(30) if game.table.can_deal()]
+    histories = histories_of(results, fields={"table": "holdem 1", "seat_count": 4})
+    with open(tmp_path / "table.phhs", "w", encoding="utf-8") as out:
+        write_phh(histories, out, many=True)  # type: ignore[arg-type]
+    with open(tmp_path / "table.txt", "w", encoding="utf-8") as out:
+        write_pokerstars(histories, out)  # type: ignore[arg-type]
+    result = CliRunner().invoke(main, ["validate", str(tmp_path), "--strict"])
+    assert result.exit_code == 0, result.output
+    assert f"2 files: 2 OK; {2 * len(results)} hands" in result.output
