@@ -53,6 +53,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, Literal
 
 from ..config import MAX_CHIPS
@@ -469,7 +470,7 @@ class Schedule:
         if index < given:
             return self.levels[index]
         last = self.levels[-1]
-        return last if self.after_last == "stay" else last.raised(index - given + 1)
+        return last if self.after_last == "stay" else _raised(last, index - given + 1)
 
     def first(self, count: int) -> tuple[Level, ...]:
         """Levels 0 to ``count - 1``."""
@@ -642,3 +643,9 @@ class Schedule:
             raise f.error("after_last", after_last, f"{quote(after_last)} is not one of rise, stay")
         f.done()
         return cls(levels, after_last)
+
+
+@lru_cache(maxsize=1024)
+def _raised(level: Level, steps: int) -> Level:
+    """``level.raised(steps)``, remembered: a tournament asks for its level every hand."""
+    return level.raised(steps)
