@@ -16,13 +16,11 @@ raise to a uniform amount between the legal minimum and maximum: one
   ``hand.legal_actions()`` and applied with ``hand.act(decision, seat=)``,
   as ``Table.play_hand`` does;
 - ``cash``: :class:`holdem.table.CashGame` (6 seats, blinds 1/2, buy-in 200):
-  ``play_hand(decide)`` in a loop; a busted player sits down again between
-  hands (``join(..., post=True)``);
+  ``play_hand(decide)`` in a loop; a busted player rebuys between hands
+  (``add_chips``: they keep the seat);
 - ``freezeout``: :class:`holdem.table.Tournament` of 6 players
   (``stack=1500``, the default schedule), ``play_hand(decide)`` until it is
-  finished, then a new one.  Without ``Tournament`` (not yet on this tree),
-  a stop-gap: ``Table(seats=6, tournament=True)`` with ``set_blinds``
-  raising the blinds every 10 hands;
+  finished, then a new one;
 - ``bare_freezeout`` (a yardstick, no target): the freezeout's hands on the
   bare engine: 1,500 chips, the same blinds by hands played, a player with
   no chips out, a new game when one is left.  A freezeout deals fewer
@@ -68,7 +66,7 @@ import holdem
 from holdem.actions import Decision, LegalActions
 from holdem.config import HandConfig
 from holdem.hand import Hand
-from holdem.table import Blinds, CashGame, Decide, Table
+from holdem.table import CashGame, Decide, Schedule, Tournament
 from holdem.views import PlayerView
 
 set_bench("table")  # after bench_eval's import, which names its own
@@ -82,21 +80,6 @@ TOURNAMENT_STACK = 1500  # Tournament's default
 HANDS = 30_000  # hands per case and round; --quick divides by 10
 TARGET = 0.8  # a table keeps at least 80% of the bare engine's hands/s
 
-#: the stop-gap schedule's big blinds (about 25% a level, every 10 hands);
-#: the small blind is half, rounded down.  After the last, the blinds double.
-STOPGAP_BIG_BLINDS = (20, 25, 30, 40, 50, 60, 80, 100, 120, 150, 200, 250, 300, 400,
-                      500, 600, 800, 1000, 1200, 1500, 2000, 2500, 3000, 4000)  # fmt: skip
-HANDS_PER_LEVEL = 10
-
-# Tournament and its schedule are being written; until they land, the stop-gap
-try:
-    from holdem.table.tournament import Tournament
-except ImportError:
-    Tournament = None
-try:
-    from holdem.table.schedule import Schedule  # type: ignore[import-not-found]
-except ImportError:
-    Schedule = None
 
 #: a case's runner: plays ``hands`` hands; returns the hands, the players dealt
 #: in over all of them, the decisions and the games (tournaments) begun
@@ -130,14 +113,9 @@ def random_players(rng: random.Random, count: list[int]) -> Decide:
 
 def level_blinds(hands_played: int) -> tuple[int, int, int]:
     """Small blind, big blind and ante of a freezeout's next hand: the default
-    schedule's when it is on this tree, else the stop-gap's."""
-    if Schedule is not None:
-        level = Schedule.default().level_at(hands_played, 0.0)[1]
-        return level.small_blind, level.big_blind, level.ante
-    index = hands_played // HANDS_PER_LEVEL
-    last = len(STOPGAP_BIG_BLINDS) - 1
-    big = STOPGAP_BIG_BLINDS[min(index, last)] * 2 ** max(0, index - last)
-    return big // 2, big, 0
+    schedule's."""
+    level = Schedule.default().level_at(hands_played, 0.0)[1]
+    return level.small_blind, level.big_blind, level.ante
 
 
 # ---------------------------------------------------------------- the cases
@@ -211,25 +189,12 @@ def run_freezeout(hands: int) -> tuple[int, int, int, int]:
     decide = random_players(random.Random(SEED + 1), count)
     cards = random.Random(SEED)
     dealt = games = 0
-    if Tournament is not None:
-        game = None
-        for _ in range(hands):
-            if game is None or game.finished:
-                game = Tournament(NAMES, stack=TOURNAMENT_STACK, rng=cards)
-                games += 1
-            dealt += len(game.play_hand(decide).plan.dealt)
-        return hands, dealt, count[0], games
-    table = None
-    for _ in range(hands):  # the stop-gap: blinds raised every 10 hands
-        if table is None or len(table.seats) < 2:
-            table = Table(PLAYERS, small_blind=10, big_blind=20, tournament=True, rng=cards)
+    game = None
+    for _ in range(hands):
+        if game is None or game.finished:
+            game = Tournament(NAMES, stack=TOURNAMENT_STACK, rng=cards)
             games += 1
-            for seat, name in enumerate(NAMES):
-                table.sit(seat, name, TOURNAMENT_STACK)
-        if table.hands_played % HANDS_PER_LEVEL == 0:
-            sb, bb, ante = level_blinds(table.hands_played)
-            table.set_blinds(Blinds(sb, bb, ante))
-        dealt += len(table.play_hand(decide).plan.dealt)
+        dealt += len(game.play_hand(decide).plan.dealt)
     return hands, dealt, count[0], games
 
 
@@ -241,12 +206,8 @@ CASES: dict[str, Runner] = {
 }
 WHAT = {
     "bare": "holdem.Hand, 6 players, blinds 1/2, 200 chips, busted stacks reset",
-    "cash": "CashGame 6 seats, blinds 1/2, buy-in 200, busted players rejoin",
-    "freezeout": (
-        "Tournament 6 players, 1500 chips, until finished, then a new one"
-        if Tournament is not None
-        else "stop-gap Table(tournament=True), 6 players, 1500 chips, blinds up every 10 hands"
-    ),
+    "cash": "CashGame 6 seats, blinds 1/2, buy-in 200, busted players rebuy",
+    "freezeout": "Tournament 6 players, 1500 chips, until finished, then a new one",
     "bare_freezeout": "holdem.Hand, the freezeout's hands (busted players out, blinds by level)",
 }
 #: each table case and the bare case its target compares it with
@@ -347,14 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         tournament_stack=TOURNAMENT_STACK,
         hands=hands,
         repeat=max(1, args.repeat),
-        freezeout="Tournament" if Tournament is not None else "stop-gap Table(tournament=True)",
     )
-    if Tournament is not None and Schedule is None:
-        note("holdem.table.schedule.Schedule not found: bare_freezeout uses the stop-gap's "
-             "blinds, not the tournament's")  # fmt: skip
-    if Tournament is None:
-        note("holdem.table.Tournament is not on this tree: the freezeout is the stop-gap, "
-             "Table(seats=6, tournament=True) with set_blinds every 10 hands")  # fmt: skip
     cpu = None if args.no_pin else pin_to_one_core()
     note(f"pinned to CPU {cpu}" if cpu is not None else "not pinned")
 
