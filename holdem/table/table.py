@@ -180,6 +180,7 @@ class Table:
         self._hand: Hand | None = None
         self._plan: Plan | None = None
         self._started: dict[int, int] = {}
+        self._logged = 0  # the records of the hand's log told as events so far
         self._after_hand: list[Callable[[], None]] = []
         self._listeners: list[tuple[Callable[[Event], None], tuple[type, ...] | None]] = []
         self._wanted: set[type] = set()  # event types someone listens to
