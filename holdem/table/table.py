@@ -187,7 +187,8 @@ class Table:
         # the plans of the next hand by the seats (as the button policy sees them)
         # and the last positions: a table's seats take few different shapes
         self._plans: dict[tuple[Any, ...], tuple[Plan, tuple[str, ...], int] | None] = {}
-        self._shape: tuple[Any, ...] | None = None  # the seats' (None: to be seen again)
+        self._shapes: dict[tuple[Any, ...], int] = {}  # the seats' shapes seen, numbered
+        self._shape: int | None = None  # the seats' now (None: to be seen again)
         self.hands_played = 0
         self.rake = rake
         self.timer = timer
@@ -392,12 +393,14 @@ class Table:
         last = self._positions
         shape = self._shape
         if shape is None:
-            # what plan_hand reads of the seats: all but the number of chips
-            self._shape = shape = tuple(
+            # what plan_hand reads of the seats: all but the number of chips (as a
+            # small number: the shape itself is long to hash every hand)
+            seen = tuple(
                 (seat, state.name, state.status, state.chips > 0, state.missed_small,
                  state.missed_big, state.new)
                 for seat, state in sorted(self._seats.items())
             )  # fmt: skip
+            shape = self._shape = self._shapes.setdefault(seen, len(self._shapes))
         key = (shape, last)
         if key in self._plans:
             return self._plans[key]
@@ -414,9 +417,12 @@ class Table:
             before = [s for s in dealt if s <= plan.button]  # a dead button: the seat before it
             position = dealt.index(before[-1]) if before else len(dealt) - 1
             known = (plan, tuple(self._seats[s].name for s in dealt), position)
-        if len(self._plans) >= 4096:
+        if len(self._plans) >= 4096:  # (the numbers start again: this key is not kept)
             self._plans.clear()
-        self._plans[key] = known
+            self._shapes.clear()
+            self._shape = None
+        else:
+            self._plans[key] = known
         return known
 
     def start_hand(self) -> Hand:
@@ -517,7 +523,7 @@ class Table:
         outcome = hand.outcome
         if outcome is None:
             raise TableError("the hand is not over")
-        stacks = hand.stacks_by_seat
+        stacks = dict(zip(plan.dealt, hand.stacks, strict=True))  # (dealt: the config's seats)
         rake = 0
         raked: dict[int, int] = {}
         if self.rake is not None:
@@ -531,9 +537,10 @@ class Table:
             if state.status == "playing" and not (
                 state.new or state.missed_big or state.missed_small
             ):
-                seats[seat] = Seat(name=state.name, chips=chips)  # (the rest: the defaults)
-                if not chips:
-                    self._seats_changed()
+                if chips != state.chips:  # (a player who folded for free keeps the record)
+                    seats[seat] = Seat(name=state.name, chips=chips)  # (the rest: defaults)
+                    if not chips:
+                        self._seats_changed()
                 continue
             came_in = seat == plan.big_blind or any(s == seat for s, _ in plan.posts)
             seats[seat] = state._replace(
