@@ -64,6 +64,19 @@ def forced(result_hand: object) -> list[tuple[ActionKind, int | None, int]]:
     return [(a.kind, a.seat, a.amount) for a in result_hand.log if a.kind in blinds]  # type: ignore[attr-defined]
 
 
+def gone(table: Table, seat: int) -> None:
+    """The player of ``seat`` leaves the table between hands, whatever the rules
+    (a bust arranged for a scenario)."""
+    del table._seats[seat]
+    table._seats_changed()
+
+
+def set_chips(table: Table, seat: int, chips: int) -> None:
+    """A stack arranged for a scenario, between hands."""
+    table._seats[seat] = table._seats[seat]._replace(chips=chips)
+    table._seats_changed()
+
+
 def between(seat: int, start: int, end: int) -> bool:
     """Whether ``seat`` is strictly between ``start`` and ``end`` going clockwise."""
     return start < seat < end if start < end else seat > start or seat < end
@@ -85,8 +98,7 @@ def test_a_bust_in_the_small_blind_seat_leaves_the_button_dead() -> None:
     table = table_of(["Ann", "Bob", "Cid", "Dee"])
     first = table.play_hand(folder)
     assert (first.plan.button, first.plan.small_blind, first.plan.big_blind) == (0, 1, 2)
-    table._seats[1] = Seat("Bob", 0)  # Bob, the small blind, goes out
-    del table._seats[1]
+    gone(table, 1)  # Bob, the small blind, goes out
     second = table.play_hand(folder)
     assert second.plan.button == 1 and not second.plan.dealt_button  # on Bob's empty seat
     assert forced(second.played) == [(ActionKind.SMALL_BLIND, 2, 1), (ActionKind.BIG_BLIND, 3, 2)]
@@ -97,7 +109,7 @@ def test_a_bust_in_the_small_blind_seat_leaves_the_button_dead() -> None:
 def test_a_bust_of_the_big_blind_leaves_the_small_blind_dead() -> None:
     table = table_of(["Ann", "Bob", "Cid", "Dee"])
     table.play_hand(folder)  # button 0, blinds 1 and 2
-    del table._seats[2]  # Cid, the big blind, goes out
+    gone(table, 2)  # Cid, the big blind, goes out
     second = table.play_hand(folder)
     # the big blind moves forward one player; nobody posts the small blind
     assert (second.plan.button, second.plan.small_blind, second.plan.big_blind) == (1, None, 3)
@@ -108,14 +120,14 @@ def test_a_bust_of_the_big_blind_leaves_the_small_blind_dead() -> None:
 
 
 def test_from_three_players_to_two_nobody_posts_the_big_blind_twice() -> None:
-    for gone in (0, 1, 2):  # the button, the small blind or the big blind goes out
+    for out in (0, 1, 2):  # the button, the small blind or the big blind goes out
         table = table_of(["Ann", "Bob", "Cid"])
         first = table.play_hand(folder)
         assert first.plan.big_blind == 2
-        del table._seats[gone]
+        gone(table, out)
         second = table.play_hand(folder)
         assert second.plan.heads_up
-        assert second.plan.big_blind != 2, gone  # Cid had it
+        assert second.plan.big_blind != 2, out  # Cid had it
         # heads-up the button posts the small blind and acts first before the flop
         assert second.plan.button == second.plan.small_blind
         preflop = [a for a in second.played.log if a.kind is ActionKind.FOLD]  # type: ignore[union-attr]
@@ -131,7 +143,7 @@ def test_heads_up_the_blinds_alternate() -> None:
 def test_a_short_big_blind_all_in_heads_up() -> None:
     table = table_of(["Ann", "Bob"])
     table.play_hand(folder)  # Bob posts the big blind; Ann folds her small blind
-    table._seats[0] = Seat("Ann", 1)  # Ann has one chip left: her big blind is all-in
+    set_chips(table, 0, 1)  # Ann has one chip left: her big blind is all-in
     result = table.play_hand(passive)
     assert result.plan.big_blind == 0
     assert forced(result.played)[1] == (ActionKind.BIG_BLIND, 0, 1)

@@ -10,7 +10,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_wire import check  # validates data against $defs/<shape> of the schema
 
@@ -320,3 +320,27 @@ def test_wire_errors_name_the_field() -> None:
                             "after_last": "fall"})  # fmt: skip
     with pytest.raises(WireError, match=r"level\.speed: unknown field"):
         Level.from_dict({"small_blind": 1, "big_blind": 2, "speed": 3})
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(st.integers(1, 30), min_size=1, max_size=5),
+    st.booleans(),
+    st.sampled_from(["rise", "stay"]),
+)
+def test_end_of_a_level_is_where_level_at_moves_on(
+    lengths: list[int], minutes: bool, after: str
+) -> None:
+    levels = [
+        Level(10 * (i + 1), 20 * (i + 1), **({"minutes": n} if minutes else {"hands": n}))
+        for i, n in enumerate(lengths)
+    ]
+    schedule = Schedule(levels, after_last=after)  # type: ignore[arg-type]
+    for index in range(len(lengths) + 3):
+        end = schedule.end_of(index)
+        if end == float("inf"):
+            assert after == "stay" and index >= len(lengths) - 1
+            break
+        at = (lambda count: schedule.level_at(0, count)) if minutes else (
+            lambda count: schedule.level_at(int(count), 0.0))  # fmt: skip
+        assert at(end)[0] == index + 1 and at(end - 1)[0] == index

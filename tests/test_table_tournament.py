@@ -8,6 +8,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_table import set_chips
 
 from holdem import Decision, LegalActions, PlayerView
 from holdem.errors import TableError
@@ -40,7 +41,7 @@ def test_players_out_in_one_hand_are_placed_by_the_chips_they_started_with() -> 
         events: list[Event] = []
         game.subscribe(events.append)
         for seat, chips in ((0, 40), (1, 100), (2, 100), (3, 160)):
-            game.table._seats[seat] = game.table._seats[seat]._replace(chips=chips)
+            set_chips(game.table, seat, chips)
         result = game.play_hand(shover)
         if len(result.busted) == 2:
             break

@@ -512,6 +512,25 @@ class Schedule:
                 index = given + int((count - self._ends[-1]) // length)
         return index, self.level(index)
 
+    def end_of(self, index: int) -> float:
+        """Where level ``index`` ends: the hands played (or, by minutes, the
+        seconds run) from which :meth:`level_at` gives a later level; ``inf``
+        for the last level of a schedule that stays there.
+
+        >>> Schedule.parse("10/20@5h, 20/40@8h").end_of(1), Schedule.default().end_of(3)
+        (13.0, 40.0)
+        """
+        if not _is_int(index) or index < 0:
+            raise _fail("index", index, "must be an integer of at least 0")
+        ends, given = self._ends, len(self.levels)
+        if index < given - 1 or (index < given and self.after_last == "rise"):
+            return ends[index]
+        if self.after_last == "stay":
+            return math.inf
+        length = self.levels[-1].length
+        assert length is not None
+        return ends[-1] + (index - given + 1) * length
+
     def format(self) -> str:
         """The schedule in :meth:`parse`'s text form; ``str(schedule)`` is this.
 

@@ -107,7 +107,8 @@ class HandResult(NamedTuple):
     hand: int
     plan: Plan
     blinds: Blinds
-    outcome: Outcome
+    #: the engine's hand (its log, config, board, outcome: for hand histories)
+    played: Hand
     #: chips by seat before the hand and after it (and after the rake), the
     #: seats dealt in
     started: Mapping[int, int]
@@ -117,8 +118,13 @@ class HandResult(NamedTuple):
     rake: int = 0
     #: the rake each seat paid from its winnings (for the hand's history)
     raked: Mapping[int, int] = MappingProxyType({})
-    #: the engine's hand (its log, config, board: for hand histories)
-    played: Hand | None = None
+
+    @property
+    def outcome(self) -> Outcome:
+        """How the hand ended (the engine's :class:`~holdem.pots.Outcome`)."""
+        outcome = self.played.outcome
+        assert outcome is not None  # (a result is of a finished hand)
+        return outcome
 
 
 class Table:
@@ -188,7 +194,8 @@ class Table:
         # and the last positions: a table's seats take few different shapes
         self._plans: dict[tuple[Any, ...], tuple[Plan, tuple[str, ...], int] | None] = {}
         self._shapes: dict[tuple[Any, ...], int] = {}  # the seats' shapes seen, numbered
-        self._shape: int | None = None  # the seats' now (None: to be seen again)
+        #: the seats' shape now, numbered (None: to be seen again)
+        self._shape: tuple[int, tuple[Any, ...]] | None = None
         self.hands_played = 0
         self.rake = rake
         self.timer = timer
@@ -400,17 +407,24 @@ class Table:
                  state.missed_big, state.new)
                 for seat, state in sorted(self._seats.items())
             )  # fmt: skip
-            shape = self._shape = self._shapes.setdefault(seen, len(self._shapes))
-        key = (shape, last)
+            shape = self._shape = (self._shapes.setdefault(seen, len(self._shapes)), seen)
+        key = (shape[0], last)
         if key in self._plans:
             return self._plans[key]
-        plan = plan_hand(
-            self._seats,
-            last,
-            policy=self.button_policy,
-            tournament=self.tournament,
-            button=self._first_button,
-        )
+        # tables of the same players (a series of tournaments) share their plans
+        shared = (shape[1], last, self.button_policy, self.tournament, self._first_button)
+        plan = _SHARED_PLANS.get(shared, _UNKNOWN)
+        if plan is _UNKNOWN:
+            plan = plan_hand(
+                self._seats,
+                last,
+                policy=self.button_policy,
+                tournament=self.tournament,
+                button=self._first_button,
+            )
+            if len(_SHARED_PLANS) >= 4096:
+                _SHARED_PLANS.clear()
+            _SHARED_PLANS[shared] = plan
         known = None
         if plan is not None:
             dealt = plan.dealt
@@ -520,13 +534,14 @@ class Table:
         hand, plan = self._hand, self._plan
         if hand is None or plan is None:
             raise TableError("no hand is being played")
-        outcome = hand.outcome
-        if outcome is None:
+        if not hand.done:
             raise TableError("the hand is not over")
         stacks = dict(zip(plan.dealt, hand.stacks, strict=True))  # (dealt: the config's seats)
         rake = 0
         raked: dict[int, int] = {}
         if self.rake is not None:
+            outcome = hand.outcome
+            assert outcome is not None
             rake = self.rake.of(outcome.total, len(hand.board) >= 3)
             raked = _rake_from_winners(outcome, rake) if rake else {}
             for seat, taken in raked.items():
@@ -558,7 +573,6 @@ class Table:
             hand=number,
             plan=plan,
             blinds=self._blinds,
-            outcome=outcome,
             started=self._started,
             stacks=stacks,
             busted=busted,
@@ -572,7 +586,7 @@ class Table:
             self.emit(
                 HandEnded(
                     hand=number,
-                    outcome=outcome,
+                    outcome=result.outcome,
                     seats=plan.dealt,
                     stacks=tuple(stacks[s] for s in plan.dealt),
                     rake=rake,
@@ -665,6 +679,11 @@ class Table:
         self.away.discard(seat)
         if self.timer is not None:
             self.timer.acted(state.name)
+
+
+#: Plans by seats' shape, last positions and rules, for every table of the process.
+_SHARED_PLANS: dict[tuple[Any, ...], Any] = {}
+_UNKNOWN = object()
 
 
 def _rake_from_winners(outcome: Outcome, rake: int) -> dict[int, int]:

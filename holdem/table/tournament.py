@@ -54,6 +54,7 @@ class Tournament:
         self._clock = clock
         self._began: float | None = None
         self.level_index, level = self.schedule.level_at(0, 0.0)
+        self._level_end = self.schedule.end_of(self.level_index)
         self.table = Table(
             len(names) if seats is None else seats,
             small_blind=level.small_blind,
@@ -91,10 +92,14 @@ class Tournament:
         self.table.subscribe(listener)
 
     def _raise_blinds(self) -> None:
+        schedule = self.schedule
+        if not schedule.by_minutes and self.table.hands_played < self._level_end:
+            return  # (the level lasts: no need to ask the schedule every hand)
         seconds = 0.0 if self._began is None else self._clock() - self._began
-        index, level = self.schedule.level_at(self.table.hands_played, seconds)
+        index, level = schedule.level_at(self.table.hands_played, seconds)
         if index != self.level_index:
             self.level_index = index
+            self._level_end = schedule.end_of(index)
             self.table.set_blinds(
                 Blinds(
                     small_blind=level.small_blind,
