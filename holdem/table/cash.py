@@ -125,7 +125,7 @@ class CashGame:
         """A top-up (or a rebuy) of ``chips``, the stack at most the maximum
         buy-in: at once between hands (True); during a hand the player is in,
         before the next one (False: the chips are not in play in this hand)."""
-        state = self.table.seats.get(seat)
+        state = self.table.seat(seat)
         if state is None:
             raise TableError(f"seat {seat} is empty", seat=seat)
         if chips > 0 and state.chips + chips > self.max_buy_in:

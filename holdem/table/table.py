@@ -210,6 +210,10 @@ class Table:
         """The occupied seats (a read-only view)."""
         return MappingProxyType(self._seats)
 
+    def seat(self, seat: int) -> Seat | None:
+        """The player at ``seat`` (None: the seat is empty)."""
+        return self._seats.get(seat)
+
     @property
     def blinds(self) -> Blinds:
         return self._blinds
@@ -375,15 +379,16 @@ class Table:
                         self._seats[seat] = self._seats[seat]._replace(
                             status="waiting" if owes else "playing"
                         )
-                self.emit(
-                    ChipsAdded(
-                        seat=seat,
-                        name=now.name,
-                        chips=chips,
-                        stack=now.chips + chips,
-                        deferred=deferred,
+                if ChipsAdded in self._wanted:
+                    self.emit(
+                        ChipsAdded(
+                            seat=seat,
+                            name=now.name,
+                            chips=chips,
+                            stack=now.chips + chips,
+                            deferred=deferred,
+                        )
                     )
-                )
 
         return self._later(seat, add)
 
@@ -547,11 +552,12 @@ class Table:
             for seat, taken in raked.items():
                 stacks[seat] -= taken
         seats = self._seats
+        busted: list[int] = []
         for seat, chips in stacks.items():
             state = seats[seat]
-            if state.status == "playing" and not (
-                state.new or state.missed_big or state.missed_small
-            ):
+            if not chips:
+                busted.append(seat)
+            if state[2:] == _PLAIN_PLAYER:  # playing, owing nothing: only the chips change
                 if chips != state.chips:  # (a player who folded for free keeps the record)
                     seats[seat] = Seat(name=state.name, chips=chips)  # (the rest: defaults)
                     if not chips:
@@ -568,14 +574,13 @@ class Table:
             self._seats_changed()
         self.hands_played += 1
         number = self.hands_played
-        busted = tuple(s for s in plan.dealt if stacks[s] == 0)
         result = HandResult(
             hand=number,
             plan=plan,
             blinds=self._blinds,
             started=self._started,
             stacks=stacks,
-            busted=busted,
+            busted=tuple(busted),
             rake=rake,
             raked=raked,
             played=hand,
@@ -592,9 +597,11 @@ class Table:
                     rake=rake,
                 )
             )
-        later, self._after_hand = self._after_hand, []
-        for change in later:
-            change()
+        if self._after_hand:
+            later, self._after_hand = self._after_hand, []
+            for change in later:
+                change()
+        wanted = self._wanted
         for seat in busted:
             out = self._seats.get(seat)
             if out is None or out.chips:
@@ -602,10 +609,12 @@ class Table:
             self._seats_changed()
             if self.tournament:  # out of the tournament
                 del self._seats[seat]
-                self.emit(SeatFreed(seat=seat, name=out.name, chips=0, reason="busted"))
+                if SeatFreed in wanted:
+                    self.emit(SeatFreed(seat=seat, name=out.name, chips=0, reason="busted"))
             else:  # a cash player keeps the seat until they rebuy (add_chips) or leave
                 self._seats[seat] = out._replace(status="sitting_out")
-                self.emit(SatOut(seat=seat, name=out.name))
+                if SatOut in wanted:
+                    self.emit(SatOut(seat=seat, name=out.name))
         return result
 
     def play_hand(self, players: Decide | Mapping[int, Decide]) -> HandResult:
@@ -615,25 +624,26 @@ class Table:
         decide_for = players if isinstance(players, Mapping) else None
         timer, away, seats = self.timer, self.away, self._seats
         tell = ActionTaken in self._wanted
+        legal_actions, view, act = hand.legal_actions, hand.view, hand.act
         while not hand.done:
             seat = hand.actor
             assert seat is not None
-            legal = hand.legal_actions()
+            legal = legal_actions()
             assert legal is not None
             decide: Any = players if decide_for is None else decide_for[seat]
             if away and seat in away:
                 decision = Decision.check() if legal.check else Decision.fold()
             elif timer is None:
-                decision = decide(hand.view(seat), legal)
+                decision = decide(view(seat), legal)
             else:
                 name = seats[seat].name
                 timer.start(name)
-                decision = decide(hand.view(seat), legal)
+                decision = decide(view(seat), legal)
                 if timer.stop(name):
                     timer.acted(name)
                 else:
                     decision = timer.timeout(name, legal, hand.can_timeout(seat))
-            hand.act(decision, seat=seat)
+            act(decision, seat=seat)
             if tell:
                 self._tell_actions()
         result = self.finish_hand()
@@ -681,6 +691,8 @@ class Table:
             self.timer.acted(state.name)
 
 
+#: What follows the name and chips of a player who plays and owes nothing.
+_PLAIN_PLAYER = Seat(name="", chips=0)[2:]
 #: Plans by seats' shape, last positions and rules, for every table of the process.
 _SHARED_PLANS: dict[tuple[Any, ...], Any] = {}
 _UNKNOWN = object()
