@@ -206,19 +206,21 @@ def test_random_cash_sessions_keep_the_blinds_and_the_chips(seats: int, seed: in
     raked = 0
     last: HandResult | None = None
     for _ in range(60):
-        for seat in range(seats):
-            roll, state = rng.random(), table.seats.get(seat)
-            if state is None and roll < 0.1:
-                game.join(seat, next(names), rng.randint(40, 300), post=rng.random() < 0.5)
-            elif state is not None and roll < 0.03:
+        for seat in rng.sample(range(seats), seats):  # between hands, in a random order
+            state = table.seats.get(seat)
+            if state is None:
+                if rng.random() < 0.1:
+                    game.join(seat, next(names), rng.randint(40, 300), post=rng.random() < 0.5)
+                continue
+            change = rng.choices(["leave", "toggle", "stay"], weights=[3, 10, 87])[0]
+            if change == "leave":
                 game.leave(seat)
-            elif state is not None and roll < 0.08 and state.status == "playing":
+            elif change == "toggle" and state.status == "playing":
                 table.sit_out(seat)
-            elif state is not None and roll < 0.15 and state.status == "sitting_out":
-                if state.chips:
-                    table.sit_in(seat, post=rng.random() < 0.5)
-                else:
-                    game.add_chips(seat, 40)
+            elif change == "toggle" and state.status == "sitting_out" and state.chips:
+                table.sit_in(seat, post=rng.random() < 0.5)
+            elif change == "toggle" and state.status == "sitting_out":
+                game.add_chips(seat, 40)  # a rebuy
         if not table.can_deal():
             continue
         before = dict(table.seats)
