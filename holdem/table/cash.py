@@ -95,6 +95,9 @@ class CashGame:
         self._clock = clock
         self._began: float | None = None
         self._results: dict[str, list[int]] = {}  # name -> [bought in, cashed out, hands]
+        # chips added during the hand being played (by seat), and that hand's number
+        self._pending: dict[int, int] = {}
+        self._pending_hand = 0
         self.table.subscribe(self._on_event, kinds=(SeatFreed,))
 
     @property
@@ -128,13 +131,27 @@ class CashGame:
         state = self.table.seat(seat)
         if state is None:
             raise TableError(f"seat {seat} is empty", seat=seat)
-        if chips > 0 and state.chips + chips > self.max_buy_in:
-            raise TableError(
-                f"{state.name}: {state.chips} + {chips} chips is more than this table's "
-                f"maximum buy-in of {self.max_buy_in}",
-                seat=seat,
-            )
+        if self.table.hand is None or self._pending_hand != self.hands_played:
+            self._pending, self._pending_hand = {}, self.hands_played
+        pending = self._pending.get(seat, 0)  # added during this hand, not yet on the stack
+        stack = state.chips + pending
+        if isinstance(chips, int) and not isinstance(chips, bool) and chips > 0:
+            if stack + chips > self.max_buy_in:
+                waiting = f" (+ {pending} added after this hand)" if pending else ""
+                raise TableError(
+                    f"{state.name}: {state.chips}{waiting} + {chips} chips is more than this "
+                    f"table's maximum buy-in of {self.max_buy_in}",
+                    seat=seat,
+                )
+            if not stack and chips < self.min_buy_in:  # a rebuy is a buy-in (R12)
+                raise TableError(
+                    f"{state.name}: a rebuy of {chips} is below this table's minimum buy-in "
+                    f"of {self.min_buy_in}",
+                    seat=seat,
+                )
         now = self.table.add_chips(seat, chips)
+        if not now:
+            self._pending[seat] = pending + chips
         self._results[state.name][0] += chips
         return now
 

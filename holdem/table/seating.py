@@ -47,7 +47,7 @@ the button and the big blind, where they wait until the button has passed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, NamedTuple
 
 from ..config import MAX_TABLE_SEATS
@@ -157,7 +157,7 @@ def plan_hand(
         if not 0 <= seat < MAX_TABLE_SEATS:
             raise ConfigError(f"seat {seat} is not a table seat", field="seats", value=seat)
     if last is None:
-        return _first_hand(seats, tournament, button)
+        return _first_hand(seats, tournament, button, owing=not tournament and policy == "dead")
     if policy == "moving":
         return _moving(seats, last, tournament)
     return _dead_button(seats, last, tournament)
@@ -194,7 +194,9 @@ def _present(seats: Mapping[int, Seat], tournament: bool) -> list[int]:
     )
 
 
-def _first_hand(seats: Mapping[int, Seat], tournament: bool, button: int | None) -> Plan | None:
+def _first_hand(
+    seats: Mapping[int, Seat], tournament: bool, button: int | None, *, owing: bool
+) -> Plan | None:
     """The first hand: everyone present is dealt in (new players too: nobody has
     posted yet), the button where asked or on the first of them."""
     dealt = _present(seats, tournament)
@@ -202,7 +204,21 @@ def _first_hand(seats: Mapping[int, Seat], tournament: bool, button: int | None)
         return None
     if button is not None and not 0 <= button < MAX_TABLE_SEATS:
         raise ConfigError(f"button {button} is not a table seat", field="button", value=button)
-    return _from_button(dealt, button if button in dealt else dealt[0], None)
+    plan = _from_button(dealt, button if button in dealt else dealt[0], None)
+    if not owing:  # a tournament, or a moving button: nobody owes missed blinds
+        return plan
+    # players sitting out whom the blinds went past owe them, as at any later
+    # hand: the first player after the button (where the small blind would
+    # have been) the small blind, the others before the big blind the big one
+    passed = [
+        s for s in _after(plan.button, sorted(seats)) if _between(s, plan.button, plan.big_blind)
+    ]
+    missed = [
+        (s, "small" if i == 0 and plan.small_blind != plan.button else "big")
+        for i, s in enumerate(passed)
+        if seats[s].status == "sitting_out"
+    ]
+    return replace(plan, missed=tuple(missed)) if missed else plan
 
 
 def _from_button(dealt: list[int], button: int, last_big: int | None) -> Plan:
@@ -268,7 +284,7 @@ def _dead_button(seats: Mapping[int, Seat], last: Positions, tournament: bool) -
             small_blind=other,
             big_blind=big,
             positions=Positions(button=other, small_blind=other, big_blind=big),
-            missed=_missed(seats, last.big_blind, big, None, tournament),
+            missed=_missed(seats, last.big_blind, big, last.big_blind, tournament),
         )
     posted_small = small if small in dealt else None
     return Plan(
@@ -278,9 +294,9 @@ def _dead_button(seats: Mapping[int, Seat], last: Positions, tournament: bool) -
         big_blind=big,
         positions=Positions(button=button, small_blind=small, big_blind=big),
         posts=tuple(posts),
-        missed=_missed(
-            seats, last.big_blind, big, small if posted_small is None else None, tournament
-        ),
+        # the small blind was the last big blind's: a player sitting out there
+        # misses it, even when the blinds were placed again (after heads-up)
+        missed=_missed(seats, last.big_blind, big, last.big_blind, tournament),
     )
 
 

@@ -6,7 +6,7 @@ placed, the last player with chips the winner.
 >>> game = Tournament(["Ann", "Bob", "Cid"], stack=200, rng=4)
 >>> result = game.run(lambda view, legal: Decision.all_in() if legal.all_in else Decision.check())
 >>> result.winner in ("Ann", "Bob", "Cid"), [p.place for p in result.places]
-(True, [1, 2, 3])
+(True, [1, 2, 2])
 """
 
 from __future__ import annotations
