@@ -391,3 +391,13 @@ def test_plans_name_dealt_seats_and_one_big_blind(seats: int, seed: int) -> None
         assert plan.small_blind != plan.big_blind
         assert all(state[s].chips > 0 for s in plan.dealt)
         plan = plan_hand(state, plan.positions)
+
+
+@pytest.mark.parametrize("name", ["seating", "table", "cash", "tournament", "timer", "events"])
+def test_the_examples_of_the_table_modules_run(name: str) -> None:
+    import doctest
+    import importlib
+
+    module = importlib.import_module(f"holdem.table.{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0

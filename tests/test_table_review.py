@@ -111,28 +111,25 @@ def test_top_ups_asked_during_a_hand_add_up_against_the_maximum() -> None:
 # --- R13: timeouts told by a caller that keeps the clock itself -------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="table.py: finish_hand does not take away players timed out too often in a row; "
-    "only play_hand calls _take_away_timed_out",
-)
 def test_two_timeouts_told_through_time_out_free_a_cash_seat() -> None:
     # A network room drives the hand itself: start_hand, act, time_out,
     # finish_hand.  Two timeouts in a row must free the seat as they do in
     # play_hand (R13); the table only looks at the timeouts in play_hand.
-    table = Table(seats=3, small_blind=1, big_blind=2, rng=3, timer=TurnTimer(TimerRules()))
+    table = Table(seats=3, small_blind=1, big_blind=2, rng=3, button=1,  # Ann: big blind
+                  timer=TurnTimer(TimerRules()))  # fmt: skip
     for seat, name in enumerate(["Ann", "Bob", "Cid"]):
         table.sit(seat, name, 100)
-    for _ in range(2):
-        hand = table.start_hand()
-        while not hand.done:
-            if table.seats[hand.actor].name == "Ann":  # type: ignore[index]
-                table.time_out()
-            else:
-                legal = hand.legal_actions()
-                assert legal is not None
-                table.act(folder(hand.view(hand.actor), legal))  # type: ignore[arg-type]
-        table.finish_hand()
+    hand = table.start_hand()
+    while not hand.done:
+        if table.seats[hand.actor].name == "Ann":  # type: ignore[index]
+            table.time_out()  # (she checks when she can: she stays to the river)
+        else:  # the others check or call: Ann acts on every street
+            legal = hand.legal_actions()
+            assert legal is not None
+            table.act(Decision.check() if legal.check else Decision.call())
+    assert table.timer is not None and table.timer.in_a_row("Ann") >= 2
+    assert any(s.name == "Ann" for s in table.seats.values())  # (only between hands)
+    table.finish_hand()
     assert all(s.name != "Ann" for s in table.seats.values())
 
 

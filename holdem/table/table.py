@@ -199,6 +199,7 @@ class Table:
         self.hands_played = 0
         self.rake = rake
         self.timer = timer
+        self._counts: TurnTimer | None = None  # timeouts told by time_out(), without a timer
         #: seats of tournament players taken away by timeouts: their stack stays
         #: in play, checking or folding at once, until they come back
         self.away: set[int] = set()
@@ -529,7 +530,11 @@ class Table:
         hand = self._hand
         if hand is None:
             raise TableError("no hand is being played")
+        seat = hand.actor
         hand.act(decision)
+        timer = self.timer or self._counts
+        if timer is not None and seat is not None and seat in self._seats:
+            timer.acted(self._seats[seat].name)  # (decided in time: the count starts again)
         self._tell_actions()
 
     def finish_hand(self) -> HandResult:
@@ -615,6 +620,7 @@ class Table:
                 self._seats[seat] = out._replace(status="sitting_out")
                 if SatOut in wanted:
                     self.emit(SatOut(seat=seat, name=out.name))
+        self._take_away_timed_out(plan.dealt)
         return result
 
     def play_hand(self, players: Decide | Mapping[int, Decide]) -> HandResult:
@@ -646,9 +652,7 @@ class Table:
             act(decision, seat=seat)
             if tell:
                 self._tell_actions()
-        result = self.finish_hand()
-        self._take_away_timed_out(result.plan.dealt)
-        return result
+        return self.finish_hand()
 
     def time_out(self) -> None:
         """The player to act ran out of time (a caller keeping the clock itself):
@@ -659,14 +663,23 @@ class Table:
         seat = hand.actor
         legal = hand.legal_actions()
         assert legal is not None
-        timer = self.timer or TurnTimer()
+        timer = self._referee()
         hand.act(timer.timeout(self._seats[seat].name, legal, hand.can_timeout(seat)), seat=seat)
         self._tell_actions()
+
+    def _referee(self) -> TurnTimer:
+        """The timer that counts timeouts: the table's, or (a caller keeping the
+        clock itself, without one) a default one made at the first timeout."""
+        if self.timer is None:
+            if self._counts is None:
+                self._counts = TurnTimer()
+            return self._counts
+        return self.timer
 
     def _take_away_timed_out(self, seats: tuple[int, ...]) -> None:
         """After a hand: players who timed out too often in a row leave (cash),
         or play on checking and folding (tournaments)."""
-        timer = self.timer
+        timer = self.timer or self._counts
         if timer is None:
             return
         for seat in seats:
