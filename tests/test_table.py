@@ -17,6 +17,7 @@ from holdem.table import (
     Event,
     HandEnded,
     HandStarted,
+    Positions,
     Rake,
     Seat,
     Table,
@@ -401,3 +402,18 @@ def test_the_examples_of_the_table_modules_run(name: str) -> None:
     module = importlib.import_module(f"holdem.table.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_back_from_heads_up_a_player_who_paid_no_blind_does_not_take_the_button() -> None:
+    # heads-up last hand: Ann (seat 0) on the button and small blind, Cid (seat 2)
+    # in the big blind; Bob, between them at seat 1, is back and owes nothing
+    seats = {s: Seat(name, 100) for s, name in ((0, "Ann"), (1, "Bob"), (2, "Cid"))}
+    last = Positions(button=0, small_blind=0, big_blind=2)
+    plan = plan_hand(seats, last)
+    assert plan is not None
+    # the big blind moves on to Ann; Bob would be the button without having
+    # paid a blind (R3): he waits a hand, and the game stays heads-up
+    assert (plan.dealt, plan.big_blind, plan.button) == ((0, 2), 0, 2)
+    after = plan_hand(seats, plan.positions)
+    assert after is not None  # then the big blind reaches Bob
+    assert (after.dealt, after.button, after.small_blind, after.big_blind) == ((0, 1, 2), 2, 0, 1)

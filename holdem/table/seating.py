@@ -255,9 +255,15 @@ def _dead_button(seats: Mapping[int, Seat], last: Positions, tournament: bool) -
     if len(dealt) > 2 and not _in_order(dealt, button, small, big):
         # the last positions do not lead here (the last hand was heads-up, or
         # players left): the small blind and the button are the players just
-        # before the big blind
-        before = [s for s in reversed(_after(big, sorted(dealt))) if s != big]
-        small, button = before[0], before[1]
+        # before the big blind, and the button one who held a position last
+        # hand (a player who has paid no blind waits a hand: R3)
+        paid = {last.button, last.small_blind, last.big_blind}
+        while len(dealt) > 2:
+            before = [s for s in reversed(_after(big, sorted(dealt))) if s != big]
+            small, button = before[0], before[1]
+            if button in paid:
+                break
+            dealt.discard(button)
     posts: list[tuple[int, str]] = []
     if not tournament and last.button != last.small_blind:  # (after heads-up: wait a hand)
         ready = set(dealt)
