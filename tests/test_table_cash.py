@@ -218,3 +218,22 @@ def test_the_time_bank_pays_for_slow_decisions_until_it_is_spent() -> None:
     assert timer.timed_out("Ann") and not timer.stop("Ann") and timer.bank("Ann") == 0
     with pytest.raises(ConfigError, match="seconds must be positive"):
         TimerRules(seconds=0)
+
+
+def test_a_top_up_waiting_for_a_hand_won_fills_the_stack_only_to_the_maximum() -> None:
+    game = CashGame(small_blind=1, big_blind=2, min_buy_in=50, max_buy_in=200, rng=2)
+    game.join(0, "Ann", 150)
+    game.join(1, "Bob", 150)
+    hand = game.table.start_hand()
+    assert game.add_chips(0, 50) is False  # 150 + 50: the maximum, if she wins nothing
+    while not hand.done:  # Ann raises, Bob folds: Ann wins his big blind
+        legal = hand.legal_actions()
+        assert legal is not None and legal.min_to is not None
+        if hand.actor == 0:
+            game.table.act(Decision(legal.wager, legal.min_to) if legal.wager else Decision.check())
+        else:
+            game.table.act(Decision.check() if legal.check else Decision.fold())
+    result = game.table.finish_hand()
+    assert result.stacks[0] == 152
+    assert game.table.seats[0].chips == 200  # the room left, not the 50 asked for
+    assert game.results()["Ann"].bought_in == 150 + 200 - result.stacks[0]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..config import Structure
 from ..errors import ConfigError, TableError
-from .events import Event, SeatFreed
+from .events import ChipsAdded, Event, SeatFreed
 from .seating import ButtonPolicy
 from .table import Decide, HandResult, Rake, Table
 from .timer import TurnTimer
@@ -98,14 +98,16 @@ class CashGame:
         # chips added during the hand being played (by seat), and that hand's number
         self._pending: dict[int, int] = {}
         self._pending_hand = 0
-        self.table.subscribe(self._on_event, kinds=(SeatFreed,))
+        self.table.subscribe(self._on_event, kinds=(SeatFreed, ChipsAdded))
 
     @property
     def hands_played(self) -> int:
         return self.table.hands_played
 
     def _on_event(self, event: Event) -> None:
-        if isinstance(event, SeatFreed):
+        if isinstance(event, ChipsAdded):  # (the chips added, not those asked for)
+            self._results[event.name][0] += event.chips
+        elif isinstance(event, SeatFreed):
             self._results[event.name][1] += event.chips
 
     def join(self, seat: int, name: str, buy_in: int, *, post: bool = False) -> None:
@@ -149,10 +151,9 @@ class CashGame:
                     f"of {self.min_buy_in}",
                     seat=seat,
                 )
-        now = self.table.add_chips(seat, chips)
+        now = self.table.add_chips(seat, chips, most=self.max_buy_in)
         if not now:
             self._pending[seat] = pending + chips
-        self._results[state.name][0] += chips
         return now
 
     def leave(self, seat: int) -> bool:

@@ -356,10 +356,12 @@ class Table:
         self._seats_changed()
         self.emit(SatIn(seat=seat, name=state.name, how=how))
 
-    def add_chips(self, seat: int, chips: int) -> bool:
+    def add_chips(self, seat: int, chips: int, *, most: int | None = None) -> bool:
         """Adds chips to a stack (a cash top-up or rebuy): at once between hands
         (True); asked for during a hand the player is in, the chips are added
-        before the next hand (False: they are not in play in this one).  A
+        before the next hand (False: they are not in play in this one), no
+        more than make the stack ``most`` then (a hand won meanwhile may leave
+        room for fewer, or none: the ``chips_added`` event says how many).  A
         player who lost every chip keeps the seat, sitting out, until they
         rebuy (then they play on, or wait for the big blind if it passed them)
         or leave."""
@@ -371,8 +373,11 @@ class Table:
 
         def add() -> None:
             now = self._seats.get(seat)
-            if now is not None:
-                self._seats[seat] = now._replace(chips=now.chips + chips)
+            if now is None:
+                return
+            added = chips if most is None else min(chips, max(0, most - now.chips))
+            if added:
+                self._seats[seat] = now._replace(chips=now.chips + added)
                 if not now.chips:  # a rebuy after a bust: the player may be dealt in again
                     self._seats_changed()
                     if now.status == "sitting_out":
@@ -385,8 +390,8 @@ class Table:
                         ChipsAdded(
                             seat=seat,
                             name=now.name,
-                            chips=chips,
-                            stack=now.chips + chips,
+                            chips=added,
+                            stack=now.chips + added,
                             deferred=deferred,
                         )
                     )
