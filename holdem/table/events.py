@@ -53,7 +53,8 @@ class SeatTaken:
 @dataclass(frozen=True, slots=True)
 class SeatFreed:
     """A player left the seat with ``chips``: ``reason`` is ``left``,
-    ``busted`` (no chips) or ``timeouts`` (timed out too often)."""
+    ``busted`` (a tournament player with no chips) or ``timeouts`` (timed out
+    too often)."""
 
     kind: ClassVar[str] = "seat_freed"
     seat: int
