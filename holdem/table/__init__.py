@@ -22,14 +22,13 @@ from .events import (
 from .schedule import Level, Schedule
 from .seating import BUTTON_POLICIES, Plan, Positions, Seat, plan_hand
 from .standings import Elimination, Placing, Standings, TournamentResult, eliminators
-from .table import Blinds, Decide, HandResult, Rake, Table
+from .table import Decide, HandResult, Rake, Table
 from .timer import TimerRules, TurnTimer
 from .tournament import Tournament
 
 __all__ = [
     "BUTTON_POLICIES",
     "ActionTaken",
-    "Blinds",
     "CashGame",
     "CashResult",
     "ChipsAdded",

@@ -283,20 +283,12 @@ def _dead_button(seats: Mapping[int, Seat], last: Positions, tournament: bool) -
     if len(dealt) == 2:
         # heads-up: the other player has the button and posts the small blind
         # (a player posting their way in is the button: the small blind is their post)
-        other = next(s for s in dealt if s != big)
-        return Plan(
-            dealt=tuple(sorted(dealt)),
-            button=other,
-            small_blind=other,
-            big_blind=big,
-            positions=Positions(button=other, small_blind=other, big_blind=big),
-            missed=_missed(seats, last.big_blind, big, last.big_blind, tournament),
-        )
-    posted_small = small if small in dealt else None
+        small = button = next(s for s in dealt if s != big)
+        posts = []
     return Plan(
         dealt=tuple(sorted(dealt)),
         button=button,
-        small_blind=posted_small,
+        small_blind=small if small in dealt else None,
         big_blind=big,
         positions=Positions(button=button, small_blind=small, big_blind=big),
         posts=tuple(posts),

@@ -47,23 +47,14 @@ from .events import (
     SeatFreed,
     SeatTaken,
 )
-from .seating import ButtonPolicy, Plan, Positions, Seat, Status, plan_hand
+from .schedule import Level
+from .seating import BUTTON_POLICIES, ButtonPolicy, Plan, Positions, Seat, Status, plan_hand
 from .timer import TurnTimer
 
-__all__ = ["Blinds", "Decide", "HandResult", "Rake", "Table"]
+__all__ = ["Decide", "HandResult", "Rake", "Table"]
 
 #: A player: what they decide from their view and their menu.
 Decide = Callable[[PlayerView, LegalActions], Decision]
-
-
-@dataclass(frozen=True, slots=True)
-class Blinds:
-    """The forced bets of a table's hands (a tournament's level changes them)."""
-
-    small_blind: int
-    big_blind: int
-    ante: int = 0
-    big_blind_ante: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +97,8 @@ class HandResult(NamedTuple):
 
     hand: int
     plan: Plan
-    blinds: Blinds
+    #: the forced bets it was played at (a level of blinds and ante)
+    blinds: Level
     #: the engine's hand (its log, config, board, outcome: for hand histories)
     played: Hand
     #: chips by seat before the hand and after it (and after the rake), the
@@ -165,9 +157,9 @@ class Table:
             raise ConfigError(
                 f"a table has 2 to {MAX_PLAYERS} seats, not {seats!r}", field="seats", value=seats
             )
-        if button_policy not in ("dead", "moving"):
+        if button_policy not in BUTTON_POLICIES:
             raise ConfigError(
-                f"button_policy is 'dead' or 'moving', not {button_policy!r}",
+                f"button_policy is one of {', '.join(BUTTON_POLICIES)}, not {button_policy!r}",
                 field="button_policy",
                 value=button_policy,
             )
@@ -177,7 +169,7 @@ class Table:
         self.tournament = tournament
         self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self._first_button = button
-        self._blinds = Blinds(
+        self._blinds = Level(
             small_blind=small_blind, big_blind=big_blind, ante=ante, big_blind_ante=big_blind_ante
         )
         self._check_blinds(self._blinds)
@@ -216,7 +208,9 @@ class Table:
         return self._seats.get(seat)
 
     @property
-    def blinds(self) -> Blinds:
+    def blinds(self) -> Level:
+        """The forced bets of the next hands (a :class:`~holdem.table.Level`; its
+        length, if any, is the schedule's business, not the table's)."""
         return self._blinds
 
     @property
@@ -247,12 +241,12 @@ class Table:
     def _seats_changed(self) -> None:
         self._shape = None
 
-    def set_blinds(self, blinds: Blinds) -> None:
+    def set_blinds(self, blinds: Level) -> None:
         """The blinds of the next hands (from the next hand on, if one is being played)."""
         self._check_blinds(blinds)
         self._blinds = blinds
 
-    def _check_blinds(self, b: Blinds) -> None:
+    def _check_blinds(self, b: Level) -> None:
         HandConfig(  # the engine's checks, worded by the engine
             stacks=(2 * b.big_blind + b.ante + 1,) * 3,
             button=0,

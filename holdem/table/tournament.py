@@ -21,7 +21,7 @@ from .events import Event, LevelUp, PlayerEliminated
 from .schedule import Level, Schedule
 from .seating import ButtonPolicy
 from .standings import Standings, TournamentResult, eliminators
-from .table import Blinds, Decide, HandResult, Table
+from .table import Decide, HandResult, Table
 from .timer import TurnTimer
 
 __all__ = ["Tournament"]
@@ -100,14 +100,7 @@ class Tournament:
         if index != self.level_index:
             self.level_index = index
             self._level_end = schedule.end_of(index)
-            self.table.set_blinds(
-                Blinds(
-                    small_blind=level.small_blind,
-                    big_blind=level.big_blind,
-                    ante=level.ante,
-                    big_blind_ante=level.big_blind_ante,
-                )
-            )
+            self.table.set_blinds(level)
             self.table.emit(
                 LevelUp(
                     level=index,
