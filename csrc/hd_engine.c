@@ -1539,10 +1539,118 @@ static PyObject *bind_outcome(PyObject *self, PyObject *const *args, Py_ssize_t 
     Py_RETURN_NONE;
 }
 
+/* holdem.config.HandConfig, for restack(): its slots' descriptors (the
+ * stacks first, then the hand id, then the others) and the chip limit. */
+#define CONFIG_SLOTS 32
+static struct {
+    PyObject *type;
+    allocfunc alloc;
+    int n;
+    long long max_chips;
+    PyObject *slot[CONFIG_SLOTS];
+    descrgetfunc get[CONFIG_SLOTS];
+    descrsetfunc set[CONFIG_SLOTS];
+} config_rec;
+
+PyDoc_STRVAR(bind_config_doc,
+"bind_config($module, type, slots, max_chips, /)\n--\n\n"
+"Binds restack() to HandConfig: its slots' names (the stacks first, the hand\n"
+"id second, then every other) and MAX_CHIPS.");
+
+static PyObject *bind_config(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3 || !PyType_Check(args[0]) || !PyTuple_Check(args[1]) ||
+        !PyLong_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "bind_config(type, slots, max_chips)");
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_Size(args[1]);
+    if (n < 2 || n > CONFIG_SLOTS) {
+        PyErr_Format(PyExc_TypeError, "bind_config: 2 to %d slots, not %zd", CONFIG_SLOTS, n);
+        return NULL;
+    }
+    long long max_chips = PyLong_AsLongLong(args[2]);
+    if (max_chips == -1 && PyErr_Occurred()) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *descr = PyObject_GetAttr(args[0], PyTuple_GetItem(args[1], i));
+        if (!descr) return NULL;
+        descrgetfunc get = (descrgetfunc)PyType_GetSlot(Py_TYPE(descr), Py_tp_descr_get);
+        descrsetfunc set = (descrsetfunc)PyType_GetSlot(Py_TYPE(descr), Py_tp_descr_set);
+        if (!get || !set) {
+            Py_DECREF(descr);
+            PyErr_Format(PyExc_TypeError, "bind_config: %R is not a slot",
+                         PyTuple_GetItem(args[1], i));
+            return NULL;
+        }
+        SET_REF(config_rec.slot[i], descr);
+        config_rec.get[i] = get;
+        config_rec.set[i] = set;
+    }
+    config_rec.alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)args[0], Py_tp_alloc);
+    config_rec.n = (int)n;
+    config_rec.max_chips = max_chips;
+    Py_INCREF(args[0]);
+    SET_REF(config_rec.type, args[0]);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(restack_doc,
+"restack($module, config, stacks, hand_id, /)\n--\n\n"
+"A copy of a HandConfig with other stacks and hand id: None unless config is\n"
+"a HandConfig (not a subclass) and stacks\n"
+"is a tuple of as many ints (exactly int) of 1 to MAX_CHIPS - 1 as config's.\n"
+"Nothing else is checked: the other fields are config's, checked when it was\n"
+"made, and no check of a configuration reads the stacks' values but these.");
+
+static PyObject *restack(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "restack(config, stacks, hand_id)");
+        return NULL;
+    }
+    PyObject *config = args[0], *stacks = args[1], *type = config_rec.type;
+    if (!type) {
+        PyErr_SetString(PyExc_RuntimeError, "holdem engine: HandConfig is not bound");
+        return NULL;
+    }
+    if ((PyObject *)Py_TYPE(config) != type || !PyTuple_CheckExact(stacks)) Py_RETURN_NONE;
+    PyObject *old = config_rec.get[0](config_rec.slot[0], config, type);
+    if (!old) return NULL;
+    Py_ssize_t n = PyTuple_Check(old) ? PyTuple_Size(old) : -1;
+    Py_DECREF(old);
+    if (PyTuple_Size(stacks) != n) Py_RETURN_NONE;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *chips = PyTuple_GetItem(stacks, i);
+        if (!PyLong_CheckExact(chips)) Py_RETURN_NONE;
+        int overflow = 0;
+        long long value = PyLong_AsLongLongAndOverflow(chips, &overflow);
+        if (overflow || value < 1 || value >= config_rec.max_chips) Py_RETURN_NONE;
+    }
+    PyObject *copy = config_rec.alloc((PyTypeObject *)type, 0);
+    if (!copy) return NULL;
+    if (config_rec.set[0](config_rec.slot[0], copy, stacks) < 0 ||
+        config_rec.set[1](config_rec.slot[1], copy, args[2]) < 0) {
+        Py_DECREF(copy);
+        return NULL;
+    }
+    for (int i = 2; i < config_rec.n; i++) {
+        PyObject *value = config_rec.get[i](config_rec.slot[i], config, type);
+        int bad = !value || config_rec.set[i](config_rec.slot[i], copy, value) < 0;
+        Py_XDECREF(value);
+        if (bad) {
+            Py_DECREF(copy);
+            return NULL;
+        }
+    }
+    return copy;
+}
+
 static PyMethodDef module_methods[] = {
     {"bind", (PyCFunction)(void (*)(void))bind, METH_FASTCALL, bind_doc},
     {"bind_outcome", (PyCFunction)(void (*)(void))bind_outcome, METH_FASTCALL, bind_outcome_doc},
     {"script_cards", (PyCFunction)(void (*)(void))script_cards, METH_FASTCALL, script_cards_doc},
+    {"bind_config", (PyCFunction)(void (*)(void))bind_config, METH_FASTCALL, bind_config_doc},
+    {"restack", (PyCFunction)(void (*)(void))restack, METH_FASTCALL, restack_doc},
     {NULL, NULL, 0, NULL},
 };
 

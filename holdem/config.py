@@ -21,11 +21,12 @@ blind, a dead button.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import pairwise
 from typing import Any
 
+from . import _engine
 from .actions import ActionKind
 from .errors import ConfigError
 from .wire import Fields
@@ -706,14 +707,35 @@ class HandConfig:
         """Number of players dealt in."""
         return len(self.stacks)
 
+    def restacked(self, stacks: tuple[int, ...], hand_id: int | str | None = None) -> HandConfig:
+        """This configuration with other ``stacks`` (as many players) and
+        ``hand_id``: a table's next hand, dealt at the same places and blinds.
+        Only the stacks are checked (the rest was when this configuration was
+        made), which makes it several times faster than a new
+        :class:`HandConfig`; stacks that are not a tuple of plain ints are
+        checked and refused (:class:`~holdem.errors.ConfigError`) as a new
+        configuration checks them.
+
+        >>> config = HandConfig(stacks=(100, 100), button=0, small_blind=1, big_blind=2)
+        >>> config.restacked((150, 50), hand_id=2).stacks
+        (150, 50)
+        """
+        config: HandConfig | None = _engine.restack(self, stacks, hand_id)
+        if config is None:  # (another type, or stacks to check and word)
+            return replace(self, stacks=stacks, hand_id=hand_id)
+        return config
+
 
 def _plain_table(posts: Any, seats: Any, names: Any) -> bool:
     """Whether a configuration's posts, seats and names can be part of a key of
     ``_DERIVED``: tuples of exact ints, of strings or None, and of posts made of
     exact ints and bools (their values are the key)."""
+    ids = (id(posts), id(seats), id(names))
+    if ids in _PLAIN_TABLES:
+        return True  # (a table deals hand after hand with the same tuples)
     if not (type(posts) is tuple and type(seats) is tuple and type(names) is tuple):
         return False
-    return (
+    plain = (
         set(map(type, seats)) <= _INT
         and set(map(type, names)) <= _NAME
         and all(
@@ -724,10 +746,18 @@ def _plain_table(posts: Any, seats: Any, names: Any) -> bool:
             for p in posts
         )
     )
+    if plain:
+        if len(_PLAIN_TABLES) >= 256:
+            _PLAIN_TABLES.clear()
+        _PLAIN_TABLES[ids] = (posts, seats, names)
+    return plain
 
 
 _INT = {int}
 _NAME = {str, type(None)}
+#: Posts, seats and names found plain, by their ids: held here, so that while
+#: they are, the same ids are the same objects (tuples of immutable items).
+_PLAIN_TABLES: dict[tuple[int, int, int], tuple[Any, Any, Any]] = {}
 
 
 def _slot_setter(name: str) -> Callable[[HandConfig, Any], None]:
@@ -775,3 +805,12 @@ def _rule_variants_of(f: Fields) -> tuple[str, ...]:
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
         raise f.error("rule_variants", variants, "expected a list of rule variant names")
     return tuple(variants)
+
+
+#: HandConfig's slots as restack() takes them: the stacks, the hand id, then
+#: every other (a slot it did not know would be left unset: so all of them)
+_engine.bind_config(
+    HandConfig,
+    ("stacks", "hand_id", *(s for s in HandConfig.__slots__ if s not in ("stacks", "hand_id"))),
+    MAX_CHIPS,
+)

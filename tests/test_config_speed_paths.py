@@ -184,6 +184,48 @@ def test_replace_and_the_wire_form_rebuild_the_same_configuration(s: Settings) -
 
 
 @given(good_settings(), st.data())
+def test_a_restacked_configuration_is_the_one_built_anew(s: Settings, data: st.DataObject) -> None:
+    """``restacked`` (the next hand of a table) gives what a new HandConfig
+    with those stacks and hand id gives; other stacks (a bad count, another
+    number of players) are refused, or taken, as a new configuration would."""
+    config = HandConfig(**s)
+    n = config.players
+    stacks = tuple(data.draw(st.lists(st.integers(1, MAX_CHIPS - 1), min_size=n, max_size=n)))
+    hand_id = data.draw(st.none() | st.integers(0, 10**6) | st.text(max_size=5))
+    again = config.restacked(stacks, hand_id)
+    built = HandConfig(**{**s, "stacks": stacks, "hand_id": hand_id})
+    assert again == built and repr(again) == repr(built)
+    assert derived(again) == derived(built)
+    assert_as_the_rules_say(again, {**s, "stacks": stacks, "hand_id": hand_id})
+    bad = data.draw(
+        st.sampled_from(
+            [
+                (*stacks[:-1], 0),
+                (*stacks[:-1], MAX_CHIPS),
+                stacks[:-1],
+                (*stacks, 5),
+                (*stacks[:-1], True),
+                (*stacks[:-1], "7"),
+            ]
+        )
+    )
+    outcomes: list[object] = []
+    makers: tuple[Any, ...] = (
+        lambda: config.restacked(bad, hand_id),  # type: ignore[arg-type]
+        lambda: HandConfig(**{**s, "stacks": bad, "hand_id": hand_id}),
+    )
+    for make in makers:
+        try:
+            outcomes.append(make())
+        except ConfigError as error:
+            outcomes.append(str(error))
+    assert outcomes[0] == outcomes[1]  # (the same message, or another number of players taken)
+    # an int subclass or a list: checked, and taken as a new configuration takes them
+    other = config.restacked([Chips(c) for c in stacks], hand_id)  # type: ignore[arg-type]
+    assert other == built
+
+
+@given(good_settings(), st.data())
 def test_other_spellings_of_a_setting_give_the_same_configuration(
     s: Settings, data: st.DataObject
 ) -> None:
