@@ -3,8 +3,10 @@ sitting out and missed blinds, new players, chips carried from hand to hand."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
+from dataclasses import MISSING, FrozenInstanceError, fields
 
 import pytest
 from hypothesis import given, settings
@@ -14,6 +16,7 @@ from holdem import ActionKind, Decision, LegalActions, PlayerView
 from holdem.errors import ConfigError, TableError, WireError
 from holdem.table import (
     ActionTaken,
+    ChipsAdded,
     Event,
     HandEnded,
     HandStarted,
@@ -24,6 +27,7 @@ from holdem.table import (
     event_from_dict,
     plan_hand,
 )
+from holdem.table.events import EVENT_TYPES
 from holdem.wire import schema
 
 
@@ -74,7 +78,7 @@ def gone(table: Table, seat: int) -> None:
 
 def set_chips(table: Table, seat: int, chips: int) -> None:
     """A stack arranged for a scenario, between hands."""
-    table._seats[seat] = table._seats[seat]._replace(chips=chips)
+    table._seats[seat].chips = chips
     table._seats_changed()
 
 
@@ -287,6 +291,26 @@ def test_every_event_reads_back_from_its_wire_form() -> None:
         event_from_dict({"event": "seat_lost", "seat": 1})
     with pytest.raises(WireError, match=r"event\.chips"):
         event_from_dict({"event": "seat_taken", "seat": 1, "name": "Ann", "chips": "many"})
+
+
+def test_events_are_made_as_frozen_dataclasses_are() -> None:
+    """The events' quicker __init__ takes the same arguments as the dataclass's
+    own (by position or name, the same defaults) and the event stays frozen."""
+    for cls in EVENT_TYPES:
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+        assert [(p.name, p.default) for p in params] == [
+            (f.name, inspect.Parameter.empty if f.default is MISSING else f.default)
+            for f in fields(cls)
+        ]
+        values = {f.name: f"v{i}" for i, f in enumerate(fields(cls))}
+        by_name, by_position = cls(**values), cls(*values.values())
+        assert by_name == by_position and hash(by_name) == hash(by_position)
+        assert {name: getattr(by_name, name) for name in values} == values
+        with pytest.raises(FrozenInstanceError):
+            setattr(by_name, fields(cls)[0].name, 3)
+        with pytest.raises(TypeError):
+            cls()
+    assert ChipsAdded(seat=1, name="Ann", chips=5, stack=9).deferred is False
 
 
 # --- random sessions ---------------------------------------------------------------------

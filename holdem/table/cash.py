@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -94,27 +95,31 @@ class CashGame:
         self.max_seconds = max_seconds
         self._clock = clock
         self._began: float | None = None
-        self._results: dict[str, list[int]] = {}  # name -> [bought in, cashed out, hands]
+        self._results: dict[str, list[int]] = {}  # name -> [bought in, cashed out]
+        self._hands: Counter[str | None] = Counter()  # hands dealt by name
         # chips added during the hand being played (by seat), and that hand's number
         self._pending: dict[int, int] = {}
         self._pending_hand = 0
-        self.table.subscribe(self._on_event, kinds=(SeatFreed, ChipsAdded))
+        self.table.subscribe(self._on_chips_added, kinds=(ChipsAdded,))
+        self.table.subscribe(self._on_seat_freed, kinds=(SeatFreed,))
 
     @property
     def hands_played(self) -> int:
         return self.table.hands_played
 
-    def _on_event(self, event: Event) -> None:
-        if isinstance(event, ChipsAdded):  # (the chips added, not those asked for)
-            self._results[event.name][0] += event.chips
-        elif isinstance(event, SeatFreed):
-            self._results[event.name][1] += event.chips
+    def _on_chips_added(self, event: Event) -> None:
+        assert isinstance(event, ChipsAdded)  # (the chips added, not those asked for)
+        self._results[event.name][0] += event.chips
+
+    def _on_seat_freed(self, event: Event) -> None:
+        assert isinstance(event, SeatFreed)
+        self._results[event.name][1] += event.chips
 
     def join(self, seat: int, name: str, buy_in: int, *, post: bool = False) -> None:
         """A player sits down with ``buy_in`` chips (within the table's limits)."""
         self._check_buy_in(name, buy_in, buy_in)
         self.table.sit(seat, name, buy_in, post=post)
-        record = self._results.setdefault(name, [0, 0, 0])
+        record = self._results.setdefault(name, [0, 0])
         record[0] += buy_in
 
     def _check_buy_in(self, name: str, chips: int, total: int) -> None:
@@ -130,28 +135,32 @@ class CashGame:
         """A top-up (or a rebuy) of ``chips``, the stack at most the maximum
         buy-in: at once between hands (True); during a hand the player is in,
         before the next one (False: the chips are not in play in this hand)."""
-        state = self.table.seat(seat)
-        if state is None:
-            raise TableError(f"seat {seat} is empty", seat=seat)
-        if self.table.hand is None or self._pending_hand != self.hands_played:
-            self._pending, self._pending_hand = {}, self.hands_played
-        pending = self._pending.get(seat, 0)  # added during this hand, not yet on the stack
-        stack = state.chips + pending
-        if isinstance(chips, int) and not isinstance(chips, bool) and chips > 0:
-            if stack + chips > self.max_buy_in:
+        table = self.table
+        stack = table.stack(seat)  # (an empty seat: TableError)
+        pending = 0  # added during the hand being played, not yet on the stack
+        if table.hand is not None:
+            if self._pending_hand != table.hands_played:
+                self._pending, self._pending_hand = {}, table.hands_played
+            pending = self._pending.get(seat, 0)
+        if (
+            type(chips) is int or (isinstance(chips, int) and not isinstance(chips, bool))
+        ) and chips > 0:
+            total = stack + pending + chips
+            if total > self.max_buy_in:
+                name = table.seats[seat].name
                 waiting = f" (+ {pending} added after this hand)" if pending else ""
                 raise TableError(
-                    f"{state.name}: {state.chips}{waiting} + {chips} chips is more than this "
+                    f"{name}: {stack}{waiting} + {chips} chips is more than this "
                     f"table's maximum buy-in of {self.max_buy_in}",
                     seat=seat,
                 )
-            if not stack and chips < self.min_buy_in:  # a rebuy is a buy-in (R12)
+            if not stack + pending and chips < self.min_buy_in:  # a rebuy is a buy-in (R12)
                 raise TableError(
-                    f"{state.name}: a rebuy of {chips} is below this table's minimum buy-in "
-                    f"of {self.min_buy_in}",
+                    f"{table.seats[seat].name}: a rebuy of {chips} is below this table's "
+                    f"minimum buy-in of {self.min_buy_in}",
                     seat=seat,
                 )
-        now = self.table.add_chips(seat, chips, most=self.max_buy_in)
+        now = table.add_chips(seat, chips, most=self.max_buy_in)
         if not now:
             self._pending[seat] = pending + chips
         return now
@@ -178,10 +187,7 @@ class CashGame:
         if self._began is None:
             self._began = self._clock()
         result = self.table.play_hand(players)
-        assert result.played is not None
-        for name in result.played.config.names:
-            if name is not None:
-                self._results[name][2] += 1
+        self._hands.update(result.played.config.names)  # (a table names everyone)
         return result
 
     def play(self, players: Decide | Mapping[int, Decide]) -> dict[str, CashResult]:
@@ -198,7 +204,10 @@ class CashGame:
         held: dict[str, int] = {s.name: s.chips for s in self.table.seats.values()}
         return {
             name: CashResult(
-                name=name, bought_in=bought, cashed_out=out + held.get(name, 0), hands=hands
+                name=name,
+                bought_in=bought,
+                cashed_out=out + held.get(name, 0),
+                hands=self._hands[name],
             )
-            for name, (bought, out, hands) in self._results.items()
+            for name, (bought, out) in self._results.items()
         }

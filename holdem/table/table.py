@@ -24,7 +24,8 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from types import MappingProxyType
+from operator import attrgetter, itemgetter
+from types import FunctionType, MappingProxyType
 from typing import Any, NamedTuple
 
 from ..actions import Decision, LegalActions
@@ -92,6 +93,10 @@ class Rake:
         return taken if self.cap is None else min(taken, self.cap)
 
 
+#: No rake taken
+_NO_RAKE: Mapping[int, int] = MappingProxyType({})
+
+
 class HandResult(NamedTuple):
     """One hand a table played (a named tuple: one a hand)."""
 
@@ -101,15 +106,25 @@ class HandResult(NamedTuple):
     blinds: Level
     #: the engine's hand (its log, config, board, outcome: for hand histories)
     played: Hand
-    #: chips by seat before the hand and after it (and after the rake), the
-    #: seats dealt in
-    started: Mapping[int, int]
-    stacks: Mapping[int, int]
+    #: the chips of the seats dealt in (``plan.dealt``, in that order) before
+    #: the hand, and after it and the rake (see :attr:`started`, :attr:`stacks`)
+    chips_before: tuple[int, ...]
+    chips_after: tuple[int, ...]
     #: seats left with no chips
     busted: tuple[int, ...] = ()
     rake: int = 0
     #: the rake each seat paid from its winnings (for the hand's history)
-    raked: Mapping[int, int] = MappingProxyType({})
+    raked: Mapping[int, int] = _NO_RAKE
+
+    @property
+    def started(self) -> dict[int, int]:
+        """Chips by seat before the hand (the seats dealt in)."""
+        return dict(zip(self.plan.dealt, self.chips_before, strict=True))
+
+    @property
+    def stacks(self) -> dict[int, int]:
+        """Chips by seat after the hand and the rake (the seats dealt in)."""
+        return dict(zip(self.plan.dealt, self.chips_after, strict=True))
 
     @property
     def outcome(self) -> Outcome:
@@ -117,6 +132,53 @@ class HandResult(NamedTuple):
         outcome = self.played.outcome
         assert outcome is not None  # (a result is of a finished hand)
         return outcome
+
+
+class _Known(NamedTuple):
+    """A plan and what :meth:`Table.start_hand` needs beside it, worked out once."""
+
+    plan: Plan
+    #: the names of the players dealt in, and the button's position among them
+    names: tuple[str, ...]
+    position: int
+    #: the posts by position: (position, the big blind (else the small), dead)
+    posts: tuple[tuple[int, bool, bool], ...]
+    #: the configuration's fields that follow from the plan
+    missing_small_blind: bool
+    dead_button: bool
+    seats: tuple[int, ...]
+    #: everyone dealt in plays and owes nothing (a hand changes only their chips)
+    plain: bool
+    #: the players dealt in, from the seats
+    players: Callable[[Mapping[int, _Player]], tuple[_Player, ...]]
+    #: the plan's positions, numbered (for the next hand's key)
+    number: int
+    #: the blinds, structure and configuration of the last hand dealt on this
+    #: plan (empty at first): at the same blinds, the next one is that
+    #: configuration with other stacks (:meth:`HandConfig.restacked`)
+    made: list[Any]
+
+
+class _Player:
+    """A player at the table, as the table keeps them: changed in place hand
+    after hand (callers get :class:`~holdem.table.seating.Seat` snapshots)."""
+
+    __slots__ = Seat._fields
+
+    def __init__(self, name: str, chips: int, status: Status, new: bool) -> None:
+        self.name = name
+        self.chips = chips
+        self.status: Status = status
+        self.missed_small = False
+        self.missed_big = False
+        self.new = new
+
+    def snapshot(self) -> Seat:
+        return Seat._make(_seat_fields(self))
+
+    def plain(self) -> bool:
+        """Playing and owing nothing: a hand changes only their chips."""
+        return self.status == "playing" and not (self.missed_small or self.missed_big or self.new)
 
 
 class Table:
@@ -173,18 +235,20 @@ class Table:
             small_blind=small_blind, big_blind=big_blind, ante=ante, big_blind_ante=big_blind_ante
         )
         self._check_blinds(self._blinds)
-        self._seats: dict[int, Seat] = {}
-        self._positions: Positions | None = None
+        self._seats: dict[int, _Player] = {}
+        self._previous: _Known | None = None  # the last hand's plan
         self._hand: Hand | None = None
-        self._plan: Plan | None = None
-        self._started: dict[int, int] = {}
+        #: the hand being played: its plan, its players and their chips when it began
+        self._deal: tuple[_Known, tuple[_Player, ...], tuple[int, ...]] | None = None
+        self._dealt: tuple[int, ...] = ()  # its seats (() between hands)
         self._logged = 0  # the records of the hand's log told as events so far
         self._after_hand: list[Callable[[], None]] = []
         self._listeners: list[tuple[Callable[[Event], None], tuple[type, ...] | None]] = []
         self._wanted: set[type] = set()  # event types someone listens to
+        self._starts = self._ends = False  # events to tell as a hand starts, as it ends
         # the plans of the next hand by the seats (as the button policy sees them)
         # and the last positions: a table's seats take few different shapes
-        self._plans: dict[tuple[Any, ...], tuple[Plan, tuple[str, ...], int] | None] = {}
+        self._plans: dict[tuple[Any, ...], _Known | None] = {}
         self._shapes: dict[tuple[Any, ...], int] = {}  # the seats' shapes seen, numbered
         #: the seats' shape now, numbered (None: to be seen again)
         self._shape: tuple[int, tuple[Any, ...]] | None = None
@@ -200,12 +264,18 @@ class Table:
 
     @property
     def seats(self) -> Mapping[int, Seat]:
-        """The occupied seats (a read-only view)."""
-        return MappingProxyType(self._seats)
+        """The occupied seats as they are now (a read-only snapshot)."""
+        return MappingProxyType({seat: p.snapshot() for seat, p in sorted(self._seats.items())})
+
+    def stack(self, seat: int) -> int:
+        """The chips of the player at ``seat`` now (the hand's bets not taken off:
+        what they had when it began, during a hand)."""
+        return self._seat(seat).chips
 
     def seat(self, seat: int) -> Seat | None:
-        """The player at ``seat`` (None: the seat is empty)."""
-        return self._seats.get(seat)
+        """The player at ``seat`` as they are now (None: the seat is empty)."""
+        player = self._seats.get(seat)
+        return None if player is None else player.snapshot()
 
     @property
     def blinds(self) -> Level:
@@ -221,7 +291,7 @@ class Table:
     @property
     def positions(self) -> Positions | None:
         """The button and blinds' seats of the last hand dealt."""
-        return self._positions
+        return None if self._previous is None else self._previous.plan.positions
 
     def subscribe(
         self, listener: Callable[[Event], None], kinds: Iterable[type] | None = None
@@ -231,6 +301,8 @@ class Table:
         wanted = None if kinds is None else tuple(kinds)
         self._listeners.append((listener, wanted))
         self._wanted.update(_EVENT_TYPES if wanted is None else wanted)
+        self._starts = HandStarted in self._wanted or ActionTaken in self._wanted
+        self._ends = HandEnded in self._wanted
 
     def emit(self, event: Event) -> None:
         """Tells the subscribers an event (games built on the table tell theirs too)."""
@@ -259,7 +331,7 @@ class Table:
 
     # ---------------------------------------------------------------- seats
 
-    def _seat(self, seat: int) -> Seat:
+    def _seat(self, seat: int) -> _Player:
         if seat not in self._seats:
             raise TableError(f"seat {seat} is empty", seat=seat)
         return self._seats[seat]
@@ -267,7 +339,7 @@ class Table:
     def _later(self, seat: int, change: Callable[[], None]) -> bool:
         """Does ``change`` now between hands (True), or after the hand being
         played when the seat is in it (False)."""
-        if self._hand is not None and seat in self._started:
+        if seat in self._dealt:  # (dealt: () between hands)
             self._after_hand.append(change)
             return False
         change()
@@ -291,7 +363,7 @@ class Table:
             raise TableError(f"seat {seat}: nobody joins a freezeout once it has begun", seat=seat)
         first = self.hands_played == 0 or self.tournament
         status: Status = "playing" if first else ("posting" if post else "waiting")
-        self._seats[seat] = Seat(name=name, chips=chips, status=status, new=not first)
+        self._seats[seat] = _Player(name=name, chips=chips, status=status, new=not first)
         self._seats_changed()
         self.emit(SeatTaken(seat=seat, name=name, chips=chips))
 
@@ -329,7 +401,7 @@ class Table:
         def out() -> None:
             now = self._seats.get(seat)
             if now is not None and now.status != "sitting_out":
-                self._seats[seat] = now._replace(status="sitting_out")
+                now.status = "sitting_out"
                 self._seats_changed()
                 self.emit(SatOut(seat=seat, name=now.name))
 
@@ -346,7 +418,7 @@ class Table:
             raise TableError(f"{state.name} has no chips: a rebuy (add_chips) first", seat=seat)
         owes = state.missed_big or state.missed_small or state.new
         how: Status = "posting" if owes and post else "waiting" if owes else "playing"
-        self._seats[seat] = state._replace(status=how)
+        state.status = how
         self._seats_changed()
         self.emit(SatIn(seat=seat, name=state.name, how=how))
 
@@ -359,38 +431,41 @@ class Table:
         player who lost every chip keeps the seat, sitting out, until they
         rebuy (then they play on, or wait for the big blind if it passed them)
         or leave."""
-        state = self._seat(seat)
+        player = self._seats.get(seat)
+        if player is None or self.tournament or type(chips) is not int or not 0 < chips < MAX_CHIPS:
+            self._refuse_chips(seat, chips)
+        if seat in self._dealt:
+            self._after_hand.append(lambda: self._add_chips(seat, chips, most, deferred=True))
+            return False
+        self._add_chips(seat, chips, most, deferred=False)
+        return True
+
+    def _refuse_chips(self, seat: int, chips: int) -> None:
+        """Raises the error of adding ``chips`` at ``seat``, if there is one."""
+        player = self._seat(seat)
         if self.tournament:
-            raise TableError(f"{state.name}: nobody adds chips in a freezeout (R11)", seat=seat)
-        self._check_chips(seat, chips)
-        deferred = self._hand is not None and seat in self._started
+            raise TableError(f"{player.name}: nobody adds chips in a freezeout (R11)", seat=seat)
+        self._check_chips(seat, chips)  # (an int of another type may be a good number)
 
-        def add() -> None:
-            now = self._seats.get(seat)
-            if now is None:
-                return
-            added = chips if most is None else min(chips, max(0, most - now.chips))
-            if added:
-                self._seats[seat] = now._replace(chips=now.chips + added)
-                if not now.chips:  # a rebuy after a bust: the player may be dealt in again
-                    self._seats_changed()
-                    if now.status == "sitting_out":
-                        owes = now.missed_big or now.missed_small
-                        self._seats[seat] = self._seats[seat]._replace(
-                            status="waiting" if owes else "playing"
-                        )
-                if ChipsAdded in self._wanted:
-                    self.emit(
-                        ChipsAdded(
-                            seat=seat,
-                            name=now.name,
-                            chips=added,
-                            stack=now.chips + added,
-                            deferred=deferred,
-                        )
-                    )
-
-        return self._later(seat, add)
+    def _add_chips(self, seat: int, chips: int, most: int | None, *, deferred: bool) -> None:
+        player = self._seats.get(seat)
+        if player is None:  # (left during the hand)
+            return
+        before = player.chips
+        added = chips if most is None else min(chips, most - before)
+        if added <= 0:
+            return
+        player.chips = before + added
+        if not before:  # a rebuy after a bust: the player may be dealt in again
+            self._seats_changed()
+            if player.status == "sitting_out":
+                player.status = "waiting" if player.missed_big or player.missed_small else "playing"
+        if ChipsAdded in self._wanted:
+            self.emit(
+                ChipsAdded(
+                    seat=seat, name=player.name, chips=added, stack=player.chips, deferred=deferred
+                )
+            )
 
     # ---------------------------------------------------------------- hands
 
@@ -398,44 +473,40 @@ class Table:
         """Whether the next hand can be dealt (two players or more to deal in)."""
         return self._hand is None and self._next_plan() is not None
 
-    def _next_plan(self) -> tuple[Plan, tuple[str, ...], int] | None:
-        """The next hand's plan, its players' names and the button's position
-        among the seats dealt in (see :class:`~holdem.config.HandConfig`'s
-        ``button``): remembered while the seats stay as they are."""
-        last = self._positions
+    def _next_plan(self) -> _Known | None:
+        """The next hand's plan and what dealing it needs beside (see
+        :class:`_Known`): remembered while the seats stay as they are."""
+        previous = self._previous
         shape = self._shape
         if shape is None:
             # what plan_hand reads of the seats: all but the number of chips (as a
             # small number: the shape itself is long to hash every hand)
-            seen = tuple(
-                (seat, state.name, state.status, state.chips > 0, state.missed_small,
-                 state.missed_big, state.new)
-                for seat, state in sorted(self._seats.items())
-            )  # fmt: skip
+            seen = tuple([
+                (seat, p.name, p.status, p.chips > 0, p.missed_small, p.missed_big, p.new)
+                for seat, p in sorted(self._seats.items())
+            ])  # fmt: skip
             shape = self._shape = (self._shapes.setdefault(seen, len(self._shapes)), seen)
-        key = (shape[0], last)
-        if key in self._plans:
-            return self._plans[key]
+        # (the last positions by their number: a Positions hashes slowly)
+        key = (shape[0], -1 if previous is None else previous.number)
+        known = self._plans.get(key, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known  # type: ignore[return-value]
         # tables of the same players (a series of tournaments) share their plans
+        last = None if previous is None else previous.plan.positions
         shared = (shape[1], last, self.button_policy, self.tournament, self._first_button)
-        plan = _SHARED_PLANS.get(shared, _UNKNOWN)
-        if plan is _UNKNOWN:
+        known = _SHARED_PLANS.get(shared, _UNKNOWN)
+        if known is _UNKNOWN:
             plan = plan_hand(
-                self._seats,
+                {seat: p.snapshot() for seat, p in self._seats.items()},
                 last,
                 policy=self.button_policy,
                 tournament=self.tournament,
                 button=self._first_button,
             )
+            known = None if plan is None else self._known(plan)
             if len(_SHARED_PLANS) >= 4096:
                 _SHARED_PLANS.clear()
-            _SHARED_PLANS[shared] = plan
-        known = None
-        if plan is not None:
-            dealt = plan.dealt
-            before = [s for s in dealt if s <= plan.button]  # a dead button: the seat before it
-            position = dealt.index(before[-1]) if before else len(dealt) - 1
-            known = (plan, tuple(self._seats[s].name for s in dealt), position)
+            _SHARED_PLANS[shared] = known
         if len(self._plans) >= 4096:  # (the numbers start again: this key is not kept)
             self._plans.clear()
             self._shapes.clear()
@@ -443,6 +514,27 @@ class Table:
         else:
             self._plans[key] = known
         return known
+
+    def _known(self, plan: Plan) -> _Known:
+        """What :meth:`start_hand` needs of a plan beside it, worked out once."""
+        dealt = plan.dealt
+        before = [s for s in dealt if s <= plan.button]  # a dead button: the seat before it
+        return _Known(
+            plan=plan,
+            names=tuple([self._seats[s].name for s in dealt]),
+            position=dealt.index(before[-1]) if before else len(dealt) - 1,
+            posts=tuple(
+                [(dealt.index(seat), what == "big", what == "small") for seat, what in plan.posts]
+            ),
+            missing_small_blind=plan.small_blind is None and len(dealt) > 2,
+            dead_button=plan.button not in dealt,
+            # seats 0..n-1 are the engine's own numbers: the plain (faster) configuration
+            seats=() if dealt[-1] == len(dealt) - 1 else dealt,
+            plain=all(self._seats[s].plain() for s in dealt),
+            players=itemgetter(*dealt),
+            number=_number(plan.positions),
+            made=[],
+        )
 
     def start_hand(self) -> Hand:
         """Deals the next hand (its forced bets posted): play it through
@@ -452,50 +544,51 @@ class Table:
         known = self._next_plan()
         if known is None:
             raise TableError("fewer than two players can be dealt in")
-        plan, names, position = known
         b = self._blinds
-        seats = self._seats
-        dealt = plan.dealt
-        posts: tuple[Post, ...] = ()
-        if plan.posts:
-            posts = tuple(
-                Post(
-                    seat=dealt.index(seat),
-                    amount=b.big_blind if what == "big" else b.small_blind,
-                    dead=what == "small",
-                )
-                for seat, what in plan.posts
+        players = known.players(self._seats)
+        stacks = tuple(map(_chips, players))
+        made = known.made
+        if made and made[0] is b and made[1] is self.structure:
+            config = made[2].restacked(stacks, self.hands_played + 1)
+        else:
+            config = HandConfig(
+                stacks=stacks,
+                button=known.position,
+                small_blind=b.small_blind,
+                big_blind=b.big_blind,
+                structure=self.structure,
+                ante=b.ante,
+                big_blind_ante=b.big_blind_ante,
+                missing_small_blind=known.missing_small_blind,
+                dead_button=known.dead_button,
+                posts=_posts(known.posts, b) if known.posts else (),
+                hand_id=self.hands_played + 1,
+                seats=known.seats,
+                names=known.names,
             )
-        stacks = tuple([seats[s].chips for s in dealt])
-        config = HandConfig(
-            stacks=stacks,
-            button=position,
-            small_blind=b.small_blind,
-            big_blind=b.big_blind,
-            structure=self.structure,
-            ante=b.ante,
-            big_blind_ante=b.big_blind_ante,
-            missing_small_blind=plan.small_blind is None and len(dealt) > 2,
-            dead_button=plan.button not in dealt,
-            posts=posts,
-            hand_id=self.hands_played + 1,
-            # seats 0..n-1 are the engine's own numbers: the plain (faster) configuration
-            seats=() if dealt[-1] == len(dealt) - 1 else dealt,
-            names=names,
-        )
-        self._plan = plan
-        self._positions = plan.positions
-        self._started = dict(zip(dealt, stacks, strict=True))
-        if plan.missed:
-            for seat, what in plan.missed:
-                state = seats[seat]
-                seats[seat] = state._replace(
-                    missed_big=state.missed_big or what == "big",
-                    missed_small=state.missed_small or what == "small",
-                )
-            self._seats_changed()
+            made[:] = (b, self.structure, config)
         self._hand = hand = Hand(config, rng=self._rng)
-        self._logged = 0
+        self._deal = (known, players, stacks)
+        self._dealt = known.plan.dealt
+        self._previous = known
+        if known.plan.missed:
+            self._miss_blinds(known.plan)
+        if self._starts:
+            self._tell_start(known, stacks)
+        return hand
+
+    def _miss_blinds(self, plan: Plan) -> None:
+        """Marks the blinds that pass sitting-out players (cash games)."""
+        for seat, what in plan.missed:
+            state = self._seats[seat]
+            if what == "big":
+                state.missed_big = True
+            else:
+                state.missed_small = True
+        self._seats_changed()
+
+    def _tell_start(self, known: _Known, stacks: tuple[int, ...]) -> None:
+        plan, b = known.plan, self._blinds
         if HandStarted in self._wanted:
             self.emit(
                 HandStarted(
@@ -503,16 +596,16 @@ class Table:
                     button=plan.button,
                     small_blind_seat=plan.small_blind,
                     big_blind_seat=plan.big_blind,
-                    seats=dealt,
+                    seats=plan.dealt,
                     stacks=stacks,
-                    names=names,
+                    names=known.names,
                     small_blind=b.small_blind,
                     big_blind=b.big_blind,
                     ante=b.ante,
                 )
             )
+        self._logged = 0
         self._tell_actions()
-        return hand
 
     def _tell_actions(self) -> None:
         """Tells the hand's new log records as events."""
@@ -540,96 +633,113 @@ class Table:
         """Ends the hand being played (it must be over): the stacks carried to
         the seats, the rake taken from the winners (cash games), and what was
         asked for during the hand done."""
-        hand, plan = self._hand, self._plan
-        if hand is None or plan is None:
+        hand, deal = self._hand, self._deal
+        if hand is None or deal is None:
             raise TableError("no hand is being played")
         if not hand.done:
             raise TableError("the hand is not over")
-        stacks = dict(zip(plan.dealt, hand.stacks, strict=True))  # (dealt: the config's seats)
-        rake = 0
-        raked: dict[int, int] = {}
+        known, players, started = deal
+        plan = known.plan
+        final = hand.stacks  # (by the config's seats: the seats dealt in)
+        rake, raked = 0, _NO_RAKE
         if self.rake is not None:
-            outcome = hand.outcome
-            assert outcome is not None
-            rake = self.rake.of(outcome.total, len(hand.board) >= 3)
-            raked = _rake_from_winners(outcome, rake) if rake else {}
-            for seat, taken in raked.items():
-                stacks[seat] -= taken
-        seats = self._seats
-        busted: list[int] = []
-        for seat, chips in stacks.items():
-            state = seats[seat]
-            if not chips:
-                busted.append(seat)
-            if state[2:] == _PLAIN_PLAYER:  # playing, owing nothing: only the chips change
-                if chips != state.chips:  # (a player who folded for free keeps the record)
-                    seats[seat] = Seat(name=state.name, chips=chips)  # (the rest: defaults)
-                    if not chips:
-                        self._seats_changed()
-                continue
-            came_in = seat == plan.big_blind or any(s == seat for s, _ in plan.posts)
-            seats[seat] = state._replace(
-                chips=chips,
-                status="playing" if state.status in ("waiting", "posting") else state.status,
-                new=False,
-                missed_big=state.missed_big and not came_in,
-                missed_small=state.missed_small and not came_in,
-            )
+            rake, raked, final = self._take_rake(hand, plan.dealt, final)
+        any(map(_set_chips, players, final))  # (player.chips = chips, each: None, so all)
+        if not known.plain:
+            self._came_in(plan, players)
+        busted: tuple[int, ...] = ()
+        if 0 in final:
+            busted = tuple([s for s, c in zip(plan.dealt, final, strict=True) if not c])
             self._seats_changed()
-        self.hands_played += 1
-        number = self.hands_played
+        self.hands_played = number = self.hands_played + 1
         result = HandResult(
             hand=number,
             plan=plan,
             blinds=self._blinds,
-            started=self._started,
-            stacks=stacks,
-            busted=tuple(busted),
+            chips_before=started,
+            chips_after=final,
+            busted=busted,
             rake=rake,
             raked=raked,
             played=hand,
         )
-        self._hand = self._plan = None
-        self._started = {}
-        if HandEnded in self._wanted:
+        self._hand = self._deal = None
+        self._dealt = ()
+        if busted or self._after_hand or self._ends or self.timer or self._counts:
+            self._wind_up(result)
+        return result
+
+    def _take_rake(
+        self, hand: Hand, dealt: tuple[int, ...], final: tuple[int, ...]
+    ) -> tuple[int, Mapping[int, int], tuple[int, ...]]:
+        """The rake of the hand, who paid it, and the stacks after it."""
+        assert self.rake is not None
+        outcome = hand.outcome
+        assert outcome is not None
+        rake = self.rake.of(outcome.total, len(hand.board) >= 3)
+        if not rake:
+            return 0, _NO_RAKE, final
+        raked = _rake_from_winners(outcome, rake)
+        return rake, raked, tuple([c - raked.get(s, 0) for s, c in zip(dealt, final, strict=True)])
+
+    def _came_in(self, plan: Plan, players: tuple[_Player, ...]) -> None:
+        """After a hand someone came into: they play and owe nothing now."""
+        for seat, player in zip(plan.dealt, players, strict=True):
+            came_in = seat == plan.big_blind or any(s == seat for s, _ in plan.posts)
+            if player.status in ("waiting", "posting"):
+                player.status = "playing"
+            player.new = False
+            player.missed_big = player.missed_big and not came_in
+            player.missed_small = player.missed_small and not came_in
+        self._seats_changed()
+
+    def _wind_up(self, result: HandResult) -> None:
+        """The end of a hand beyond the stacks: its events, what was asked for
+        during it, the players it busted, and those who timed out too often."""
+        wanted = self._wanted
+        if HandEnded in wanted:
             self.emit(
                 HandEnded(
-                    hand=number,
+                    hand=result.hand,
                     outcome=result.outcome,
-                    seats=plan.dealt,
-                    stacks=tuple(stacks[s] for s in plan.dealt),
-                    rake=rake,
+                    seats=result.plan.dealt,
+                    stacks=result.chips_after,
+                    rake=result.rake,
                 )
             )
         if self._after_hand:
             later, self._after_hand = self._after_hand, []
             for change in later:
                 change()
-        wanted = self._wanted
-        for seat in busted:
+        for seat in result.busted:
             out = self._seats.get(seat)
-            if out is None or out.chips:
+            if out is None or out.chips:  # (left, or chips added after the hand)
                 continue
-            self._seats_changed()
             if self.tournament:  # out of the tournament
                 del self._seats[seat]
                 if SeatFreed in wanted:
                     self.emit(SeatFreed(seat=seat, name=out.name, chips=0, reason="busted"))
             else:  # a cash player keeps the seat until they rebuy (add_chips) or leave
-                self._seats[seat] = out._replace(status="sitting_out")
+                out.status = "sitting_out"
                 if SatOut in wanted:
                     self.emit(SatOut(seat=seat, name=out.name))
-        self._take_away_timed_out(plan.dealt)
-        return result
+        if self.timer is not None or self._counts is not None:
+            self._take_away_timed_out(result.plan.dealt)
 
     def play_hand(self, players: Decide | Mapping[int, Decide]) -> HandResult:
         """Deals and plays one hand: each decision is asked of ``players`` (one
         for every seat, or one per seat), from the player's view and menu."""
         hand = self.start_hand()
-        decide_for = players if isinstance(players, Mapping) else None
+        decide_for = None if type(players) is FunctionType else _by_seat(players)
         timer, away, seats = self.timer, self.away, self._seats
         tell = ActionTaken in self._wanted
         legal_actions, view, act = hand.legal_actions, hand.view, hand.act
+        if decide_for is None and timer is None and not away and not tell:
+            decide_all: Any = players  # (one player for all, nothing else to do: the short way)
+            while not hand.done:
+                seat = hand.actor
+                act(decide_all(view(seat), legal_actions()), seat=seat)
+            return self.finish_hand()
         while not hand.done:
             seat = hand.actor
             assert seat is not None
@@ -703,11 +813,37 @@ class Table:
             self.timer.acted(state.name)
 
 
-#: What follows the name and chips of a player who plays and owes nothing.
-_PLAIN_PLAYER = Seat(name="", chips=0)[2:]
-#: Plans by seats' shape, last positions and rules, for every table of the process.
+#: Plans (:class:`_Known`) by seats' shape, last positions and rules, for every
+#: table of the process.
 _SHARED_PLANS: dict[tuple[Any, ...], Any] = {}
 _UNKNOWN = object()
+
+
+_chips = attrgetter("chips")
+_seat_fields = attrgetter(*Seat._fields)
+_set_chips: Callable[[_Player, int], None] = _Player.__dict__["chips"].__set__
+
+
+def _posts(posts: tuple[tuple[int, bool, bool], ...], blinds: Level) -> tuple[Post, ...]:
+    """The posts of a hand (see :attr:`_Known.posts`) at ``blinds``."""
+    return tuple(
+        Post(seat=position, amount=blinds.big_blind if big else blinds.small_blind, dead=dead)
+        for position, big, dead in posts
+    )
+
+
+def _number(positions: Positions) -> int:
+    """The number of the positions of a hand (the same positions, the same number)."""
+    return _POSITIONS.setdefault(positions, len(_POSITIONS))
+
+
+#: Positions by number (a table has at most 10 * 10 * 10 of them)
+_POSITIONS: dict[Positions, int] = {}
+
+
+def _by_seat(players: Decide | Mapping[int, Decide]) -> Mapping[int, Decide] | None:
+    """The players by seat, or None for one player deciding for every seat."""
+    return players if isinstance(players, Mapping) else None
 
 
 def _rake_from_winners(outcome: Outcome, rake: int) -> dict[int, int]:
