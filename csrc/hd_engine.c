@@ -648,12 +648,22 @@ PyDoc_STRVAR(view_doc, "view($self, seat, /)\n--\n\n"
 
 /* The position of a table seat (Hand._seat checks it and explains a bad one). */
 static int position_of(HandCore *h, PyObject *seat, int *p) {
-    if (h->fx.plain_seats && PyLong_CheckExact(seat)) {
+    if (PyLong_CheckExact(seat)) {
         long v = PyLong_AsLong(seat);
         if (v == -1 && PyErr_Occurred()) PyErr_Clear();
-        else if (v >= 0 && v < h->fx.n) {
-            *p = (int)v;
-            return 0;
+        else if (h->fx.plain_seats) {
+            if (v >= 0 && v < h->fx.n) {
+                *p = (int)v;
+                return 0;
+            }
+        } else {  /* a table's seat numbers: the position whose number it is */
+            for (int q = 0; q < h->fx.n; q++) {
+                if (PyTuple_GetItem(h->nos, q) == seat ||
+                    PyLong_AsLong(PyTuple_GetItem(h->nos, q)) == v) {
+                    *p = q;
+                    return 0;
+                }
+            }
         }
     }
     PyObject *pos = PyObject_CallMethodObjArgs((PyObject *)h, s_seat_of, seat, NULL);

@@ -236,7 +236,7 @@ class Hand(_engine.HandCore):
         self._cfg = config
         # table seat numbers by position, and positions by seat number (None: the same)
         self._nos = config.seat_numbers
-        self._pos = {seat: i for i, seat in enumerate(config.seats)} if config.seats else None
+        self._pos: dict[int, int] | None = None  # positions by table seat (see _seat)
         self._outcome: Outcome | None = None
         self._history: list[tuple[bytes, Outcome | None]] = []
         straddle_seat = config.straddle_seat
@@ -374,6 +374,9 @@ class Hand(_engine.HandCore):
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise TypeError(f"a seat is an int, not {type(seat).__name__}")
         positions = self._pos
+        if positions is None and self._cfg.seats:  # (made when first needed: the C core
+            # finds a table seat's position itself)
+            positions = self._pos = {s: i for i, s in enumerate(self._cfg.seats)}
         if positions is None:
             if 0 <= seat < self._n:
                 return seat
