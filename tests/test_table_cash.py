@@ -8,7 +8,7 @@ import pytest
 
 from holdem import ActionKind, Decision, LegalActions, PlayerView
 from holdem.errors import ConfigError, TableError
-from holdem.table import CashGame, Rake, Table, TimerRules, TurnTimer
+from holdem.table import CashGame, Ledger, Rake, Table, TimerRules, TurnTimer
 
 
 def passive(view: PlayerView, legal: LegalActions) -> Decision:
@@ -237,3 +237,25 @@ def test_a_top_up_waiting_for_a_hand_won_fills_the_stack_only_to_the_maximum() -
     assert result.stacks[0] == 152
     assert game.table.seats[0].chips == 200  # the room left, not the 50 asked for
     assert game.results()["Ann"].bought_in == 150 + 200 - result.stacks[0]
+
+
+def test_the_ledger_counts_chips_in_and_out_and_hands_however_they_are_played() -> None:
+    game = CashGame(small_blind=1, big_blind=2, max_buy_in=200, rng=3)
+    for seat, name in enumerate(["Ann", "Bob", "Cid"]):
+        game.join(seat, name, 100)
+    game.play_hand(folder)
+    hand = game.table.start_hand()  # a hand driven step by step: counted too
+    assert game.add_chips(1, 50) is False  # (added after the hand)
+    while not hand.done:
+        game.table.act(Decision.fold() if not hand.legal_actions().check else Decision.check())  # type: ignore[union-attr]
+    game.table.finish_hand()
+    bob = game.table.stack(1)
+    assert game.table.leave(2) is True
+    ledger = game.table.ledger()
+    assert ledger["Ann"] == Ledger(brought=100, taken=0, hands=2)
+    assert ledger["Bob"].brought == 150 and ledger["Bob"].hands == 2
+    assert ledger["Cid"].taken == game.results()["Cid"].cashed_out
+    assert game.results()["Bob"].cashed_out == bob
+    total_in = sum(entry.brought for entry in ledger.values())
+    held = sum(seat.chips for seat in game.table.seats.values())
+    assert total_in == held + sum(entry.taken for entry in ledger.values())

@@ -22,7 +22,7 @@ from .events import (
 from .schedule import Level, Schedule
 from .seating import BUTTON_POLICIES, Plan, Positions, Seat, plan_hand
 from .standings import Elimination, Placing, Standings, TournamentResult, eliminators
-from .table import Decide, HandResult, Rake, Table
+from .table import Decide, HandResult, Ledger, Rake, Table
 from .timer import TimerRules, TurnTimer
 from .tournament import Tournament
 
@@ -38,6 +38,7 @@ __all__ = [
     "HandEnded",
     "HandResult",
     "HandStarted",
+    "Ledger",
     "Level",
     "LevelUp",
     "Placing",

@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..config import Structure
 from ..errors import ConfigError, TableError
-from .events import ChipsAdded, Event, SeatFreed
 from .seating import ButtonPolicy
 from .table import Decide, HandResult, Rake, Table
 from .timer import TurnTimer
@@ -95,32 +93,18 @@ class CashGame:
         self.max_seconds = max_seconds
         self._clock = clock
         self._began: float | None = None
-        self._results: dict[str, list[int]] = {}  # name -> [bought in, cashed out]
-        self._hands: Counter[str | None] = Counter()  # hands dealt by name
         # chips added during the hand being played (by seat), and that hand's number
         self._pending: dict[int, int] = {}
         self._pending_hand = 0
-        self.table.subscribe(self._on_chips_added, kinds=(ChipsAdded,))
-        self.table.subscribe(self._on_seat_freed, kinds=(SeatFreed,))
 
     @property
     def hands_played(self) -> int:
         return self.table.hands_played
 
-    def _on_chips_added(self, event: Event) -> None:
-        assert isinstance(event, ChipsAdded)  # (the chips added, not those asked for)
-        self._results[event.name][0] += event.chips
-
-    def _on_seat_freed(self, event: Event) -> None:
-        assert isinstance(event, SeatFreed)
-        self._results[event.name][1] += event.chips
-
     def join(self, seat: int, name: str, buy_in: int, *, post: bool = False) -> None:
         """A player sits down with ``buy_in`` chips (within the table's limits)."""
         self._check_buy_in(name, buy_in, buy_in)
         self.table.sit(seat, name, buy_in, post=post)
-        record = self._results.setdefault(name, [0, 0])
-        record[0] += buy_in
 
     def _check_buy_in(self, name: str, chips: int, total: int) -> None:
         if isinstance(chips, bool) or not isinstance(chips, int):
@@ -186,9 +170,7 @@ class CashGame:
             raise TableError("the session is over")
         if self._began is None:
             self._began = self._clock()
-        result = self.table.play_hand(players)
-        self._hands.update(result.played.config.names)  # (a table names everyone)
-        return result
+        return self.table.play_hand(players)
 
     def play(self, players: Decide | Mapping[int, Decide]) -> dict[str, CashResult]:
         """Plays until the session is over or fewer than two players can be
@@ -205,9 +187,9 @@ class CashGame:
         return {
             name: CashResult(
                 name=name,
-                bought_in=bought,
-                cashed_out=out + held.get(name, 0),
-                hands=self._hands[name],
+                bought_in=ledger.brought,
+                cashed_out=ledger.taken + held.get(name, 0),
+                hands=ledger.hands,
             )
-            for name, (bought, out) in self._results.items()
+            for name, ledger in self.table.ledger().items()
         }

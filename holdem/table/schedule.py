@@ -451,6 +451,8 @@ class Schedule:
         >>> Schedule.default() == Schedule([Level(10, 20, hands=10)], after_last="rise")
         True
         """
+        if cls is Schedule:
+            return _DEFAULT  # (immutable: one for every tournament)
         return cls((Level(10, 20, hands=DEFAULT_HANDS),))
 
     @property
@@ -662,6 +664,10 @@ class Schedule:
             raise f.error("after_last", after_last, f"{quote(after_last)} is not one of rise, stay")
         f.done()
         return cls(levels, after_last)
+
+
+#: The default schedule (see Schedule.default)
+_DEFAULT = Schedule((Level(10, 20, hands=DEFAULT_HANDS),))
 
 
 @lru_cache(maxsize=1024)

@@ -52,7 +52,7 @@ from .schedule import Level
 from .seating import BUTTON_POLICIES, ButtonPolicy, Plan, Positions, Seat, Status, plan_hand
 from .timer import TurnTimer
 
-__all__ = ["Decide", "HandResult", "Rake", "Table"]
+__all__ = ["Decide", "HandResult", "Ledger", "Rake", "Table"]
 
 #: A player: what they decide from their view and their menu.
 Decide = Callable[[PlayerView, LegalActions], Decision]
@@ -134,6 +134,18 @@ class HandResult(NamedTuple):
         return outcome
 
 
+class Ledger(NamedTuple):
+    """A player's chips over a session at a table (by name)."""
+
+    #: chips brought to the table: the first stack, top-ups and rebuys
+    brought: int
+    #: chips taken away: leaving, or freed by timeouts (those still at the
+    #: table are not counted)
+    taken: int
+    #: hands dealt in
+    hands: int
+
+
 class _Known(NamedTuple):
     """A plan and what :meth:`Table.start_hand` needs beside it, worked out once."""
 
@@ -153,10 +165,10 @@ class _Known(NamedTuple):
     players: Callable[[Mapping[int, _Player]], tuple[_Player, ...]]
     #: the plan's positions, numbered (for the next hand's key)
     number: int
-    #: the blinds, structure and configuration of the last hand dealt on this
-    #: plan (empty at first): at the same blinds, the next one is that
+    #: a configuration of a hand dealt on this plan by its forced bets and
+    #: structure (see _forced): the next hand at those blinds is that
     #: configuration with other stacks (:meth:`HandConfig.restacked`)
-    made: list[Any]
+    made: dict[tuple[Any, ...], HandConfig]
 
 
 class _Player:
@@ -235,6 +247,7 @@ class Table:
             small_blind=small_blind, big_blind=big_blind, ante=ante, big_blind_ante=big_blind_ante
         )
         self._check_blinds(self._blinds)
+        self._forced = _forced(self._blinds, self.structure)  # (a configuration's blinds)
         self._seats: dict[int, _Player] = {}
         self._previous: _Known | None = None  # the last hand's plan
         self._hand: Hand | None = None
@@ -243,7 +256,7 @@ class Table:
         self._dealt: tuple[int, ...] = ()  # its seats (() between hands)
         self._logged = 0  # the records of the hand's log told as events so far
         self._after_hand: list[Callable[[], None]] = []
-        self._listeners: list[tuple[Callable[[Event], None], tuple[type, ...] | None]] = []
+        self._listeners: dict[type, list[Callable[[Event], None]]] = {}  # by event type
         self._wanted: set[type] = set()  # event types someone listens to
         self._starts = self._ends = False  # events to tell as a hand starts, as it ends
         # the plans of the next hand by the seats (as the button policy sees them)
@@ -253,6 +266,8 @@ class Table:
         #: the seats' shape now, numbered (None: to be seen again)
         self._shape: tuple[int, tuple[Any, ...]] | None = None
         self.hands_played = 0
+        self._chips_in_out: dict[str, list[int]] = {}  # by name: brought, taken
+        self._dealt_names: dict[tuple[str, ...], int] = {}  # hands by the names dealt in
         self.rake = rake
         self.timer = timer
         self._counts: TurnTimer | None = None  # timeouts told by time_out(), without a timer
@@ -271,6 +286,18 @@ class Table:
         """The chips of the player at ``seat`` now (the hand's bets not taken off:
         what they had when it began, during a hand)."""
         return self._seat(seat).chips
+
+    def ledger(self) -> dict[str, Ledger]:
+        """Each player's chips brought and taken away, and hands dealt, by name
+        (a cash game's results: :class:`~holdem.table.CashGame`)."""
+        hands: dict[str, int] = dict.fromkeys(self._chips_in_out, 0)
+        for names, count in self._dealt_names.items():
+            for name in names:
+                hands[name] += count
+        return {
+            name: Ledger(brought=brought, taken=taken, hands=hands[name])
+            for name, (brought, taken) in self._chips_in_out.items()
+        }
 
     def seat(self, seat: int) -> Seat | None:
         """The player at ``seat`` as they are now (None: the seat is empty)."""
@@ -298,17 +325,22 @@ class Table:
     ) -> None:
         """Calls ``listener(event)`` for every event from now on (of the event
         types ``kinds`` only, when given: the table then builds no other)."""
-        wanted = None if kinds is None else tuple(kinds)
-        self._listeners.append((listener, wanted))
-        self._wanted.update(_EVENT_TYPES if wanted is None else wanted)
+        wanted = _EVENT_TYPES if kinds is None else tuple(kinds)
+        for kind in dict.fromkeys(wanted):
+            self._listeners.setdefault(kind, []).append(listener)
+        self._wanted.update(wanted)
         self._starts = HandStarted in self._wanted or ActionTaken in self._wanted
         self._ends = HandEnded in self._wanted
 
+    def wants(self, kind: type) -> bool:
+        """Whether someone listens to events of type ``kind`` (a game built on
+        the table need not make the others)."""
+        return kind in self._wanted
+
     def emit(self, event: Event) -> None:
         """Tells the subscribers an event (games built on the table tell theirs too)."""
-        for listener, kinds in self._listeners:
-            if kinds is None or type(event) in kinds:
-                listener(event)
+        for listener in self._listeners.get(type(event), ()):
+            listener(event)
 
     def _seats_changed(self) -> None:
         self._shape = None
@@ -317,8 +349,11 @@ class Table:
         """The blinds of the next hands (from the next hand on, if one is being played)."""
         self._check_blinds(blinds)
         self._blinds = blinds
+        self._forced = _forced(blinds, self.structure)
 
     def _check_blinds(self, b: Level) -> None:
+        if _forced(b, self.structure) in _GOOD_BLINDS:
+            return
         HandConfig(  # the engine's checks, worded by the engine
             stacks=(2 * b.big_blind + b.ante + 1,) * 3,
             button=0,
@@ -328,6 +363,9 @@ class Table:
             big_blind_ante=b.big_blind_ante,
             structure=self.structure,
         )
+        if len(_GOOD_BLINDS) >= 4096:
+            _GOOD_BLINDS.clear()
+        _GOOD_BLINDS.add(_forced(b, self.structure))
 
     # ---------------------------------------------------------------- seats
 
@@ -356,7 +394,7 @@ class Table:
             raise TableError(f"seat {seat} is taken by {self._seats[seat].name}", seat=seat)
         if not isinstance(name, str) or not name.strip():
             raise TableError(f"seat {seat}: a player needs a name, not {name!r}", seat=seat)
-        if any(s.name == name for s in self._seats.values()):
+        if name in map(_name, self._seats.values()):
             raise TableError(f"{name} is already at the table", seat=seat)
         self._check_chips(seat, chips)
         if self.tournament and self.hands_played:
@@ -364,8 +402,10 @@ class Table:
         first = self.hands_played == 0 or self.tournament
         status: Status = "playing" if first else ("posting" if post else "waiting")
         self._seats[seat] = _Player(name=name, chips=chips, status=status, new=not first)
+        self._chips_in_out.setdefault(name, [0, 0])[0] += chips
         self._seats_changed()
-        self.emit(SeatTaken(seat=seat, name=name, chips=chips))
+        if SeatTaken in self._wanted:
+            self.emit(SeatTaken(seat=seat, name=name, chips=chips))
 
     def _check_chips(self, seat: int, chips: int) -> None:
         if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips < MAX_CHIPS:
@@ -384,6 +424,7 @@ class Table:
 
         def go() -> None:
             gone = self._seats.pop(seat)
+            self._chips_in_out[gone.name][1] += gone.chips
             self._seats_changed()
             self.emit(SeatFreed(seat=seat, name=gone.name, chips=gone.chips, reason="left"))
 
@@ -456,6 +497,7 @@ class Table:
         if added <= 0:
             return
         player.chips = before + added
+        self._chips_in_out[player.name][0] += added
         if not before:  # a rebuy after a bust: the player may be dealt in again
             self._seats_changed()
             if player.status == "sitting_out":
@@ -533,7 +575,7 @@ class Table:
             plain=all(self._seats[s].plain() for s in dealt),
             players=itemgetter(*dealt),
             number=_number(plan.positions),
-            made=[],
+            made={},
         )
 
     def start_hand(self) -> Hand:
@@ -547,9 +589,9 @@ class Table:
         b = self._blinds
         players = known.players(self._seats)
         stacks = tuple(map(_chips, players))
-        made = known.made
-        if made and made[0] is b and made[1] is self.structure:
-            config = made[2].restacked(stacks, self.hands_played + 1)
+        made = known.made.get(self._forced)
+        if made is not None:
+            config = made.restacked(stacks, self.hands_played + 1)
         else:
             config = HandConfig(
                 stacks=stacks,
@@ -566,7 +608,9 @@ class Table:
                 seats=known.seats,
                 names=known.names,
             )
-            made[:] = (b, self.structure, config)
+            if len(known.made) >= 64:  # (a schedule of many levels: keep the latest)
+                known.made.clear()
+            known.made[self._forced] = config
         self._hand = hand = Hand(config, rng=self._rng)
         self._deal = (known, players, stacks)
         self._dealt = known.plan.dealt
@@ -652,6 +696,8 @@ class Table:
             busted = tuple([s for s, c in zip(plan.dealt, final, strict=True) if not c])
             self._seats_changed()
         self.hands_played = number = self.hands_played + 1
+        names = known.names
+        self._dealt_names[names] = self._dealt_names.get(names, 0) + 1
         result = HandResult(
             hand=number,
             plan=plan,
@@ -799,6 +845,7 @@ class Table:
                 self.away.add(seat)
             else:
                 del self._seats[seat]
+                self._chips_in_out[state.name][1] += state.chips
                 self._seats_changed()
                 self.away.discard(seat)
                 self.emit(
@@ -813,6 +860,8 @@ class Table:
             self.timer.acted(state.name)
 
 
+#: Blinds and structures that passed the engine's checks (see _forced)
+_GOOD_BLINDS: set[tuple[Any, ...]] = set()
 #: Plans (:class:`_Known`) by seats' shape, last positions and rules, for every
 #: table of the process.
 _SHARED_PLANS: dict[tuple[Any, ...], Any] = {}
@@ -820,8 +869,14 @@ _UNKNOWN = object()
 
 
 _chips = attrgetter("chips")
+_name = attrgetter("name")
 _seat_fields = attrgetter(*Seat._fields)
 _set_chips: Callable[[_Player, int], None] = _Player.__dict__["chips"].__set__
+
+
+def _forced(blinds: Level, structure: Structure) -> tuple[Any, ...]:
+    """What a configuration takes of a level and structure (alike: one key)."""
+    return (blinds.small_blind, blinds.big_blind, blinds.ante, blinds.big_blind_ante, structure)
 
 
 def _posts(posts: tuple[tuple[int, bool, bool], ...], blinds: Level) -> tuple[Post, ...]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from types import FunctionType
 
 from ..config import Structure
 from ..errors import ConfigError, TableError
@@ -121,7 +122,7 @@ class Tournament:
             self._began = self._clock()
         self._raise_blinds()
         by_seat: Decide | Mapping[int, Decide]
-        if isinstance(players, Mapping):
+        if type(players) is not FunctionType and isinstance(players, Mapping):
             by_seat = {seat: players[name] for seat, name in self._names.items()}
         else:
             by_seat = players
@@ -137,6 +138,8 @@ class Tournament:
                     for s in result.busted
                 },
             )
+            if not self.table.wants(PlayerEliminated):
+                return result
             seat_of = {name: seat for seat, name in self._names.items()}
             for placing in placed:
                 out = placing.elimination
