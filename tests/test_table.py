@@ -364,7 +364,7 @@ def test_random_cash_sessions_keep_the_rules(seats: int, seed: int, policy: str)
         # the plan the table remembers is the one the policy gives
         known = table._next_plan()
         fresh = plan_hand(table.seats, table.positions, policy=policy)  # type: ignore[arg-type]
-        assert (known and known[0]) == fresh
+        assert (known and known.plan) == fresh
         if not table.can_deal():
             continue
         result = table.play_hand(decide)  # type: ignore[arg-type]

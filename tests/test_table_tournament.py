@@ -3,7 +3,9 @@ eliminations placed by the chips they started the hand with, one winner."""
 
 from __future__ import annotations
 
+import itertools
 import random
+from dataclasses import fields
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +14,16 @@ from test_table import set_chips
 
 from holdem import Decision, LegalActions, PlayerView
 from holdem.errors import TableError
-from holdem.table import Event, LevelUp, PlayerEliminated, Schedule, Tournament
+from holdem.table import (
+    Elimination,
+    Event,
+    LevelUp,
+    Placing,
+    PlayerEliminated,
+    Schedule,
+    Standings,
+    Tournament,
+)
 
 
 def shover(view: PlayerView, legal: LegalActions) -> Decision:
@@ -105,3 +116,18 @@ def test_random_freezeouts_end_with_a_full_consistent_placing(players: int, seed
     assert len(placing.places) == players and placing.places[0].place == 1
     assert [p.place for p in placing.places] == sorted(p.place for p in placing.places)
     assert {p.player for p in placing.places} == set(names)
+    # the tournament makes its records without their checks: they pass them
+    for place in placing.places:
+        out = place.elimination
+        again = None if out is None else Elimination(*(getattr(out, f.name) for f in fields(out)))
+        assert Placing(place.place, place.player, again) == place
+    again_standings = Standings(names)  # the public record_hand agrees, hand by hand
+    for hand, out in itertools.groupby(game.standings.eliminations, lambda e: e.hand_number):
+        group = list(out)
+        again_standings.record_hand(
+            hand,
+            {e.player: e.started_with for e in group},
+            [e.player for e in group],
+            {e.player: e.eliminated_by for e in group},
+        )
+    assert again_standings.result() == placing

@@ -35,8 +35,8 @@ share) did not win any of them and is left out of that pot's list.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
 
 from ..errors import ConfigError, quote
 from ..pots import Outcome
@@ -46,7 +46,7 @@ __all__ = ["Elimination", "Placing", "Standings", "TournamentResult", "eliminato
 
 
 def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def _fail(name: str, value: object, why: str) -> ConfigError:
@@ -54,7 +54,7 @@ def _fail(name: str, value: object, why: str) -> ConfigError:
 
 
 def _check_player(name: str, value: object) -> None:
-    if not isinstance(value, str) or not value:
+    if not value or (type(value) is not str and not isinstance(value, str)):
         raise _fail(name, value, "a player is a non-empty string (an id the table chooses)")
 
 
@@ -82,6 +82,30 @@ def eliminators(outcome: Outcome, seat: int) -> tuple[int, ...]:
             if share > 0 and winner != seat and winner not in out:
                 out.append(winner)
     return tuple(out)
+
+
+_T = TypeVar("_T")
+
+
+def _made(cls: type[_T], *values: Any) -> _T:
+    """A record of ``cls`` (a frozen slots dataclass) of values known to be
+    good, without its checks: the standings make their own records from
+    what they have checked (or from a table's own results)."""
+    record: _T = object.__new__(cls)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    for name, value in zip(names, values, strict=True):
+        object.__setattr__(record, name, value)
+    return record
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _checked(cls: type[_T], *values: Any) -> _T:
+    """A record of ``cls`` made with its checks."""
+    return cls(*values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +136,7 @@ class Elimination:
                 "must be an integer of at least 1 (a player who goes out had chips)",
             )
         by = self.eliminated_by
-        if isinstance(by, str) or not isinstance(by, Sequence):
+        if type(by) is not tuple and (isinstance(by, str) or not isinstance(by, Sequence)):
             raise _fail("eliminated_by", by, "must be a sequence of player ids")
         object.__setattr__(self, "eliminated_by", tuple(by))
         for name in self.eliminated_by:
@@ -330,7 +354,7 @@ class Standings:
     :class:`~holdem.errors.ConfigError` naming the argument.
     """
 
-    __slots__ = ("_hands", "_out", "_players", "_remaining")
+    __slots__ = ("_hands", "_out", "_players", "_remaining", "_seat_order")
 
     def __init__(self, players: Sequence[str]) -> None:
         if isinstance(players, str) or not isinstance(players, Sequence):
@@ -340,6 +364,7 @@ class Standings:
         if len(players) < 2 or len(set(players)) < len(players):
             raise _fail("players", players, "a tournament needs 2 or more distinct players")
         self._players = tuple(players)
+        self._seat_order = {p: i for i, p in enumerate(self._players)}
         self._remaining = list(players)
         #: Placings of the players out, best place first.
         self._out: list[Placing] = []
@@ -388,7 +413,9 @@ class Standings:
             )
         if self.finished:
             raise _fail("hand_number", hand_number, "the tournament is over")
-        if isinstance(busted, str) or not isinstance(busted, Sequence):
+        if type(busted) not in (list, tuple) and (
+            isinstance(busted, str) or not isinstance(busted, Sequence)
+        ):
             raise _fail("busted", busted, "must be a sequence of player ids")
         busted = tuple(busted)
         for player in busted:
@@ -400,7 +427,6 @@ class Standings:
         left = [p for p in self._remaining if p not in busted]
         if busted and not left:
             raise _fail("busted", busted, "somebody keeps the chips: not everybody can go out")
-        eliminations = []
         stray = next((p for p in by if p not in busted), None)
         if stray is not None:
             raise _fail("by", dict(by), f"{stray!r} did not go out on hand {hand_number}")
@@ -409,23 +435,41 @@ class Standings:
                 raise _fail("by", dict(by), f"by[{player!r}] must be a sequence of player ids")
             if player not in started:
                 raise _fail("started", dict(started), f"no starting chips for {player!r}")
-            eliminated_by = tuple(by.get(player, ()))
-            for name in eliminated_by:
+            for name in by.get(player, ()):
                 if name not in left:
                     raise _fail(
                         "by", dict(by), f"{name!r} won {player!r}'s chips but has none after"
                     )
-            eliminations.append(Elimination(player, hand_number, started[player], eliminated_by))
+        return self._record(hand_number, started, busted, by, check=True)
+
+    def _record(
+        self,
+        hand_number: int,
+        started: Mapping[str, int],
+        busted: Sequence[str],
+        by: Mapping[str, Sequence[str]],
+        *,
+        check: bool = False,
+    ) -> tuple[Placing, ...]:
+        """:meth:`record_hand` after its checks (``check``: the records check
+        their fields too), or of arguments known to be good (a tournament's
+        own: its records are made without their checks)."""
+        make = _checked if check else _made
         if not busted:
             self._hands = hand_number
             return ()
+        left = [p for p in self._remaining if p not in busted]
+        eliminations = [
+            make(Elimination, player, hand_number, started[player], tuple(by.get(player, ())))
+            for player in busted
+        ]
         best = len(left) + 1  # the best place the busted players cover
-        seat_order = {p: i for i, p in enumerate(self._players)}
+        seat_order = self._seat_order
         eliminations.sort(key=lambda e: (-e.started_with, seat_order[e.player]))
         placings = []
         for elimination in eliminations:
             ahead = sum(1 for e in eliminations if e.started_with > elimination.started_with)
-            placings.append(Placing(best + ahead, elimination.player, elimination))
+            placings.append(make(Placing, best + ahead, elimination.player, elimination))
         self._out[:0] = placings
         self._remaining = left
         self._hands = hand_number

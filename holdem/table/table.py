@@ -146,8 +146,10 @@ class Ledger(NamedTuple):
     hands: int
 
 
-class _Known(NamedTuple):
-    """A plan and what :meth:`Table.start_hand` needs beside it, worked out once."""
+@dataclass(frozen=True, slots=True, eq=False)
+class _Known:
+    """A plan and what :meth:`Table.start_hand` needs beside it, worked out once
+    (slots: read a dozen times a hand)."""
 
     plan: Plan
     #: the names of the players dealt in, and the button's position among them
@@ -165,8 +167,8 @@ class _Known(NamedTuple):
     players: Callable[[Mapping[int, _Player]], tuple[_Player, ...]]
     #: the plan's positions, numbered (for the next hand's key)
     number: int
-    #: a configuration of a hand dealt on this plan by its forced bets and
-    #: structure (see _forced): the next hand at those blinds is that
+    #: a configuration of a hand dealt on this plan by its forced bets (see
+    #: _forced) and structure: the next hand at those blinds is that
     #: configuration with other stacks (:meth:`HandConfig.restacked`)
     made: dict[tuple[Any, ...], HandConfig]
 
@@ -239,6 +241,7 @@ class Table:
             )
         self.max_seats = seats
         self.structure = Structure(structure)
+        self._structure_no = _STRUCTURE_NO[self.structure]  # (an enum member hashes in Python)
         self.button_policy: ButtonPolicy = button_policy
         self.tournament = tournament
         self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
@@ -247,7 +250,7 @@ class Table:
             small_blind=small_blind, big_blind=big_blind, ante=ante, big_blind_ante=big_blind_ante
         )
         self._check_blinds(self._blinds)
-        self._forced = _forced(self._blinds, self.structure)  # (a configuration's blinds)
+        self._forced = _forced(self._blinds)  # (as a configuration takes them)
         self._seats: dict[int, _Player] = {}
         self._previous: _Known | None = None  # the last hand's plan
         self._hand: Hand | None = None
@@ -349,10 +352,11 @@ class Table:
         """The blinds of the next hands (from the next hand on, if one is being played)."""
         self._check_blinds(blinds)
         self._blinds = blinds
-        self._forced = _forced(blinds, self.structure)
+        self._forced = _forced(blinds)
 
     def _check_blinds(self, b: Level) -> None:
-        if _forced(b, self.structure) in _GOOD_BLINDS:
+        checked = (*_forced(b), self.structure.value)
+        if checked in _GOOD_BLINDS:
             return
         HandConfig(  # the engine's checks, worded by the engine
             stacks=(2 * b.big_blind + b.ante + 1,) * 3,
@@ -365,7 +369,7 @@ class Table:
         )
         if len(_GOOD_BLINDS) >= 4096:
             _GOOD_BLINDS.clear()
-        _GOOD_BLINDS.add(_forced(b, self.structure))
+        _GOOD_BLINDS.add(checked)
 
     # ---------------------------------------------------------------- seats
 
@@ -529,15 +533,16 @@ class Table:
             ])  # fmt: skip
             shape = self._shape = (self._shapes.setdefault(seen, len(self._shapes)), seen)
         # (the last positions by their number: a Positions hashes slowly)
-        key = (shape[0], -1 if previous is None else previous.number)
+        last_number = -1 if previous is None else previous.number
+        key = (shape[0], last_number)
         known = self._plans.get(key, _UNKNOWN)
         if known is not _UNKNOWN:
             return known  # type: ignore[return-value]
         # tables of the same players (a series of tournaments) share their plans
-        last = None if previous is None else previous.plan.positions
-        shared = (shape[1], last, self.button_policy, self.tournament, self._first_button)
+        shared = (shape[1], last_number, self.button_policy, self.tournament, self._first_button)
         known = _SHARED_PLANS.get(shared, _UNKNOWN)
         if known is _UNKNOWN:
+            last = None if previous is None else previous.plan.positions
             plan = plan_hand(
                 {seat: p.snapshot() for seat, p in self._seats.items()},
                 last,
@@ -589,7 +594,7 @@ class Table:
         b = self._blinds
         players = known.players(self._seats)
         stacks = tuple(map(_chips, players))
-        made = known.made.get(self._forced)
+        made = known.made.get((self._forced, self._structure_no))
         if made is not None:
             config = made.restacked(stacks, self.hands_played + 1)
         else:
@@ -610,7 +615,7 @@ class Table:
             )
             if len(known.made) >= 64:  # (a schedule of many levels: keep the latest)
                 known.made.clear()
-            known.made[self._forced] = config
+            known.made[self._forced, self._structure_no] = config
         self._hand = hand = Hand(config, rng=self._rng)
         self._deal = (known, players, stacks)
         self._dealt = known.plan.dealt
@@ -860,6 +865,7 @@ class Table:
             self.timer.acted(state.name)
 
 
+_STRUCTURE_NO = {structure: i for i, structure in enumerate(Structure)}
 #: Blinds and structures that passed the engine's checks (see _forced)
 _GOOD_BLINDS: set[tuple[Any, ...]] = set()
 #: Plans (:class:`_Known`) by seats' shape, last positions and rules, for every
@@ -874,9 +880,9 @@ _seat_fields = attrgetter(*Seat._fields)
 _set_chips: Callable[[_Player, int], None] = _Player.__dict__["chips"].__set__
 
 
-def _forced(blinds: Level, structure: Structure) -> tuple[Any, ...]:
-    """What a configuration takes of a level and structure (alike: one key)."""
-    return (blinds.small_blind, blinds.big_blind, blinds.ante, blinds.big_blind_ante, structure)
+def _forced(blinds: Level) -> tuple[int, int, int, bool]:
+    """What a configuration takes of a level (two levels alike give one key)."""
+    return (blinds.small_blind, blinds.big_blind, blinds.ante, blinds.big_blind_ante)
 
 
 def _posts(posts: tuple[tuple[int, bool, bool], ...], blinds: Level) -> tuple[Post, ...]:

@@ -21,7 +21,7 @@ from ..errors import ConfigError, TableError
 from .events import Event, LevelUp, PlayerEliminated
 from .schedule import Level, Schedule
 from .seating import ButtonPolicy
-from .standings import Standings, TournamentResult, eliminators
+from .standings import Placing, Standings, TournamentResult, eliminators
 from .table import Decide, HandResult, Table
 from .timer import TurnTimer
 
@@ -56,6 +56,7 @@ class Tournament:
         self._began: float | None = None
         self.level_index, level = self.schedule.level_at(0, 0.0)
         self._level_end = self.schedule.end_of(self.level_index)
+        self._by_minutes = self.schedule.by_minutes  # (else the level lasts until _level_end)
         self.table = Table(
             len(names) if seats is None else seats,
             small_blind=level.small_blind,
@@ -78,6 +79,7 @@ class Tournament:
         for seat, name in enumerate(names):
             self.table.sit(seat, name, stack)
         self._names = {seat: name for seat, name in enumerate(names)}
+        self._finished = False
 
     @property
     def level(self) -> Level:
@@ -86,7 +88,8 @@ class Tournament:
 
     @property
     def finished(self) -> bool:
-        return self.standings.finished
+        """One player has every chip (asked every hand: kept, not worked out)."""
+        return self._finished
 
     def subscribe(self, listener: Callable[[Event], None]) -> None:
         """Calls ``listener(event)`` for every event of the tournament's table."""
@@ -94,8 +97,6 @@ class Tournament:
 
     def _raise_blinds(self) -> None:
         schedule = self.schedule
-        if not schedule.by_minutes and self.table.hands_played < self._level_end:
-            return  # (the level lasts: no need to ask the schedule every hand)
         seconds = 0.0 if self._began is None else self._clock() - self._began
         index, level = schedule.level_at(self.table.hands_played, seconds)
         if index != self.level_index:
@@ -116,11 +117,12 @@ class Tournament:
         """Plays the next hand at the current level: each decision asked of
         ``players`` (one for everybody, or one per name).  Players left with
         no chips are eliminated and placed."""
-        if self.finished:
+        if self._finished:
             raise TableError("the tournament is over")
         if self._began is None:
             self._began = self._clock()
-        self._raise_blinds()
+        if self._by_minutes or self.table.hands_played >= self._level_end:
+            self._raise_blinds()
         by_seat: Decide | Mapping[int, Decide]
         if type(players) is not FunctionType and isinstance(players, Mapping):
             by_seat = {seat: players[name] for seat, name in self._names.items()}
@@ -128,16 +130,7 @@ class Tournament:
             by_seat = players
         result = self.table.play_hand(by_seat)
         if result.busted:
-            outcome = result.outcome
-            placed = self.standings.record_hand(
-                result.hand,
-                {self._names[s]: chips for s, chips in result.started.items()},
-                [self._names[s] for s in result.busted],
-                {
-                    self._names[s]: tuple(self._names[w] for w in eliminators(outcome, s))
-                    for s in result.busted
-                },
-            )
+            placed = self._eliminate(result)
             if not self.table.wants(PlayerEliminated):
                 return result
             seat_of = {name: seat for seat, name in self._names.items()}
@@ -154,6 +147,19 @@ class Tournament:
                     )
                 )
         return result
+
+    def _eliminate(self, result: HandResult) -> tuple[Placing, ...]:
+        """Places the players the hand busted (the table's own result: good)."""
+        names, outcome = self._names, result.outcome
+        started = dict(zip(result.plan.dealt, result.chips_before, strict=True))
+        placed = self.standings._record(
+            result.hand,
+            {names[s]: started[s] for s in result.busted},
+            [names[s] for s in result.busted],
+            {names[s]: tuple([names[w] for w in eliminators(outcome, s)]) for s in result.busted},
+        )
+        self._finished = self.standings.finished
+        return placed
 
     def run(
         self, players: Decide | Mapping[str, Decide], *, max_hands: int | None = None
