@@ -35,12 +35,13 @@ share) did not win any of them and is left out of that pot's list.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any
 
 from ..errors import ConfigError, quote
 from ..pots import Outcome
 from ..wire import Fields
+from ._records import unchecked
 
 __all__ = ["Elimination", "Placing", "Standings", "TournamentResult", "eliminators"]
 
@@ -82,30 +83,6 @@ def eliminators(outcome: Outcome, seat: int) -> tuple[int, ...]:
             if share > 0 and winner != seat and winner not in out:
                 out.append(winner)
     return tuple(out)
-
-
-_T = TypeVar("_T")
-
-
-def _made(cls: type[_T], *values: Any) -> _T:
-    """A record of ``cls`` (a frozen slots dataclass) of values known to be
-    good, without its checks: the standings make their own records from
-    what they have checked (or from a table's own results)."""
-    record: _T = object.__new__(cls)
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
-    for name, value in zip(names, values, strict=True):
-        object.__setattr__(record, name, value)
-    return record
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _checked(cls: type[_T], *values: Any) -> _T:
-    """A record of ``cls`` made with its checks."""
-    return cls(*values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -454,13 +431,13 @@ class Standings:
         """:meth:`record_hand` after its checks (``check``: the records check
         their fields too), or of arguments known to be good (a tournament's
         own: its records are made without their checks)."""
-        make = _checked if check else _made
+        elimination_of, placing = (Elimination, Placing) if check else _UNCHECKED
         if not busted:
             self._hands = hand_number
             return ()
         left = [p for p in self._remaining if p not in busted]
         eliminations = [
-            make(Elimination, player, hand_number, started[player], tuple(by.get(player, ())))
+            elimination_of(player, hand_number, started[player], tuple(by.get(player, ())))
             for player in busted
         ]
         best = len(left) + 1  # the best place the busted players cover
@@ -469,7 +446,7 @@ class Standings:
         placings = []
         for elimination in eliminations:
             ahead = sum(1 for e in eliminations if e.started_with > elimination.started_with)
-            placings.append(make(Placing, best + ahead, elimination.player, elimination))
+            placings.append(placing(best + ahead, elimination.player, elimination))
         self._out[:0] = placings
         self._remaining = left
         self._hands = hand_number
@@ -486,3 +463,7 @@ class Standings:
             )
         winner = self._remaining[0]
         return TournamentResult((Placing(1, winner), *self._out), winner, self._hands)
+
+
+#: Elimination and Placing records made without their checks (see Standings._record)
+_UNCHECKED = (unchecked(Elimination), unchecked(Placing))
