@@ -252,6 +252,8 @@ class Table:
         self._check_blinds(self._blinds)
         self._forced = _forced(self._blinds)  # (as a configuration takes them)
         self._seats: dict[int, _Player] = {}
+        #: by seat, what the button policy reads of the player (see _seats_changed)
+        self._entries: dict[int, tuple[Any, ...]] = {}
         self._previous: _Known | None = None  # the last hand's plan
         self._hand: Hand | None = None
         #: the hand being played: its plan, its players and their chips when it began
@@ -345,7 +347,29 @@ class Table:
         for listener in self._listeners.get(type(event), ()):
             listener(event)
 
-    def _seats_changed(self) -> None:
+    def _seats_changed(self, *seats: int) -> None:
+        """The players of ``seats`` (all, when none is given) changed what the
+        button policy reads of them: their entries are made again."""
+        if not seats:
+            self._entries.clear()
+            seats = tuple(self._seats)
+        for seat in seats:
+            self._seat_changed(seat)
+
+    def _seat_changed(self, seat: int) -> None:
+        """:meth:`_seats_changed` of one seat."""
+        p = self._seats.get(seat)
+        if p is None:
+            self._entries.pop(seat, None)
+        else:
+            self._entries[seat] = (
+                p.name,
+                p.status,
+                p.chips > 0,
+                p.missed_small,
+                p.missed_big,
+                p.new,
+            )
         self._shape = None
 
     def set_blinds(self, blinds: Level) -> None:
@@ -407,7 +431,7 @@ class Table:
         status: Status = "playing" if first else ("posting" if post else "waiting")
         self._seats[seat] = _Player(name=name, chips=chips, status=status, new=not first)
         self._chips_in_out.setdefault(name, [0, 0])[0] += chips
-        self._seats_changed()
+        self._seat_changed(seat)
         if SeatTaken in self._wanted:
             self.emit(SeatTaken(seat=seat, name=name, chips=chips))
 
@@ -429,7 +453,7 @@ class Table:
         def go() -> None:
             gone = self._seats.pop(seat)
             self._chips_in_out[gone.name][1] += gone.chips
-            self._seats_changed()
+            self._seat_changed(seat)
             self.emit(SeatFreed(seat=seat, name=gone.name, chips=gone.chips, reason="left"))
 
         return self._later(seat, go)
@@ -447,7 +471,7 @@ class Table:
             now = self._seats.get(seat)
             if now is not None and now.status != "sitting_out":
                 now.status = "sitting_out"
-                self._seats_changed()
+                self._seat_changed(seat)
                 self.emit(SatOut(seat=seat, name=now.name))
 
         return self._later(seat, out)
@@ -464,7 +488,7 @@ class Table:
         owes = state.missed_big or state.missed_small or state.new
         how: Status = "posting" if owes and post else "waiting" if owes else "playing"
         state.status = how
-        self._seats_changed()
+        self._seat_changed(seat)
         self.emit(SatIn(seat=seat, name=state.name, how=how))
 
     def add_chips(self, seat: int, chips: int, *, most: int | None = None) -> bool:
@@ -503,9 +527,9 @@ class Table:
         player.chips = before + added
         self._chips_in_out[player.name][0] += added
         if not before:  # a rebuy after a bust: the player may be dealt in again
-            self._seats_changed()
             if player.status == "sitting_out":
                 player.status = "waiting" if player.missed_big or player.missed_small else "playing"
+            self._seat_changed(seat)
         if ChipsAdded in self._wanted:
             self.emit(
                 ChipsAdded(
@@ -526,11 +550,9 @@ class Table:
         shape = self._shape
         if shape is None:
             # what plan_hand reads of the seats: all but the number of chips (as a
-            # small number: the shape itself is long to hash every hand)
-            seen = tuple([
-                (seat, p.name, p.status, p.chips > 0, p.missed_small, p.missed_big, p.new)
-                for seat, p in sorted(self._seats.items())
-            ])  # fmt: skip
+            # small number: the shape itself is long to hash every hand), from
+            # each player's entry, made when they change (see _seats_changed)
+            seen = tuple(sorted(self._entries.items()))
             shape = self._shape = (self._shapes.setdefault(seen, len(self._shapes)), seen)
         # (the last positions by their number: a Positions hashes slowly)
         last_number = -1 if previous is None else previous.number
@@ -634,7 +656,7 @@ class Table:
                 state.missed_big = True
             else:
                 state.missed_small = True
-        self._seats_changed()
+        self._seats_changed(*(seat for seat, _ in plan.missed))
 
     def _tell_start(self, known: _Known, stacks: tuple[int, ...]) -> None:
         plan, b = known.plan, self._blinds
@@ -697,9 +719,8 @@ class Table:
         if not known.plain:
             self._came_in(plan, players)
         busted: tuple[int, ...] = ()
-        if 0 in final:
+        if 0 in final:  # (wound up below: their seats noted there)
             busted = tuple([s for s, c in zip(plan.dealt, final, strict=True) if not c])
-            self._seats_changed()
         self.hands_played = number = self.hands_played + 1
         names = known.names
         self._dealt_names[names] = self._dealt_names.get(names, 0) + 1
@@ -742,7 +763,7 @@ class Table:
             player.new = False
             player.missed_big = player.missed_big and not came_in
             player.missed_small = player.missed_small and not came_in
-        self._seats_changed()
+        self._seats_changed(*plan.dealt)
 
     def _wind_up(self, result: HandResult) -> None:
         """The end of a hand beyond the stacks: its events, what was asked for
@@ -765,6 +786,7 @@ class Table:
         for seat in result.busted:
             out = self._seats.get(seat)
             if out is None or out.chips:  # (left, or chips added after the hand)
+                self._seat_changed(seat)
                 continue
             if self.tournament:  # out of the tournament
                 del self._seats[seat]
@@ -774,6 +796,7 @@ class Table:
                 out.status = "sitting_out"
                 if SatOut in wanted:
                     self.emit(SatOut(seat=seat, name=out.name))
+            self._seat_changed(seat)
         if self.timer is not None or self._counts is not None:
             self._take_away_timed_out(result.plan.dealt)
 
@@ -851,7 +874,7 @@ class Table:
             else:
                 del self._seats[seat]
                 self._chips_in_out[state.name][1] += state.chips
-                self._seats_changed()
+                self._seat_changed(seat)
                 self.away.discard(seat)
                 self.emit(
                     SeatFreed(seat=seat, name=state.name, chips=state.chips, reason="timeouts")
