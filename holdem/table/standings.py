@@ -417,36 +417,42 @@ class Standings:
                     raise _fail(
                         "by", dict(by), f"{name!r} won {player!r}'s chips but has none after"
                     )
-        return self._record(hand_number, started, busted, by, check=True)
+        out = [(player, started[player], tuple(by.get(player, ()))) for player in busted]
+        return self._record(hand_number, out, check=True)
 
     def _record(
         self,
         hand_number: int,
-        started: Mapping[str, int],
-        busted: Sequence[str],
-        by: Mapping[str, Sequence[str]],
+        out: Sequence[tuple[str, int, tuple[str, ...]]],
         *,
         check: bool = False,
     ) -> tuple[Placing, ...]:
         """:meth:`record_hand` after its checks (``check``: the records check
         their fields too), or of arguments known to be good (a tournament's
-        own: its records are made without their checks)."""
+        own: its records are made without their checks): ``out`` the players
+        busted with the chips they started with and who won them."""
         elimination_of, placing = (Elimination, Placing) if check else _UNCHECKED
-        if not busted:
+        if not out:
             self._hands = hand_number
             return ()
-        left = [p for p in self._remaining if p not in busted]
-        eliminations = [
-            elimination_of(player, hand_number, started[player], tuple(by.get(player, ())))
-            for player in busted
-        ]
-        best = len(left) + 1  # the best place the busted players cover
-        seat_order = self._seat_order
-        eliminations.sort(key=lambda e: (-e.started_with, seat_order[e.player]))
-        placings = []
-        for elimination in eliminations:
-            ahead = sum(1 for e in eliminations if e.started_with > elimination.started_with)
-            placings.append(placing(best + ahead, elimination.player, elimination))
+        if len(out) == 1:  # (most often: one player out, in the last place left)
+            player, chips, by = out[0]
+            left = self._remaining.copy()
+            left.remove(player)
+            placings = [
+                placing(len(left) + 1, player, elimination_of(player, hand_number, chips, by))
+            ]
+        else:
+            busted = {player for player, _, _ in out}
+            left = [p for p in self._remaining if p not in busted]
+            eliminations = [elimination_of(p, hand_number, c, by) for p, c, by in out]
+            best = len(left) + 1  # the best place the busted players cover
+            seat_order = self._seat_order
+            eliminations.sort(key=lambda e: (-e.started_with, seat_order[e.player]))
+            placings = []
+            for e in eliminations:
+                ahead = sum(1 for other in eliminations if other.started_with > e.started_with)
+                placings.append(placing(best + ahead, e.player, e))
         self._out[:0] = placings
         self._remaining = left
         self._hands = hand_number

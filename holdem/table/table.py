@@ -24,7 +24,8 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from operator import attrgetter, itemgetter
+from itertools import compress
+from operator import attrgetter, itemgetter, not_
 from types import FunctionType, MappingProxyType
 from typing import Any, NamedTuple
 
@@ -252,8 +253,10 @@ class Table:
         self._check_blinds(self._blinds)
         self._forced = _forced(self._blinds)  # (as a configuration takes them)
         self._seats: dict[int, _Player] = {}
-        #: by seat, what the button policy reads of the player (see _seats_changed)
+        #: by seat, what the button policy reads of the player (see _seats_changed),
+        #: and the seats whose players changed since
         self._entries: dict[int, tuple[Any, ...]] = {}
+        self._changed: set[int] = set()
         self._previous: _Known | None = None  # the last hand's plan
         self._hand: Hand | None = None
         #: the hand being played: its plan, its players and their chips when it began
@@ -349,28 +352,26 @@ class Table:
 
     def _seats_changed(self, *seats: int) -> None:
         """The players of ``seats`` (all, when none is given) changed what the
-        button policy reads of them: their entries are made again."""
-        if not seats:
-            self._entries.clear()
-            seats = tuple(self._seats)
-        for seat in seats:
-            self._seat_changed(seat)
+        button policy reads of them: their entries are made again before the
+        next plan."""
+        self._changed.update(seats or (*self._seats, *self._entries))
+        self._shape = None
 
     def _seat_changed(self, seat: int) -> None:
         """:meth:`_seats_changed` of one seat."""
-        p = self._seats.get(seat)
-        if p is None:
-            self._entries.pop(seat, None)
-        else:
-            self._entries[seat] = (
-                p.name,
-                p.status,
-                p.chips > 0,
-                p.missed_small,
-                p.missed_big,
-                p.new,
-            )
+        self._changed.add(seat)
         self._shape = None
+
+    def _note_changes(self) -> None:
+        """The entries of the players who changed, made again."""
+        entries, players = self._entries, self._seats
+        for seat in self._changed:
+            p = players.get(seat)
+            if p is None:
+                entries.pop(seat, None)
+            else:
+                entries[seat] = (p.name, p.status, p.chips > 0, p.missed_small, p.missed_big, p.new)
+        self._changed.clear()
 
     def set_blinds(self, blinds: Level) -> None:
         """The blinds of the next hands (from the next hand on, if one is being played)."""
@@ -552,6 +553,8 @@ class Table:
             # what plan_hand reads of the seats: all but the number of chips (as a
             # small number: the shape itself is long to hash every hand), from
             # each player's entry, made when they change (see _seats_changed)
+            if self._changed:
+                self._note_changes()
             seen = tuple(sorted(self._entries.items()))
             shape = self._shape = (self._shapes.setdefault(seen, len(self._shapes)), seen)
         # (the last positions by their number: a Positions hashes slowly)
@@ -720,7 +723,7 @@ class Table:
             self._came_in(plan, players)
         busted: tuple[int, ...] = ()
         if 0 in final:  # (wound up below: their seats noted there)
-            busted = tuple([s for s, c in zip(plan.dealt, final, strict=True) if not c])
+            busted = tuple(compress(plan.dealt, map(not_, final)))
         self.hands_played = number = self.hands_played + 1
         names = known.names
         self._dealt_names[names] = self._dealt_names.get(names, 0) + 1

@@ -103,15 +103,16 @@ class Tournament:
             self.level_index = index
             self._level_end = schedule.end_of(index)
             self.table.set_blinds(level)
-            self.table.emit(
-                LevelUp(
-                    level=index,
-                    hand=self.table.hands_played + 1,
-                    small_blind=level.small_blind,
-                    big_blind=level.big_blind,
-                    ante=level.ante,
+            if self.table.wants(LevelUp):
+                self.table.emit(
+                    LevelUp(
+                        level=index,
+                        hand=self.table.hands_played + 1,
+                        small_blind=level.small_blind,
+                        big_blind=level.big_blind,
+                        ante=level.ante,
+                    )
                 )
-            )
 
     def play_hand(self, players: Decide | Mapping[str, Decide]) -> HandResult:
         """Plays the next hand at the current level: each decision asked of
@@ -150,13 +151,22 @@ class Tournament:
 
     def _eliminate(self, result: HandResult) -> tuple[Placing, ...]:
         """Places the players the hand busted (the table's own result: good)."""
-        names, outcome = self._names, result.outcome
-        started = dict(zip(result.plan.dealt, result.chips_before, strict=True))
+        names, outcome, dealt, before = (
+            self._names,
+            result.outcome,
+            result.plan.dealt,
+            result.chips_before,
+        )
         placed = self.standings._record(
             result.hand,
-            {names[s]: started[s] for s in result.busted},
-            [names[s] for s in result.busted],
-            {names[s]: tuple([names[w] for w in eliminators(outcome, s)]) for s in result.busted},
+            [
+                (
+                    names[s],
+                    before[dealt.index(s)],
+                    tuple([names[w] for w in eliminators(outcome, s)]),
+                )
+                for s in result.busted
+            ],
         )
         self._finished = self.standings.finished
         return placed
