@@ -355,22 +355,27 @@ class Table:
         button policy reads of them: their entries are made again before the
         next plan."""
         self._changed.update(seats or (*self._seats, *self._entries))
-        self._shape = None
 
     def _seat_changed(self, seat: int) -> None:
         """:meth:`_seats_changed` of one seat."""
         self._changed.add(seat)
-        self._shape = None
 
     def _note_changes(self) -> None:
-        """The entries of the players who changed, made again."""
+        """The entries of the players who changed, made again; the seats' shape
+        is seen again if any is not what it was (a bust and a rebuy between two
+        hands leave it as it was)."""
         entries, players = self._entries, self._seats
         for seat in self._changed:
             p = players.get(seat)
-            if p is None:
-                entries.pop(seat, None)
-            else:
-                entries[seat] = (p.name, p.status, p.chips > 0, p.missed_small, p.missed_big, p.new)
+            entry = None if p is None else (
+                p.name, p.status, p.chips > 0, p.missed_small, p.missed_big, p.new
+            )  # fmt: skip
+            if entry != entries.get(seat):
+                self._shape = None
+                if entry is None:
+                    del entries[seat]
+                else:
+                    entries[seat] = entry
         self._changed.clear()
 
     def set_blinds(self, blinds: Level) -> None:
@@ -548,13 +553,13 @@ class Table:
         """The next hand's plan and what dealing it needs beside (see
         :class:`_Known`): remembered while the seats stay as they are."""
         previous = self._previous
+        if self._changed:
+            self._note_changes()
         shape = self._shape
         if shape is None:
             # what plan_hand reads of the seats: all but the number of chips (as a
             # small number: the shape itself is long to hash every hand), from
             # each player's entry, made when they change (see _seats_changed)
-            if self._changed:
-                self._note_changes()
             seen = tuple(sorted(self._entries.items()))
             shape = self._shape = (self._shapes.setdefault(seen, len(self._shapes)), seen)
         # (the last positions by their number: a Positions hashes slowly)
