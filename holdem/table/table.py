@@ -168,10 +168,10 @@ class _Known:
     players: Callable[[Mapping[int, _Player]], tuple[_Player, ...]]
     #: the plan's positions, numbered (for the next hand's key)
     number: int
-    #: a configuration of a hand dealt on this plan by its forced bets (see
-    #: _forced) and structure: the next hand at those blinds is that
-    #: configuration with other stacks (:meth:`HandConfig.restacked`)
-    made: dict[tuple[Any, ...], HandConfig]
+    #: a configuration of a hand dealt on this plan by the number of its forced
+    #: bets and structure (see Table._check_blinds): the next hand at those
+    #: blinds is that configuration with other stacks (HandConfig.restacked)
+    made: dict[int, HandConfig]
 
 
 class _Player:
@@ -242,7 +242,6 @@ class Table:
             )
         self.max_seats = seats
         self.structure = Structure(structure)
-        self._structure_no = _STRUCTURE_NO[self.structure]  # (an enum member hashes in Python)
         self.button_policy: ButtonPolicy = button_policy
         self.tournament = tournament
         self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
@@ -250,8 +249,7 @@ class Table:
         self._blinds = Level(
             small_blind=small_blind, big_blind=big_blind, ante=ante, big_blind_ante=big_blind_ante
         )
-        self._check_blinds(self._blinds)
-        self._forced = _forced(self._blinds)  # (as a configuration takes them)
+        self._forced = self._check_blinds(self._blinds)  # (the blinds' number)
         self._seats: dict[int, _Player] = {}
         #: by seat, what the button policy reads of the player (see _seats_changed),
         #: and the seats whose players changed since
@@ -380,14 +378,16 @@ class Table:
 
     def set_blinds(self, blinds: Level) -> None:
         """The blinds of the next hands (from the next hand on, if one is being played)."""
-        self._check_blinds(blinds)
+        self._forced = self._check_blinds(blinds)
         self._blinds = blinds
-        self._forced = _forced(blinds)
 
-    def _check_blinds(self, b: Level) -> None:
-        checked = (*_forced(b), self.structure.value)
-        if checked in _GOOD_BLINDS:
-            return
+    def _check_blinds(self, b: Level) -> int:
+        """Checks the blinds of a level at this table's structure; their number
+        (levels alike get one: it keys the plans' configurations)."""
+        key = (b.small_blind, b.big_blind, b.ante, b.big_blind_ante, self.structure.value)
+        number = _FORCED.get(key)
+        if number is not None:
+            return number
         HandConfig(  # the engine's checks, worded by the engine
             stacks=(2 * b.big_blind + b.ante + 1,) * 3,
             button=0,
@@ -397,9 +397,7 @@ class Table:
             big_blind_ante=b.big_blind_ante,
             structure=self.structure,
         )
-        if len(_GOOD_BLINDS) >= 4096:
-            _GOOD_BLINDS.clear()
-        _GOOD_BLINDS.add(checked)
+        return _FORCED.setdefault(key, len(_FORCED))
 
     # ---------------------------------------------------------------- seats
 
@@ -624,7 +622,7 @@ class Table:
         b = self._blinds
         players = known.players(self._seats)
         stacks = tuple(map(_chips, players))
-        made = known.made.get((self._forced, self._structure_no))
+        made = known.made.get(self._forced)
         if made is not None:
             config = made.restacked(stacks, self.hands_played + 1)
         else:
@@ -645,7 +643,7 @@ class Table:
             )
             if len(known.made) >= 64:  # (a schedule of many levels: keep the latest)
                 known.made.clear()
-            known.made[self._forced, self._structure_no] = config
+            known.made[self._forced] = config
         self._hand = hand = Hand(config, rng=self._rng)
         self._deal = (known, players, stacks)
         self._dealt = known.plan.dealt
@@ -896,9 +894,9 @@ class Table:
             self.timer.acted(state.name)
 
 
-_STRUCTURE_NO = {structure: i for i, structure in enumerate(Structure)}
-#: Blinds and structures that passed the engine's checks (see _forced)
-_GOOD_BLINDS: set[tuple[Any, ...]] = set()
+#: Forced bets and structures that passed the engine's checks, by number (a
+#: process meets few of them; the numbers stay: configurations are kept by them)
+_FORCED: dict[tuple[Any, ...], int] = {}
 #: Plans (:class:`_Known`) by seats' shape, last positions and rules, for every
 #: table of the process.
 _SHARED_PLANS: dict[tuple[Any, ...], Any] = {}
@@ -909,11 +907,6 @@ _chips = attrgetter("chips")
 _name = attrgetter("name")
 _seat_fields = attrgetter(*Seat._fields)
 _set_chips: Callable[[_Player, int], None] = _Player.__dict__["chips"].__set__
-
-
-def _forced(blinds: Level) -> tuple[int, int, int, bool]:
-    """What a configuration takes of a level (two levels alike give one key)."""
-    return (blinds.small_blind, blinds.big_blind, blinds.ante, blinds.big_blind_ante)
 
 
 def _posts(posts: tuple[tuple[int, bool, bool], ...], blinds: Level) -> tuple[Post, ...]:
