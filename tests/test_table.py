@@ -73,13 +73,13 @@ def gone(table: Table, seat: int) -> None:
     """The player of ``seat`` leaves the table between hands, whatever the rules
     (a bust arranged for a scenario)."""
     del table._seats[seat]
-    table._seats_changed()
+    table._plans.changed(seat)
 
 
 def set_chips(table: Table, seat: int, chips: int) -> None:
     """A stack arranged for a scenario, between hands."""
     table._seats[seat].chips = chips
-    table._seats_changed()
+    table._plans.changed(seat)
 
 
 def between(seat: int, start: int, end: int) -> bool:
@@ -362,7 +362,7 @@ def test_random_cash_sessions_keep_the_rules(seats: int, seed: int, policy: str)
                 table.add_chips(seat, added)
                 chips_in += added
         # the plan the table remembers is the one the policy gives
-        known = table._next_plan()
+        known = table._plans.next(table._seats)
         fresh = plan_hand(table.seats, table.positions, policy=policy)  # type: ignore[arg-type]
         assert (known and known.plan) == fresh
         if not table.can_deal():

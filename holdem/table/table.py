@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import compress
-from operator import attrgetter, itemgetter, not_
+from operator import attrgetter, not_
 from types import FunctionType, MappingProxyType
 from typing import Any, NamedTuple
 
@@ -49,8 +49,9 @@ from .events import (
     SeatFreed,
     SeatTaken,
 )
+from .plans import Deal, Plans, Player
 from .schedule import Level
-from .seating import BUTTON_POLICIES, ButtonPolicy, Plan, Positions, Seat, Status, plan_hand
+from .seating import BUTTON_POLICIES, ButtonPolicy, Plan, Positions, Seat, Status
 from .timer import TurnTimer
 
 __all__ = ["Decide", "HandResult", "Ledger", "Rake", "Table"]
@@ -147,55 +148,6 @@ class Ledger(NamedTuple):
     hands: int
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class _Known:
-    """A plan and what :meth:`Table.start_hand` needs beside it, worked out once
-    (slots: read a dozen times a hand)."""
-
-    plan: Plan
-    #: the names of the players dealt in, and the button's position among them
-    names: tuple[str, ...]
-    position: int
-    #: the posts by position: (position, the big blind (else the small), dead)
-    posts: tuple[tuple[int, bool, bool], ...]
-    #: the configuration's fields that follow from the plan
-    missing_small_blind: bool
-    dead_button: bool
-    seats: tuple[int, ...]
-    #: everyone dealt in plays and owes nothing (a hand changes only their chips)
-    plain: bool
-    #: the players dealt in, from the seats
-    players: Callable[[Mapping[int, _Player]], tuple[_Player, ...]]
-    #: the plan's positions, numbered (for the next hand's key)
-    number: int
-    #: a configuration of a hand dealt on this plan by the number of its forced
-    #: bets and structure (see Table._check_blinds): the next hand at those
-    #: blinds is that configuration with other stacks (HandConfig.restacked)
-    made: dict[int, HandConfig]
-
-
-class _Player:
-    """A player at the table, as the table keeps them: changed in place hand
-    after hand (callers get :class:`~holdem.table.seating.Seat` snapshots)."""
-
-    __slots__ = Seat._fields
-
-    def __init__(self, name: str, chips: int, status: Status, new: bool) -> None:
-        self.name = name
-        self.chips = chips
-        self.status: Status = status
-        self.missed_small = False
-        self.missed_big = False
-        self.new = new
-
-    def snapshot(self) -> Seat:
-        return Seat._make(_seat_fields(self))
-
-    def plain(self) -> bool:
-        """Playing and owing nothing: a hand changes only their chips."""
-        return self.status == "playing" and not (self.missed_small or self.missed_big or self.new)
-
-
 class Table:
     """A table of ``seats`` seats (2 to 10) playing hands at ``blinds``.
 
@@ -245,32 +197,21 @@ class Table:
         self.button_policy: ButtonPolicy = button_policy
         self.tournament = tournament
         self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
-        self._first_button = button
         self._blinds = Level(
             small_blind=small_blind, big_blind=big_blind, ante=ante, big_blind_ante=big_blind_ante
         )
         self._forced = self._check_blinds(self._blinds)  # (the blinds' number)
-        self._seats: dict[int, _Player] = {}
-        #: by seat, what the button policy reads of the player (see _seats_changed),
-        #: and the seats whose players changed since
-        self._entries: dict[int, tuple[Any, ...]] = {}
-        self._changed: set[int] = set()
-        self._previous: _Known | None = None  # the last hand's plan
+        self._seats: dict[int, Player] = {}
+        self._plans = Plans(button_policy, tournament, button)  # the next hands' plans
         self._hand: Hand | None = None
         #: the hand being played: its plan, its players and their chips when it began
-        self._deal: tuple[_Known, tuple[_Player, ...], tuple[int, ...]] | None = None
+        self._deal: tuple[Deal, tuple[Player, ...], tuple[int, ...]] | None = None
         self._dealt: tuple[int, ...] = ()  # its seats (() between hands)
         self._logged = 0  # the records of the hand's log told as events so far
         self._after_hand: list[Callable[[], None]] = []
         self._listeners: dict[type, list[Callable[[Event], None]]] = {}  # by event type
         self._wanted: set[type] = set()  # event types someone listens to
         self._starts = self._ends = False  # events to tell as a hand starts, as it ends
-        # the plans of the next hand by the seats (as the button policy sees them)
-        # and the last positions: a table's seats take few different shapes
-        self._plans: dict[tuple[Any, ...], _Known | None] = {}
-        self._shapes: dict[tuple[Any, ...], int] = {}  # the seats' shapes seen, numbered
-        #: the seats' shape now, numbered (None: to be seen again)
-        self._shape: tuple[int, tuple[Any, ...]] | None = None
         self.hands_played = 0
         self._chips_in_out: dict[str, list[int]] = {}  # by name: brought, taken
         self._dealt_names: dict[tuple[str, ...], int] = {}  # hands by the names dealt in
@@ -324,7 +265,7 @@ class Table:
     @property
     def positions(self) -> Positions | None:
         """The button and blinds' seats of the last hand dealt."""
-        return None if self._previous is None else self._previous.plan.positions
+        return self._plans.positions
 
     def subscribe(
         self, listener: Callable[[Event], None], kinds: Iterable[type] | None = None
@@ -347,34 +288,6 @@ class Table:
         """Tells the subscribers an event (games built on the table tell theirs too)."""
         for listener in self._listeners.get(type(event), ()):
             listener(event)
-
-    def _seats_changed(self, *seats: int) -> None:
-        """The players of ``seats`` (all, when none is given) changed what the
-        button policy reads of them: their entries are made again before the
-        next plan."""
-        self._changed.update(seats or (*self._seats, *self._entries))
-
-    def _seat_changed(self, seat: int) -> None:
-        """:meth:`_seats_changed` of one seat."""
-        self._changed.add(seat)
-
-    def _note_changes(self) -> None:
-        """The entries of the players who changed, made again; the seats' shape
-        is seen again if any is not what it was (a bust and a rebuy between two
-        hands leave it as it was)."""
-        entries, players = self._entries, self._seats
-        for seat in self._changed:
-            p = players.get(seat)
-            entry = None if p is None else (
-                p.name, p.status, p.chips > 0, p.missed_small, p.missed_big, p.new
-            )  # fmt: skip
-            if entry != entries.get(seat):
-                self._shape = None
-                if entry is None:
-                    del entries[seat]
-                else:
-                    entries[seat] = entry
-        self._changed.clear()
 
     def set_blinds(self, blinds: Level) -> None:
         """The blinds of the next hands (from the next hand on, if one is being played)."""
@@ -401,7 +314,7 @@ class Table:
 
     # ---------------------------------------------------------------- seats
 
-    def _seat(self, seat: int) -> _Player:
+    def _seat(self, seat: int) -> Player:
         if seat not in self._seats:
             raise TableError(f"seat {seat} is empty", seat=seat)
         return self._seats[seat]
@@ -433,9 +346,9 @@ class Table:
             raise TableError(f"seat {seat}: nobody joins a freezeout once it has begun", seat=seat)
         first = self.hands_played == 0 or self.tournament
         status: Status = "playing" if first else ("posting" if post else "waiting")
-        self._seats[seat] = _Player(name=name, chips=chips, status=status, new=not first)
+        self._seats[seat] = Player(name=name, chips=chips, status=status, new=not first)
         self._chips_in_out.setdefault(name, [0, 0])[0] += chips
-        self._seat_changed(seat)
+        self._plans.changed(seat)
         if SeatTaken in self._wanted:
             self.emit(SeatTaken(seat=seat, name=name, chips=chips))
 
@@ -457,7 +370,7 @@ class Table:
         def go() -> None:
             gone = self._seats.pop(seat)
             self._chips_in_out[gone.name][1] += gone.chips
-            self._seat_changed(seat)
+            self._plans.changed(seat)
             self.emit(SeatFreed(seat=seat, name=gone.name, chips=gone.chips, reason="left"))
 
         return self._later(seat, go)
@@ -475,7 +388,7 @@ class Table:
             now = self._seats.get(seat)
             if now is not None and now.status != "sitting_out":
                 now.status = "sitting_out"
-                self._seat_changed(seat)
+                self._plans.changed(seat)
                 self.emit(SatOut(seat=seat, name=now.name))
 
         return self._later(seat, out)
@@ -492,7 +405,7 @@ class Table:
         owes = state.missed_big or state.missed_small or state.new
         how: Status = "posting" if owes and post else "waiting" if owes else "playing"
         state.status = how
-        self._seat_changed(seat)
+        self._plans.changed(seat)
         self.emit(SatIn(seat=seat, name=state.name, how=how))
 
     def add_chips(self, seat: int, chips: int, *, most: int | None = None) -> bool:
@@ -533,7 +446,7 @@ class Table:
         if not before:  # a rebuy after a bust: the player may be dealt in again
             if player.status == "sitting_out":
                 player.status = "waiting" if player.missed_big or player.missed_small else "playing"
-            self._seat_changed(seat)
+            self._plans.changed(seat)
         if ChipsAdded in self._wanted:
             self.emit(
                 ChipsAdded(
@@ -545,78 +458,14 @@ class Table:
 
     def can_deal(self) -> bool:
         """Whether the next hand can be dealt (two players or more to deal in)."""
-        return self._hand is None and self._next_plan() is not None
-
-    def _next_plan(self) -> _Known | None:
-        """The next hand's plan and what dealing it needs beside (see
-        :class:`_Known`): remembered while the seats stay as they are."""
-        previous = self._previous
-        if self._changed:
-            self._note_changes()
-        shape = self._shape
-        if shape is None:
-            # what plan_hand reads of the seats: all but the number of chips (as a
-            # small number: the shape itself is long to hash every hand), from
-            # each player's entry, made when they change (see _seats_changed)
-            seen = tuple(sorted(self._entries.items()))
-            shape = self._shape = (self._shapes.setdefault(seen, len(self._shapes)), seen)
-        # (the last positions by their number: a Positions hashes slowly)
-        last_number = -1 if previous is None else previous.number
-        key = (shape[0], last_number)
-        known = self._plans.get(key, _UNKNOWN)
-        if known is not _UNKNOWN:
-            return known  # type: ignore[return-value]
-        # tables of the same players (a series of tournaments) share their plans
-        shared = (shape[1], last_number, self.button_policy, self.tournament, self._first_button)
-        known = _SHARED_PLANS.get(shared, _UNKNOWN)
-        if known is _UNKNOWN:
-            last = None if previous is None else previous.plan.positions
-            plan = plan_hand(
-                {seat: p.snapshot() for seat, p in self._seats.items()},
-                last,
-                policy=self.button_policy,
-                tournament=self.tournament,
-                button=self._first_button,
-            )
-            known = None if plan is None else self._known(plan)
-            if len(_SHARED_PLANS) >= 4096:
-                _SHARED_PLANS.clear()
-            _SHARED_PLANS[shared] = known
-        if len(self._plans) >= 4096:  # (the numbers start again: this key is not kept)
-            self._plans.clear()
-            self._shapes.clear()
-            self._shape = None
-        else:
-            self._plans[key] = known
-        return known
-
-    def _known(self, plan: Plan) -> _Known:
-        """What :meth:`start_hand` needs of a plan beside it, worked out once."""
-        dealt = plan.dealt
-        before = [s for s in dealt if s <= plan.button]  # a dead button: the seat before it
-        return _Known(
-            plan=plan,
-            names=tuple([self._seats[s].name for s in dealt]),
-            position=dealt.index(before[-1]) if before else len(dealt) - 1,
-            posts=tuple(
-                [(dealt.index(seat), what == "big", what == "small") for seat, what in plan.posts]
-            ),
-            missing_small_blind=plan.small_blind is None and len(dealt) > 2,
-            dead_button=plan.button not in dealt,
-            # seats 0..n-1 are the engine's own numbers: the plain (faster) configuration
-            seats=() if dealt[-1] == len(dealt) - 1 else dealt,
-            plain=all(self._seats[s].plain() for s in dealt),
-            players=itemgetter(*dealt),
-            number=_number(plan.positions),
-            made={},
-        )
+        return self._hand is None and self._plans.next(self._seats) is not None
 
     def start_hand(self) -> Hand:
         """Deals the next hand (its forced bets posted): play it through
         :attr:`hand`, then call :meth:`finish_hand`."""
         if self._hand is not None:
             raise TableError("a hand is being played: finish it first")
-        known = self._next_plan()
+        known = self._plans.next(self._seats)
         if known is None:
             raise TableError("fewer than two players can be dealt in")
         b = self._blinds
@@ -647,7 +496,7 @@ class Table:
         self._hand = hand = Hand(config, rng=self._rng)
         self._deal = (known, players, stacks)
         self._dealt = known.plan.dealt
-        self._previous = known
+        self._plans.previous = known
         if known.plan.missed:
             self._miss_blinds(known.plan)
         if self._starts:
@@ -662,9 +511,10 @@ class Table:
                 state.missed_big = True
             else:
                 state.missed_small = True
-        self._seats_changed(*(seat for seat, _ in plan.missed))
+        for seat, _ in plan.missed:
+            self._plans.changed(seat)
 
-    def _tell_start(self, known: _Known, stacks: tuple[int, ...]) -> None:
+    def _tell_start(self, known: Deal, stacks: tuple[int, ...]) -> None:
         plan, b = known.plan, self._blinds
         if HandStarted in self._wanted:
             self.emit(
@@ -760,7 +610,7 @@ class Table:
         raked = _rake_from_winners(outcome, rake)
         return rake, raked, tuple([c - raked.get(s, 0) for s, c in zip(dealt, final, strict=True)])
 
-    def _came_in(self, plan: Plan, players: tuple[_Player, ...]) -> None:
+    def _came_in(self, plan: Plan, players: tuple[Player, ...]) -> None:
         """After a hand someone came into: they play and owe nothing now."""
         for seat, player in zip(plan.dealt, players, strict=True):
             came_in = seat == plan.big_blind or any(s == seat for s, _ in plan.posts)
@@ -769,7 +619,8 @@ class Table:
             player.new = False
             player.missed_big = player.missed_big and not came_in
             player.missed_small = player.missed_small and not came_in
-        self._seats_changed(*plan.dealt)
+        for seat in plan.dealt:
+            self._plans.changed(seat)
 
     def _wind_up(self, result: HandResult) -> None:
         """The end of a hand beyond the stacks: its events, what was asked for
@@ -792,7 +643,7 @@ class Table:
         for seat in result.busted:
             out = self._seats.get(seat)
             if out is None or out.chips:  # (left, or chips added after the hand)
-                self._seat_changed(seat)
+                self._plans.changed(seat)
                 continue
             if self.tournament:  # out of the tournament
                 del self._seats[seat]
@@ -802,7 +653,7 @@ class Table:
                 out.status = "sitting_out"
                 if SatOut in wanted:
                     self.emit(SatOut(seat=seat, name=out.name))
-            self._seat_changed(seat)
+            self._plans.changed(seat)
         if self.timer is not None or self._counts is not None:
             self._take_away_timed_out(result.plan.dealt)
 
@@ -880,7 +731,7 @@ class Table:
             else:
                 del self._seats[seat]
                 self._chips_in_out[state.name][1] += state.chips
-                self._seat_changed(seat)
+                self._plans.changed(seat)
                 self.away.discard(seat)
                 self.emit(
                     SeatFreed(seat=seat, name=state.name, chips=state.chips, reason="timeouts")
@@ -897,33 +748,19 @@ class Table:
 #: Forced bets and structures that passed the engine's checks, by number (a
 #: process meets few of them; the numbers stay: configurations are kept by them)
 _FORCED: dict[tuple[Any, ...], int] = {}
-#: Plans (:class:`_Known`) by seats' shape, last positions and rules, for every
-#: table of the process.
-_SHARED_PLANS: dict[tuple[Any, ...], Any] = {}
-_UNKNOWN = object()
 
 
 _chips = attrgetter("chips")
 _name = attrgetter("name")
-_seat_fields = attrgetter(*Seat._fields)
-_set_chips: Callable[[_Player, int], None] = _Player.__dict__["chips"].__set__
+_set_chips: Callable[[Player, int], None] = Player.__dict__["chips"].__set__
 
 
 def _posts(posts: tuple[tuple[int, bool, bool], ...], blinds: Level) -> tuple[Post, ...]:
-    """The posts of a hand (see :attr:`_Known.posts`) at ``blinds``."""
+    """The posts of a hand (see :attr:`Deal.posts`) at ``blinds``."""
     return tuple(
         Post(seat=position, amount=blinds.big_blind if big else blinds.small_blind, dead=dead)
         for position, big, dead in posts
     )
-
-
-def _number(positions: Positions) -> int:
-    """The number of the positions of a hand (the same positions, the same number)."""
-    return _POSITIONS.setdefault(positions, len(_POSITIONS))
-
-
-#: Positions by number (a table has at most 10 * 10 * 10 of them)
-_POSITIONS: dict[Positions, int] = {}
 
 
 def _by_seat(players: Decide | Mapping[int, Decide]) -> Mapping[int, Decide] | None:
