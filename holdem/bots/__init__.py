@@ -1,0 +1,40 @@
+"""Bots: players that decide from a player's view and its legal decisions.
+
+Every bot is an object with one method, ``decide(view, legal) -> Decision``
+(and is callable the same way, so it sits at a table as a player), and is
+reproducible from its seed.  :data:`BOTS` names them by level: ``random``
+(any legal decision), ``calling-station`` (checks or calls, always) and
+``easy`` (the strength of its own cards, with simple thresholds).  Writing
+one: ``docs/bots.md``.
+
+>>> from holdem.table import Tournament
+>>> players = {name: make_bot("easy", seed=i) for i, name in enumerate("ABCD")}
+>>> result = Tournament(list(players), stack=500, rng=7).run(players)
+>>> result.winner in players
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .base import Bot, CallingStation, RandomBot
+from .easy import EasyBot
+
+__all__ = ["BOTS", "Bot", "CallingStation", "EasyBot", "RandomBot", "make_bot"]
+
+#: The bots by level name.
+BOTS: dict[str, Callable[[int | None], Bot]] = {
+    "random": RandomBot,
+    "calling-station": CallingStation,
+    "easy": EasyBot,
+}
+
+
+def make_bot(level: str, seed: int | None = None) -> Bot:
+    """A bot of ``level`` (a name of :data:`BOTS`), seeded with ``seed``."""
+    try:
+        make = BOTS[level]
+    except KeyError:
+        raise ValueError(f"no bot level {level!r}: one of {', '.join(BOTS)}") from None
+    return make(seed)

@@ -1,0 +1,179 @@
+"""The bots (holdem.bots): legal decisions only, from the view only, reproducible."""
+
+from __future__ import annotations
+
+import doctest
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import holdem.bots
+import holdem.bots.base
+import holdem.bots.easy
+import holdem.bots.preflop
+from holdem import Decision, Hand, HandConfig, Phase, Structure, equity, format_cards
+from holdem.bots import BOTS, Bot, CallingStation, EasyBot, RandomBot, make_bot
+from holdem.bots.preflop import EQUITY, STARTING_HANDS, starting_hand, strength
+from holdem.table import CashGame, Tournament
+
+
+@pytest.mark.parametrize(
+    "module", [holdem.bots, holdem.bots.base, holdem.bots.easy, holdem.bots.preflop]
+)
+def test_the_examples_in_the_docs_run(module: object) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_examples_of_docs_bots_md_run() -> None:
+    path = Path(__file__).resolve().parent.parent / "docs" / "bots.md"
+    result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_every_two_cards_have_a_starting_hand_and_a_strength() -> None:
+    names = {starting_hand(pair) for pair in itertools.combinations(range(52), 2)}
+    assert names == set(STARTING_HANDS) == set(EQUITY) and len(names) == 169
+    assert max(EQUITY, key=EQUITY.__getitem__) == "AA"
+    assert min(EQUITY, key=EQUITY.__getitem__) == "32o"
+    for name in ("AKs", "T9s", "55"):  # suited beats offsuit; pairs beat their rank's others
+        if name[-1] == "s":
+            assert EQUITY[name] > EQUITY[name[:2] + "o"]
+
+
+def test_the_preflop_table_is_what_the_equity_engine_says() -> None:
+    rng = random.Random(11)
+    sample = ["AA", "72o", *rng.sample(STARTING_HANDS, 4)]
+    for name in sample:
+        cards = f"{name[0]}c{name[1]}{'c' if name[2:] == 's' else 'd'}"
+        got = equity([cards, "random"], trials=100_000, seed=3).players[0].equity
+        assert abs(got - EQUITY[name]) < 0.01, name
+
+
+def deal_and_play(config: HandConfig, bots: list[Bot], seed: int) -> Hand:
+    """A hand of ``config`` played to its end by ``bots`` (one per position),
+    checking that every decision is on the menu."""
+    hand = Hand(config, rng=seed)
+    seats = config.seat_numbers
+    while not hand.done:
+        seat = hand.actor
+        assert seat is not None
+        legal = hand.legal_actions()
+        assert legal is not None
+        decision = bots[seats.index(seat)].decide(hand.view(seat), legal)
+        assert decision in legal, (decision, legal)
+        hand.act(decision, seat=seat)
+    return hand
+
+
+configs = st.builds(
+    lambda n, stacks, blinds, ante, structure, button: HandConfig(
+        stacks=tuple(stacks[:n]),
+        button=button % n,
+        small_blind=blinds // 2,
+        big_blind=blinds,
+        ante=ante,
+        structure=structure,
+    ),
+    st.integers(2, 10),
+    st.lists(st.integers(1, 3000), min_size=10, max_size=10),
+    st.integers(2, 100),
+    st.integers(0, 5),
+    st.sampled_from(list(Structure)),
+    st.integers(0, 9),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(configs, st.integers(0, 2**32), st.data())
+def test_bots_never_take_an_illegal_decision(
+    config: HandConfig, seed: int, data: st.DataObject
+) -> None:
+    levels = data.draw(st.lists(st.sampled_from(sorted(BOTS)), min_size=10, max_size=10))
+    bots = [make_bot(level, seed=seed + i) for i, level in enumerate(levels[: config.players])]
+    for deal in range(5):
+        hand = deal_and_play(config, bots, seed + deal)
+        assert sum(hand.stacks) == sum(config.stacks)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(2, 6), st.integers(0, 2**32), st.integers(0, 12))
+def test_a_decision_does_not_depend_on_the_other_players_cards(
+    players: int, seed: int, steps: int
+) -> None:
+    """Two hands alike but for the other players' hole cards: the same
+    actions (a random player's, who reads no cards: the same in any deal)
+    lead to the same view of the player to act, and every bot decides the
+    same there."""
+    rng = random.Random(seed)
+    config = HandConfig(stacks=(200,) * players, button=0, small_blind=1, big_blind=2)
+    first = Hand(config, rng=seed)
+    mover, moves = RandomBot(seed=seed), []
+    for _ in range(steps):  # who acts after these actions does not depend on the cards
+        if first.done or first.phase is Phase.SHOWDOWN:
+            break
+        legal = first.legal_actions()
+        assert legal is not None
+        moves.append(mover.decide(first.view(first.actor), legal))
+        first.act(moves[-1])
+    actor = first.actor
+    if first.done or actor is None or first.phase is Phase.SHOWDOWN:
+        return
+    deck = rng.sample(range(52), 5 + 4 * players)
+    board, own = deck[:5], deck[5:7]
+    others = [deck[7 + 2 * i : 9 + 2 * i] for i in range(2 * players - 2)]
+    hands = []
+    for deal in (others[: players - 1], others[players - 1 :]):
+        hole = [*deal[:actor], own, *deal[actor:]]
+        hand = Hand(config, hole_cards=[format_cards(h) for h in hole], board=format_cards(board))
+        for move in moves:
+            hand.act(move)
+        assert hand.actor == actor
+        hands.append(hand)
+    views = [hand.view(actor) for hand in hands]
+    assert views[0] == views[1] and views[0].hole_cards == tuple(own)
+    legal = hands[0].legal_actions()
+    assert legal is not None and legal == hands[1].legal_actions()
+    for level in BOTS:
+        assert make_bot(level, seed).decide(views[0], legal) == make_bot(level, seed).decide(
+            views[1], legal
+        ), level
+
+
+def test_the_same_seeds_play_the_same_tournament() -> None:
+    def run() -> object:
+        players = {name: make_bot(level, seed=i) for i, (name, level) in
+                   enumerate(zip("ABCDEF", ["easy", "easy", "random", "calling-station",
+                                           "easy", "random"], strict=True))}  # fmt: skip
+        game = Tournament(list(players), stack=400, rng=21)
+        return game.run(players), game.table.hands_played, game.standings.eliminations
+
+    assert run() == run()
+
+
+def test_easy_bots_play_a_cash_session_to_the_end_with_every_chip() -> None:
+    game = CashGame(small_blind=1, big_blind=2, max_hands=300, rng=4)
+    bots = {seat: EasyBot(seed=seat) for seat in range(6)}
+    for seat in range(6):
+        game.join(seat, f"bot{seat}", 200)
+    results = game.play(bots)
+    assert sum(r.net for r in results.values()) == 0
+    assert game.hands_played == 300
+
+
+def test_a_calling_station_never_folds_to_a_bet_it_can_call() -> None:
+    hand = Hand(HandConfig(stacks=(50, 400), button=0, small_blind=1, big_blind=2), rng=1)
+    hand.act(Decision.all_in())  # seat 0 shoves 50
+    legal = hand.legal_actions()
+    assert legal is not None
+    assert CallingStation().decide(hand.view(1), legal) == Decision.call()
+
+
+def test_an_unknown_level_is_refused_naming_the_levels() -> None:
+    with pytest.raises(ValueError, match="no bot level 'expert': one of random, calling-station"):
+        make_bot("expert")
+    assert strength([51, 50]) == EQUITY["AA"]
