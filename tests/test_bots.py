@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import holdem.bots
 import holdem.bots.base
 import holdem.bots.easy
+import holdem.bots.normal
 import holdem.bots.preflop
 from holdem import Decision, Hand, HandConfig, Phase, Structure, equity, format_cards
 from holdem.bots import BOTS, Bot, CallingStation, EasyBot, RandomBot, make_bot
@@ -22,7 +23,8 @@ from holdem.table import CashGame, Tournament
 
 
 @pytest.mark.parametrize(
-    "module", [holdem.bots, holdem.bots.base, holdem.bots.easy, holdem.bots.preflop]
+    "module",
+    [holdem.bots, holdem.bots.base, holdem.bots.easy, holdem.bots.normal, holdem.bots.preflop],
 )
 def test_the_examples_in_the_docs_run(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
@@ -177,3 +179,39 @@ def test_an_unknown_level_is_refused_naming_the_levels() -> None:
     with pytest.raises(ValueError, match="no bot level 'expert': one of random, calling-station"):
         make_bot("expert")
     assert strength([51, 50]) == EQUITY["AA"]
+
+
+def test_the_normal_bot_reads_draws_the_board_and_its_position() -> None:
+    from holdem import parse_cards
+    from holdem.bots.normal import _flush_draw, _open_ended, _position, _wet
+
+    def ranks(text: str) -> list[int]:
+        return [c // 4 for c in parse_cards(text)]
+
+    assert _open_ended(ranks("Th 9c"), ranks("8d 7s 2c"))
+    assert not _open_ended(ranks("Ah Kc"), ranks("Qd Js 2c"))  # ace-high: one end only
+    assert not _open_ended(ranks("2h 3c"), ranks("8d 7s 6c"))  # the run is the board's
+    hole = tuple(parse_cards("As Ks"))
+    assert _flush_draw(hole, tuple(parse_cards("2s 7s 9h")))
+    assert not _flush_draw(hole, tuple(parse_cards("2s 7s 9s")))  # a made flush
+    assert not _flush_draw(tuple(parse_cards("Ah Kd")), tuple(parse_cards("2s 7s 9s Qs")))
+    assert _wet(tuple(parse_cards("9h 9c 2d"))) and _wet(tuple(parse_cards("9h 8h 2d")))
+    assert _wet(tuple(parse_cards("9h Tc Jd"))) and not _wet(tuple(parse_cards("Kh 7c 2d")))
+    hand = Hand(HandConfig(stacks=(200,) * 6, button=0, small_blind=1, big_blind=2), rng=1)
+    view = hand.view(3)
+    places = [_position(view, p) for p in range(6)]
+    assert places == ["late", "small blind", "big blind", "early", "middle", "late"]
+
+
+@pytest.mark.parametrize(("cards", "pushes"), [("As 5d", True), ("7c 2d", False)])
+def test_the_normal_bot_pushes_or_folds_when_short(cards: str, pushes: bool) -> None:
+    from holdem.bots import NormalBot
+
+    hand = Hand(
+        HandConfig(stacks=(20, 400, 400), button=0, small_blind=1, big_blind=2),
+        hole_cards=[cards, "Kh Qh", "Jc Jd"],
+    )
+    legal = hand.legal_actions()
+    assert legal is not None and hand.actor == 0  # the button, first to act, 10 big blinds
+    decision = NormalBot(seed=3).decide(hand.view(0), legal)
+    assert decision == (Decision.all_in() if pushes else Decision.fold())

@@ -3,9 +3,10 @@
 Every bot is an object with one method, ``decide(view, legal) -> Decision``
 (and is callable the same way, so it sits at a table as a player), and is
 reproducible from its seed.  :data:`BOTS` names them by level: ``random``
-(any legal decision), ``calling-station`` (checks or calls, always) and
-``easy`` (the strength of its own cards, with simple thresholds).  Writing
-one: ``docs/bots.md``.
+(any legal decision), ``calling-station`` (checks or calls, always),
+``easy`` (the strength of its own cards, with simple thresholds) and
+``normal`` (ranges by position, push or fold when short, pot odds and the
+board's texture).  Writing one: ``docs/bots.md``.
 
 >>> from holdem.table import Tournament
 >>> players = {name: make_bot("easy", seed=i) for i, name in enumerate("ABCD")}
@@ -20,14 +21,16 @@ from collections.abc import Callable
 
 from .base import Bot, CallingStation, RandomBot
 from .easy import EasyBot
+from .normal import NormalBot
 
-__all__ = ["BOTS", "Bot", "CallingStation", "EasyBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "CallingStation", "EasyBot", "NormalBot", "RandomBot", "make_bot"]
 
 #: The bots by level name.
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "calling-station": CallingStation,
     "easy": EasyBot,
+    "normal": NormalBot,
 }
 
 

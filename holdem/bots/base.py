@@ -19,10 +19,10 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 
-from ..actions import Decision, LegalActions
+from ..actions import ActionKind, Decision, LegalActions
 from ..views import PlayerView
 
-__all__ = ["Bot", "CallingStation", "RandomBot"]
+__all__ = ["Bot", "CallingStation", "RandomBot", "fold_or_check", "passive", "showdown", "wager"]
 
 _CHECK, _CALL, _FOLD, _SHOW = Decision.check(), Decision.call(), Decision.fold(), Decision.show()
 
@@ -75,3 +75,37 @@ class CallingStation(Bot):
         if legal.show:
             return _SHOW
         return _FOLD
+
+
+# ------------------------------------------------- decisions off the menu
+
+
+def passive(legal: LegalActions) -> Decision:
+    """Check, else call (all in when that is the call), else fold."""
+    if legal.check:
+        return _CHECK
+    if legal.call is not None:
+        return _CALL
+    return _FOLD
+
+
+def fold_or_check(legal: LegalActions) -> Decision:
+    """Check when it is free, else fold."""
+    return _CHECK if legal.check else _FOLD
+
+
+def showdown(legal: LegalActions) -> Decision:
+    """Show the cards when the menu allows it, else muck."""
+    return _SHOW if legal.show else Decision.muck()
+
+
+def wager(legal: LegalActions, to: int) -> Decision:
+    """A bet or raise to about ``to``, within the menu's range (all in when
+    that is the top of it); the menu must allow a bet or raise."""
+    assert legal.wager is not None and legal.min_to is not None and legal.max_to is not None
+    amount = min(max(to, legal.min_to), legal.max_to)
+    if amount == legal.max_to and legal.all_in == amount:
+        return Decision.all_in()
+    if legal.wager is ActionKind.RAISE:
+        return Decision.raise_to(amount)
+    return Decision.bet(amount)

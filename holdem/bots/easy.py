@@ -30,10 +30,10 @@ amount).  At showdown it shows.
 
 from __future__ import annotations
 
-from ..actions import ActionKind, Decision, LegalActions, Phase
+from ..actions import Decision, LegalActions, Phase
 from ..evaluator import Category, category, evaluate
 from ..views import PlayerView
-from .base import Bot
+from .base import Bot, passive, showdown, wager
 from .preflop import strength
 
 __all__ = ["EasyBot"]
@@ -54,7 +54,7 @@ class EasyBot(Bot):
 
     def decide(self, view: PlayerView, legal: LegalActions) -> Decision:
         if view.phase is Phase.SHOWDOWN:
-            return Decision.show() if legal.show else Decision.muck()
+            return showdown(legal)
         tier = self.tier(view)
         roll = self.rng.random()
         if roll < WOBBLE / 2:
@@ -66,19 +66,19 @@ class EasyBot(Bot):
         if tier == STRONG:
             if legal.wager is not None and self.rng.random() < 0.85:
                 if not view.board:  # three times the bet (or the big blind)
-                    return _wager(legal, 3 * max(view.current_bet, view.config.big_blind))
-                return _wager(legal, _own(view, view.bets) + to_call + (2 * (pot + to_call)) // 3)
-            return _passive(legal)
+                    return wager(legal, 3 * max(view.current_bet, view.config.big_blind))
+                return wager(legal, _own(view, view.bets) + to_call + (2 * (pot + to_call)) // 3)
+            return passive(legal)
         if tier == FAIR:
             if to_call == 0:
                 if legal.wager is not None and self.rng.random() < 0.25:
-                    return _wager(legal, (pot + 2) // 3)
-                return _passive(legal)
-            return _passive(legal) if to_call <= max(pot, view.config.big_blind) else _FOLD
+                    return wager(legal, (pot + 2) // 3)
+                return passive(legal)
+            return passive(legal) if to_call <= max(pot, view.config.big_blind) else _FOLD
         if to_call == 0:
-            return _passive(legal)
+            return passive(legal)
         if 10 * to_call <= pot and self.rng.random() < 0.3:
-            return _passive(legal)
+            return passive(legal)
         return _FOLD
 
     def tier(self, view: PlayerView) -> int:
@@ -104,25 +104,6 @@ _FOLD = Decision.fold()
 def _own(view: PlayerView, per_seat: tuple[int, ...]) -> int:
     """The viewer's entry of a per-seat tuple (by position in the hand)."""
     return per_seat[view.config.seat_numbers.index(view.seat)]
-
-
-def _passive(legal: LegalActions) -> Decision:
-    """Check, else call (all in when that is the call), else fold."""
-    if legal.check:
-        return Decision.check()
-    if legal.call is not None:
-        return Decision.call()
-    return _FOLD
-
-
-def _wager(legal: LegalActions, to: int) -> Decision:
-    """A bet or raise to about ``to``, within the menu's range."""
-    assert legal.wager is not None and legal.min_to is not None and legal.max_to is not None
-    amount = min(max(to, legal.min_to), legal.max_to)
-    kind = legal.wager
-    if amount == legal.max_to and legal.all_in == amount:
-        return Decision.all_in()
-    return Decision.raise_to(amount) if kind is ActionKind.RAISE else Decision.bet(amount)
 
 
 def _board_category(view: PlayerView) -> Category:
