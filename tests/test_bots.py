@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import holdem.bots
 import holdem.bots.base
 import holdem.bots.easy
+import holdem.bots.hard
 import holdem.bots.normal
 import holdem.bots.preflop
 from holdem import Decision, Hand, HandConfig, Phase, Structure, equity, format_cards
@@ -24,7 +25,14 @@ from holdem.table import CashGame, Tournament
 
 @pytest.mark.parametrize(
     "module",
-    [holdem.bots, holdem.bots.base, holdem.bots.easy, holdem.bots.normal, holdem.bots.preflop],
+    [
+        holdem.bots,
+        holdem.bots.base,
+        holdem.bots.easy,
+        holdem.bots.hard,
+        holdem.bots.normal,
+        holdem.bots.preflop,
+    ],
 )
 def test_the_examples_in_the_docs_run(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
@@ -96,7 +104,10 @@ def test_bots_never_take_an_illegal_decision(
     config: HandConfig, seed: int, data: st.DataObject
 ) -> None:
     levels = data.draw(st.lists(st.sampled_from(sorted(BOTS)), min_size=10, max_size=10))
-    bots = [make_bot(level, seed=seed + i) for i, level in enumerate(levels[: config.players])]
+    bots = [
+        make_bot(level, seed=seed + i, **({"budget": 0.002} if level == "hard" else {}))
+        for i, level in enumerate(levels[: config.players])
+    ]
     for deal in range(5):
         hand = deal_and_play(config, bots, seed + deal)
         assert sum(hand.stacks) == sum(config.stacks)
@@ -215,3 +226,31 @@ def test_the_normal_bot_pushes_or_folds_when_short(cards: str, pushes: bool) -> 
     assert legal is not None and hand.actor == 0  # the button, first to act, 10 big blinds
     decision = NormalBot(seed=3).decide(hand.view(0), legal)
     assert decision == (Decision.all_in() if pushes else Decision.fold())
+
+
+def test_the_hard_bot_reads_ranges_from_the_public_actions() -> None:
+    from holdem.bots import HardBot
+    from holdem.bots.base import made_by_hole
+    from holdem.bots.hard import RANKED, _made
+
+    rng = random.Random(5)
+    for _ in range(50):  # the C shortcut agrees with the plain reading
+        board = rng.sample(range(52), rng.choice([3, 4, 5]))
+        combos = [c for c in RANKED if c[0] not in board and c[1] not in board]
+        assert _made(combos, board) == [made_by_hole(c, board) for c in combos]
+    config = HandConfig(stacks=(400,) * 4, button=0, small_blind=1, big_blind=2)
+    hand = Hand(config, hole_cards=["As Ah", "Kd Kc", "7c 2d", "9h 8h"], board="Qs Jd 3c 4h 5s")
+    hand.act(Decision.raise_to(6))  # seat 3 (first to act) raises
+    hand.act(Decision.call())  # seat 0 calls the raise
+    hand.act(Decision.fold())
+    hand.act(Decision.call())  # the big blind calls
+    bot = HardBot(seed=1)
+    view = hand.view(2)
+    raiser, caller = bot.range_of(view, 3), bot.range_of(view, 0)
+    assert 0.17 < raiser.fraction < 0.21 and 0.30 < caller.fraction < 0.36
+    assert raiser.weight_of("AsAd") == 1 and "7s2c" not in raiser
+    assert bot.range_of(view, 3) is raiser  # read once while nothing changes
+    hand.act(Decision.bet(10))  # the big blind leads the flop Qs Jd 3c
+    view = hand.view(3)
+    lead = HardBot(seed=1).range_of(view, 2)
+    assert lead.weight_of("QhTh") == 1 and lead.weight_of("AhKh") == pytest.approx(1 / 3)

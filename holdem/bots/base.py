@@ -18,11 +18,24 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 
 from ..actions import ActionKind, Decision, LegalActions
+from ..cards import Card
+from ..evaluator import Category, category, evaluate
 from ..views import PlayerView
 
-__all__ = ["Bot", "CallingStation", "RandomBot", "fold_or_check", "passive", "showdown", "wager"]
+__all__ = [
+    "Bot",
+    "CallingStation",
+    "RandomBot",
+    "board_category",
+    "fold_or_check",
+    "made_by_hole",
+    "passive",
+    "showdown",
+    "wager",
+]
 
 _CHECK, _CALL, _FOLD, _SHOW = Decision.check(), Decision.call(), Decision.fold(), Decision.show()
 
@@ -109,3 +122,29 @@ def wager(legal: LegalActions, to: int) -> Decision:
     if legal.wager is ActionKind.RAISE:
         return Decision.raise_to(amount)
     return Decision.bet(amount)
+
+
+# ------------------------------------------------------- reading the cards
+
+
+def board_category(board: Sequence[Card]) -> Category:
+    """The hand the board alone makes (before the river: a pair, two pair,
+    three or four of a kind on the board; nothing else shows in 3 or 4 cards)."""
+    if len(board) >= 5:
+        return category(evaluate(board))
+    ranks = [card // 4 for card in board]
+    most = max((ranks.count(r) for r in ranks), default=0)
+    pairs = sum(1 for r in set(ranks) if ranks.count(r) == 2)
+    if most >= 4:
+        return Category.FOUR_OF_A_KIND
+    if most == 3:
+        return Category.THREE_OF_A_KIND
+    if pairs == 2:
+        return Category.TWO_PAIR
+    return Category.ONE_PAIR if pairs == 1 else Category.HIGH_CARD
+
+
+def made_by_hole(hole: Sequence[Card], board: Sequence[Card]) -> bool:
+    """Whether two hole cards make a better hand with the board (3 to 5
+    cards) than the board makes alone: a pair or more of their own."""
+    return category(evaluate([*hole, *board])) > board_category(board)

@@ -33,7 +33,7 @@ from __future__ import annotations
 from ..actions import Decision, LegalActions, Phase
 from ..evaluator import Category, category, evaluate
 from ..views import PlayerView
-from .base import Bot, passive, showdown, wager
+from .base import Bot, board_category, passive, showdown, wager
 from .preflop import strength
 
 __all__ = ["EasyBot"]
@@ -90,7 +90,7 @@ class EasyBot(Bot):
             rating = strength(hole) - CROWD * max(0, others - 1)
             return STRONG if rating >= STRONG_PREFLOP else FAIR if rating >= FAIR_PREFLOP else WEAK
         made = category(evaluate([*hole, *view.board]))
-        board = category(evaluate(view.board)) if len(view.board) >= 5 else _board_category(view)
+        board = board_category(view.board)
         if made <= board:  # (the board's hand: its cards add nothing)
             return WEAK
         if made >= Category.TWO_PAIR and (board == Category.HIGH_CARD or made - board >= 2):
@@ -104,18 +104,3 @@ _FOLD = Decision.fold()
 def _own(view: PlayerView, per_seat: tuple[int, ...]) -> int:
     """The viewer's entry of a per-seat tuple (by position in the hand)."""
     return per_seat[view.config.seat_numbers.index(view.seat)]
-
-
-def _board_category(view: PlayerView) -> Category:
-    """The hand the board alone makes before the river (a pair or three of a
-    kind on the board count; nothing else can show in three or four cards)."""
-    ranks = [card // 4 for card in view.board]
-    most = max(ranks.count(r) for r in ranks)
-    pairs = sum(1 for r in set(ranks) if ranks.count(r) == 2)
-    if most >= 4:
-        return Category.FOUR_OF_A_KIND
-    if most == 3:
-        return Category.THREE_OF_A_KIND
-    if pairs == 2:
-        return Category.TWO_PAIR
-    return Category.ONE_PAIR if pairs == 1 else Category.HIGH_CARD
