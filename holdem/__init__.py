@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from .pots import Outcome, Pot, ShownHand
     from .ranges import Range
     from .sampling import sample_hand
+    from .simulation import SimulationResult, simulate
     from .views import PlayerView
 
 # The evaluator is imported at once; the rest on first use, so that
@@ -75,6 +76,7 @@ _LAZY = {
     "pots": ("Outcome", "Pot", "ShownHand"),
     "ranges": ("Range",),
     "sampling": ("sample_hand",),
+    "simulation": ("SimulationResult", "simulate"),
     "views": ("PlayerView",),
 }
 _LAZY_MODULE = {name: module for module, names in _LAZY.items() for name in names}
@@ -131,6 +133,7 @@ __all__ = [
     "RangeError",
     "RangeSyntaxError",
     "ShownHand",
+    "SimulationResult",
     "Street",
     "Structure",
     "TableError",
@@ -150,5 +153,6 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "sample_hand",
+    "simulate",
     "value_counts",
 ]

@@ -17,7 +17,8 @@ import holdem.bots.easy
 import holdem.bots.hard
 import holdem.bots.normal
 import holdem.bots.preflop
-from holdem import Decision, Hand, HandConfig, Phase, Structure, equity, format_cards
+import holdem.simulation
+from holdem import ConfigError, Decision, Hand, HandConfig, Phase, Structure, equity, format_cards
 from holdem.bots import BOTS, Bot, CallingStation, EasyBot, RandomBot, make_bot
 from holdem.bots.preflop import EQUITY, STARTING_HANDS, starting_hand, strength
 from holdem.table import CashGame, Tournament
@@ -32,6 +33,7 @@ from holdem.table import CashGame, Tournament
         holdem.bots.hard,
         holdem.bots.normal,
         holdem.bots.preflop,
+        holdem.simulation,
     ],
 )
 def test_the_examples_in_the_docs_run(module: object) -> None:
@@ -254,3 +256,31 @@ def test_the_hard_bot_reads_ranges_from_the_public_actions() -> None:
     view = hand.view(3)
     lead = HardBot(seed=1).range_of(view, 2)
     assert lead.weight_of("QhTh") == 1 and lead.weight_of("AhKh") == pytest.approx(1 / 3)
+
+
+def test_a_simulation_does_not_depend_on_the_number_of_processes() -> None:
+    from holdem import simulate
+
+    one = simulate(["normal", "easy", "random"], hands=120, seed=9, duplicate=True)
+    two = simulate(["normal", "easy", "random"], hands=120, seed=9, duplicate=True, jobs=2)
+    assert one == two and one.hands == 360
+    assert sum(s.net for s in one.seats) == pytest.approx(0)
+    assert sum(s.hands for s in one.seats) == 3 * 360
+    # duplicate: every bot played every position of every deal once
+    assert {s.hands for s in one.bots.values()} == {360}
+    other = simulate(["normal", "easy", "random"], hands=120, seed=10, duplicate=True)
+    assert other != one
+
+
+def test_a_simulation_reports_the_calling_station_as_it_plays() -> None:
+    from holdem import simulate
+
+    result = simulate(["calling-station", "calling-station"], hands=300, seed=1)
+    station = result.bots["calling-station"]
+    assert station.pfr == 0 and station.aggression == 0.0  # it never bets or raises
+    assert station.vpip > 0.45  # it calls every small blind it posts (half the hands)
+    assert station.bb_per_100 == pytest.approx(0)  # against itself, all told
+    with pytest.raises(ConfigError, match="no bot level 'shark'"):
+        simulate(["shark", "easy"], hands=1)
+    with pytest.raises(ConfigError, match="hands must be an integer of at least 1"):
+        simulate(["easy", "easy"], hands=0)
