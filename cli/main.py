@@ -28,6 +28,7 @@ from .convert import convert_command
 from .equity import equity_command
 from .eval import eval_command
 from .range import range_command
+from .simulate import simulate_command
 from .validate import validate_command
 
 EXIT_BAD_INPUT = 2
@@ -140,6 +141,7 @@ def main() -> None:
       holdem range "QQ+,AKs,A5s-A2s"
       holdem validate hands.phhs histories/ --jobs 2
       holdem convert hand.phh --to pokerstars
+      holdem simulate --seats hard,normal,easy --hands 2000 --duplicate
 
     \b
     Exit status: 0 done, 1 problems found (validate, convert), 2 bad input
@@ -153,3 +155,4 @@ main.add_command(equity_command, "equity")
 main.add_command(range_command, "range")
 main.add_command(validate_command, "validate")
 main.add_command(convert_command, "convert")
+main.add_command(simulate_command, "simulate")

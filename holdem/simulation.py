@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -117,10 +117,12 @@ def simulate(
     jobs: int = 1,
     stack: int = 100,
     structure: Structure | str = Structure.NO_LIMIT,
+    progress: Callable[[int], None] | None = None,
 ) -> SimulationResult:
     """Plays ``hands`` hands (deals, with ``duplicate``: each played once per
     rotation) between the bots of ``seats`` (2 to 10 level names) and
-    returns the results (the module's notes)."""
+    returns the results (the module's notes).  ``progress`` is called with
+    the number of deals done as the work goes."""
     levels = list(seats)
     if not 2 <= len(levels) <= 10:
         raise ConfigError(f"2 to 10 seats, not {len(levels)}", field="seats", value=seats)
@@ -139,11 +141,27 @@ def simulate(
     chunks = [(start, min(hands, start + size)) for start in range(0, hands, size)]
     task = (levels, seed, duplicate, stack, structure.value)
     tallies = [_Tally() for _ in levels]
+    parts: list[list[_Tally]] = []
     if jobs == 1:
-        parts = [_play(task, start, end) for start, end in chunks]
+        for start, end in chunks:
+            parts.append(_play(task, start, end))
+            if progress is not None:
+                progress(end)
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            parts = list(pool.map(_play, [task] * len(chunks), *zip(*chunks, strict=True)))
+        pool = ProcessPoolExecutor(max_workers=jobs)
+        try:
+            for (_, end), part in zip(
+                chunks,
+                pool.map(_play, [task] * len(chunks), *zip(*chunks, strict=True)),
+                strict=True,
+            ):
+                parts.append(part)  # (in the order of the chunks, as they come)
+                if progress is not None:
+                    progress(end)
+        except BaseException:  # (Ctrl-C, a job that failed: nothing more to start)
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
     for part in parts:  # (in the order of the hands, whatever the processes)
         for tally, counted in zip(tallies, part, strict=True):
             tally.add(counted)

@@ -233,3 +233,29 @@ def test_range_partial_cells_and_json() -> None:
     assert record["combos"] == pytest.approx(7.0)
     code, _, err = run("range", "AKx")
     assert code == 2 and "bad range token 'AKx' at column 1" in err
+
+
+def test_simulate_reports_each_seat_and_does_not_depend_on_the_jobs() -> None:
+    code, out, err = run("simulate", "--seats", "easy,random", "--hands", "150", "--seed", "3")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "150 hands, seed 3"
+    assert lines[2].startswith("seat 1 easy") and lines[3].startswith("seat 2 random")
+    args = ["simulate", "--seats", "normal,easy,easy", "--hands", "60", "--duplicate", "--json"]
+    code, one, err = run(*args)
+    assert code == 0, err
+    code, two, err = run(*args, "--jobs", "2")
+    assert code == 0, err
+    assert json.loads(one) == json.loads(two)
+    record = json.loads(one)
+    assert record["hands"] == 180 and set(record["bots"]) == {"normal", "easy"}
+    assert record["bots"]["easy"]["hands"] == 360  # two easy seats, every hand
+
+
+def test_simulate_refuses_a_bad_seat_in_one_line() -> None:
+    code, out, err = run("simulate", "--seats", "easy,shark", "--hands", "5")
+    assert code == 2 and out == ""
+    assert err == (
+        "holdem simulate: error: no bot level 'shark': one of random, calling-station, easy, "
+        "normal, hard\n"
+    )
