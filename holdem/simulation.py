@@ -26,10 +26,12 @@ and raises over calls after the flop) and showdowns (reached and won).
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
+import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 
 from .actions import ActionKind, Street
 from .bots import BOTS, make_bot
@@ -139,7 +141,7 @@ def simulate(
     structure = Structure(structure)
     size = max(1, min(500, -(-hands // (4 * jobs))))  # (any size: the same result)
     chunks = [(start, min(hands, start + size)) for start in range(0, hands, size)]
-    task = (levels, seed, duplicate, stack, structure.value)
+    task: _Task = (levels, seed, duplicate, stack, structure.value)
     tallies = [_Tally() for _ in levels]
     parts: list[list[_Tally]] = []
     if jobs == 1:
@@ -148,20 +150,19 @@ def simulate(
             if progress is not None:
                 progress(end)
     else:
-        pool = ProcessPoolExecutor(max_workers=jobs)
+        # the workers leave Ctrl-C to this process, which stops them at once
+        pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
         try:
             for (_, end), part in zip(
-                chunks,
-                pool.map(_play, [task] * len(chunks), *zip(*chunks, strict=True)),
-                strict=True,
+                chunks, pool.imap(partial(_play_chunk, task), chunks), strict=True
             ):
-                parts.append(part)  # (in the order of the chunks, as they come)
+                parts.append(part)  # (in the order of the chunks)
                 if progress is not None:
                     progress(end)
-        except BaseException:  # (Ctrl-C, a job that failed: nothing more to start)
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown()
+            pool.close()
+        finally:  # (done, Ctrl-C or a failed job: the failure goes on up)
+            pool.terminate()
+            pool.join()
     for part in parts:  # (in the order of the hands, whatever the processes)
         for tally, counted in zip(tallies, part, strict=True):
             tally.add(counted)
@@ -176,7 +177,20 @@ def simulate(
     )
 
 
-def _play(task: tuple[list[str], int, bool, int, str], start: int, end: int) -> list[_Tally]:
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: What a simulation's processes are given: the levels, the seed, duplicate,
+#: the stack and the structure's value.
+_Task = tuple[list[str], int, bool, int, str]
+
+
+def _play_chunk(task: _Task, chunk: tuple[int, int]) -> list[_Tally]:
+    return _play(task, *chunk)
+
+
+def _play(task: _Task, start: int, end: int) -> list[_Tally]:
     """Deals ``start`` to ``end`` of a simulation: the seats' tallies."""
     levels, seed, duplicate, stack, structure = task
     n = len(levels)
