@@ -747,3 +747,25 @@ def test_a_bug_of_ours_is_reported_with_the_hand_and_the_others_go_on(
         report = validate_text(stars, "pokerstars")
     assert report.hands == 2 and [p.code for p in report.problems] == ["internal"] * 2
     assert "internal error while reading line" in report.problems[0].message
+
+
+@pytest.mark.skipif(os.name == "nt", reason="process groups are POSIX")
+def test_ctrl_c_stops_a_simulation_and_its_workers() -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-m", "holdem", "simulate", "--seats", "hard,normal,easy",
+         "--hands", "100000", "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=with_ctrl_c,
+    )  # fmt: skip
+    time.sleep(1.5)
+    assert child.poll() is None, "finished before it could be interrupted"
+    os.killpg(child.pid, signal.SIGINT)  # as Ctrl-C does: the whole process group
+    stopped = time.monotonic()
+    try:
+        out, err = child.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        raise
+    assert time.monotonic() - stopped < 2
+    assert child.returncode == 130 and out == b""
+    assert one_error_line(err.decode()) == "holdem simulate: interrupted"
