@@ -46,6 +46,7 @@ Examples:
   holdem simulate --seats easy,random --hands 10000
   holdem simulate --seats hard,normal,easy --hands 2000 --duplicate --jobs 2
   holdem simulate --seats normal,normal,easy,easy,random,random --hands 5000 --json
+  holdem simulate --seats hard,easy --hands 500 --histories hands/ && holdem validate hands/
 See docs/bots.md for what each bot does and what the figures mean.
 """,
 )
@@ -64,6 +65,9 @@ See docs/bots.md for what each bot does and what the figures mean.
 @click.option("--structure", type=click.Choice([s.value for s in Structure]),
               default=Structure.NO_LIMIT.value, show_default=True,
               help="Betting structure.")  # fmt: skip
+@click.option("--histories", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write every hand to DIR as PHH (made if missing; not over an "
+              "earlier run).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def simulate_command(
     seats: str,
@@ -73,6 +77,7 @@ def simulate_command(
     jobs: int,
     stack: int,
     structure: str,
+    histories: str | None,
     as_json: bool,
 ) -> None:
     """Plays hands between bots and reports, by seat and by bot, big blinds
@@ -102,6 +107,7 @@ def simulate_command(
             stack=stack,
             structure=structure,
             progress=progress,
+            histories=histories,
         )
     if as_json:
         record = {

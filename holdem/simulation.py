@@ -32,12 +32,16 @@ import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
 from .actions import ActionKind, Street
 from .bots import BOTS, make_bot
 from .config import HandConfig, Structure
 from .errors import ConfigError
 from .hand import Hand
+from .histories.model import HandHistory
+from .histories.phh import write_phh
+from .histories.playback import record
 
 __all__ = ["SeatResult", "SimulationResult", "simulate"]
 
@@ -120,11 +124,15 @@ def simulate(
     stack: int = 100,
     structure: Structure | str = Structure.NO_LIMIT,
     progress: Callable[[int], None] | None = None,
+    histories: str | Path | None = None,
 ) -> SimulationResult:
     """Plays ``hands`` hands (deals, with ``duplicate``: each played once per
     rotation) between the bots of ``seats`` (2 to 10 level names) and
     returns the results (the module's notes).  ``progress`` is called with
-    the number of deals done as the work goes."""
+    the number of deals done as the work goes.  ``histories``: a folder
+    (made if missing, holding no histories of an earlier run) where every
+    hand is written as PHH, ``simulation-NNNNNNN.phhs`` files of up to 500
+    deals each, the players named by seat and bot."""
     levels = list(seats)
     if not 2 <= len(levels) <= 10:
         raise ConfigError(f"2 to 10 seats, not {len(levels)}", field="seats", value=seats)
@@ -141,7 +149,19 @@ def simulate(
     structure = Structure(structure)
     size = max(1, min(500, -(-hands // (4 * jobs))))  # (any size: the same result)
     chunks = [(start, min(hands, start + size)) for start in range(0, hands, size)]
-    task: _Task = (levels, seed, duplicate, stack, structure.value)
+    folder = None
+    if histories is not None:
+        path = Path(histories)
+        path.mkdir(parents=True, exist_ok=True)
+        old = sorted(path.glob("simulation-*.phhs*"))
+        if old:
+            raise ConfigError(
+                f"{old[0]} exists: write the histories to a new folder",
+                field="histories",
+                value=str(path),
+            )
+        folder = str(path)
+    task: _Task = (levels, seed, duplicate, stack, structure.value, folder)
     tallies = [_Tally() for _ in levels]
     parts: list[list[_Tally]] = []
     if jobs == 1:
@@ -182,8 +202,8 @@ def _ignore_interrupts() -> None:
 
 
 #: What a simulation's processes are given: the levels, the seed, duplicate,
-#: the stack and the structure's value.
-_Task = tuple[list[str], int, bool, int, str]
+#: the stack, the structure's value and the folder of the hand histories.
+_Task = tuple[list[str], int, bool, int, str, str | None]
 
 
 def _play_chunk(task: _Task, chunk: tuple[int, int]) -> list[_Tally]:
@@ -192,10 +212,11 @@ def _play_chunk(task: _Task, chunk: tuple[int, int]) -> list[_Tally]:
 
 def _play(task: _Task, start: int, end: int) -> list[_Tally]:
     """Deals ``start`` to ``end`` of a simulation: the seats' tallies."""
-    levels, seed, duplicate, stack, structure = task
+    levels, seed, duplicate, stack, structure, folder = task
     n = len(levels)
     tallies = [_Tally() for _ in levels]
     big_blind = 2
+    histories = []
     for deal in range(start, end):
         rotations = range(n) if duplicate else (0,)
         for shift in rotations:
@@ -221,7 +242,25 @@ def _play(task: _Task, start: int, end: int) -> list[_Tally]:
                 assert legal is not None
                 hand.act(bots[seat].decide(hand.view(seat), legal), seat=seat)
             _count(hand, tallies, shift, big_blind)
+            if folder is not None:
+                names = [f"seat{(p + shift) % n + 1}-{levels[(p + shift) % n]}" for p in range(n)]
+                hand_id = f"{deal + 1}.{shift + 1}" if duplicate else str(deal + 1)
+                histories.append(record(hand, names=names, hand_id=hand_id))
+    if folder is not None:
+        _write(Path(folder) / f"simulation-{start + 1:07}.phhs", histories)
     return tallies
+
+
+def _write(path: Path, histories: list[HandHistory]) -> None:
+    """Writes hand histories to a new file: whole or not at all (a temporary
+    file beside it, renamed; an existing file is never replaced)."""
+    part = path.with_name(path.name + ".part")
+    with open(part, "x", encoding="utf-8") as out:
+        write_phh(histories, out, many=True)
+    if path.exists():
+        part.unlink()
+        raise FileExistsError(f"{path} exists: write the histories to a new folder")
+    part.rename(path)
 
 
 def _count(hand: Hand, tallies: list[_Tally], shift: int, big_blind: int) -> None:

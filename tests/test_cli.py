@@ -259,3 +259,20 @@ def test_simulate_refuses_a_bad_seat_in_one_line() -> None:
         "holdem simulate: error: no bot level 'shark': one of random, calling-station, easy, "
         "normal, hard\n"
     )
+
+
+def test_simulate_writes_histories_that_validate_accepts(tmp_path: Path) -> None:
+    folder = tmp_path / "hands"
+    code, out, err = run("simulate", "--seats", "hard,normal,easy", "--hands", "40",
+                         "--duplicate", "--histories", str(folder))  # fmt: skip
+    assert code == 0, err
+    files = sorted(p.name for p in folder.iterdir())
+    assert files and all(
+        name.startswith("simulation-") and name.endswith(".phhs") for name in files
+    )
+    code, out, err = run("validate", str(folder))
+    assert code == 0, out + err
+    assert "120 hands" in out or "120" in out
+    code, out, err = run("simulate", "--seats", "easy,easy", "--hands", "5",
+                         "--histories", str(folder))  # fmt: skip
+    assert code == 2 and "exists: write the histories to a new folder" in err
