@@ -1,0 +1,130 @@
+"""Benchmark of holdem's bots and batch matches: speed (issue 12's speed goals).
+
+Run it from the repository root::
+
+    pip install -e . && python bench/bench_bots.py
+
+``--quick`` gives a smoke run.  In one run:
+
+- ``call_only``: the engine's own speed, 6-handed hands of call-only players
+  on :class:`holdem.Hand` (100 big blinds each, the button moving), each
+  decision from ``hand.view(actor)`` and ``hand.legal_actions()`` as a
+  bot's is;
+- ``easy``: ``holdem.simulate`` of six easy bots, the same number of hands
+  (every hand at 100 big blinds; the bots, the statistics and all);
+- ``jobs``: the same simulation on 1 and on 2 processes;
+- ``hard``: a hard bot in a 6-handed cash game of normal bots: the time of
+  each of its decisions (median and 99th percentile).
+
+Each speed figure is the best of ``--repeat`` rounds (default 5).  Output:
+one JSON object a line: a ``header``, ``result`` lines, and a ``target``
+line per goal with ``met``: easy bots within 2x of the call-only engine
+(ratio at least 0.5), ``--jobs 2`` at least 1.8x ``--jobs 1``.  The strength
+order of the bots is not measured here yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+
+from _common import cpu_model, emit, library_version, set_bench
+
+from holdem import Decision, Hand, HandConfig, simulate
+from holdem.bots import HardBot, make_bot
+from holdem.table import CashGame
+
+set_bench("bots")
+
+HANDS = 3_000  # hands a round; --quick divides by 10
+PLAYERS = 6
+
+
+def call_only(hands: int) -> float:
+    """Seconds for ``hands`` 6-handed hands of call-only players on the engine."""
+    check, call = Decision.check(), Decision.call()
+    rng = random.Random(1)
+    start = time.perf_counter()
+    for deal in range(hands):
+        hand = Hand(HandConfig((200,) * PLAYERS, deal % PLAYERS, 1, 2), rng=rng)
+        while not hand.done:
+            seat = hand.actor
+            legal = hand.legal_actions()
+            assert seat is not None and legal is not None
+            hand.view(seat)
+            hand.act(check if legal.check else call, seat=seat)
+    return time.perf_counter() - start
+
+
+def easy(hands: int, jobs: int = 1) -> float:
+    """Seconds for ``hands`` hands of six easy bots through ``holdem.simulate``."""
+    start = time.perf_counter()
+    simulate(["easy"] * PLAYERS, hands=hands, seed=1, jobs=jobs)
+    return time.perf_counter() - start
+
+
+def hard_decisions(hands: int) -> list[float]:
+    """The seconds of each decision of a hard bot among five normal bots."""
+    times: list[float] = []
+
+    class Timed(HardBot):
+        def decide(self, view, legal):  # type: ignore[no-untyped-def]
+            begun = time.perf_counter()
+            decision = super().decide(view, legal)
+            times.append(time.perf_counter() - begun)
+            return decision
+
+    game = CashGame(seats=PLAYERS, small_blind=1, big_blind=2, rng=3)
+    bots = {s: Timed(seed=s) if s == 0 else make_bot("normal", seed=s) for s in range(PLAYERS)}
+    for seat in range(PLAYERS):
+        game.join(seat, f"p{seat}", 200)
+    for _ in range(hands):
+        result = game.play_hand(bots)
+        for seat in result.busted:
+            game.add_chips(seat, 200)
+    return times
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run (10x fewer hands)")
+    parser.add_argument("--repeat", type=int, default=5, help="rounds; the best counts")
+    args = parser.parse_args(argv)
+    hands = HANDS // 10 if args.quick else HANDS
+    emit(header="bots", python=platform.python_version(), cpu=cpu_model(),
+         cpus=os.cpu_count(), holdem=library_version("holdem"), hands=hands,
+         repeat=args.repeat)  # fmt: skip
+    best: dict[str, float] = {}
+    for _ in range(max(1, args.repeat)):
+        for case, run in (("call_only", lambda: call_only(hands)), ("easy", lambda: easy(hands)),
+                          ("easy_jobs_2", lambda: easy(hands, jobs=2))):  # fmt: skip
+            seconds = run()
+            best[case] = min(best.get(case, seconds), seconds)
+    for case, seconds in best.items():
+        emit(result="hands_per_second", case=case, hands=hands,
+             hands_per_sec=round(hands / seconds, 1))  # fmt: skip
+    ratio = best["call_only"] / best["easy"]
+    speedup = best["easy"] / best["easy_jobs_2"]
+    emit(ratio="easy/call_only", value=round(ratio, 3))
+    emit(ratio="jobs_2/jobs_1", value=round(speedup, 3))
+    times = sorted(hard_decisions(max(30, hands // 10)))
+    median = statistics.median(times)
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+    emit(result="hard_decision_ms", decisions=len(times), median=round(1000 * median, 2),
+         p99=round(1000 * p99, 2), max=round(1000 * times[-1], 2))  # fmt: skip
+    emit(target="easy bots within 2x of the call-only engine", value=round(ratio, 3),
+         met=ratio >= 0.5)  # fmt: skip
+    emit(target="simulate --jobs 2 at least 1.8x --jobs 1", value=round(speedup, 3),
+         met=speedup >= 1.8)  # fmt: skip
+    emit(target="hard bot within its 50 ms budget (99th percentile)", value=round(1000 * p99, 2),
+         met=p99 <= 0.05)  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
