@@ -35,7 +35,7 @@ from functools import partial
 from pathlib import Path
 
 from .actions import ActionKind, Street
-from .bots import BOTS, make_bot
+from .bots import BOTS, Bot, make_bot
 from .config import HandConfig, Structure
 from .errors import ConfigError
 from .hand import Hand
@@ -47,6 +47,10 @@ __all__ = ["SeatResult", "SimulationResult", "simulate"]
 
 _VOLUNTARY = (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE)
 _AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE)
+_CALL, _PREFLOP = ActionKind.CALL, Street.PREFLOP
+#: deals a set of bots plays (their seeds are the block's): processes take
+#: whole blocks, so the result does not depend on how many there are
+BLOCK = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +151,9 @@ def simulate(
                 f"{name} must be an integer of at least {low}", field=name, value=value
             )
     structure = Structure(structure)
-    size = max(1, min(500, -(-hands // (4 * jobs))))  # (any size: the same result)
+    # chunks of whole blocks (the bots are seeded by block), a few per process
+    blocks = -(-hands // BLOCK)
+    size = BLOCK * max(1, min(5, -(-blocks // (4 * jobs))))
     chunks = [(start, min(hands, start + size)) for start in range(0, hands, size)]
     folder = None
     if histories is not None:
@@ -211,36 +217,47 @@ def _play_chunk(task: _Task, chunk: tuple[int, int]) -> list[_Tally]:
 
 
 def _play(task: _Task, start: int, end: int) -> list[_Tally]:
-    """Deals ``start`` to ``end`` of a simulation: the seats' tallies."""
+    """Deals ``start`` to ``end`` (whole blocks, but for the last) of a
+    simulation: the seats' tallies."""
     levels, seed, duplicate, stack, structure, folder = task
     n = len(levels)
     tallies = [_Tally() for _ in levels]
     big_blind = 2
     histories = []
+    # a hand's configuration by its button (every hand starts at the same depth)
+    configs = [
+        HandConfig(
+            stacks=(stack * big_blind,) * n,
+            button=button,
+            small_blind=1,
+            big_blind=big_blind,
+            structure=Structure(structure),
+        )
+        for button in range(n)
+    ]
+    rotations = range(n) if duplicate else range(1)
+    bots: list[list[Bot]] = []
     for deal in range(start, end):
-        rotations = range(n) if duplicate else (0,)
+        if deal % BLOCK == 0 or not bots:  # the bots of a block, seeded by it
+            block = deal // BLOCK
+            bots = [
+                [
+                    make_bot(levels[(p + shift) % n], seed=_seed(seed, block, shift, p))
+                    for p in range(n)
+                ]
+                for shift in rotations
+            ]
         for shift in rotations:
             # position p holds the bot of seat (p + shift) % n; the cards by position
-            # and the button are the deal's, whatever the rotation (seeds from
-            # hash() of ints: the same in every process and every run)
-            config = HandConfig(
-                stacks=(stack * big_blind,) * n,
-                button=deal % n,
-                small_blind=1,
-                big_blind=big_blind,
-                structure=Structure(structure),
-            )
-            bots = [
-                make_bot(levels[(p + shift) % n], seed=hash((seed, deal, shift, p)) & 0xFFFFFFFF)
-                for p in range(n)
-            ]
-            hand = Hand(config, rng=random.Random(hash((seed, deal)) & 0xFFFFFFFFFFFF))
+            # and the button are the deal's, whatever the rotation
+            players = bots[shift]
+            hand = Hand(configs[deal % n], rng=random.Random(_seed(seed, deal)))
             while not hand.done:
                 seat = hand.actor
                 assert seat is not None
                 legal = hand.legal_actions()
                 assert legal is not None
-                hand.act(bots[seat].decide(hand.view(seat), legal), seat=seat)
+                hand.act(players[seat].decide(hand.view(seat), legal), seat=seat)
             _count(hand, tallies, shift, big_blind)
             if folder is not None:
                 names = [f"seat{(p + shift) % n + 1}-{levels[(p + shift) % n]}" for p in range(n)]
@@ -249,6 +266,12 @@ def _play(task: _Task, start: int, end: int) -> list[_Tally]:
     if folder is not None:
         _write(Path(folder) / f"simulation-{start + 1:07}.phhs", histories)
     return tallies
+
+
+def _seed(*numbers: int) -> int:
+    """A seed made of numbers (the same in every process and every run:
+    ``hash`` of ints is not salted)."""
+    return hash(numbers) & 0xFFFFFFFFFFFF
 
 
 def _write(path: Path, histories: list[HandHistory]) -> None:
@@ -264,20 +287,34 @@ def _write(path: Path, histories: list[HandHistory]) -> None:
 
 
 def _count(hand: Hand, tallies: list[_Tally], shift: int, big_blind: int) -> None:
-    """Adds a played hand to the tallies of the seats whose bots played it."""
+    """Adds a played hand to the tallies of the seats whose bots played it
+    (one pass over its log)."""
     n = len(tallies)
     outcome = hand.outcome
     assert outcome is not None
+    voluntary, raised = [False] * n, [False] * n
+    aggressive, calls = [0] * n, [0] * n
+    for action in hand.log:
+        p = action.seat
+        if p is None:
+            continue
+        kind = action.kind
+        if action.street is _PREFLOP:
+            if kind in _VOLUNTARY:
+                voluntary[p] = True
+                raised[p] = raised[p] or kind in _AGGRESSIVE
+        elif kind in _AGGRESSIVE:
+            aggressive[p] += 1
+        elif kind is _CALL:
+            calls[p] += 1
     for p in range(n):
         tally = tallies[(p + shift) % n]
         tally.hands += 1
         tally.nets.append(outcome.net[p] / big_blind)
-        preflop = [a.kind for a in hand.log if a.seat == p and a.street is Street.PREFLOP]
-        tally.vpip += any(k in _VOLUNTARY for k in preflop)
-        tally.pfr += any(k in _AGGRESSIVE for k in preflop)
-        later = [a.kind for a in hand.log if a.seat == p and a.street is not Street.PREFLOP]
-        tally.aggressive += sum(k in _AGGRESSIVE for k in later)
-        tally.calls += sum(k is ActionKind.CALL for k in later)
+        tally.vpip += voluntary[p]
+        tally.pfr += raised[p]
+        tally.aggressive += aggressive[p]
+        tally.calls += calls[p]
     if outcome.showdown:
         shown = {s.seat for s in outcome.shown} | set(outcome.mucked)
         for p in shown:

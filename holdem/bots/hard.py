@@ -14,9 +14,9 @@ It then estimates its equity against each of them by Monte Carlo
 never from the cards it cannot see) and against several takes the product
 (the chance to beat each, as if they were apart). The work is bounded by its
 time budget (default 50 ms a decision) without a clock, so that the same
-seed gives the same decisions anywhere: 40,000 deals against one range for
-each second of the budget (2,000 at 50 ms, between 300 and 20,000), and
-against at most three players, the others counting as the mean of those.
+seed gives the same decisions anywhere: 30,000 deals against one range for
+each second of the budget (1,500 at 50 ms, between 300 and 20,000), and
+against at most two players, the others counting as the mean of those.
 
 Then, with ``p`` the pot and ``c`` the call:
 
@@ -62,7 +62,7 @@ MAX_TRIALS, MIN_TRIALS = 20_000, 300
 #: deals against one range for each second of the budget, and the most
 #: players it deals against (fixed, not timed: the same seed must give the
 #: same decisions on any machine)
-TRIALS_A_SECOND, MOST_READ = 40_000, 3
+TRIALS_A_SECOND, MOST_READ = 30_000, 2
 _BETS = (ActionKind.BET, ActionKind.RAISE)
 _READ = (ActionKind.BET, ActionKind.RAISE, ActionKind.CALL, ActionKind.CHECK)
 _PRE = Street.PREFLOP
