@@ -420,11 +420,8 @@ class Table:
         player = self._seats.get(seat)
         if player is None or self.tournament or type(chips) is not int or not 0 < chips < MAX_CHIPS:
             self._refuse_chips(seat, chips)
-        if seat in self._dealt:
-            self._after_hand.append(lambda: self._add_chips(seat, chips, most, deferred=True))
-            return False
-        self._add_chips(seat, chips, most, deferred=False)
-        return True
+        deferred = seat in self._dealt
+        return self._later(seat, lambda: self._add_chips(seat, chips, most, deferred=deferred))
 
     def _refuse_chips(self, seat: int, chips: int) -> None:
         """Raises the error of adding ``chips`` at ``seat``, if there is one."""
@@ -497,6 +494,7 @@ class Table:
         self._deal = (known, players, stacks)
         self._dealt = known.plan.dealt
         self._plans.previous = known
+        self._logged = 0  # (the records told as events: none of this hand yet)
         if known.plan.missed:
             self._miss_blinds(known.plan)
         if self._starts:
@@ -511,7 +509,6 @@ class Table:
                 state.missed_big = True
             else:
                 state.missed_small = True
-        for seat, _ in plan.missed:
             self._plans.changed(seat)
 
     def _tell_start(self, known: Deal, stacks: tuple[int, ...]) -> None:
@@ -531,7 +528,6 @@ class Table:
                     ante=b.ante,
                 )
             )
-        self._logged = 0
         self._tell_actions()
 
     def _tell_actions(self) -> None:
@@ -619,7 +615,6 @@ class Table:
             player.new = False
             player.missed_big = player.missed_big and not came_in
             player.missed_small = player.missed_small and not came_in
-        for seat in plan.dealt:
             self._plans.changed(seat)
 
     def _wind_up(self, result: HandResult) -> None:
@@ -641,9 +636,9 @@ class Table:
             for change in later:
                 change()
         for seat in result.busted:
+            self._plans.changed(seat)
             out = self._seats.get(seat)
             if out is None or out.chips:  # (left, or chips added after the hand)
-                self._plans.changed(seat)
                 continue
             if self.tournament:  # out of the tournament
                 del self._seats[seat]
@@ -653,7 +648,6 @@ class Table:
                 out.status = "sitting_out"
                 if SatOut in wanted:
                     self.emit(SatOut(seat=seat, name=out.name))
-            self._plans.changed(seat)
         if self.timer is not None or self._counts is not None:
             self._take_away_timed_out(result.plan.dealt)
 
