@@ -730,12 +730,9 @@ def _plain_table(posts: Any, seats: Any, names: Any) -> bool:
     """Whether a configuration's posts, seats and names can be part of a key of
     ``_DERIVED``: tuples of exact ints, of strings or None, and of posts made of
     exact ints and bools (their values are the key)."""
-    ids = (id(posts), id(seats), id(names))
-    if ids in _PLAIN_TABLES:
-        return True  # (a table deals hand after hand with the same tuples)
     if not (type(posts) is tuple and type(seats) is tuple and type(names) is tuple):
         return False
-    plain = (
+    return (
         set(map(type, seats)) <= _INT
         and set(map(type, names)) <= _NAME
         and all(
@@ -746,18 +743,10 @@ def _plain_table(posts: Any, seats: Any, names: Any) -> bool:
             for p in posts
         )
     )
-    if plain:
-        if len(_PLAIN_TABLES) >= 256:
-            _PLAIN_TABLES.clear()
-        _PLAIN_TABLES[ids] = (posts, seats, names)
-    return plain
 
 
 _INT = {int}
 _NAME = {str, type(None)}
-#: Posts, seats and names found plain, by their ids: held here, so that while
-#: they are, the same ids are the same objects (tuples of immutable items).
-_PLAIN_TABLES: dict[tuple[int, int, int], tuple[Any, Any, Any]] = {}
 
 
 def _slot_setter(name: str) -> Callable[[HandConfig, Any], None]:
