@@ -393,28 +393,43 @@ def test_ctrl_c_stops_reading_at_once(tmp_path: Path, command: str) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.phhs"]
 
 
-@pytest.mark.skipif(os.name == "nt", reason="process groups are POSIX")
-def test_ctrl_c_stops_parallel_validation_and_its_workers(tmp_path: Path) -> None:
-    many = "".join(f"[{i}]\n{GOOD}\n" for i in range(1, 4001))
-    for k in range(40):  # 160,000 hands: many seconds of work on 2 processes
-        (tmp_path / f"set{k:02}.phhs").write_text(many, encoding="utf-8")
+def interrupt_group(args: list[str]) -> tuple[bytes, str]:
+    """Runs ``holdem ARGS`` in its own process group, Ctrl-C's it (the whole
+    group, as a terminal does) after 1.5 s, and checks that it stops within
+    2 s with status 130: its stdout and its one error line."""
     child = subprocess.Popen(
-        [sys.executable, "-m", "holdem", "validate", str(tmp_path), "--jobs", "2"],
+        [sys.executable, "-m", "holdem", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
         preexec_fn=with_ctrl_c,
     )  # fmt: skip
     time.sleep(1.5)
     assert child.poll() is None, "finished before it could be interrupted"
-    os.killpg(child.pid, signal.SIGINT)  # as Ctrl-C does: the whole process group
+    os.killpg(child.pid, signal.SIGINT)
     stopped = time.monotonic()
     try:
-        _, err = child.communicate(timeout=10)
+        out, err = child.communicate(timeout=10)
     except subprocess.TimeoutExpired:
         os.killpg(child.pid, signal.SIGKILL)
         raise
     assert time.monotonic() - stopped < 2
     assert child.returncode == 130
-    assert one_error_line(err.decode()) == "holdem validate: interrupted"
+    return out, one_error_line(err.decode())
+
+
+@pytest.mark.skipif(os.name == "nt", reason="process groups are POSIX")
+def test_ctrl_c_stops_parallel_validation_and_its_workers(tmp_path: Path) -> None:
+    many = "".join(f"[{i}]\n{GOOD}\n" for i in range(1, 4001))
+    for k in range(40):  # 160,000 hands: many seconds of work on 2 processes
+        (tmp_path / f"set{k:02}.phhs").write_text(many, encoding="utf-8")
+    _, line = interrupt_group(["validate", str(tmp_path), "--jobs", "2"])
+    assert line == "holdem validate: interrupted"
+
+
+@pytest.mark.skipif(os.name == "nt", reason="process groups are POSIX")
+def test_ctrl_c_stops_a_simulation_and_its_workers() -> None:
+    args = ["simulate", "--seats", "hard,normal,easy", "--hands", "100000", "--jobs", "2"]
+    out, line = interrupt_group(args)
+    assert out == b"" and line == "holdem simulate: interrupted"
 
 
 # ---------------------------------------------------------------- found by the fuzz targets
@@ -747,25 +762,3 @@ def test_a_bug_of_ours_is_reported_with_the_hand_and_the_others_go_on(
         report = validate_text(stars, "pokerstars")
     assert report.hands == 2 and [p.code for p in report.problems] == ["internal"] * 2
     assert "internal error while reading line" in report.problems[0].message
-
-
-@pytest.mark.skipif(os.name == "nt", reason="process groups are POSIX")
-def test_ctrl_c_stops_a_simulation_and_its_workers() -> None:
-    child = subprocess.Popen(
-        [sys.executable, "-m", "holdem", "simulate", "--seats", "hard,normal,easy",
-         "--hands", "100000", "--jobs", "2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-        preexec_fn=with_ctrl_c,
-    )  # fmt: skip
-    time.sleep(1.5)
-    assert child.poll() is None, "finished before it could be interrupted"
-    os.killpg(child.pid, signal.SIGINT)  # as Ctrl-C does: the whole process group
-    stopped = time.monotonic()
-    try:
-        out, err = child.communicate(timeout=10)
-    except subprocess.TimeoutExpired:
-        os.killpg(child.pid, signal.SIGKILL)
-        raise
-    assert time.monotonic() - stopped < 2
-    assert child.returncode == 130 and out == b""
-    assert one_error_line(err.decode()) == "holdem simulate: interrupted"
