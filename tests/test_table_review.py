@@ -182,7 +182,7 @@ def test_random_freezeouts_keep_the_dead_button_rules_and_end(players: int, seed
         last = result
         assert result.hand < 5000
     outcome = game.result()
-    assert outcome.winner is not None and len(outcome.places) == players
+    assert len(outcome.places) == players
     for placing in outcome.places[1:]:
         assert placing.elimination is not None and placing.elimination.eliminated_by
 
@@ -232,7 +232,7 @@ def test_random_cash_sessions_keep_the_blinds_and_the_chips(seats: int, seed: in
             if not plan.heads_up and plan.button in plan.dealt:
                 # a player has paid their blinds before they take the button (R3)
                 assert before[plan.button].name in paid
-        for action in result.played.log if result.played else ():
+        for action in result.played.log:
             if action.kind in (ActionKind.SMALL_BLIND, ActionKind.BIG_BLIND,
                                ActionKind.LIVE_POST) and action.seat is not None:  # fmt: skip
                 paid.add(before[action.seat].name)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import fields
 
 import pytest
 from hypothesis import given, settings
@@ -15,10 +14,8 @@ from test_table import set_chips
 from holdem import Decision, LegalActions, PlayerView
 from holdem.errors import TableError
 from holdem.table import (
-    Elimination,
     Event,
     LevelUp,
-    Placing,
     PlayerEliminated,
     Schedule,
     Standings,
@@ -47,26 +44,31 @@ def random_player(rng: random.Random):  # type: ignore[no-untyped-def]
 
 
 def test_players_out_in_one_hand_are_placed_by_the_chips_they_started_with() -> None:
-    for seed in range(300):  # the first deals where two players go out in one hand
+    seen = set()  # deals where two players go out in one hand: with a tie, and without
+    for seed in range(300):
         game = Tournament(["Ann", "Bob", "Cid", "Dee"], stack=100, rng=seed)
         events: list[Event] = []
         game.subscribe(events.append)
         for seat, chips in ((0, 40), (1, 100), (2, 100), (3, 160)):
             set_chips(game.table, seat, chips)
         result = game.play_hand(shover)
-        if len(result.busted) == 2:
+        if len(result.busted) != 2:
+            continue
+        out = [e for e in events if isinstance(e, PlayerEliminated)]
+        first, second = sorted(out, key=lambda e: e.place)
+        started = {e.name: result.started[e.seat] for e in out}
+        if started[first.name] == started[second.name]:
+            assert first.place == second.place == 3  # a tie shares the better place
+            seen.add("tie")
+        else:
+            assert started[first.name] > started[second.name]
+            assert (first.place, second.place) == (3, 4)
+            seen.add("ahead")
+        assert all(e.hand == 1 and e.by for e in out)
+        if len(seen) == 2:
             break
     else:
-        pytest.fail("no hand with two players out")
-    out = [e for e in events if isinstance(e, PlayerEliminated)]
-    first, second = sorted(out, key=lambda e: e.place)
-    started = {e.name: result.started[e.seat] for e in out}
-    assert {first.place, second.place} <= {3, 4} and second.place == 4
-    if started[first.name] == started[second.name]:
-        assert first.place == second.place == 3  # a tie shares the better place
-    else:
-        assert started[first.name] > started[second.name] and first.place == 3
-    assert all(e.hand == 1 and e.by for e in out)
+        pytest.fail(f"two players out in one hand, but only: {sorted(seen)}")
 
 
 def test_a_default_freezeout_ends_with_one_winner_and_every_place() -> None:
@@ -95,8 +97,8 @@ def test_a_custom_schedule_by_hands_with_antes() -> None:
             break
         result = game.play_hand(random_player(random.Random(1)))
         blinds.append((result.blinds.small_blind, result.blinds.big_blind, result.blinds.ante))
-    assert blinds[:3] == [(10, 20, 2)] * 3
-    assert blinds[3:6] == [(20, 40, 5)] * len(blinds[3:6])
+    assert len(blinds) >= 6 and blinds[:3] == [(10, 20, 2)] * 3
+    assert blinds[3:6] == [(20, 40, 5)] * 3
 
 
 @settings(max_examples=40, deadline=None)
@@ -116,12 +118,9 @@ def test_random_freezeouts_end_with_a_full_consistent_placing(players: int, seed
     assert len(placing.places) == players and placing.places[0].place == 1
     assert [p.place for p in placing.places] == sorted(p.place for p in placing.places)
     assert {p.player for p in placing.places} == set(names)
-    # the tournament makes its records without their checks: they pass them
-    for place in placing.places:
-        out = place.elimination
-        again = None if out is None else Elimination(*(getattr(out, f.name) for f in fields(out)))
-        assert Placing(place.place, place.player, again) == place
-    again_standings = Standings(names)  # the public record_hand agrees, hand by hand
+    # the tournament places its own busts without record_hand's checks of its
+    # arguments: record_hand, given the same busts, places them the same
+    again_standings = Standings(names)
     for hand, out in itertools.groupby(game.standings.eliminations, lambda e: e.hand_number):
         group = list(out)
         again_standings.record_hand(

@@ -16,13 +16,13 @@ SatOut(seat=3, name='Ann')
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, TypeAlias
 
 from ..actions import Action
 from ..pots import Outcome
 from ..wire import Fields
-from ._records import slot_init
 
 __all__ = [
     "EVENT_TYPES",
@@ -206,9 +206,32 @@ def _to_dict(self: Any) -> dict[str, Any]:
     return out
 
 
+def _slot_init(cls: type[Any]) -> Callable[..., None]:
+    """An ``__init__`` for a frozen slots dataclass that stores each field with
+    its slot's setter: the same parameters as the generated one (by position or
+    name, the same defaults), in about half the time (that one goes through
+    ``object.__setattr__``); a table may tell thousands of events a second."""
+    names = [f.name for f in fields(cls)]
+    scope: dict[str, Any] = {}
+    params = []
+    for f in fields(cls):
+        assert f.default_factory is MISSING  # (none here: they would need more)
+        scope[f"set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            scope[f"default_{f.name}"] = f.default
+            params.append(f"{f.name}=default_{f.name}")
+    body = "".join(f"    set_{name}(self, {name})\n" for name in names)
+    exec(f"def __init__(self, {', '.join(params)}):\n{body}", scope)
+    init: Callable[..., None] = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
+
+
 for _type in _TYPES.values():
     _type.to_dict = _to_dict
-    _type.__init__ = slot_init(_type)
+    _type.__init__ = _slot_init(_type)
 
 
 def event_from_dict(data: Any) -> Event:

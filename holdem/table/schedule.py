@@ -56,7 +56,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Literal
 
-from ..config import MAX_CHIPS
+from ..config import _TOO_MANY, MAX_CHIPS, _fail, _is_int
 from ..errors import ConfigError, quote
 from ..wire import Fields
 
@@ -129,19 +129,11 @@ def clean_amounts(up_to: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _fail(name: str, value: object, why: str) -> ConfigError:
-    return ConfigError(f"invalid {name}={value!r}: {why}", field=name, value=value)
-
-
 def _chips(name: str, value: object, least: int) -> None:
     if not _is_int(value) or value < least:  # type: ignore[operator]
         raise _fail(name, value, f"must be an integer of at least {least}")
     if value >= MAX_CHIPS:  # type: ignore[operator]
-        raise _fail(name, value, "amounts are below 10**17 chips (holdem.config.MAX_CHIPS)")
+        raise _fail(name, value, _TOO_MANY)
 
 
 def _text_number(value: float) -> str:
@@ -451,9 +443,7 @@ class Schedule:
         >>> Schedule.default() == Schedule([Level(10, 20, hands=10)], after_last="rise")
         True
         """
-        if cls is Schedule:
-            return _DEFAULT  # (immutable: one for every tournament)
-        return cls((Level(10, 20, hands=DEFAULT_HANDS),))
+        return _DEFAULT  # (immutable: one for every tournament)
 
     @property
     def by_minutes(self) -> bool:

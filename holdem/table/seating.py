@@ -294,7 +294,7 @@ def _dead_button(seats: Mapping[int, Seat], last: Positions, tournament: bool) -
         posts=tuple(posts),
         # the small blind was the last big blind's: a player sitting out there
         # misses it, even when the blinds were placed again (after heads-up)
-        missed=_missed(seats, last.big_blind, big, last.big_blind, tournament),
+        missed=_missed(seats, last.big_blind, big, tournament),
     )
 
 
@@ -312,19 +312,19 @@ def _missed(
     seats: Mapping[int, Seat],
     last_big: int,
     big: int,
-    dead_small: int | None,
     tournament: bool,
 ) -> tuple[tuple[int, str], ...]:
     """The blinds sitting-out players miss this hand: the big blind passes the
-    seats between the last big blind and this one; a dead small blind's seat
-    misses the small blind."""
+    seats between the last big blind and this one; the last big blind's seat
+    (this hand's small blind, dead when its player sits out) misses the
+    small blind."""
     if tournament:
         return ()
     out: list[tuple[int, str]] = []
     for s, state in sorted(seats.items()):
         if state.status != "sitting_out":
             continue
-        if s == dead_small:
+        if s == last_big:
             out.append((s, "small"))
         if _between(s, last_big, big):
             out.append((s, "big"))

@@ -38,16 +38,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..config import _is_int
 from ..errors import ConfigError, quote
 from ..pots import Outcome
 from ..wire import Fields
-from ._records import unchecked
 
 __all__ = ["Elimination", "Placing", "Standings", "TournamentResult", "eliminators"]
-
-
-def _is_int(value: object) -> bool:
-    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def _fail(name: str, value: object, why: str) -> ConfigError:
@@ -418,41 +414,29 @@ class Standings:
                         "by", dict(by), f"{name!r} won {player!r}'s chips but has none after"
                     )
         out = [(player, started[player], tuple(by.get(player, ()))) for player in busted]
-        return self._record(hand_number, out, check=True)
+        return self._record(hand_number, out)
 
     def _record(
         self,
         hand_number: int,
         out: Sequence[tuple[str, int, tuple[str, ...]]],
-        *,
-        check: bool = False,
     ) -> tuple[Placing, ...]:
-        """:meth:`record_hand` after its checks (``check``: the records check
-        their fields too), or of arguments known to be good (a tournament's
-        own: its records are made without their checks): ``out`` the players
-        busted with the chips they started with and who won them."""
-        elimination_of, placing = (Elimination, Placing) if check else _UNCHECKED
+        """:meth:`record_hand` after its checks of the arguments (a tournament
+        skips them for its own results): ``out`` the players busted with the
+        chips they started with and who won them."""
         if not out:
             self._hands = hand_number
             return ()
-        if len(out) == 1:  # (most often: one player out, in the last place left)
-            player, chips, by = out[0]
-            left = self._remaining.copy()
-            left.remove(player)
-            placings = [
-                placing(len(left) + 1, player, elimination_of(player, hand_number, chips, by))
-            ]
-        else:
-            busted = {player for player, _, _ in out}
-            left = [p for p in self._remaining if p not in busted]
-            eliminations = [elimination_of(p, hand_number, c, by) for p, c, by in out]
-            best = len(left) + 1  # the best place the busted players cover
-            seat_order = self._seat_order
-            eliminations.sort(key=lambda e: (-e.started_with, seat_order[e.player]))
-            placings = []
-            for e in eliminations:
-                ahead = sum(1 for other in eliminations if other.started_with > e.started_with)
-                placings.append(placing(best + ahead, e.player, e))
+        busted = {player for player, _, _ in out}
+        left = [p for p in self._remaining if p not in busted]
+        eliminations = [Elimination(p, hand_number, c, by) for p, c, by in out]
+        best = len(left) + 1  # the best place the busted players cover
+        seat_order = self._seat_order
+        eliminations.sort(key=lambda e: (-e.started_with, seat_order[e.player]))
+        placings = []
+        for e in eliminations:
+            ahead = sum(1 for other in eliminations if other.started_with > e.started_with)
+            placings.append(Placing(best + ahead, e.player, e))
         self._out[:0] = placings
         self._remaining = left
         self._hands = hand_number
@@ -469,7 +453,3 @@ class Standings:
             )
         winner = self._remaining[0]
         return TournamentResult((Placing(1, winner), *self._out), winner, self._hands)
-
-
-#: Elimination and Placing records made without their checks (see Standings._record)
-_UNCHECKED = (unchecked(Elimination), unchecked(Placing))

@@ -56,7 +56,6 @@ class Tournament:
         self._began: float | None = None
         self.level_index, level = self.schedule.level_at(0, 0.0)
         self._level_end = self.schedule.end_of(self.level_index)
-        self._by_minutes = self.schedule.by_minutes  # (else the level lasts until _level_end)
         self.table = Table(
             len(names) if seats is None else seats,
             small_blind=level.small_blind,
@@ -79,7 +78,7 @@ class Tournament:
         for seat, name in enumerate(names):
             self.table.sit(seat, name, stack)
         self._names = {seat: name for seat, name in enumerate(names)}
-        self._finished = False
+        self._seat_of = {name: seat for seat, name in self._names.items()}
 
     @property
     def level(self) -> Level:
@@ -89,7 +88,7 @@ class Tournament:
     @property
     def finished(self) -> bool:
         """One player has every chip (asked every hand: kept, not worked out)."""
-        return self._finished
+        return self.standings.finished
 
     def subscribe(self, listener: Callable[[Event], None]) -> None:
         """Calls ``listener(event)`` for every event of the tournament's table."""
@@ -118,11 +117,11 @@ class Tournament:
         """Plays the next hand at the current level: each decision asked of
         ``players`` (one for everybody, or one per name).  Players left with
         no chips are eliminated and placed."""
-        if self._finished:
+        if self.standings.finished:
             raise TableError("the tournament is over")
         if self._began is None:
             self._began = self._clock()
-        if self._by_minutes or self.table.hands_played >= self._level_end:
+        if self.schedule.by_minutes or self.table.hands_played >= self._level_end:
             self._raise_blinds()
         by_seat: Decide | Mapping[int, Decide]
         if type(players) is not FunctionType and isinstance(players, Mapping):
@@ -134,7 +133,7 @@ class Tournament:
             placed = self._eliminate(result)
             if not self.table.wants(PlayerEliminated):
                 return result
-            seat_of = {name: seat for seat, name in self._names.items()}
+            seat_of = self._seat_of
             for placing in placed:
                 out = placing.elimination
                 assert out is not None
@@ -168,7 +167,6 @@ class Tournament:
                 for s in result.busted
             ],
         )
-        self._finished = self.standings.finished
         return placed
 
     def run(
