@@ -259,3 +259,23 @@ def test_the_ledger_counts_chips_in_and_out_and_hands_however_they_are_played() 
     total_in = sum(entry.brought for entry in ledger.values())
     held = sum(seat.chips for seat in game.table.seats.values())
     assert total_in == held + sum(entry.taken for entry in ledger.values())
+
+
+def test_a_top_up_asked_for_in_a_hand_that_busts_the_player_is_no_rebuy_below_the_minimum() -> None:
+    game = CashGame(small_blind=1, big_blind=2, min_buy_in=80, max_buy_in=200, rng=1)
+    game.join(0, "Ann", 150)
+    game.join(1, "Bob", 200)
+    hand = game.table.start_hand()
+    assert game.add_chips(0, 50) is False  # waits for the hand's end
+    while not hand.done:  # both all in
+        legal = hand.legal_actions()
+        assert legal is not None
+        game.table.act(Decision.all_in() if legal.all_in else Decision.call())
+    result = game.table.finish_hand()
+    ann = game.table.seat(0)
+    assert ann is not None
+    assert result.busted == (0,)  # (these cards bust Ann)
+    assert ann.chips == 0 and ann.status == "sitting_out"  # the 50 are not added
+    assert game.results()["Ann"].bought_in == 150
+    with pytest.raises(TableError, match="rebuy of 50 is below"):
+        game.add_chips(0, 50)  # as a rebuy asked for between hands is refused

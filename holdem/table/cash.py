@@ -103,15 +103,15 @@ class CashGame:
 
     def join(self, seat: int, name: str, buy_in: int, *, post: bool = False) -> None:
         """A player sits down with ``buy_in`` chips (within the table's limits)."""
-        self._check_buy_in(name, buy_in, buy_in)
+        self._check_buy_in(name, buy_in)
         self.table.sit(seat, name, buy_in, post=post)
 
-    def _check_buy_in(self, name: str, chips: int, total: int) -> None:
+    def _check_buy_in(self, name: str, chips: int) -> None:
         if isinstance(chips, bool) or not isinstance(chips, int):
             raise TableError(f"{name}: a buy-in is a whole number of chips, not {chips!r}")
-        if not self.min_buy_in <= total <= self.max_buy_in:
+        if not self.min_buy_in <= chips <= self.max_buy_in:
             raise TableError(
-                f"{name}: a stack of {total} is outside this table's buy-in "
+                f"{name}: a stack of {chips} is outside this table's buy-in "
                 f"({self.min_buy_in} to {self.max_buy_in})"
             )
 
@@ -144,7 +144,7 @@ class CashGame:
                     f"minimum buy-in of {self.min_buy_in}",
                     seat=seat,
                 )
-        now = table.add_chips(seat, chips, most=self.max_buy_in)
+        now = table.add_chips(seat, chips, most=self.max_buy_in, least=self.min_buy_in)
         if not now:
             self._pending[seat] = pending + chips
         return now

@@ -408,12 +408,16 @@ class Table:
         self._plans.changed(seat)
         self.emit(SatIn(seat=seat, name=state.name, how=how))
 
-    def add_chips(self, seat: int, chips: int, *, most: int | None = None) -> bool:
+    def add_chips(
+        self, seat: int, chips: int, *, most: int | None = None, least: int | None = None
+    ) -> bool:
         """Adds chips to a stack (a cash top-up or rebuy): at once between hands
         (True); asked for during a hand the player is in, the chips are added
         before the next hand (False: they are not in play in this one), no
         more than make the stack ``most`` then (a hand won meanwhile may leave
-        room for fewer, or none: the ``chips_added`` event says how many).  A
+        room for fewer, or none: the ``chips_added`` event says how many), and
+        none if the hand busted the player and they come to less than
+        ``least`` (a rebuy below the least a stack may start with).  A
         player who lost every chip keeps the seat, sitting out, until they
         rebuy (then they play on, or wait for the big blind if it passed them)
         or leave."""
@@ -421,7 +425,9 @@ class Table:
         if player is None or self.tournament or type(chips) is not int or not 0 < chips < MAX_CHIPS:
             self._refuse_chips(seat, chips)
         deferred = seat in self._dealt
-        return self._later(seat, lambda: self._add_chips(seat, chips, most, deferred=deferred))
+        return self._later(
+            seat, lambda: self._add_chips(seat, chips, most, least, deferred=deferred)
+        )
 
     def _refuse_chips(self, seat: int, chips: int) -> None:
         """Raises the error of adding ``chips`` at ``seat``, if there is one."""
@@ -430,14 +436,17 @@ class Table:
             raise TableError(f"{player.name}: nobody adds chips in a freezeout (R11)", seat=seat)
         self._check_chips(seat, chips)  # (an int of another type may be a good number)
 
-    def _add_chips(self, seat: int, chips: int, most: int | None, *, deferred: bool) -> None:
+    def _add_chips(
+        self, seat: int, chips: int, most: int | None, least: int | None, *, deferred: bool
+    ) -> None:
         player = self._seats.get(seat)
         if player is None:  # (left during the hand)
             return
         before = player.chips
         added = chips if most is None else min(chips, most - before)
-        if added <= 0:
-            return
+        if added <= 0 or (not before and least is not None and added < least):
+            return  # (no room; or a top-up asked for during a hand that busted the
+            # player: as a rebuy it is below the least a stack may start with)
         player.chips = before + added
         self._chips_in_out[player.name][0] += added
         if not before:  # a rebuy after a bust: the player may be dealt in again
