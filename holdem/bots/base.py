@@ -46,9 +46,6 @@ class Bot(ABC):
     :param seed: the seed of the bot's own random choices (None: a fresh one).
     """
 
-    #: the level's name (``easy``, ``random``, ...), as ``simulate`` reports it
-    name = "bot"
-
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
@@ -68,8 +65,6 @@ class RandomBot(Bot):
     """Any legal decision, each kind alike, a bet or raise to a uniform amount
     (:meth:`LegalActions.sample`)."""
 
-    name = "random"
-
     def decide(self, view: PlayerView, legal: LegalActions) -> Decision:
         return legal.sample(self.rng)
 
@@ -77,8 +72,6 @@ class RandomBot(Bot):
 class CallingStation(Bot):
     """Checks when it can, else calls (all in if that is what a call takes);
     never folds to a bet it can call, never bets; shows at showdown."""
-
-    name = "calling station"
 
     def decide(self, view: PlayerView, legal: LegalActions) -> Decision:
         if legal.check:

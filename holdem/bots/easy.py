@@ -50,8 +50,6 @@ WOBBLE = 0.1
 class EasyBot(Bot):
     """Thresholds on the strength of its own cards (the module's notes)."""
 
-    name = "easy"
-
     def decide(self, view: PlayerView, legal: LegalActions) -> Decision:
         if view.phase is Phase.SHOWDOWN:
             return showdown(legal)

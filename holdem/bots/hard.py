@@ -90,13 +90,12 @@ class HardBot(Bot):
     :param budget: the seconds a decision may take (default 0.05).
     """
 
-    name = "hard"
-
     def __init__(self, seed: int | None = None, budget: float = 0.05) -> None:
         super().__init__(seed)
         self.budget = budget
         # the ranges read this hand, by position and what they are read from
         self._hand: object = None
+        self._hole: tuple[int, ...] | None = None
         self._read: dict[tuple[object, ...], Range] = {}
 
     def decide(self, view: PlayerView, legal: LegalActions) -> Decision:
@@ -155,15 +154,16 @@ class HardBot(Bot):
         starting hands) is at least 0.48."""
         hole = view.hole_cards
         assert hole is not None
-        callers = Range(top(0.25)).without(hole)
-        result = equity([tuple(hole), callers], trials=2_000, seed=self.rng.randrange(2**31))
+        result = equity([tuple(hole), _CALLERS], trials=2_000, seed=self.rng.randrange(2**31))
         return result.players[0].equity >= PUSH_EQUITY
 
     def range_of(self, view: PlayerView, position: int) -> Range:
         """The hands player ``position`` may hold after what the log shows they
         did (read again only when they acted or a card came since)."""
-        if view.config is not self._hand:  # a new hand
-            self._hand, self._read = view.config, {}
+        # a new hand: another configuration, or the same one (a simulation deals
+        # hand after hand on one) with other hole cards
+        if view.config is not self._hand or view.hole_cards != self._hole:
+            self._hand, self._hole, self._read = view.config, view.hole_cards, {}
         seat = view.config.seat_numbers[position]
         # what the reading depends on: the betting before the flop, the board,
         # and what they did after it
@@ -195,7 +195,7 @@ class HardBot(Bot):
                 break
             if action.kind in _BETS and action.to > big_blind:
                 if action.seat == seat:
-                    raises += 1
+                    raises += 2 if raised else 1  # (a re-raise reads as two)
                     calls = 0
                 raised = True
             elif action.kind is ActionKind.CALL and action.seat == seat:
@@ -244,3 +244,7 @@ def _made(combos: list[tuple[int, int]], board: list[int]) -> list[bool]:
     values = evaluate_many(b"".join([bytes(c) + tail for c in combos]), 2 + len(board), check=False)
     better = (int(board_category(board)) + 1) << 12
     return [value >= better for value in values]
+
+
+#: who calls a push: the best 25% of starting hands
+_CALLERS = Range(top(0.25))

@@ -12,7 +12,8 @@ fewer behind (a tournament's short stack) it pushes or folds: all in with
 another player's all-in with 0.60 and up.
 
 After the flop it estimates how often its hand is best by the river from
-its made hand and its draws: two pair and better 0.85, a top pair 0.70 (0.60
+its made hand and its draws: two pair and better 0.85 (better than the
+board's own hand, and not the board's pair and one of its own), a top pair 0.70 (0.60
 on a wet board: paired, two or more of a suit, or three cards within five
 ranks), a lower pair 0.45, a flush draw 0.35 on the flop and 0.19 on the
 turn, an open-ended straight draw 0.32 and 0.17 (both together: their sum),
@@ -33,7 +34,7 @@ from __future__ import annotations
 from ..actions import Decision, LegalActions, Phase
 from ..evaluator import Category, category, evaluate
 from ..views import PlayerView
-from .base import Bot, fold_or_check, passive, showdown, wager
+from .base import Bot, board_category, fold_or_check, passive, showdown, wager
 from .preflop import strength
 
 __all__ = ["NormalBot"]
@@ -50,8 +51,6 @@ VALUE, DRAW_BET = 0.70, 1 / 3
 class NormalBot(Bot):
     """Ranges by position, push-or-fold when short, pot odds after the flop
     (the module's notes)."""
-
-    name = "normal"
 
     def decide(self, view: PlayerView, legal: LegalActions) -> Decision:
         if view.phase is Phase.SHOWDOWN:
@@ -76,7 +75,7 @@ class NormalBot(Bot):
         if facing_all_in:
             return passive(legal) if rating >= CALL_ALL_IN else fold_or_check(legal)
         if depth <= SHORT:
-            push = next(r for limit, r in PUSH if depth < limit) if depth < 16 else PUSH[-1][1]
+            push = next(r for limit, r in PUSH if depth < limit)  # (depth < 16 here)
             if rating >= push and legal.all_in is not None:
                 return Decision.all_in()
             return fold_or_check(legal)
@@ -112,10 +111,14 @@ class NormalBot(Bot):
         hole, board = view.hole_cards, view.board
         assert hole is not None
         cards = [*hole, *board]
-        made = category(evaluate(cards)) if len(cards) >= 5 else Category.HIGH_CARD
+        made = category(evaluate(cards))  # (after the flop: 5 cards or more)
         board_ranks = [c // 4 for c in board]
         paired_board = len(set(board_ranks)) < len(board_ranks)
-        if made >= Category.TWO_PAIR and not (made == Category.TWO_PAIR and paired_board):
+        if (
+            made >= Category.TWO_PAIR
+            and made > board_category(board)  # (the board's own hand is anybody's)
+            and not (made == Category.TWO_PAIR and paired_board)
+        ):
             return 0.85, False
         hole_ranks = [c // 4 for c in hole]
         pair = next((r for r in hole_ranks if r in board_ranks), None)
@@ -161,7 +164,8 @@ def _flush_draw(hole: tuple[int, ...], board: tuple[int, ...]) -> bool:
 def _open_ended(hole: list[int], board: list[int]) -> bool:
     """Four ranks in a row with room at both ends, one of them its own."""
     ranks = set(hole) | set(board)
-    for low in range(1, 9):  # 4 in a row from low, an open card below and above
+    for low in range(9):  # 4 in a row from low, an open card below and above (the
+        # ace below 2-3-4-5)
         run = set(range(low, low + 4))
         if run <= ranks and run & set(hole) and low - 1 not in ranks and low + 4 not in ranks:
             return True
