@@ -10,6 +10,7 @@ import click
 
 from holdem.bots import BOTS
 from holdem.config import Structure
+from holdem.histories import MAX_JOBS
 from holdem.simulation import SeatResult, simulate
 
 
@@ -58,7 +59,7 @@ See docs/bots.md for what each bot does and what the figures mean.
               help="Seed of the cards and the bots: the same seed, the same match.")  # fmt: skip
 @click.option("--duplicate", is_flag=True,
               help="Play each deal once for every rotation of the bots (less luck).")  # fmt: skip
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True,
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
               help="Processes (the result does not depend on it).")  # fmt: skip
 @click.option("--stack", type=click.IntRange(min=1), default=100, show_default=True,
               help="Big blinds each player starts every hand with.")  # fmt: skip
@@ -85,12 +86,8 @@ def simulate_command(
     (bets and raises over calls after the flop) and showdowns won/reached.
     """
     levels = [level.strip() for level in seats.split(",") if level.strip()]
-    show = not as_json and sys.stderr.isatty()
-    with (
-        click.progressbar(length=hands, label="playing", file=sys.stderr)
-        if show
-        else _Quiet() as bar
-    ):
+    shown = not as_json and sys.stderr.isatty()
+    with click.progressbar(length=hands, label="playing", file=sys.stderr, hidden=not shown) as bar:
         done = 0
 
         def progress(now: int) -> None:
@@ -131,16 +128,3 @@ def simulate_command(
         click.echo()
         for name, r in result.bots.items():
             click.echo(_row(name, r))
-
-
-class _Quiet:
-    """A progress bar that shows nothing (output to a file or --json)."""
-
-    def __enter__(self) -> _Quiet:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def update(self, n: int) -> None:
-        return None

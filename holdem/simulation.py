@@ -28,7 +28,6 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
-import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -40,6 +39,7 @@ from .config import HandConfig, Structure
 from .errors import ConfigError
 from .hand import Hand
 from .histories.model import HandHistory
+from .histories.parallel import MAX_JOBS, _ignore_interrupts
 from .histories.phh import write_phh
 from .histories.playback import record
 
@@ -85,15 +85,15 @@ class SimulationResult:
 class _Tally:
     """One seat's counts over hands (added up across processes in order)."""
 
-    __slots__ = ("aggressive", "calls", "hands", "nets", "pfr", "showdowns", "vpip", "won")
+    __slots__ = ("aggressive", "calls", "nets", "pfr", "showdowns", "vpip", "won")
 
     def __init__(self) -> None:
-        self.hands = self.vpip = self.pfr = self.aggressive = self.calls = 0
+        self.vpip = self.pfr = self.aggressive = self.calls = 0
         self.showdowns = self.won = 0
         self.nets: list[float] = []
 
     def add(self, other: _Tally) -> None:
-        for name in ("hands", "vpip", "pfr", "aggressive", "calls", "showdowns", "won"):
+        for name in ("vpip", "pfr", "aggressive", "calls", "showdowns", "won"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.nets.extend(other.nets)
 
@@ -104,12 +104,12 @@ class _Tally:
         var = sum((x - mean) ** 2 for x in self.nets) / (n - 1) if n > 1 else 0.0
         return SeatResult(
             bot=bot,
-            hands=self.hands,
+            hands=n,
             net=net,
             bb_per_100=100 * mean,
             ci95=100 * 1.96 * math.sqrt(var / n) if n else 0.0,
-            vpip=self.vpip / self.hands if self.hands else 0.0,
-            pfr=self.pfr / self.hands if self.hands else 0.0,
+            vpip=self.vpip / n if n else 0.0,
+            pfr=self.pfr / n if n else 0.0,
             aggression=(
                 self.aggressive / self.calls if self.calls else math.inf if self.aggressive else 0.0
             ),
@@ -145,11 +145,18 @@ def simulate(
             raise ConfigError(
                 f"no bot level {level!r}: one of {', '.join(BOTS)}", field="seats", value=level
             )
-    for name, value, low in (("hands", hands, 1), ("jobs", jobs, 1), ("stack", stack, 1)):
+    for name, value, low, high in (
+        ("hands", hands, 1, None),
+        ("jobs", jobs, 1, MAX_JOBS),
+        ("stack", stack, 1, None),
+        ("seed", seed, 0, None),
+    ):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise ConfigError(
                 f"{name} must be an integer of at least {low}", field=name, value=value
             )
+        if high is not None and value > high:
+            raise ConfigError(f"{name} must be at most {high}", field=name, value=value)
     structure = Structure(structure)
     # chunks of whole blocks (the bots are seeded by block), a few per process
     blocks = -(-hands // BLOCK)
@@ -203,10 +210,6 @@ def simulate(
     )
 
 
-def _ignore_interrupts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 #: What a simulation's processes are given: the levels, the seed, duplicate,
 #: the stack, the structure's value and the folder of the hand histories.
 _Task = tuple[list[str], int, bool, int, str, str | None]
@@ -238,7 +241,7 @@ def _play(task: _Task, start: int, end: int) -> list[_Tally]:
     rotations = range(n) if duplicate else range(1)
     bots: list[list[Bot]] = []
     for deal in range(start, end):
-        if deal % BLOCK == 0 or not bots:  # the bots of a block, seeded by it
+        if deal % BLOCK == 0:  # the bots of a block, seeded by it (chunks are blocks)
             block = deal // BLOCK
             bots = [
                 [
@@ -309,7 +312,6 @@ def _count(hand: Hand, tallies: list[_Tally], shift: int, big_blind: int) -> Non
             calls[p] += 1
     for p in range(n):
         tally = tallies[(p + shift) % n]
-        tally.hands += 1
         tally.nets.append(outcome.net[p] / big_blind)
         tally.vpip += voluntary[p]
         tally.pfr += raised[p]

@@ -241,15 +241,16 @@ def test_simulate_reports_each_seat_and_does_not_depend_on_the_jobs() -> None:
     lines = out.splitlines()
     assert lines[0] == "150 hands, seed 3"
     assert lines[2].startswith("seat 1 easy") and lines[3].startswith("seat 2 random")
-    args = ["simulate", "--seats", "normal,easy,easy", "--hands", "60", "--duplicate", "--json"]
+    # 950 deals: chunks of 300 deals for 1 process, 200 for 2
+    args = ["simulate", "--seats", "normal,easy,easy", "--hands", "950", "--duplicate", "--json"]
     code, one, err = run(*args)
     assert code == 0, err
     code, two, err = run(*args, "--jobs", "2")
     assert code == 0, err
     assert json.loads(one) == json.loads(two)
     record = json.loads(one)
-    assert record["hands"] == 180 and set(record["bots"]) == {"normal", "easy"}
-    assert record["bots"]["easy"]["hands"] == 360  # two easy seats, every hand
+    assert record["hands"] == 2850 and set(record["bots"]) == {"normal", "easy"}
+    assert record["bots"]["easy"]["hands"] == 5700  # two easy seats, every hand
 
 
 def test_simulate_refuses_a_bad_seat_in_one_line() -> None:
