@@ -27,6 +27,7 @@ from holdem.errors import HoldemError
 from .convert import convert_command
 from .equity import equity_command
 from .eval import eval_command
+from .play import play_command
 from .range import range_command
 from .simulate import simulate_command
 from .validate import validate_command
@@ -142,6 +143,7 @@ def main() -> None:
       holdem validate hands.phhs histories/ --jobs 2
       holdem convert hand.phh --to pokerstars
       holdem simulate --seats hard,normal,easy --hands 2000 --duplicate
+      holdem play --seats 6 --bots mix
 
     \b
     Exit status: 0 done, 1 problems found (validate, convert), 2 bad input
@@ -156,3 +158,4 @@ main.add_command(range_command, "range")
 main.add_command(validate_command, "validate")
 main.add_command(convert_command, "convert")
 main.add_command(simulate_command, "simulate")
+main.add_command(play_command, "play")

@@ -1,0 +1,187 @@
+"""What a player types at the table (``holdem play``): short commands read
+into decisions, each refusal with its reason.
+
+>>> from holdem import LegalActions
+>>> from holdem.actions import ActionKind
+>>> legal = LegalActions(seat=0, fold=True, call=40, wager=ActionKind.RAISE,
+...                      min_to=80, max_to=1500, all_in=1500, bet=40)
+>>> read_command("r 300", legal)
+Decision(kind=<ActionKind.RAISE: 'raise'>, to=300, cards=())
+>>> read_command("r 50", legal)
+Refused(reason='a raise goes to 80 at least (you typed 50)')
+>>> read_command("k", legal)
+Refused(reason='you cannot check: there is a bet of 40 (call with c, or fold with f)')
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from holdem import Decision, LegalActions
+from holdem.actions import ActionKind
+
+__all__ = ["HELP", "Command", "Refused", "menu", "read_command"]
+
+HELP = """\
+Commands (a word or its first letter):
+  f, fold          fold
+  k, check         check (also x)
+  c, call          call (or check, when there is nothing to call)
+  b N, bet N       bet to N chips in all this round (b min, b max, b pot)
+  r N, raise N     raise to N chips in all this round (r min, r max, r pot)
+  a, allin         go all in
+  s, show          show your cards at showdown;  m, muck: muck them
+  t, table         show the table again
+  help             this help
+  quit             leave the game after this hand (your hand is folded)
+Amounts are what your bet comes to this round, not what you add: facing a bet
+of 100, 'r 300' puts 300 in front of you in all."""
+
+
+class Refused(NamedTuple):
+    """A command that is not a legal decision now, and why."""
+
+    reason: str
+
+
+#: What a typed line can be: a decision, a word of the session (``help``,
+#: ``table``, ``quit``) or a refusal.
+Command = Decision | str | Refused
+
+_WORDS = {
+    "f": "fold",
+    "fold": "fold",
+    "k": "check",
+    "x": "check",
+    "check": "check",
+    "c": "call",
+    "call": "call",
+    "b": "bet",
+    "bet": "bet",
+    "r": "raise",
+    "raise": "raise",
+    "a": "allin",
+    "allin": "allin",
+    "all-in": "allin",
+    "all_in": "allin",
+    "shove": "allin",
+    "s": "show",
+    "show": "show",
+    "m": "muck",
+    "muck": "muck",
+    "t": "table",
+    "table": "table",
+    "h": "help",
+    "?": "help",
+    "help": "help",
+    "q": "quit",
+    "quit": "quit",
+    "exit": "quit",
+}
+
+
+def read_command(line: str, legal: LegalActions, pot: int = 0, mine: int = 0) -> Command:
+    """The decision (or session word, or refusal) a typed ``line`` means with
+    the menu ``legal``; ``pot`` (chips in the middle, bets included) and
+    ``mine`` (the player's bet this round) size ``b pot``/``r pot``."""
+    words = line.strip().lower().split()
+    if not words:
+        return Refused("type a command (help lists them)")
+    if words[:2] == ["all", "in"]:
+        words = ["allin", *words[2:]]
+    word = _WORDS.get(words[0])
+    if word is None:
+        return Refused(f"no command {words[0]!r}: type help for the list")
+    rest = words[1:]
+    if word in ("help", "table", "quit"):
+        return word
+    if word in ("bet", "raise"):
+        return _wager(word, rest, legal, pot + legal.bet - mine)
+    if rest:
+        return Refused(f"{word} takes no amount (bet and raise do: 'r 300')")
+    if word == "fold":
+        return Decision.fold() if legal.fold else Refused("you cannot fold now")
+    if word == "check":
+        if legal.check:
+            return Decision.check()
+        if legal.call is not None:
+            return Refused(
+                f"you cannot check: there is a bet of {legal.bet:,} (call with c, or fold with f)"
+            )
+        return Refused("you cannot check now")
+    if word == "call":
+        if legal.call is not None:
+            return Decision.call()
+        if legal.check:
+            return Decision.check()  # nothing to call: 'c' checks, as in most rooms
+        return Refused("there is nothing to call now")
+    if word == "allin":
+        return (
+            Decision.all_in() if legal.all_in is not None else Refused("you cannot go all in now")
+        )
+    if word == "show":
+        return Decision.show() if legal.show else Refused("there is nothing to show now")
+    return Decision.muck() if legal.muck else Refused("you cannot muck now")
+
+
+def _wager(word: str, rest: list[str], legal: LegalActions, pot_after_call: int) -> Command:
+    kind = legal.wager
+    if kind is None or legal.min_to is None or legal.max_to is None:
+        if legal.all_in is not None and legal.call is not None and legal.all_in > legal.call:
+            return Refused(f"you can only go all in for {legal.all_in:,} (a), call or fold")
+        if legal.call is not None:
+            return Refused("you cannot raise now: call (c) or fold (f)")
+        return Refused(f"you cannot {word} now")
+    low, high = legal.min_to, legal.max_to
+    noun, key = ("a bet", "b") if kind is ActionKind.BET else ("a raise", "r")
+    if len(rest) > 1:
+        return Refused(f"one amount after {word}, e.g. '{key} {low}'")
+    if not rest:
+        if low == high:  # fixed limit: the one amount
+            return Decision(kind, low)
+        return Refused(f"say how much: {noun} goes to {low:,} to {high:,} (e.g. '{key} {low}')")
+    text = rest[0].replace(",", "").replace("_", "")
+    if text == "min":
+        to = low
+    elif text in ("max", "all"):
+        to = high
+    elif text == "pot":
+        # a pot-sized bet or raise: the call, then a raise by the pot after the call
+        to = min(high, max(low, legal.bet + pot_after_call))
+    elif text.isdigit():
+        to = int(text)
+    else:
+        return Refused(f"{rest[0]!r} is not an amount: a whole number of chips, min, max or pot")
+    if to == legal.all_in and to > legal.bet:  # all in for less than a full raise
+        return Decision.all_in()
+    if to < low:
+        return Refused(f"{noun} goes to {low:,} at least (you typed {to:,})")
+    if to > high:
+        return Refused(f"{noun} goes to {high:,} at most: that is all you have (you typed {to:,})")
+    return Decision(kind, to)
+
+
+def menu(legal: LegalActions) -> str:
+    """The legal decisions with their amounts and keys, on one line."""
+    parts = []
+    if legal.fold:
+        parts.append("f fold")
+    if legal.check:
+        parts.append("k check")
+    if legal.call is not None:
+        parts.append(f"c call {legal.call:,}")
+    if legal.wager is not None and legal.min_to is not None and legal.max_to is not None:
+        key, verb = ("b", "bet") if legal.wager is ActionKind.BET else ("r", "raise to")
+        span = (
+            f"{legal.min_to:,}"
+            if legal.min_to == legal.max_to
+            else (f"{legal.min_to:,}-{legal.max_to:,}")
+        )
+        parts.append(f"{key} {verb} {span}")
+    if legal.all_in is not None:
+        parts.append(f"a all in {legal.all_in:,}")
+    if legal.show:
+        parts.append("s show")
+    if legal.muck:
+        parts.append("m muck")
+    return " · ".join(parts)

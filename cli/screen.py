@@ -1,0 +1,243 @@
+"""What a player sees at a table in the terminal (``holdem play``): cards with
+coloured suits, the table when it is their turn, and each event told as a
+line.  It shows what the player may know: the public events and the cards the
+game hands it as the player's own (R14).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+
+import click
+
+from holdem import Action, ActionKind, Card, LegalActions, PlayerView, Street, describe, evaluate
+from holdem.cards import RANKS
+from holdem.table import (
+    ChipsAdded,
+    Event,
+    HandEnded,
+    HandStarted,
+    LevelUp,
+    PlayerEliminated,
+    SatOut,
+    SeatFreed,
+)
+
+from .commands import menu
+
+__all__ = ["Screen", "ordinal"]
+
+_SYMBOLS = "♣♦♥♠"
+_LETTERS = "cdhs"
+#: a four-colour deck: clubs green, diamonds blue, hearts red, spades plain
+_COLOURS: tuple[str | None, ...] = ("green", "blue", "red", None)
+_STREETS = {Street.FLOP: "FLOP", Street.TURN: "TURN", Street.RIVER: "RIVER"}
+_POSTS = {
+    ActionKind.SMALL_BLIND: "posts the small blind",
+    ActionKind.BIG_BLIND: "posts the big blind",
+    ActionKind.ANTE: "posts an ante of",
+    ActionKind.STRADDLE: "straddles",
+    ActionKind.LIVE_POST: "posts",
+    ActionKind.DEAD_BLIND: "posts dead",
+}
+
+
+_SECOND_PERSON = {"is": "are", "has": "have", "goes": "go"}
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _unicode_ok(stream: object) -> bool:
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        _SYMBOLS.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+class Screen:
+    """Lines for one player (``me``, a table seat, or None: a spectator).
+    ``color`` None colours only on a terminal; ``write`` takes each line."""
+
+    def __init__(
+        self,
+        me: int | None,
+        *,
+        color: bool | None = None,
+        symbols: bool | None = None,
+        write: Callable[[str], None] | None = None,
+    ) -> None:
+        self.me = me
+        self.my_name: str | None = None  # the player's name at the table (set by the game)
+        self.color = sys.stdout.isatty() if color is None else color
+        self.symbols = _unicode_ok(sys.stdout) if symbols is None else symbols
+        self._write = write
+        self.names: dict[int, str] = {}
+        self.labels: dict[int, str] = {}  # seat -> what shows after the name ("easy")
+        self.board: tuple[Card, ...] = ()
+        self.hole: tuple[Card, ...] = ()
+        self._side = False  # a side pot was awarded in this hand
+
+    # ------------------------------------------------------------ output
+
+    def say(self, text: str = "", **style: object) -> None:
+        line = click.style(text, **style) if style and self.color else text  # type: ignore[arg-type]
+        if self._write is not None:
+            self._write(line)
+        else:
+            click.echo(line, color=self.color)
+
+    def card(self, card: Card) -> str:
+        rank, suit = RANKS[card >> 2], card & 3
+        if not self.symbols:
+            return rank + _LETTERS[suit]
+        text = rank + _SYMBOLS[suit]
+        colour = _COLOURS[suit]
+        if not self.color:
+            return text
+        return click.style(text, fg=colour, bold=True) if colour else click.style(text, bold=True)
+
+    def cards(self, cards: Sequence[Card]) -> str:
+        return " ".join(self.card(c) for c in cards)
+
+    def who(self, seat: int | None) -> str:
+        if seat is None:
+            return "the dealer"
+        if seat == self.me:
+            return "You"
+        return self.names.get(seat, f"seat {seat + 1}")
+
+    def tell(self, seat: int | None, doing: str, **style: object) -> None:
+        """``Ann raises to 60``; for the player, ``You raise to 60``."""
+        if seat is not None and seat == self.me:
+            verb, _, rest = doing.partition(" ")
+            verb = _SECOND_PERSON.get(verb, verb[:-1] if verb.endswith("s") else verb)
+            doing = " ".join(filter(None, (verb, rest.replace(" and is ", " and are "))))
+        self.say(f"{self.who(seat)} {doing}", **style)
+
+    # ------------------------------------------------------------ events
+
+    def event(self, event: Event) -> None:
+        """Tells one table event (actions go through :meth:`action`)."""
+        if isinstance(event, HandStarted):
+            self.hand_started(event)
+        elif isinstance(event, HandEnded):
+            self.hand_ended(event)
+        elif isinstance(event, LevelUp):
+            ante = f", ante {event.ante:,}" if event.ante else ""
+            self.say(
+                f"Blinds go up: {event.small_blind:,}/{event.big_blind:,}{ante} "
+                f"(level {event.level + 1})",
+                fg="yellow",
+            )
+        elif isinstance(event, PlayerEliminated):
+            by = ["you" if n == self.my_name else n for n in event.by]
+            by_text = f", knocked out by {' and '.join(by)}" if by else ""
+            self.tell(event.seat, f"is out in {ordinal(event.place)} place{by_text}", fg="magenta")
+        elif isinstance(event, ChipsAdded):
+            when = " (after this hand)" if event.deferred else ""
+            self.tell(event.seat, f"adds {event.chips:,} chips{when}")
+        elif isinstance(event, SeatFreed) and event.reason != "busted":
+            self.tell(event.seat, f"leaves the table with {event.chips:,}")
+        elif isinstance(event, SatOut):
+            self.tell(event.seat, "sits out")
+
+    def hand_started(self, e: HandStarted) -> None:
+        self.board, self.hole, self._side = (), (), False
+        self.names.update(zip(e.seats, e.names, strict=True))
+        ante = f" ante {e.ante:,}" if e.ante else ""
+        self.say()
+        self.say(
+            f"── Hand #{e.hand} · blinds {e.small_blind:,}/{e.big_blind:,}{ante} ──", bold=True
+        )
+        parts = []
+        for seat, chips in zip(e.seats, e.stacks, strict=True):
+            marks = [
+                mark
+                for mark, where in (
+                    ("D", e.button),
+                    ("SB", e.small_blind_seat),
+                    ("BB", e.big_blind_seat),
+                )
+                if where == seat
+            ]
+            mark = f" ({', '.join(marks)})" if marks else ""
+            parts.append(f"{self.who(seat)} {chips:,}{mark}")
+        self.say("   " + " · ".join(parts))
+
+    def action(self, a: Action, own: tuple[Card, ...] | None = None) -> None:
+        """Tells one record of the hand's log; ``own``: the player's hole cards
+        (shown at the deal)."""
+        kind, who = a.kind, self.who(a.seat)
+        if kind is ActionKind.DEAL_HOLE:
+            if own:
+                self.hole = own
+                self.say(f"Your cards: {self.cards(own)}", bold=True)
+            return
+        if kind is ActionKind.DEAL_BOARD:
+            self.board = (*self.board, *a.cards)
+            self.say(f"*** {_STREETS.get(a.street, a.street.label)} *** [{self.cards(self.board)}]")
+            return
+        all_in = " and is all in" if a.all_in else ""
+        if kind in _POSTS:
+            self.tell(a.seat, f"{_POSTS[kind]} {a.amount:,}{all_in}", dim=True)
+        elif kind is ActionKind.FOLD:
+            self.tell(a.seat, "folds", dim=a.seat != self.me)
+        elif kind is ActionKind.CHECK:
+            self.tell(a.seat, "checks")
+        elif kind is ActionKind.CALL:
+            self.tell(a.seat, f"calls {a.amount:,}{all_in}")
+        elif kind is ActionKind.BET:
+            self.tell(a.seat, f"bets {a.to:,}{all_in}", bold=True)
+        elif kind is ActionKind.RAISE:
+            self.tell(a.seat, f"raises to {a.to:,}{all_in}", bold=True)
+        elif kind is ActionKind.TIMEOUT:
+            self.tell(a.seat, "times out (protected)")
+        elif kind is ActionKind.RETURN:
+            self.say(f"{a.amount:,} uncalled goes back to {who}", dim=True)
+        elif kind is ActionKind.SHOW:
+            made = ""
+            if len(self.board) >= 3:
+                made = f" ({describe(evaluate([*a.cards, *self.board]))})"
+            self.tell(a.seat, f"shows {self.cards(a.cards)}{made}")
+        elif kind is ActionKind.MUCK:
+            self.tell(a.seat, "mucks", dim=True)
+        elif kind is ActionKind.WIN:
+            # (side pots are awarded first: a hand that had one says "the main pot")
+            self._side = self._side or a.pot > 0
+            pot = f"side pot {a.pot}" if a.pot > 0 else "the main pot" if self._side else "the pot"
+            self.tell(a.seat, f"wins {a.amount:,} from {pot}", fg="green", bold=True)
+
+    def hand_ended(self, e: HandEnded) -> None:
+        parts = [f"{self.who(s)} {chips:,}" for s, chips in zip(e.seats, e.stacks, strict=True)]
+        rake = f" (rake {e.rake:,})" if e.rake else ""
+        self.say("   stacks: " + " · ".join(parts) + rake, dim=True)
+
+    # ------------------------------------------------------------ your turn
+
+    def turn(self, view: PlayerView, legal: LegalActions, seconds: float | None = None) -> None:
+        """The table as the player sees it, and the menu."""
+        seats = view.config.seat_numbers
+        statuses = view.statuses
+        self.say()
+        board = f"[{self.cards(view.board)}]" if view.board else "(no cards yet)"
+        self.say(f"Board {board} · pot {view.pot:,}")
+        for i, seat in enumerate(seats):
+            status = statuses[i]
+            bet = f"bet {view.bets[i]:,}" if view.bets[i] else ""
+            state = {"folded": "folded", "all_in": "all in", "mucked": "mucked"}.get(status, "")
+            mark = ">" if seat == view.actor else " "
+            label = self.labels.get(seat, "")
+            name = self.who(seat) + (f" ({label})" if label else "")
+            line = f" {mark} {seat + 1:>2} {name:<18} {view.stacks[i]:>9,}  {bet:<12} {state}"
+            self.say(line.rstrip(), dim=status in ("folded", "mucked"))
+        if view.hole_cards:
+            self.say(f"Your cards: {self.cards(view.hole_cards)}", bold=True)
+        clock = f" ({seconds:.0f}s)" if seconds is not None else ""
+        self.say(f"Your move{clock}: {menu(legal)}", fg="cyan", bold=True)
