@@ -83,6 +83,7 @@ class Screen:
         self.board: tuple[Card, ...] = ()
         self.hole: tuple[Card, ...] = ()
         self._side = False  # a side pot was awarded in this hand
+        self.marks: dict[int, str] = {}  # the hand's button and blinds by seat: "D", "SB, BB"
 
     # ------------------------------------------------------------ output
 
@@ -156,18 +157,13 @@ class Screen:
         self.say(
             f"── Hand #{e.hand} · blinds {e.small_blind:,}/{e.big_blind:,}{ante} ──", bold=True
         )
+        self.marks = {}
+        for mark, where in (("D", e.button), ("SB", e.small_blind_seat), ("BB", e.big_blind_seat)):
+            if where is not None:
+                self.marks[where] = f"{self.marks[where]}, {mark}" if where in self.marks else mark
         parts = []
         for seat, chips in zip(e.seats, e.stacks, strict=True):
-            marks = [
-                mark
-                for mark, where in (
-                    ("D", e.button),
-                    ("SB", e.small_blind_seat),
-                    ("BB", e.big_blind_seat),
-                )
-                if where == seat
-            ]
-            mark = f" ({', '.join(marks)})" if marks else ""
+            mark = f" ({self.marks[seat]})" if seat in self.marks else ""
             parts.append(f"{self.who(seat)} {chips:,}{mark}")
         self.say("   " + " · ".join(parts))
 
@@ -235,7 +231,9 @@ class Screen:
             mark = ">" if seat == view.actor else " "
             label = self.labels.get(seat, "")
             name = self.who(seat) + (f" ({label})" if label else "")
-            line = f" {mark} {seat + 1:>2} {name:<18} {view.stacks[i]:>9,}  {bet:<12} {state}"
+            role = self.marks.get(seat, "")
+            chips = view.stacks[i]
+            line = f" {mark} {seat + 1:>2} {name:<18} {role:<6} {chips:>9,}  {bet:<12} {state}"
             self.say(line.rstrip(), dim=status in ("folded", "mucked"))
         if view.hole_cards:
             self.say(f"Your cards: {self.cards(view.hole_cards)}", bold=True)
