@@ -115,6 +115,20 @@ class WireError(HoldemError, ValueError):
         self.value = value
 
 
+class ProtocolError(HoldemError, ValueError):
+    """A request of the JSON-lines protocol that cannot be served.
+
+    ``code`` is one of the stable codes of :data:`holdem.protocol.ERROR_CODES`
+    (``"illegal_action"``, ``"not_your_turn"`` ...); ``field`` names the
+    offending field of the request, when there is one.
+    """
+
+    def __init__(self, code: str, message: str, *, field: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.field = field
+
+
 def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     r"""A short, readable quote of some input, for an error message.
 

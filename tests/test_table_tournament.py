@@ -130,3 +130,36 @@ def test_random_freezeouts_end_with_a_full_consistent_placing(players: int, seed
             {e.player: e.eliminated_by for e in group},
         )
     assert again_standings.result() == placing
+
+
+def test_a_tournament_driven_decision_by_decision_plays_as_play_hand_does() -> None:
+    """start_hand/finish_hand (a caller keeping each decision, as the protocol
+    does) give the same game, events and places as play_hand."""
+    from holdem.bots import make_bot
+
+    def run(stepwise: bool) -> tuple[object, list[dict[str, object]]]:
+        names = ["Ann", "Bob", "Cid", "Dee"]
+        game = Tournament(names, stack=400, rng=9)
+        events: list[dict[str, object]] = []
+        game.subscribe(lambda e: events.append(e.to_dict()))
+        bots = {name: make_bot("easy", seed=i) for i, name in enumerate(names)}
+        by_seat = {seat: bots[name] for seat, name in enumerate(names)}
+        while not game.finished:
+            if not stepwise:
+                game.play_hand(bots)
+                continue
+            hand = game.start_hand()
+            while not hand.done:
+                seat = hand.actor
+                assert seat is not None
+                legal = hand.legal_actions()
+                assert legal is not None
+                game.table.act(by_seat[seat](hand.view(seat), legal))
+            game.finish_hand()
+        return game.result(), events
+
+    assert run(stepwise=True) == run(stepwise=False)
+    over = Tournament(["A", "B"], stack=100, rng=1)
+    over.run(shover)
+    with pytest.raises(TableError, match="the tournament is over"):
+        over.start_hand()

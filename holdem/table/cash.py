@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..config import Structure
 from ..errors import ConfigError, TableError
+from ..hand import Hand
 from .seating import ButtonPolicy
 from .table import Decide, HandResult, Rake, Table
 from .timer import TurnTimer
@@ -166,11 +167,20 @@ class CashGame:
 
     def play_hand(self, players: Decide | Mapping[int, Decide]) -> HandResult:
         """Plays one hand (see :meth:`Table.play_hand`)."""
+        self._before_hand()
+        return self.table.play_hand(players)
+
+    def start_hand(self) -> Hand:
+        """Deals one hand for a caller that drives each decision itself (see
+        :meth:`Table.start_hand`); ``table.finish_hand()`` ends it."""
+        self._before_hand()
+        return self.table.start_hand()
+
+    def _before_hand(self) -> None:
         if self.over:
             raise TableError("the session is over")
         if self._began is None:
             self._began = self._clock()
-        return self.table.play_hand(players)
 
     def play(self, players: Decide | Mapping[int, Decide]) -> dict[str, CashResult]:
         """Plays until the session is over or fewer than two players can be

@@ -18,6 +18,7 @@ from types import FunctionType
 
 from ..config import Structure
 from ..errors import ConfigError, TableError
+from ..hand import Hand
 from .events import Event, LevelUp, PlayerEliminated
 from .schedule import Level, Schedule
 from .seating import ButtonPolicy
@@ -117,12 +118,7 @@ class Tournament:
         """Plays the next hand at the current level: each decision asked of
         ``players`` (one for everybody, or one per name).  Players left with
         no chips are eliminated and placed."""
-        if self.standings.finished:
-            raise TableError("the tournament is over")
-        if self._began is None:
-            self._began = self._clock()
-        if self.schedule.by_minutes or self.table.hands_played >= self._level_end:
-            self._raise_blinds()
+        self._before_hand()
         by_seat: Decide | Mapping[int, Decide]
         if type(players) is not FunctionType and isinstance(players, Mapping):
             by_seat = {seat: players[name] for seat, name in self._names.items()}
@@ -130,23 +126,49 @@ class Tournament:
             by_seat = players
         result = self.table.play_hand(by_seat)
         if result.busted:
-            placed = self._eliminate(result)
-            if not self.table.wants(PlayerEliminated):
-                return result
-            seat_of = self._seat_of
-            for placing in placed:
-                out = placing.elimination
-                assert out is not None
-                self.table.emit(
-                    PlayerEliminated(
-                        seat=seat_of[placing.player],
-                        name=placing.player,
-                        place=placing.place,
-                        hand=out.hand_number,
-                        by=out.eliminated_by,
-                    )
-                )
+            self._after_hand(result)
         return result
+
+    def start_hand(self) -> Hand:
+        """Deals the next hand at the current level, for a caller that drives
+        each decision itself (``table.act``, ``table.time_out``); then
+        :meth:`finish_hand`."""
+        self._before_hand()
+        return self.table.start_hand()
+
+    def finish_hand(self) -> HandResult:
+        """Ends the hand :meth:`start_hand` dealt (it must be over): players
+        left with no chips are eliminated and placed."""
+        result = self.table.finish_hand()
+        if result.busted:
+            self._after_hand(result)
+        return result
+
+    def _before_hand(self) -> None:
+        if self.standings.finished:
+            raise TableError("the tournament is over")
+        if self._began is None:
+            self._began = self._clock()
+        if self.schedule.by_minutes or self.table.hands_played >= self._level_end:
+            self._raise_blinds()
+
+    def _after_hand(self, result: HandResult) -> None:
+        placed = self._eliminate(result)
+        if not self.table.wants(PlayerEliminated):
+            return
+        seat_of = self._seat_of
+        for placing in placed:
+            out = placing.elimination
+            assert out is not None
+            self.table.emit(
+                PlayerEliminated(
+                    seat=seat_of[placing.player],
+                    name=placing.player,
+                    place=placing.place,
+                    hand=out.hand_number,
+                    by=out.eliminated_by,
+                )
+            )
 
     def _eliminate(self, result: HandResult) -> tuple[Placing, ...]:
         """Places the players the hand busted (the table's own result: good)."""
