@@ -25,6 +25,7 @@ import click
 from holdem.errors import HoldemError
 
 from .convert import convert_command
+from .engine import engine_command
 from .equity import equity_command
 from .eval import eval_command
 from .play import play_command
@@ -144,6 +145,7 @@ def main() -> None:
       holdem convert hand.phh --to pokerstars
       holdem simulate --seats hard,normal,easy --hands 2000 --duplicate
       holdem play --seats 6 --bots mix
+      holdem engine < requests.jsonl
 
     \b
     Exit status: 0 done, 1 problems found (validate, convert), 2 bad input
@@ -159,3 +161,4 @@ main.add_command(validate_command, "validate")
 main.add_command(convert_command, "convert")
 main.add_command(simulate_command, "simulate")
 main.add_command(play_command, "play")
+main.add_command(engine_command, "engine")

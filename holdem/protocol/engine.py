@@ -1,0 +1,476 @@
+"""The protocol's dispatch: clients, their requests, the tables they make
+and play (``docs/protocol.md``).  Pure: lines come in through
+:meth:`Engine.handle`, and the messages for each client come out as data;
+the loop that reads and writes them (stdin and stdout, a socket) is the
+caller's.
+
+>>> engine = Engine()
+>>> me = engine.connect()
+>>> for client, message in engine.handle(me, '{"id": 1, "type": "hello", "version": 1}'):
+...     print(client, message["result"]["protocol"], message["result"]["version"])
+1 holdem 1
+>>> [m["error"]["code"] for _, m in engine.handle(me, '{"id": 2, "type": "fly"}')]
+['unknown_request']
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..actions import Decision
+from ..bots import BOTS, Bot, make_bot
+from ..config import Structure
+from ..errors import ConfigError, HoldemError, ProtocolError, TableError, WireError, quote
+from ..table import CashGame, Schedule, TimerRules, Tournament, TurnTimer
+from ..wire import Fields
+from .messages import VERSION, Request, error_reply, parse_line, read_request, reply, request_id
+from .tables import ServedTable
+
+__all__ = ["MAX_TABLES", "Engine"]
+
+#: Tables one engine holds at once.
+MAX_TABLES = 1000
+#: Hands one ``start`` request may ask for.
+MAX_RUN = 10_000_000
+
+Outgoing = list[tuple[int, dict[str, Any]]]
+
+
+class _Client:
+    __slots__ = ("hello", "id")
+
+    def __init__(self, ident: int) -> None:
+        self.id = ident
+        self.hello = False
+
+
+class Engine:
+    """Tables and the clients that make, play and watch them.  ``clock``
+    (seconds, monotonic) times the turn timers."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.tables: dict[str, ServedTable] = {}
+        self._clients: dict[int, _Client] = {}
+        self._next_client = 1
+        self._next_table = 1
+        self._out: Outgoing = []
+
+    # ------------------------------------------------------------ clients
+
+    def connect(self) -> int:
+        """A new client; its number."""
+        ident = self._next_client
+        self._next_client += 1
+        self._clients[ident] = _Client(ident)
+        return ident
+
+    def disconnect(self, client: int) -> Outgoing:
+        """The client is gone: it watches nothing, and its seats are played
+        for it (check or fold) until they leave (cash) or bust (tournament)."""
+        self._clients.pop(client, None)
+        for table in list(self.tables.values()):
+            table.watchers.discard(client)
+            for seat in [s for s, c in table.owners.items() if c == client]:
+                del table.owners[seat]
+                if table.kind == "cash":
+                    table.table.leave(seat)
+                else:
+                    table.table.away.add(seat)
+            if table.table.hand is not None:
+                table.advance()
+        return self._flush()
+
+    def _send(self, client: int, message: dict[str, Any]) -> None:
+        if client in self._clients:
+            self._out.append((client, message))
+
+    def _flush(self) -> Outgoing:
+        out, self._out = self._out, []
+        return out
+
+    # ------------------------------------------------------------ requests
+
+    def handle(self, client: int, line: bytes | str) -> Outgoing:
+        """Serves one line of ``client``: its reply first, then the events it
+        caused, each as (client, message)."""
+        ident: int | str | None = None
+        try:
+            data = parse_line(line)
+            ident = request_id(data)
+            request = read_request(data)
+            result = self._serve(self._clients[client], request)
+            message = reply(ident, result)
+        except ProtocolError as exc:
+            message = error_reply(ident, exc)
+        except WireError as exc:
+            from .messages import wire_error
+
+            message = error_reply(ident, wire_error(exc))
+        except Exception as exc:  # a bug: said, and the engine goes on
+            message = error_reply(
+                ident, ProtocolError("internal_error", f"{type(exc).__name__}: {exc}")
+            )
+        events = self._flush()
+        return [(client, message), *events]
+
+    def tick(self) -> Outgoing:
+        """Applies the turn timers that ran out; what it caused."""
+        now = self.clock()
+        for table in list(self.tables.values()):
+            table.tick(now)
+        return self._flush()
+
+    def next_deadline(self) -> float | None:
+        """The earliest turn timer running (on ``clock``), if any."""
+        deadlines = [t.deadline for t in self.tables.values() if t.deadline is not None]
+        return min(deadlines, default=None)
+
+    def _serve(self, client: _Client, request: Request) -> dict[str, Any]:
+        f = request.fields
+        if request.type == "hello":
+            return self._hello(client, f)
+        if not client.hello:
+            raise ProtocolError("hello_first", 'say hello first: {"type": "hello", "version": 1}')
+        if request.type == "create_table":
+            return self._create(client, f)
+        table = self._table(f)
+        kind = request.type
+        if kind == "watch":
+            f.done()
+            table.watchers.add(client.id)
+            return self._state(table)
+        if kind == "state":
+            f.done()
+            return self._state(table)
+        if kind == "sit":
+            return self._sit(client, table, f)
+        if kind == "leave":
+            return self._leave(client, table, f)
+        if kind == "start":
+            hands = f.integer("hands", default=1, minimum=1)
+            f.done()
+            if hands > MAX_RUN:
+                raise ProtocolError("limit", f"at most {MAX_RUN:,} hands a start", field="hands")
+            table.start(hands)
+            return {"table": table.id, "hands": hands}
+        if kind == "act":
+            seat = self._own_seat(client, table, f)
+            decision = Decision.from_dict(f.raw("action", 'a decision ({"kind": ...})'))
+            f.done()
+            in_time = table.act(seat, decision)
+            return {"table": table.id, "seat": seat, "in_time": in_time}
+        if kind == "view":
+            seat = self._seat_shown(client, table, f)
+            f.done()
+            hand = table.table.hand
+            if hand is None:
+                raise ProtocolError("no_hand", f"table {table.id}: no hand is being played")
+            return {"table": table.id, "view": hand.view(seat).to_dict()}
+        if kind == "legal":
+            seat = self._seat_shown(client, table, f)
+            f.done()
+            hand = table.table.hand
+            legal = None
+            if hand is not None and hand.actor == seat:
+                menu = hand.legal_actions()
+                legal = menu.to_dict() if menu is not None else None
+            return {"table": table.id, "seat": seat, "legal": legal}
+        if kind == "history":
+            return self._history(table, f)
+        # close
+        f.done()
+        if client.id != table.creator:
+            raise ProtocolError("not_your_seat", f"table {table.id}: only its creator closes it")
+        del self.tables[table.id]
+        table._out({"event": "table_closed"})
+        return {"table": table.id, "closed": True}
+
+    def _hello(self, client: _Client, f: Fields) -> dict[str, Any]:
+        version = f.integer("version")
+        f.text("client", default=None)  # (a name the client gives itself: kept in logs)
+        f.done()
+        if version != VERSION:
+            raise ProtocolError(
+                "unsupported_version",
+                f"this engine speaks version {VERSION} of the protocol, not {version}",
+                field="version",
+            )
+        client.hello = True
+        from .. import __version__
+
+        return {
+            "protocol": "holdem",
+            "version": VERSION,
+            "engine": __version__,
+            "client": client.id,
+        }
+
+    def _table(self, f: Fields) -> ServedTable:
+        ident = f.text("table")
+        table = self.tables.get(ident)
+        if table is None:
+            raise ProtocolError("unknown_table", f"no table {quote(ident)}", field="table")
+        return table
+
+    def _seat_number(self, table: ServedTable, f: Fields) -> int:
+        seat = f.integer("seat")
+        if seat >= table.table.max_seats:
+            raise ProtocolError(
+                "unknown_seat",
+                f"table {table.id} has seats 0 to {table.table.max_seats - 1}, not {seat}",
+                field="seat",
+            )
+        return int(seat)
+
+    def _own_seat(self, client: _Client, table: ServedTable, f: Fields) -> int:
+        seat = self._seat_number(table, f)
+        if table.owners.get(seat) != client.id:
+            raise ProtocolError(
+                "not_your_seat", f"table {table.id}: you do not play seat {seat}", field="seat"
+            )
+        return seat
+
+    def _seat_shown(self, client: _Client, table: ServedTable, f: Fields) -> int:
+        """A seat whose private view the client may see: its own (any seat at a
+        table of full information)."""
+        if table.full_information:
+            return self._seat_number(table, f)
+        return self._own_seat(client, table, f)
+
+    def _state(self, table: ServedTable) -> dict[str, Any]:
+        t = table.table
+        hand = t.hand
+        blinds = t.blinds
+        seats = [
+            {
+                "seat": seat,
+                "name": s.name,
+                "chips": s.chips,
+                "status": s.status,
+                "bot": table.levels.get(seat),
+                "client": seat in table.owners,
+            }
+            for seat, s in sorted(t.seats.items())
+        ]
+        return {
+            "table": table.id,
+            "game": table.kind,
+            "seats": seats,
+            "max_seats": t.max_seats,
+            "hands_played": t.hands_played,
+            "blinds": blinds.to_dict(),
+            "to_play": table.to_play,
+            "finished": table.finished,
+            "full_information": table.full_information,
+            "hand": hand.view(None).to_dict() if hand is not None else None,
+            **table.results(),
+        }
+
+    # ------------------------------------------------------------ tables
+
+    def _create(self, client: _Client, f: Fields) -> dict[str, Any]:
+        if len(self.tables) >= MAX_TABLES:
+            raise ProtocolError("limit", f"this engine holds at most {MAX_TABLES} tables")
+        game_kind = f.text("game", default="cash")
+        if game_kind not in ("cash", "tournament"):
+            raise ProtocolError(
+                "invalid_field", f"request.game: 'cash' or 'tournament', not {quote(game_kind)}",
+                field="game",
+            )  # fmt: skip
+        seed = f.integer("seed", default=None, optional=True)
+        rng = random.Random(seed)
+        structure = f.token("structure", Structure, default=Structure.NO_LIMIT)
+        full = f.boolean("full_information", default=False)
+        timer = self._timer(f)
+        players = f.raw("players", "a list of players", default=[])
+        if not isinstance(players, list) or len(players) > 10:
+            raise ProtocolError(
+                "invalid_field", "request.players: a list of at most 10 players", field="players"
+            )
+        ident = f"t{self._next_table}"
+        try:
+            if game_kind == "tournament":
+                seats = f.integer("seats", default=None, optional=True, minimum=2)
+                stack = f.integer("stack", default=1500, minimum=1)
+                text = f.raw("schedule", "a schedule", default=None)
+                schedule = None
+                if isinstance(text, str):
+                    schedule = Schedule.parse(text)
+                elif text is not None:
+                    schedule = Schedule.from_dict(text)
+                entries = [self._player(p, i, tournament=True) for i, p in enumerate(players)]
+                game: Tournament | CashGame = Tournament(
+                    [name for _, name, _, _ in entries],
+                    stack=stack,
+                    seats=seats,
+                    schedule=schedule,
+                    structure=structure,
+                    timer=timer,
+                    rng=rng.getrandbits(64),
+                )
+            else:
+                seats = f.integer("seats", default=6, minimum=2)
+                small = f.integer("small_blind", minimum=0)
+                big = f.integer("big_blind", minimum=1)
+                game = CashGame(
+                    seats,
+                    small_blind=small,
+                    big_blind=big,
+                    min_buy_in=f.integer("min_buy_in", default=None, optional=True, minimum=1),
+                    max_buy_in=f.integer("max_buy_in", default=None, optional=True, minimum=1),
+                    max_hands=f.integer("max_hands", default=None, optional=True, minimum=1),
+                    structure=structure,
+                    timer=timer,
+                    rng=rng.getrandbits(64),
+                )
+                entries = [self._player(p, i, tournament=False) for i, p in enumerate(players)]
+            f.done()
+        except (ConfigError, TableError) as exc:
+            raise ProtocolError("bad_config", str(exc), field=getattr(exc, "field", None)) from None
+        if isinstance(game, CashGame):
+            try:
+                for seat, name, chips, _ in entries:
+                    game.join(seat, name, chips if chips is not None else game.max_buy_in)
+            except TableError as exc:
+                raise ProtocolError("bad_config", str(exc)) from None
+        levels = {seat: level for seat, _, _, level in entries if level is not None}
+        bots: dict[int, Bot] = {
+            seat: make_bot(level, seed=rng.getrandbits(32)) for seat, level in levels.items()
+        }
+        table = ServedTable(ident, game, creator=client.id, bots=bots, send=self._send,
+                            full_information=full, timer=timer, clock=self.clock)  # fmt: skip
+        table.levels.update(levels)
+        for seat, _, _, level in entries:
+            if level is None:
+                table.owners[seat] = client.id
+        self._next_table += 1
+        self.tables[ident] = table
+        return self._state(table)
+
+    def _player(
+        self, data: object, index: int, *, tournament: bool
+    ) -> tuple[int, str, int | None, str | None]:
+        f = Fields(data, f"request.players[{index}]")
+        name = f.text("name")
+        level = f.text("bot", default=None)
+        if level is not None and level not in BOTS:
+            raise ProtocolError(
+                "invalid_field",
+                f"request.players[{index}].bot: no bot level {quote(level)}: "
+                f"one of {', '.join(BOTS)}",
+                field=f"players[{index}].bot",
+            )
+        seat = index if tournament else f.integer("seat")
+        chips = None if tournament else f.integer("chips", default=None, optional=True, minimum=1)
+        f.done()
+        return seat, name, chips, level
+
+    def _timer(self, f: Fields) -> TurnTimer | None:
+        data = f.raw("timer", "a timer", default=None)
+        if data is None:
+            return None
+        t = Fields(data, "request.timer")
+        seconds = t.raw("seconds", "seconds a decision")
+        bank = t.raw("time_bank", "seconds", default=0)
+        policy = t.text("policy", default="check_fold")
+        t.done()
+        for name, value in (("seconds", seconds), ("time_bank", bank)):
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                raise ProtocolError(
+                    "invalid_field",
+                    f"request.timer.{name}: a number of seconds, not {quote(value)}",
+                    field=f"timer.{name}",
+                )  # fmt: skip
+        try:
+            rules = TimerRules(seconds=float(seconds), time_bank=float(bank), policy=policy,
+                               free_seat_after=None)  # fmt: skip
+        except ConfigError as exc:
+            raise ProtocolError("invalid_field", str(exc), field=f"timer.{exc.field}") from None
+        return TurnTimer(rules, clock=self.clock)
+
+    def _sit(self, client: _Client, table: ServedTable, f: Fields) -> dict[str, Any]:
+        seat = self._seat_number(table, f)
+        name = f.text("name")
+        chips = f.integer("chips", minimum=1)
+        level = f.text("bot", default=None)
+        f.done()
+        if level is not None and level not in BOTS:
+            raise ProtocolError(
+                "invalid_field", f"request.bot: no bot level {quote(level)}", field="bot"
+            )
+        game = table.game
+        if not isinstance(game, CashGame):
+            raise ProtocolError(
+                "table_error", f"table {table.id}: nobody joins a tournament after it starts"
+            )
+        if table.table.seat(seat) is not None:
+            raise ProtocolError(
+                "seat_taken", f"table {table.id}: seat {seat} is taken", field="seat"
+            )
+        try:
+            game.join(seat, name, chips)
+        except TableError as exc:
+            raise ProtocolError("table_error", str(exc)) from None
+        if level is None:
+            table.owners[seat] = client.id
+        else:
+            seed = random.Random(f"{table.id}/{seat}/{name}").getrandbits(32)
+            table.bots[seat] = make_bot(level, seed=seed)
+            table.levels[seat] = level
+        return {"table": table.id, "seat": seat}
+
+    def _leave(self, client: _Client, table: ServedTable, f: Fields) -> dict[str, Any]:
+        seat = self._seat_number(table, f)
+        f.done()
+        if table.owners.get(seat) != client.id and not (
+            seat in table.bots and client.id == table.creator
+        ):
+            raise ProtocolError(
+                "not_your_seat", f"table {table.id}: you do not play seat {seat}", field="seat"
+            )
+        if not isinstance(table.game, CashGame):
+            raise ProtocolError(
+                "table_error", f"table {table.id}: a tournament player plays until out"
+            )
+        now = table.game.leave(seat)
+        if now:
+            table.owners.pop(seat, None)
+            table.bots.pop(seat, None)
+            table.levels.pop(seat, None)
+        return {"table": table.id, "seat": seat, "left": now}
+
+    def _history(self, table: ServedTable, f: Fields) -> dict[str, Any]:
+        number = f.integer("hand", minimum=1)
+        form = f.text("format", default="phh")
+        f.done()
+        if form not in ("phh", "pokerstars"):
+            raise ProtocolError(
+                "invalid_field",
+                f"request.format: 'phh' or 'pokerstars', not {quote(form)}",
+                field="format",
+            )
+        hand = table.kept.get(number)
+        if hand is None:
+            kept = f"{min(table.kept)} to {max(table.kept)}" if table.kept else "none yet"
+            raise ProtocolError(
+                "invalid_field", f"table {table.id} keeps no hand {number} (hands kept: {kept})",
+                field="hand",
+            )  # fmt: skip
+        from ..histories import record, write_phh, write_pokerstars
+
+        try:
+            history = record(hand, hand_id=str(number), tournament=table.kind == "tournament",
+                             show_all=table.full_information)  # fmt: skip
+            out = io.StringIO()
+            if form == "phh":
+                write_phh([history], out, many=False)
+            else:
+                write_pokerstars([history], out)
+        except HoldemError as exc:
+            raise ProtocolError("table_error", str(exc), field="hand") from None
+        return {"table": table.id, "hand": number, "format": form, "text": out.getvalue()}

@@ -1,0 +1,272 @@
+"""The JSON-lines protocol's messages: a line in, a request out; replies,
+errors and events out as lines (``docs/protocol.md``).
+
+Every message is one JSON object on one line of UTF-8.  A request names its
+``type`` and may carry an ``id`` (an integer or a string), which its reply
+echoes.  A reply holds ``result`` (the request was served) or ``error``
+(``{"code", "message", "field"}``, a code of :data:`ERROR_CODES`); an event
+holds ``event``.
+
+>>> request = read_request(b'{"id": 7, "type": "legal", "table": "t1", "seat": 2}')
+>>> request.id, request.type, request.fields.integer("seat")
+(7, 'legal', 2)
+>>> read_request(b'{"id": 8, "type": "fly"}')  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+holdem.errors.ProtocolError: no request 'fly': one of hello, create_table, sit, leave, ...
+>>> encode({"id": 7, "result": {"seat": 2}})
+'{"id":7,"result":{"seat":2}}'
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ProtocolError, WireError, quote
+from ..wire import Fields
+
+__all__ = [
+    "ERROR_CODES",
+    "MAX_LINE",
+    "REQUESTS",
+    "VERSION",
+    "Lines",
+    "Request",
+    "encode",
+    "error_reply",
+    "parse_line",
+    "read_request",
+    "reply",
+    "request_id",
+    "wire_error",
+]
+
+#: The protocol's version; ``hello`` agrees on it.
+VERSION = 1
+#: The longest line read, in bytes (its end included).
+MAX_LINE = 1 << 20
+#: How deep a request's objects and lists may nest.
+MAX_DEPTH = 32
+
+#: The requests, in the order ``docs/protocol.md`` describes them.
+REQUESTS = (
+    "hello",
+    "create_table",
+    "sit",
+    "leave",
+    "watch",
+    "start",
+    "act",
+    "state",
+    "view",
+    "legal",
+    "history",
+    "close",
+)
+
+#: Every error code, and what it means.  Stable: a code is never renamed.
+ERROR_CODES: dict[str, str] = {
+    "malformed_json": f"the line is not a JSON object in UTF-8 (or nests deeper than {MAX_DEPTH})",
+    "line_too_long": f"the line is longer than {MAX_LINE:,} bytes",
+    "unknown_request": "the request's type is not one of the protocol's",
+    "missing_field": "a field the request needs is not there",
+    "invalid_field": "a field has the wrong type or a value out of bounds",
+    "unknown_field": "the request has a field it does not take (a misspelling?)",
+    "hello_first": "the first request must be hello",
+    "unsupported_version": "hello asked for a version this engine does not speak",
+    "unknown_table": "no table has that id (or it was closed)",
+    "unknown_seat": "the seat is empty, or not on the table",
+    "seat_taken": "the seat is taken",
+    "not_your_seat": "this client does not play that seat",
+    "not_your_turn": "the seat is not the one to act",
+    "illegal_action": "the rules do not allow that action now",
+    "no_hand": "no hand is being played",
+    "hand_in_progress": "the request must wait for the end of the hand",
+    "game_over": "the tournament or the session is over",
+    "bad_config": "the table cannot be made as asked",
+    "table_error": "the table refuses the request (the message says why)",
+    "limit": "a limit of the engine is reached (tables, seats, hands kept)",
+    "internal_error": "the engine failed on this request; it goes on serving",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A request read from a line: its ``id`` (None if it has none), its
+    ``type`` and the reader of its other fields."""
+
+    id: int | str | None
+    type: str
+    fields: Fields
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _depth(value: object, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``value`` nests at most ``limit`` objects and lists deep."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return False
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return True
+
+
+def read_request(line: bytes | str | dict[str, Any]) -> Request:
+    """The request of one line (or of the object :func:`parse_line` read from
+    it); :class:`~holdem.errors.ProtocolError` with the code of what is
+    wrong."""
+    data = line if isinstance(line, dict) else parse_line(line)
+    check_id(data)
+    f = Fields(data, "request")
+    try:
+        f.raw("id", "an integer or a string", default=None)
+        kind = f.text("type")
+    except WireError as exc:
+        raise wire_error(exc) from None
+    if kind not in REQUESTS:
+        raise ProtocolError(
+            "unknown_request",
+            f"no request {quote(kind)}: one of {', '.join(REQUESTS)}",
+            field="type",
+        )
+    return Request(id=request_id(data), type=kind, fields=f)
+
+
+def parse_line(line: bytes | str) -> dict[str, Any]:
+    """The JSON object of one line; :class:`~holdem.errors.ProtocolError`
+    (``malformed_json``, ``line_too_long``) when it is not one."""
+    if len(line) > MAX_LINE:
+        raise ProtocolError("line_too_long", f"a line of {len(line):,} bytes: at most {MAX_LINE:,}")
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ProtocolError(
+                "malformed_json", f"the line is not UTF-8 (byte {exc.start + 1})"
+            ) from None
+    try:
+        data = json.loads(line, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ProtocolError("malformed_json", "the line nests too deep") from None
+    except ValueError as exc:  # (JSONDecodeError, and ints of too many digits)
+        raise ProtocolError("malformed_json", f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed_json", "a request is a JSON object ({...})")
+    if not _depth(data):
+        raise ProtocolError("malformed_json", f"the request nests deeper than {MAX_DEPTH}")
+    return data
+
+
+def request_id(data: dict[str, Any]) -> int | str | None:
+    """The ``id`` of a request object, or None when it has none or a bad one
+    (a reply must echo it: it is read before anything can fail)."""
+    ident = data.get("id")
+    if isinstance(ident, bool) or not isinstance(ident, int | str):
+        return None
+    if isinstance(ident, int) and not -(2**63) <= ident < 2**63:
+        return None
+    if isinstance(ident, str) and len(ident) > 200:
+        return None
+    return ident
+
+
+def check_id(data: dict[str, Any]) -> None:
+    """Refuses an ``id`` that is there but not an integer or a short string."""
+    if "id" in data and data["id"] is not None and request_id(data) is None:
+        raise ProtocolError(
+            "invalid_field",
+            "request.id: an integer (64 bits) or a string of at most 200 characters, "
+            f"not {quote(data['id'])}",
+            field="id",
+        )
+
+
+def wire_error(exc: WireError) -> ProtocolError:
+    """:class:`~holdem.errors.WireError` (a field of a request) as the
+    protocol's error: missing, unknown or invalid."""
+    path = exc.field or ""
+    field = path.removeprefix("request.")
+    message = str(exc)
+    if message.startswith(f"{path}: missing"):
+        code = "missing_field"
+    elif message.endswith("unknown field"):
+        code = "unknown_field"
+    else:
+        code = "invalid_field"
+    return ProtocolError(code, message, field=field or None)
+
+
+def encode(message: dict[str, Any]) -> str:
+    """One message as its line (without the line end): compact JSON, ASCII
+    (a name's accents escaped), so any reader takes it."""
+    return json.dumps(message, separators=(",", ":"))
+
+
+def reply(ident: int | str | None, result: dict[str, Any]) -> dict[str, Any]:
+    """The reply to a request served."""
+    return {"id": ident, "result": result}
+
+
+def error_reply(ident: int | str | None, error: ProtocolError) -> dict[str, Any]:
+    """The reply to a request refused."""
+    return {
+        "id": ident,
+        "error": {"code": error.code, "message": str(error), "field": error.field},
+    }
+
+
+class Lines:
+    """Splits a byte stream into lines of at most :data:`MAX_LINE` bytes.
+
+    :meth:`feed` takes what was read and returns the whole lines in it; a
+    line too long comes out as None (in its place, once), and the rest of it
+    is skipped up to its end, so one bad line costs no memory and does not
+    end the stream.
+
+    >>> lines = Lines()
+    >>> lines.feed(b'{"a": 1}\\n{"b"'), lines.feed(b': 2}\\n')
+    ([b'{"a": 1}'], [b'{"b": 2}'])
+    """
+
+    def __init__(self, limit: int = MAX_LINE) -> None:
+        self.limit = limit
+        self._part = bytearray()
+        self._skipping = False
+
+    def feed(self, data: bytes) -> list[bytes | None]:
+        out: list[bytes | None] = []
+        start = 0
+        while True:
+            end = data.find(b"\n", start)
+            if end < 0:
+                break
+            if self._skipping:
+                self._skipping = False
+            elif len(self._part) + end - start > self.limit:
+                out.append(None)
+            else:
+                self._part += data[start:end]
+                out.append(bytes(self._part).rstrip(b"\r"))
+            self._part.clear()
+            start = end + 1
+        if not self._skipping:
+            self._part += data[start:]
+            if len(self._part) > self.limit:
+                self._part.clear()
+                self._skipping = True
+                out.append(None)
+        return out
+
+    def end(self) -> list[bytes | None]:
+        """The last line, when the stream ends without a line end."""
+        part, self._part = bytes(self._part), bytearray()
+        skipping, self._skipping = self._skipping, False
+        return [] if skipping or not part.strip() else [part]

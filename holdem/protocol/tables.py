@@ -1,0 +1,266 @@
+"""A table served over the protocol: its game, who plays each seat (a bot of
+the engine's or a client), the hands it plays on its own, and who is told
+what (``docs/protocol.md``, "Events").
+
+Each table event goes to every client watching the table or playing a seat,
+in its wire form with the table's id.  The hole cards go only to the client
+playing the seat (``hole_cards``), and a ``turn`` event, the seat's view with
+its menu, only to the client whose seat must act.  A table made with
+``full_information`` tells everyone every hole card, and says so in every
+event.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from ..actions import ActionKind, Decision
+from ..bots import Bot
+from ..cards import format_card
+from ..errors import IllegalActionError, ProtocolError, TableError
+from ..hand import Hand
+from ..table import (
+    ActionTaken,
+    CashGame,
+    Event,
+    HandResult,
+    SeatFreed,
+    Table,
+    Tournament,
+    TurnTimer,
+)
+
+__all__ = ["KEEP_HANDS", "ServedTable"]
+
+#: Finished hands a table keeps for ``history`` requests (the latest).
+KEEP_HANDS = 500
+
+Send = Callable[[int, dict[str, Any]], None]
+
+
+class ServedTable:
+    """One table of the engine: ``game`` (a tournament or a cash game) and its
+    :class:`~holdem.table.Table`, the engine's ``bots`` by seat, the clients
+    playing the other seats (``owners``) and those watching."""
+
+    def __init__(
+        self,
+        ident: str,
+        game: Tournament | CashGame,
+        *,
+        creator: int,
+        bots: dict[int, Bot],
+        send: Send,
+        full_information: bool = False,
+        timer: TurnTimer | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.id = ident
+        self.game = game
+        self.table: Table = game.table
+        self.creator = creator
+        self.bots = bots
+        self.levels: dict[int, str] = {}  # seat -> the level of its bot
+        self.owners: dict[int, int] = {}  # seat -> client
+        self.watchers: set[int] = {creator}
+        self.full_information = full_information
+        self.timer = timer
+        self._clock = clock
+        self._send = send
+        self.to_play = 0  # hands still to play on its own
+        self.finished = False
+        self.kept: OrderedDict[int, Hand] = OrderedDict()
+        self.deadline: float | None = None  # when the client to act runs out of time
+        self._told_turn: tuple[int, int] | None = None  # (hand, log length) last told
+        self.table.subscribe(self._tell)
+
+    @property
+    def kind(self) -> str:
+        return "tournament" if isinstance(self.game, Tournament) else "cash"
+
+    # ------------------------------------------------------------ who is told what
+
+    def audience(self) -> set[int]:
+        return self.watchers | set(self.owners.values())
+
+    def _out(self, message: dict[str, Any], to: set[int] | None = None) -> None:
+        message["table"] = self.id
+        if self.full_information:
+            message["full_information"] = True
+        for client in sorted(self.audience() if to is None else to):
+            self._send(client, message)
+
+    def _tell(self, event: Event) -> None:
+        self._out(event.to_dict())  # type: ignore[union-attr]  # (set on every event type)
+        if isinstance(event, ActionTaken) and event.action.kind is ActionKind.DEAL_HOLE:
+            self._tell_hole_cards(event.hand)
+        elif isinstance(event, SeatFreed):
+            self.owners.pop(event.seat, None)
+
+    def _tell_hole_cards(self, number: int) -> None:
+        hand = self.table.hand
+        assert hand is not None
+        for seat in hand.config.seat_numbers:
+            cards = hand.hole_cards(seat)
+            if cards is None:
+                continue
+            owner = self.owners.get(seat)
+            if not self.full_information and owner is None:
+                continue
+            message = {
+                "event": "hole_cards",
+                "hand": number,
+                "seat": seat,
+                "cards": [format_card(c) for c in cards],
+            }
+            self._out(message, None if self.full_information else {owner} if owner else set())
+
+    # ------------------------------------------------------------ playing
+
+    def start(self, hands: int) -> None:
+        """Plays ``hands`` more hands, on its own but for the clients' decisions."""
+        if self.finished:
+            raise ProtocolError("game_over", f"table {self.id}: the game is over")
+        if self.table.hand is not None or self.to_play:
+            raise ProtocolError(
+                "hand_in_progress",
+                f"table {self.id}: hands are being played ({self.to_play} to go)",
+            )
+        if not self.table.can_deal():
+            raise ProtocolError(
+                "table_error", f"table {self.id}: fewer than two players can be dealt in"
+            )
+        self.to_play = hands
+        self.advance()
+
+    def advance(self) -> None:
+        """Plays on: the bots' decisions, the ends of hands and the next hands
+        of a run, until a client's seat must act or there is nothing to play."""
+        table = self.table
+        while True:
+            hand = table.hand
+            if hand is None:
+                if self.to_play <= 0 or self.finished:
+                    return
+                if not table.can_deal():
+                    self._out({"event": "run_stopped", "hands_left": self.to_play,
+                               "reason": "fewer than two players can be dealt in"})  # fmt: skip
+                    self.to_play = 0
+                    return
+                self.game.start_hand()
+                continue
+            if hand.done:
+                self._finish()
+                continue
+            seat = hand.actor
+            assert seat is not None
+            bot = self.bots.get(seat)
+            if bot is None and seat not in table.away and seat in self.owners:
+                self._tell_turn(hand, seat)
+                return
+            legal = hand.legal_actions()
+            assert legal is not None
+            if bot is not None:
+                table.act(bot.decide(hand.view(seat), legal))
+            else:  # nobody plays the seat (left, or away): check or fold
+                table.act(Decision.check() if legal.check else Decision.fold())
+
+    def _finish(self) -> None:
+        game = self.game
+        result: HandResult = (
+            game.finish_hand() if isinstance(game, Tournament) else self.table.finish_hand()
+        )
+        self.deadline = None
+        self.kept[result.hand] = result.played
+        while len(self.kept) > KEEP_HANDS:
+            self.kept.popitem(last=False)
+        self.to_play -= 1
+        over = game.finished if isinstance(game, Tournament) else game.over
+        if over:
+            self.finished = True
+            self.to_play = 0
+            self._out({"event": "table_finished", **self.results()})
+
+    def results(self) -> dict[str, Any]:
+        """The tournament's places (once over), or the cash players' results."""
+        game = self.game
+        if isinstance(game, Tournament):
+            return {"result": game.result().to_dict() if game.finished else None}
+        return {
+            "results": {
+                name: {
+                    "bought_in": r.bought_in,
+                    "cashed_out": r.cashed_out,
+                    "net": r.net,
+                    "hands": r.hands,
+                }
+                for name, r in game.results().items()
+            }
+        }
+
+    def _tell_turn(self, hand: Hand, seat: int) -> None:
+        told = (self.table.hands_played + 1, len(hand.log))
+        if self._told_turn == told:
+            return
+        self._told_turn = told
+        message: dict[str, Any] = {
+            "event": "turn",
+            "hand": told[0],
+            "seat": seat,
+            "view": hand.view(seat).to_dict(),
+        }
+        if self.timer is not None:
+            name = self.table.seats[seat].name
+            self.timer.start(name)
+            deadline = self.timer.deadline(name)
+            assert deadline is not None
+            self.deadline = deadline
+            message["seconds"] = round(deadline - self.timer_now(), 3)
+        self._out(message, {self.owners[seat]})
+
+    def timer_now(self) -> float:
+        return self._clock()
+
+    def act(self, seat: int, decision: Decision) -> bool:
+        """The decision of the client playing ``seat``, whose turn it is; False
+        when it came too late (the timeout rule decided instead)."""
+        hand = self.table.hand
+        if hand is None:
+            raise ProtocolError("no_hand", f"table {self.id}: no hand is being played")
+        if hand.actor != seat:
+            whose = "nobody" if hand.actor is None else f"seat {hand.actor}"
+            raise ProtocolError(
+                "not_your_turn", f"table {self.id}: it is {whose}'s turn, not seat {seat}'s"
+            )
+        legal = hand.legal_actions()
+        assert legal is not None
+        if not legal.__contains__(decision):  # (a NamedTuple: `in` would read as a tuple's)
+            # the engine's reason, found on a copy: nothing changes
+            try:
+                hand.copy().act(decision, seat=seat)
+            except IllegalActionError as exc:
+                raise ProtocolError("illegal_action", str(exc), field="action") from None
+            except TableError as exc:  # pragma: no cover - the copy is a plain hand
+                raise ProtocolError("illegal_action", str(exc), field="action") from None
+        in_time = True
+        if self.timer is not None:
+            in_time = self.timer.stop(self.table.seats[seat].name)
+        self.deadline = None
+        if in_time:
+            self.table.act(decision)
+        else:
+            self.table.time_out()
+        self.advance()
+        return in_time
+
+    def tick(self, now: float) -> bool:
+        """Applies the timeout rule when the client to act is out of time."""
+        if self.deadline is None or now < self.deadline or self.table.hand is None:
+            return False
+        self.deadline = None
+        self.table.time_out()
+        self.advance()
+        return True
