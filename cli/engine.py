@@ -4,8 +4,10 @@ local TCP port."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import select
+import signal
 import sys
 import time
 from typing import Any
@@ -90,7 +92,7 @@ async def serve_tcp(host: str, port: int, ready: Any = None) -> None:
                 await writer.drain()
                 if not data:
                     break
-        except ConnectionError:
+        except (ConnectionError, asyncio.CancelledError):
             pass
         finally:
             del writers[ident]
@@ -99,13 +101,21 @@ async def serve_tcp(host: str, port: int, ready: Any = None) -> None:
 
     server = await asyncio.start_server(client, host, port, limit=MAX_LINE)
     ticking = asyncio.create_task(timers())
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError):  # (Windows: Ctrl-C raises as usual)
+        loop.add_signal_handler(signal.SIGINT, stop.set)
     if ready is not None:
         ready(server.sockets[0].getsockname()[1])
     try:
-        async with server:
-            await server.serve_forever()
-    finally:
+        await stop.wait()
+    finally:  # Ctrl-C: the clients are closed, then the command says it was interrupted
         ticking.cancel()
+        server.close()
+        for writer in list(writers.values()):
+            writer.close()
+        await server.wait_closed()
+    raise KeyboardInterrupt
 
 
 def _address(text: str) -> tuple[str, int]:

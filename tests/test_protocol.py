@@ -374,3 +374,60 @@ def test_the_docs_list_every_request_and_every_error_code() -> None:
         assert f"| `{code}` | {meaning} |" in text, code
     for kind in REQUESTS:
         assert f"| `{kind}` |" in text, kind
+
+
+def test_holdem_engine_on_tcp_shares_a_table_between_clients() -> None:
+    import os
+    import signal
+    import socket
+
+    from conftest import with_ctrl_c
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "holdem", "engine", "--listen", "127.0.0.1:0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=with_ctrl_c,
+    )  # fmt: skip
+    try:
+        assert server.stderr is not None
+        line = server.stderr.readline().decode()
+        assert line.startswith("holdem engine: listening on 127.0.0.1:"), line
+        port = int(line.rsplit(":", 1)[1])
+
+        def connect() -> tuple[socket.socket, Any]:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+            return sock, sock.makefile("rb")
+
+        def ask(sock: socket.socket, stream: Any, request: dict[str, Any]) -> list[dict[str, Any]]:
+            """Sends a request; the messages up to its reply."""
+            sock.sendall(json.dumps(request).encode() + b"\n")
+            seen = []
+            while True:
+                message = json.loads(stream.readline())
+                seen.append(message)
+                if message.get("id") == request["id"]:
+                    return seen
+
+        a, a_in = connect()
+        b, b_in = connect()
+        ask(a, a_in, {"id": 1, "type": "hello", "version": 1})
+        ask(b, b_in, {"id": 1, "type": "hello", "version": 1})
+        players = [{"seat": 0, "name": "A", "bot": "easy"}, {"seat": 1, "name": "B", "bot": "easy"}]
+        made = ask(a, a_in, {"id": 2, "type": "create_table", "small_blind": 1, "big_blind": 2,
+                             "seats": 2, "seed": 3, "players": players})  # fmt: skip
+        assert made[-1]["result"]["table"] == "t1"
+        ask(b, b_in, {"id": 2, "type": "watch", "table": "t1"})
+        ask(a, a_in, {"id": 3, "type": "start", "table": "t1", "hands": 5})
+        # the watcher is told the hands, as they happen, with no hole cards
+        told = ask(b, b_in, {"id": 3, "type": "state", "table": "t1"})
+        while told[-1]["result"]["hands_played"] < 5:
+            told += ask(b, b_in, {"id": 3, "type": "state", "table": "t1"})
+        events = [m for m in told if "event" in m]
+        assert {"hand_started", "hand_ended"} <= {m["event"] for m in events}
+        assert not [m for m in events if m["event"] == "hole_cards"]
+        a.close()
+        b.close()
+    finally:
+        os.killpg(server.pid, signal.SIGINT)
+        _, err = server.communicate(timeout=10)
+    assert server.returncode == 130 and err.decode().strip() == "holdem engine: interrupted"
