@@ -21,6 +21,7 @@ from holdem import ActionKind, Decision, LegalActions, PlayerView, evaluate
 from holdem.bots import BOTS, make_bot
 from holdem.config import Structure
 from holdem.histories import PhhWriter, PokerStarsWriter, record
+from holdem.protocol.programs import PREFIX, Program, parse_command
 from holdem.table import (
     ActionTaken,
     CashGame,
@@ -112,6 +113,8 @@ class Session:
         self.screen, self.console = screen, console
         self.speed, self.timer, self.sleep = speed, timer, sleep
         screen.my_name = name
+        self.programs: dict[int, Program] = {}  # the seats played by programs
+        self._told: set[int] = set()  # programs whose sitting out was told
         self.leaving = False  # asked to leave: folds until the hand is over
         self.watching = True  # tells every event (False once the player is out)
         table.subscribe(self.tell)
@@ -180,6 +183,17 @@ class Session:
             else:  # quit
                 self.screen.say("You fold and leave the table after this hand.")
                 return self._leave(legal)
+
+    def programs_out(self) -> list[int]:
+        """Tells, once, each program that sits out from now on, and why; their seats."""
+        out = []
+        for seat, program in self.programs.items():
+            if program.failure is not None and seat not in self._told:
+                self._told.add(seat)
+                who = self.screen.who(seat)
+                self.screen.say(f"{who} (a program) sits out: {program.failure}", fg="red")
+                out.append(seat)
+        return out
 
     def _leave(self, legal: LegalActions) -> Decision:
         self.leaving = True
@@ -262,10 +276,13 @@ def _levels(bots: str, count: int, rng: random.Random) -> list[str]:
     if words == ["mix"]:
         return [rng.choice(MIX) for _ in range(count)]
     for word in words:
-        if word not in BOTS:
+        if word not in BOTS and not word.startswith(PREFIX):
             raise click.BadParameter(
-                f"no bot level {word!r}: one of {', '.join(BOTS)}, or mix", param_hint="'--bots'"
+                f"no bot level {word!r}: one of {', '.join(BOTS)}, mix, or cmd:PROGRAM",
+                param_hint="'--bots'",
             )
+        if word.startswith(PREFIX):
+            parse_command(word)  # (a bad one is refused before the game starts)
     if len(words) == 1:
         return words * count
     if len(words) != count:
@@ -321,7 +338,8 @@ r 900 (raise to 900), a (all in), help, or quit. See docs/play.md.
               help="Players at the table, you included.")  # fmt: skip
 @click.option("--bots", default="mix", show_default=True, metavar="LEVEL[,LEVEL...]",
               help="The bots' level: one for all, one per bot seat (clockwise from yours), "
-              f"or mix (each one of {', '.join(MIX)}). Levels: {', '.join(BOTS)}.")  # fmt: skip
+              f"or mix (each one of {', '.join(MIX)}). Levels: {', '.join(BOTS)}; "
+              "or cmd:PROGRAM, a program playing by docs/protocol.md.")  # fmt: skip
 @click.option("--game", type=click.Choice(["tournament", "cash"]), default="tournament",
               show_default=True, help="A freezeout tournament, or a cash session.")  # fmt: skip
 @click.option("--structure", type=click.Choice([s.value for s in Structure]),
@@ -427,10 +445,8 @@ def play_command(
             cash.join(seat, bot_name, cash.max_buy_in)
     screen = Screen(0, color=color)
     for seat, level in enumerate(levels, 1):
-        screen.labels[seat] = level
-    deciders = {
-        seat: make_bot(level, seed=rng.getrandbits(32)) for seat, level in enumerate(levels, 1)
-    }
+        screen.labels[seat] = "program" if level.startswith(PREFIX) else level
+    seeds = [rng.getrandbits(32) for _ in levels]
     session = Session(table, 0, name, screen, Console(), speed, turn)
     what = "a freezeout" if tournament else f"a cash game at {blinds}"
     betting = Structure(structure).value.replace("_", " ")
@@ -439,6 +455,16 @@ def play_command(
     stem = f"play-{started:%Y%m%d-%H%M%S}-seed{seed}"
     with ExitStack() as files:
         saved = Histories(files, Path(histories), stem, pokerstars)
+        deciders: dict[int, Decide] = {}
+        for seat, (level, bot_seed) in enumerate(zip(levels, seeds, strict=True), 1):
+            if level.startswith(PREFIX):  # its stderr goes to a log beside the histories
+                log = Path(histories) / f"{stem}-seat{seat + 1}.log"
+                program = Program(level, budget=timer or 5.0, log=log, name=names[seat - 1])
+                files.callback(program.close)
+                session.programs[seat] = program
+                deciders[seat] = program
+            else:
+                deciders[seat] = make_bot(level, seed=bot_seed)
         try:
             if tournament:
                 by_name: dict[str, Decide] = {name: session.decide}
@@ -468,6 +494,7 @@ def _tournament(
     while not event.finished:
         played = event.play_hand(players)
         level = event.level_index + 1  # (the level it was played at: levels change before a deal)
+        session.programs_out()  # (in a tournament its chips play on: it checks or folds)
         saved.write(
             played,
             tournament=True,
@@ -526,7 +553,11 @@ def _cash(
         saved.write(
             result, tournament=False, fields={"table": "holdem play", "seat_count": table.max_seats}
         )
+        for seat in session.programs_out():
+            table.sit_out(seat)
         for seat in result.busted:
+            if seat in session.programs and session.programs[seat].failure is not None:
+                continue
             if seat != 0:  # a bot rebuys at once
                 game.add_chips(seat, game.max_buy_in)
         if 0 in result.busted and not session.leaving:
