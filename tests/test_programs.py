@@ -156,3 +156,24 @@ def test_holdem_play_seats_programs_and_tells_who_sits_out(tmp_path: Path) -> No
     assert "Session over after 4 hands" in result.output
     logs = sorted(p.name for p in tmp_path.glob("*.log"))
     assert len(logs) == 2
+
+
+def test_the_lines_a_program_reads_fit_the_protocol_s_schema(tmp_path: Path) -> None:
+    import json
+
+    jsonschema = pytest.importorskip("jsonschema")
+    from holdem.protocol.schema import schema
+
+    defs = schema()["$defs"]
+    log = tmp_path / "lines.log"
+    with misbehaving("record", budget=5, log=log) as program:
+        cash_with(program, hands=8)
+        assert program.failure is None
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert lines[0]["event"] == "hello" and len(lines) > 5
+    assert any(line.get("view", {}).get("log_start", 0) > 0 for line in lines)  # deltas sent
+    for line in lines:
+        name = "ProgramHello" if line["event"] == "hello" else "ProgramTurn"
+        validator = jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": defs})
+        errors = list(validator.iter_errors(line))
+        assert not errors, errors[0].message

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from holdem import Decision, LegalActions, PlayerView, format_card
 from holdem.protocol import ERROR_CODES, Engine, encode
 from holdem.protocol.messages import MAX_LINE, Lines
+from holdem.protocol.schema import build, schema
 
 HELLO = {"type": "hello", "version": 1}
 
@@ -35,6 +36,7 @@ class Client:
         if isinstance(line, dict):
             self.count += 1
             line = json.dumps({"id": self.count, **line})
+            conforms(REQUEST, json.loads(line))  # (the tests' requests are good ones)
         out = self.engine.handle(self.id, line)
         deliver(out, [self, *(everyone or [])])
         client, first = out[0]
@@ -57,10 +59,28 @@ class Client:
         return [m for m in self.inbox if "event" in m and (kind is None or m["event"] == kind)]
 
 
+jsonschema = pytest.importorskip("jsonschema")
+SCHEMA = schema()
+
+
+def shape(name: str) -> Any:
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": SCHEMA["$defs"]})
+
+
+MESSAGE, REQUEST = shape("Message"), shape("Request")
+
+
+def conforms(validator: Any, data: Any) -> None:
+    errors = sorted(validator.iter_errors(data), key=str)
+    assert not errors, f"{errors[0].message} at {list(errors[0].absolute_path)}: {data}"
+
+
 def deliver(out: list[tuple[int, dict[str, Any]]], clients: list[Client]) -> None:
+    """Hands the engine's messages to their clients; each one as sent (JSON
+    text) must fit the protocol's schema."""
     by_id = {c.id: c for c in clients}
     for client, message in out:
-        json.loads(encode(message))  # every message is JSON as sent
+        conforms(MESSAGE, json.loads(encode(message)))
         if client in by_id:
             by_id[client].inbox.append(message)
 
@@ -324,6 +344,7 @@ def test_garbage_gets_a_documented_error_and_the_engine_goes_on(line: bytes) -> 
     client.ok(HELLO)
     table = cash_table(client)
     out = engine.handle(client.id, line)
+    deliver(out, [client])
     first = out[0][1]
     if "error" in first:
         assert (
@@ -431,3 +452,10 @@ def test_holdem_engine_on_tcp_shares_a_table_between_clients() -> None:
         os.killpg(server.pid, signal.SIGINT)
         _, err = server.communicate(timeout=10)
     assert server.returncode == 130 and err.decode().strip() == "holdem engine: interrupted"
+
+
+def test_the_checked_in_schema_is_the_one_the_code_builds() -> None:
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    assert schema() == json.loads(json.dumps(build())), (
+        "holdem/schemas/protocol.schema.json is stale: python -m holdem.protocol.schema"
+    )

@@ -3,7 +3,8 @@
 hang: never answers; late: answers each turn after 0.4 s; crash: exits at its
 first turn; garbage: answers a line that is not JSON; illegal: raises to 1;
 close: closes its output; exit: exits at once, before any turn; noisy: writes
-to stderr, then calls.
+to stderr, then calls; record: copies every line it reads to stderr, and
+calls.
 """
 
 import json
@@ -15,6 +16,9 @@ how = sys.argv[1]
 if how == "exit":
     sys.exit(0)
 for line in sys.stdin:
+    if how == "record":  # every line it reads, to its log
+        sys.stderr.write(line)
+        sys.stderr.flush()
     turn = json.loads(line)
     if turn.get("event") != "turn":
         continue
