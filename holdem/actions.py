@@ -320,13 +320,18 @@ class Decision(NamedTuple):
         return out
 
     @classmethod
-    def from_dict(cls, data: Any) -> Decision:
+    def from_dict(cls, data: Any, where: str = "decision") -> Decision:
         """The decision of :meth:`to_dict`'s form; raises :class:`~holdem.errors.WireError`
-        naming the field that is wrong."""
-        f = Fields(data, "decision")
-        kind = f.token("kind", ActionKind)
-        if kind not in PLAYER_KINDS and kind not in REFEREE_KINDS:
-            raise f.error("kind", kind.value, f"{kind.value!r} is a dealer step, not a decision")
+        naming the field that is wrong (its path from ``where``)."""
+        f = Fields(data, where)
+        if (
+            isinstance(data, dict)
+            and isinstance(data.get("kind"), str)
+            and data["kind"] in _DEALER_STEPS
+        ):
+            step = data["kind"]
+            raise f.error("kind", step, f"{step!r} is a dealer step, not a decision")
+        kind = f.token("kind", ActionKind, choices=PLAYER_KINDS + REFEREE_KINDS)
         to = f.integer("to", default=None)
         if (to is None) == (kind in _WAGERS):
             why = "a bet or raise needs its to-amount" if to is None else "only a bet or raise"
@@ -336,6 +341,12 @@ class Decision(NamedTuple):
             raise f.error("cards", data.get("cards"), "only a show gives cards, two of them")
         f.done()
         return cls(kind, to, cards)
+
+
+#: The values of the kinds that only the dealer's steps record.
+_DEALER_STEPS = frozenset(
+    k.value for k in ActionKind if k not in PLAYER_KINDS and k not in REFEREE_KINDS
+)
 
 
 class Choice(NamedTuple):

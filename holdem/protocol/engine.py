@@ -160,7 +160,8 @@ class Engine:
             return {"table": table.id, "hands": hands}
         if kind == "act":
             seat = self._own_seat(client, table, f)
-            decision = Decision.from_dict(f.raw("action", 'a decision ({"kind": ...})'))
+            raw = f.raw("action", 'a decision ({"kind": ...})')
+            decision = Decision.from_dict(raw, where="request.action")
             f.done()
             in_time = table.act(seat, decision)
             return {"table": table.id, "seat": seat, "in_time": in_time}
