@@ -12,7 +12,9 @@ from ``seed`` and the hand's number alone, so the result for a given seed
 does not depend on ``jobs`` (the processes the hands are shared among).
 
 For each seat and each bot it reports the chips won in big blinds per 100
-hands with a 95% confidence interval, VPIP (hands it put chips in before
+hands with a 95% confidence interval (of the deals: with duplicate dealing
+the sum of a deal's rotations, in which the luck of the cards cancels; for a
+bot in several seats, its seats together), VPIP (hands it put chips in before
 the flop of its own will), PFR (raised before the flop), aggression (bets
 and raises over calls after the flop) and showdowns (reached and won).
 
@@ -93,21 +95,40 @@ class _Tally:
         self.nets: list[float] = []
 
     def add(self, other: _Tally) -> None:
-        for name in ("vpip", "pfr", "aggressive", "calls", "showdowns", "won"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+        """The same seat's later hands."""
+        self._counts(other)
         self.nets.extend(other.nets)
 
-    def result(self, bot: str) -> SeatResult:
-        n = len(self.nets)
+    def merge(self, other: _Tally) -> None:
+        """Another seat's same hands (a bot's seats together): nets hand by hand."""
+        self._counts(other)
+        if self.nets:
+            self.nets = [a + b for a, b in zip(self.nets, other.nets, strict=True)]
+        else:
+            self.nets = list(other.nets)
+
+    def _counts(self, other: _Tally) -> None:
+        for name in ("vpip", "pfr", "aggressive", "calls", "showdowns", "won"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def result(self, bot: str, group: int = 1, seats: int = 1) -> SeatResult:
+        """The results; ``nets`` hold ``group`` hands a deal (its rotations,
+        with duplicate dealing) summed over ``seats`` seats (a bot's), and
+        the confidence interval is the deals': their hands share the cards,
+        so their luck is not independent (with duplicate dealing it cancels)."""
+        n = len(self.nets) * seats
         net = sum(self.nets)
-        mean = net / n if n else 0.0
-        var = sum((x - mean) ** 2 for x in self.nets) / (n - 1) if n > 1 else 0.0
+        hands_a_deal = group * seats
+        deals = [sum(self.nets[i : i + group]) for i in range(0, len(self.nets), group)]
+        d = len(deals)
+        mean = net / d if d else 0.0
+        var = sum((x - mean) ** 2 for x in deals) / (d - 1) if d > 1 else 0.0
         return SeatResult(
             bot=bot,
             hands=n,
             net=net,
-            bb_per_100=100 * mean,
-            ci95=100 * 1.96 * math.sqrt(var / n) if n else 0.0,
+            bb_per_100=100 * net / n if n else 0.0,
+            ci95=100 * 1.96 * math.sqrt(var / d) / hands_a_deal if d else 0.0,
             vpip=self.vpip / n if n else 0.0,
             pfr=self.pfr / n if n else 0.0,
             aggression=(
@@ -199,14 +220,14 @@ def simulate(
     for part in parts:  # (in the order of the hands, whatever the processes)
         for tally, counted in zip(tallies, part, strict=True):
             tally.add(counted)
+    group = len(levels) if duplicate else 1
     by_bot: dict[str, _Tally] = {}
     for level, tally in zip(levels, tallies, strict=True):
-        by_bot.setdefault(level, _Tally()).add(tally)
-    played = hands * (len(levels) if duplicate else 1)
+        by_bot.setdefault(level, _Tally()).merge(tally)
     return SimulationResult(
-        hands=played,
-        seats=tuple(t.result(level) for level, t in zip(levels, tallies, strict=True)),
-        bots={level: t.result(level) for level, t in by_bot.items()},
+        hands=hands * group,
+        seats=tuple(t.result(level, group) for level, t in zip(levels, tallies, strict=True)),
+        bots={level: t.result(level, group, levels.count(level)) for level, t in by_bot.items()},
     )
 
 

@@ -18,7 +18,19 @@ import holdem.bots.hard
 import holdem.bots.normal
 import holdem.bots.preflop
 import holdem.simulation
-from holdem import ConfigError, Decision, Hand, HandConfig, Phase, Structure, equity, format_cards
+from holdem import (
+    ActionKind,
+    ConfigError,
+    Decision,
+    Hand,
+    HandConfig,
+    Phase,
+    PlayerView,
+    Structure,
+    equity,
+    format_cards,
+    parse_cards,
+)
 from holdem.bots import BOTS, Bot, CallingStation, EasyBot, RandomBot, make_bot
 from holdem.bots.preflop import EQUITY, STARTING_HANDS, starting_hand, strength
 from holdem.table import CashGame, Tournament
@@ -315,3 +327,60 @@ def test_the_hard_bot_reads_ranges_again_for_new_hole_cards_on_one_configuration
         own = set(hand.hole_cards(0))  # type: ignore[arg-type]
         read = bot.range_of(hand.view(0), 1)
         assert not any(own & set(combo) for combo in read), hole
+
+
+def test_the_normal_bot_opens_wider_when_few_are_dealt_in() -> None:
+    from holdem.bots import NormalBot
+    from holdem.bots.preflop import strength
+
+    cards = "Kc 5d"  # a middling hand: rated about 0.50
+    assert 0.44 < strength(parse_cards(cards)) < 0.54
+    heads_up = Hand(HandConfig(stacks=(200, 200), button=0, small_blind=1, big_blind=2),
+                    hole_cards=[cards, "2c 2d"])  # fmt: skip
+    legal = heads_up.legal_actions()
+    assert legal is not None and heads_up.actor == 0  # the button, the small blind
+    assert NormalBot(seed=1).decide(heads_up.view(0), legal).kind is ActionKind.RAISE
+    six = Hand(HandConfig(stacks=(200,) * 6, button=0, small_blind=1, big_blind=2),
+               hole_cards=["2c 2d", "3c 3d", "4c 4d", cards, "5c 5h", "6c 6d"])  # fmt: skip
+    legal = six.legal_actions()
+    assert legal is not None and six.actor == 3  # first to act, six-handed: early
+    assert NormalBot(seed=1).decide(six.view(3), legal) == Decision.fold()
+
+
+def test_the_normal_bot_bets_the_flop_after_raising_heads_up_two_times_in_three() -> None:
+    from holdem.bots import NormalBot
+
+    bets = 0
+    for seed in range(300):
+        hand = Hand(HandConfig(stacks=(200, 200), button=0, small_blind=1, big_blind=2),
+                    hole_cards=["Ac 9d", "7h 6h"], board="Ks 2d 3c 8s Qh")  # fmt: skip
+        hand.act(Decision.raise_to(6))  # the button raises
+        hand.act(Decision.call())
+        hand.act(Decision.check())  # the big blind checks the flop to the raiser
+        legal = hand.legal_actions()
+        assert legal is not None and hand.actor == 0
+        bets += NormalBot(seed=seed).decide(hand.view(0), legal).kind is ActionKind.BET
+    assert 170 < bets < 230  # (about 200: no made hand, no draw: only the continuation bet)
+
+
+def test_the_hard_bot_bets_when_the_other_player_s_range_folds_enough() -> None:
+    from holdem.bots import HardBot
+
+    def spot(board: str) -> tuple[HardBot, PlayerView, float]:
+        hand = Hand(HandConfig(stacks=(200, 200), button=0, small_blind=1, big_blind=2),
+                    hole_cards=["9s 8s", "Ah Kh"], board=board)  # fmt: skip
+        hand.act(Decision.raise_to(6))
+        hand.act(Decision.call())  # the big blind called a raise: the best 35%
+        hand.act(Decision.check())
+        bot = HardBot(seed=2)
+        view = hand.view(0)
+        return bot, view, bot.equity(view, [1])
+
+    bot, view, eq = spot("Kc 7d 2h 4s 4c")  # a dry flop: most of the caller's range missed
+    air, calling = bot.split(view, 1)
+    assert 0.45 < air < 0.75 and calling is not None
+    assert bot._pays_to_bet(view, 1, eq)
+    bot, view, eq = spot("Ac Kd Qh 4s 4c")  # it hits the caller's range: a bet loses
+    air, _ = bot.split(view, 1)
+    assert air < 0.35
+    assert not bot._pays_to_bet(view, 1, eq)

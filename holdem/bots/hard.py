@@ -18,13 +18,22 @@ seed gives the same decisions anywhere: 30,000 deals against one range for
 each second of the budget (1,500 at 50 ms, between 300 and 20,000), and
 against at most two players, the others counting as the mean of those.
 
-Then, with ``p`` the pot and ``c`` the call:
+Before the flop it opens by the normal bot's chart (by position and the
+players dealt in); facing a raise it re-raises with an equity of 0.60 or
+more against the raisers' ranges, calls when the call's expected value is
+more than 5% of the pot, and folds otherwise.  After the flop, with ``p`` the
+pot and ``c`` the call:
 
 - it raises or bets for value when its equity is 0.62 or more (against two
   or more players, 0.62 minus 0.04 for each beyond the first is not lower
   than 0.50), to half the pot, two thirds or the pot, at random;
 - it calls when the call's expected value, ``equity * (p + c) - c``, is
   positive, else it folds (or checks when that is free);
+- heads-up, when it could check, it bets half the pot when that earns more
+  than checking: the other player's hands with nothing of their own on the
+  board fold (a share ``f`` of the range), the rest call (its equity
+  against them ``e``), so a bet ``b`` earns ``f * p + (1 - f) * (e * (p + 2b)
+  - b)`` against ``equity * p`` for a check;
 - it bluffs in measure: when it could check with an equity under 0.30 it
   bets two thirds of the pot 15% of the time (10% on the river), and it
   raises as a bluff 5% of the time when it would fold.
@@ -50,6 +59,7 @@ from ..evaluator import evaluate_many
 from ..ranges import Range
 from ..views import PlayerView
 from .base import Bot, board_category, fold_or_check, passive, showdown, wager
+from .normal import opening
 from .preflop import strength
 
 __all__ = ["HardBot"]
@@ -58,6 +68,9 @@ VALUE = 0.62
 CROWD = 0.04
 BLUFF, RIVER_BLUFF, BLUFF_RAISE = 0.15, 0.10, 0.05
 PUSH_DEPTH, PUSH_EQUITY = 12, 0.48
+#: facing a raise before the flop: re-raise with this equity against the
+#: raisers, call when the call's value is above this share of the pot
+PRE_RERAISE, PRE_MARGIN = 0.60, 0.05
 MAX_TRIALS, MIN_TRIALS = 20_000, 300
 #: deals against one range for each second of the budget, and the most
 #: players it deals against (fixed, not timed: the same seed must give the
@@ -97,6 +110,7 @@ class HardBot(Bot):
         self._hand: object = None
         self._hole: tuple[int, ...] | None = None
         self._read: dict[tuple[object, ...], Range] = {}
+        self._split: dict[tuple[object, ...], tuple[float, Range | None]] = {}
 
     def decide(self, view: PlayerView, legal: LegalActions) -> Decision:
         if view.phase is Phase.SHOWDOWN:
@@ -110,12 +124,20 @@ class HardBot(Bot):
             nobody_in = view.current_bet <= big_blind
             if nobody_in and legal.all_in is not None:
                 return Decision.all_in() if self.push(view) else fold_or_check(legal)
+        if not view.board:
+            return self._preflop(view, legal, me, to_call, others)
         eq = self.equity(view, others)
         value = max(0.50, VALUE - CROWD * (len(others) - 1))
         if eq >= value and legal.wager is not None:
             size = self.rng.choice((1 / 2, 2 / 3, 1))
             return wager(legal, view.bets[me] + to_call + int(size * (pot + to_call)))
         if to_call == 0:
+            if (
+                len(others) == 1
+                and legal.wager is not None
+                and self._pays_to_bet(view, others[0], eq)
+            ):
+                return wager(legal, view.bets[me] + (pot + 1) // 2)
             bluff = RIVER_BLUFF if view.street is Street.RIVER else BLUFF
             if eq < 0.30 and legal.wager is not None and self.rng.random() < bluff:
                 return wager(legal, view.bets[me] + (2 * pot) // 3)
@@ -126,6 +148,66 @@ class HardBot(Bot):
             return wager(legal, view.bets[me] + to_call + pot)
         return fold_or_check(legal)
 
+    def _preflop(
+        self, view: PlayerView, legal: LegalActions, me: int, to_call: int, others: list[int]
+    ) -> Decision:
+        """Before the flop: it opens by position and the players dealt in (the
+        normal bot's chart); facing a raise, its equity against the raisers'
+        ranges decides: re-raise, call when the call pays with a margin for
+        playing the rest of the hand, or fold."""
+        hole = view.hole_cards
+        assert hole is not None
+        big_blind = view.config.big_blind
+        if view.current_bet <= big_blind:  # nobody raised
+            if strength(hole) >= opening(view, me) and legal.wager is not None:
+                return wager(legal, 3 * big_blind + view.current_bet - big_blind)
+            return fold_or_check(legal) if to_call else passive(legal)
+        raisers = [p for p in others if view.bets[p] > big_blind] or others
+        eq = self.equity(view, raisers)
+        if eq >= PRE_RERAISE and legal.wager is not None:
+            return wager(legal, 3 * view.current_bet)
+        pot = view.pot
+        if eq * (pot + to_call) - to_call > PRE_MARGIN * pot:
+            return passive(legal)
+        return fold_or_check(legal)
+
+    def _pays_to_bet(self, view: PlayerView, position: int, eq: float) -> bool:
+        """Whether betting half the pot against one player earns more than
+        checking: their hands with nothing of their own fold, the others call
+        (its equity against those), and a check wins its equity of the pot."""
+        air, calling = self.split(view, position)
+        if calling is None:
+            return True  # (nothing they hold calls)
+        pot = view.pot
+        bet = (pot + 1) // 2
+        hole = view.hole_cards
+        assert hole is not None
+        trials = max(MIN_TRIALS, self._trials() // 2)
+        against = equity([tuple(hole), calling], board=tuple(view.board), trials=trials,
+                         seed=self.rng.randrange(2**31)).players[0].equity  # fmt: skip
+        betting = air * pot + (1 - air) * (against * (pot + 2 * bet) - bet)
+        return betting > eq * pot
+
+    def split(self, view: PlayerView, position: int) -> tuple[float, Range | None]:
+        """The share of player ``position``'s range with nothing of its own
+        on this board (who folds to a bet), and the rest of it (who calls)."""
+        read = self.range_of(view, position)
+        key = ("split", position, len(view.log), view.board)
+        cached = self._split.get(key)
+        if cached is not None:
+            return cached
+        items = read.items()
+        made = _made([c for c, _ in items], list(view.board))
+        total = sum(w for _, w in items)
+        kept = {c: w for (c, w), m in zip(items, made, strict=True) if m}
+        air = 1 - sum(kept.values()) / total if total else 0.0
+        result = (air, Range(kept) if kept else None)
+        self._split[key] = result
+        return result
+
+    def _trials(self) -> int:
+        return int(min(MAX_TRIALS, max(MIN_TRIALS, self.budget * TRIALS_A_SECOND)))
+
     def equity(self, view: PlayerView, others: list[int]) -> float:
         """Its equity against the ranges of ``others`` (positions): against
         each by Monte Carlo, and against several the product of those (the
@@ -134,7 +216,7 @@ class HardBot(Bot):
         assert hole is not None
         if not others:
             return 1.0
-        trials = int(min(MAX_TRIALS, max(MIN_TRIALS, self.budget * TRIALS_A_SECOND)))
+        trials = self._trials()
         product = 1.0
         for done, position in enumerate(others):
             if done == MOST_READ:  # the rest as the mean of those done
@@ -164,6 +246,7 @@ class HardBot(Bot):
         # hand after hand on one) with other hole cards
         if view.config is not self._hand or view.hole_cards != self._hole:
             self._hand, self._hole, self._read = view.config, view.hole_cards, {}
+            self._split = {}
         seat = view.config.seat_numbers[position]
         # what the reading depends on: the betting before the flop, the board,
         # and what they did after it

@@ -4,9 +4,11 @@ pot odds and the board's texture.
 Before the flop it plays a range by position: it opens (raises first in)
 with a preflop rating (:mod:`holdem.bots.preflop`) of at least 0.61 in the
 first third of the seats after the big blind, 0.58 in the middle, 0.54 on the
-button and in the cutoff and 0.56 from the small blind; facing a raise it
-re-raises with 0.66 and up and calls with the opening rating plus 0.04 when
-the price is at most a fifth of its stack, else folds.  With 15 big blinds or
+button and in the cutoff and 0.56 from the small blind (wider with few
+players dealt in: heads-up 0.44, three-handed 0.50 on the button); facing a
+raise it re-raises with 0.66 and up and calls with the opening rating plus
+0.04 (heads-up 0.47, three-handed 0.53) when the price is at most a fifth of
+its stack, else folds.  With 15 big blinds or
 fewer behind (a tournament's short stack) it pushes or folds: all in with
 0.56 and up at 10 to 15 big blinds, 0.53 below 10, 0.50 below 5; it calls
 another player's all-in with 0.60 and up.
@@ -19,8 +21,10 @@ ranks), a lower pair 0.45, a flush draw 0.35 on the flop and 0.19 on the
 turn, an open-ended straight draw 0.32 and 0.17 (both together: their sum),
 nothing 0.10.  It bets or raises two thirds of the pot when that estimate
 is 0.70 or more (a value bet), bets a draw half of the pot a third of the
-time (a semi-bluff), calls when the estimate beats the pot odds (the call
-over the pot after it), and otherwise checks or folds.
+time (a semi-bluff), heads-up on the flop after raising before it bets half
+the pot two times in three (a continuation bet), calls when the estimate
+beats the pot odds (the call over the pot after it), and otherwise checks or
+folds.
 
 >>> from holdem import Hand, HandConfig
 >>> hand = Hand(HandConfig(stacks=(100, 100), button=0, small_blind=1, big_blind=2),
@@ -31,7 +35,7 @@ over the pot after it), and otherwise checks or folds.
 
 from __future__ import annotations
 
-from ..actions import Decision, LegalActions, Phase
+from ..actions import ActionKind, Decision, LegalActions, Phase, Street
 from ..evaluator import Category, category, evaluate
 from ..views import PlayerView
 from .base import Bot, board_category, fold_or_check, passive, showdown, wager
@@ -41,7 +45,13 @@ __all__ = ["NormalBot"]
 
 #: opening ratings by position: early, middle, late (cutoff and button), small blind
 OPEN = {"early": 0.61, "middle": 0.58, "late": 0.54, "small blind": 0.56, "big blind": 0.56}
+#: with few players dealt in, wider: heads-up the small blind (the button)
+#: opens the best 70% of hands; three-handed the button the best 45%
+OPEN_FEW = {2: {"small blind": 0.44, "big blind": 0.44}, 3: {"late": 0.50, "small blind": 0.52}}
+#: the rating that calls a raise (of at most a fifth of its stack) when few are dealt in
+CALL_FEW = {2: 0.47, 3: 0.53}
 RERAISE, CALL_MORE = 0.66, 0.04
+CBET = 2 / 3  # heads-up on the flop, the raiser before it bets half the pot this often
 SHORT = 15  # big blinds behind: push or fold
 PUSH = ((5, 0.50), (10, 0.53), (16, 0.56))  # below each depth, push with this rating
 CALL_ALL_IN = 0.60
@@ -79,15 +89,17 @@ class NormalBot(Bot):
             if rating >= push and legal.all_in is not None:
                 return Decision.all_in()
             return fold_or_check(legal)
-        opening = OPEN[_position(view, me)]
+        dealt = len(view.config.stacks)
+        first_in = opening(view, me)
         raised = view.current_bet > big_blind
         if not raised:
-            if rating >= opening and legal.wager is not None:
+            if rating >= first_in and legal.wager is not None:
                 return wager(legal, 3 * big_blind + view.current_bet - big_blind)
             return fold_or_check(legal) if to_call else passive(legal)
         if rating >= RERAISE and legal.wager is not None:
             return wager(legal, 3 * view.current_bet)
-        if rating >= opening + CALL_MORE and 5 * to_call <= behind:
+        calling = CALL_FEW.get(dealt, first_in + CALL_MORE)
+        if rating >= calling and 5 * to_call <= behind:
             return passive(legal)
         return fold_or_check(legal)
 
@@ -100,6 +112,8 @@ class NormalBot(Bot):
             return wager(legal, view.bets[me] + to_call + (2 * (pot + to_call)) // 3)
         if to_call == 0:
             if draw and legal.wager is not None and self.rng.random() < DRAW_BET:
+                return wager(legal, view.bets[me] + (pot + 1) // 2)
+            if _continues(view, me) and legal.wager is not None and self.rng.random() < CBET:
                 return wager(legal, view.bets[me] + (pot + 1) // 2)
             return passive(legal)
         price = to_call / (pot + to_call)
@@ -138,6 +152,13 @@ class NormalBot(Bot):
         return max(0.10, draw_value), bool(flush or straight)
 
 
+def opening(view: PlayerView, me: int) -> float:
+    """The rating that opens (raises first in) from position ``me``, by the
+    position and how many players are dealt in."""
+    position = _position(view, me)
+    return OPEN_FEW.get(len(view.config.stacks), {}).get(position, OPEN[position])
+
+
 def _position(view: PlayerView, me: int) -> str:
     """Where the bot sits for the first round: ``early``, ``middle``,
     ``late`` (cutoff and button), ``small blind`` or ``big blind``."""
@@ -153,6 +174,21 @@ def _position(view: PlayerView, me: int) -> str:
     order = (me - first) % n  # 0: first to act
     others = max(1, n - 4)  # the seats before the cutoff
     return "early" if order < (others + 2) // 3 else "middle"
+
+
+def _continues(view: PlayerView, me: int) -> bool:
+    """A continuation bet's spot: the flop, one opponent left, and this player
+    the last to raise before it."""
+    if len(view.board) != 3 or sum(s in ("active", "all_in") for s in view.statuses) != 2:
+        return False
+    seat = view.config.seat_numbers[me]
+    raiser = None
+    for action in view.log:
+        if action.street is not Street.PREFLOP:
+            break
+        if action.kind in (ActionKind.BET, ActionKind.RAISE):
+            raiser = action.seat
+    return raiser == seat
 
 
 def _flush_draw(hole: tuple[int, ...], board: tuple[int, ...]) -> bool:
