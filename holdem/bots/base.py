@@ -123,6 +123,20 @@ def wager(legal: LegalActions, to: int) -> Decision:
 def board_category(board: Sequence[Card]) -> Category:
     """The hand the board alone makes (before the river: a pair, two pair,
     three or four of a kind on the board; nothing else shows in 3 or 4 cards)."""
+    key = tuple(board)
+    known = _BOARDS.get(key)
+    if known is None:
+        if len(_BOARDS) >= 4096:  # (the boards of a few hundred hands at once)
+            _BOARDS.clear()
+        known = _BOARDS[key] = _board_category(key)
+    return known
+
+
+#: boards seen, by their cards: every player of a hand asks of the same board
+_BOARDS: dict[tuple[Card, ...], Category] = {}
+
+
+def _board_category(board: Sequence[Card]) -> Category:
     if len(board) >= 5:
         return category(evaluate(board))
     ranks = [card // 4 for card in board]

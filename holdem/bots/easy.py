@@ -31,7 +31,7 @@ amount).  At showdown it shows.
 from __future__ import annotations
 
 from ..actions import Decision, LegalActions, Phase
-from ..evaluator import Category, category, evaluate
+from ..evaluator import Category, evaluate
 from ..views import PlayerView
 from .base import Bot, board_category, passive, showdown, wager
 from .preflop import strength
@@ -60,12 +60,13 @@ class EasyBot(Bot):
         elif roll < WOBBLE:
             tier = max(WEAK, tier - 1)
         pot = view.pot
-        to_call = 0 if legal.call is None else legal.call - _own(view, view.bets)
+        mine = _own(view, view.bets)
+        to_call = 0 if legal.call is None else legal.call - mine
         if tier == STRONG:
             if legal.wager is not None and self.rng.random() < 0.85:
                 if not view.board:  # three times the bet (or the big blind)
                     return wager(legal, 3 * max(view.current_bet, view.config.big_blind))
-                return wager(legal, _own(view, view.bets) + to_call + (2 * (pot + to_call)) // 3)
+                return wager(legal, mine + to_call + (2 * (pot + to_call)) // 3)
             return passive(legal)
         if tier == FAIR:
             if to_call == 0:
@@ -87,7 +88,7 @@ class EasyBot(Bot):
             others = sum(1 for s in view.statuses if s in ("active", "all_in")) - 1
             rating = strength(hole) - CROWD * max(0, others - 1)
             return STRONG if rating >= STRONG_PREFLOP else FAIR if rating >= FAIR_PREFLOP else WEAK
-        made = category(evaluate([*hole, *view.board]))
+        made = evaluate([*hole, *view.board]) >> 12  # (a value's category is its top bits)
         board = board_category(view.board)
         if made <= board:  # (the board's hand: its cards add nothing)
             return WEAK
