@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import click
 
 from holdem.bots import BOTS
 from holdem.config import Structure
 from holdem.histories import MAX_JOBS
-from holdem.simulation import SeatResult, simulate
+from holdem.simulation import PlaceResult, SeatResult, simulate
 
 
 def _row(name: str, r: SeatResult) -> str:
@@ -21,6 +23,26 @@ def _row(name: str, r: SeatResult) -> str:
         f"{name:<20} {r.hands:>8,} {r.bb_per_100:>+10.1f} ±{r.ci95:<8.1f} "
         f"{100 * r.vpip:>5.1f}% {100 * r.pfr:>5.1f}% {aggression:>6} {won:>13}"
     )
+
+
+def _place_row(name: str, r: PlaceResult) -> str:
+    places = " ".join(f"{count:>4}" for count in r.places)
+    return (
+        f"{name:<20} {r.tournaments:>6,} {100 * r.win_rate:>6.1f}% ±{100 * r.ci95:<5.1f} "
+        f"{r.mean_place:>6.2f} {r.hands:>7.1f}  {places}"
+    )
+
+
+def _place_record(r: PlaceResult) -> dict[str, object]:
+    return {
+        "bot": r.bot,
+        "tournaments": r.tournaments,
+        "places": list(r.places),
+        "mean_place": r.mean_place,
+        "win_rate": r.win_rate,
+        "ci95": r.ci95,
+        "hands": r.hands,
+    }
 
 
 def _record(r: SeatResult) -> dict[str, object]:
@@ -48,13 +70,16 @@ Examples:
   holdem simulate --seats hard,normal,easy --hands 2000 --duplicate --jobs 2
   holdem simulate --seats normal,normal,easy,easy,random,random --hands 5000 --json
   holdem simulate --seats hard,easy --hands 500 --histories hands/ && holdem validate hands/
+  holdem simulate --seats hard,normal,easy,random --tournaments 200 --jobs 2
 See docs/bots.md for what each bot does and what the figures mean.
 """,
 )
 @click.option("--seats", required=True, metavar="LEVEL,LEVEL,...",
               help="The bot of each seat, 2 to 10, comma-separated.")  # fmt: skip
-@click.option("--hands", type=click.IntRange(min=1), required=True,
-              help="Hands (deals, with --duplicate) to play.")  # fmt: skip
+@click.option("--hands", type=click.IntRange(min=1),
+              help="Hands (deals, with --duplicate) of a cash game to play.")  # fmt: skip
+@click.option("--tournaments", type=click.IntRange(min=1),
+              help="Freezeout tournaments to play instead (places and win rates).")  # fmt: skip
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the cards and the bots: the same seed, the same match.")  # fmt: skip
 @click.option("--duplicate", is_flag=True,
@@ -62,7 +87,11 @@ See docs/bots.md for what each bot does and what the figures mean.
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
               help="Processes (the result does not depend on it).")  # fmt: skip
 @click.option("--stack", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Big blinds each player starts every hand with.")  # fmt: skip
+              help="Big blinds each player starts every hand with (a tournament: "
+              "of its first level).")  # fmt: skip
+@click.option("--schedule", metavar="TEXT",
+              help="The tournaments' blinds, e.g. '10/20, 15/30, 25/50/5' (default: 10/20 "
+              "rising about 25% every 10 hands).")  # fmt: skip
 @click.option("--structure", type=click.Choice([s.value for s in Structure]),
               default=Structure.NO_LIMIT.value, show_default=True,
               help="Betting structure.")  # fmt: skip
@@ -72,22 +101,31 @@ See docs/bots.md for what each bot does and what the figures mean.
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def simulate_command(
     seats: str,
-    hands: int,
+    hands: int | None,
+    tournaments: int | None,
     seed: int,
     duplicate: bool,
     jobs: int,
     stack: int,
+    schedule: str | None,
     structure: str,
     histories: str | None,
     as_json: bool,
 ) -> None:
-    """Plays hands between bots and reports, by seat and by bot, big blinds
-    won per 100 hands with a 95% confidence interval, VPIP, PFR, aggression
-    (bets and raises over calls after the flop) and showdowns won/reached.
+    """Plays hands (or freezeout tournaments) between bots and reports, by
+    seat and by bot, big blinds won per 100 hands with a 95% confidence
+    interval, VPIP, PFR, aggression (bets and raises over calls after the
+    flop) and showdowns won/reached; for tournaments, the places, the mean
+    place and the win rate with its 95% confidence interval.
     """
+    if (hands is None) == (tournaments is None):
+        raise click.UsageError("give --hands (a cash game) or --tournaments, one of them")
     levels = [level.strip() for level in seats.split(",") if level.strip()]
     shown = not as_json and sys.stderr.isatty()
-    with click.progressbar(length=hands, label="playing", file=sys.stderr, hidden=not shown) as bar:
+    length: int = hands if hands is not None else tournaments or 0
+    with click.progressbar(
+        length=length, label="playing", file=sys.stderr, hidden=not shown
+    ) as bar:
         done = 0
 
         def progress(now: int) -> None:
@@ -98,6 +136,8 @@ def simulate_command(
         result = simulate(
             levels,
             hands=hands,
+            tournaments=tournaments,
+            schedule=schedule,
             seed=seed,
             duplicate=duplicate,
             jobs=jobs,
@@ -107,24 +147,48 @@ def simulate_command(
             histories=histories,
         )
     if as_json:
-        record = {
+        record: dict[str, object] = {
             "hands": result.hands,
             "seed": seed,
             "duplicate": duplicate,
             "seats": [_record(r) for r in result.seats],
             "bots": {name: _record(r) for name, r in result.bots.items()},
         }
+        if tournaments is not None:
+            record["tournaments"] = result.tournaments
+            record["places"] = [_place_record(r) for r in result.places]
+            record["places_by_bot"] = {n: _place_record(r) for n, r in result.places_by_bot.items()}
         click.echo(json.dumps(record))
         return
+    if tournaments is not None:
+        count = len(levels)
+        click.echo(f"{result.tournaments:,} tournaments ({result.hands:,} hands), seed {seed}"
+                   + (", duplicate" if duplicate else ""))  # fmt: skip
+        places = " ".join(
+            f"{n:>4}" for n in ("1st", "2nd", "3rd", *(f"{i}th" for i in range(4, 11)))[:count]
+        )
+        click.echo(
+            f"{'':<20} {'played':>6} {'won':>7} {'95% CI':<6} {'place':>6} {'hands':>7}  {places}"
+        )
+        _rows(_place_row, result.places, result.places_by_bot)
+        click.echo()
     header = (
         f"{'':<20} {'hands':>8} {'bb/100':>10} {'95% CI':<9} {'VPIP':>6} {'PFR':>6} "
         f"{'AF':>6} {'showdowns won':>13}"
     )
-    click.echo(f"{result.hands:,} hands, seed {seed}" + (", duplicate" if duplicate else ""))
+    if tournaments is None:
+        click.echo(f"{result.hands:,} hands, seed {seed}" + (", duplicate" if duplicate else ""))
+    else:
+        click.echo("Their hands (bb/100 in each hand's own big blinds):")
     click.echo(header)
-    for number, r in enumerate(result.seats, 1):
-        click.echo(_row(f"seat {number} {r.bot}", r))
-    if len(result.bots) < len(result.seats):
+    _rows(_row, result.seats, result.bots)
+
+
+def _rows(row: Callable[[str, Any], str], seats: Sequence[Any], bots: dict[str, Any]) -> None:
+    """A row for each seat, then for each bot that sat in several."""
+    for number, r in enumerate(seats, 1):
+        click.echo(row(f"seat {number} {r.bot}", r))
+    if len(bots) < len(seats):
         click.echo()
-        for name, r in result.bots.items():
-            click.echo(_row(name, r))
+        for name, r in bots.items():
+            click.echo(row(name, r))

@@ -41,6 +41,7 @@ from .errors import (
     ProtocolError,
     RangeError,
     RangeSyntaxError,
+    SimulationError,
     TableError,
     WireError,
 )
@@ -135,6 +136,7 @@ __all__ = [
     "RangeError",
     "RangeSyntaxError",
     "ShownHand",
+    "SimulationError",
     "SimulationResult",
     "Street",
     "Structure",

@@ -115,6 +115,11 @@ class WireError(HoldemError, ValueError):
         self.value = value
 
 
+class SimulationError(HoldemError, RuntimeError):
+    """A part of a simulation failed (a bot raised, a worker process died):
+    the message says which hands or tournaments, and what went wrong."""
+
+
 class ProtocolError(HoldemError, ValueError):
     """A request of the JSON-lines protocol that cannot be served.
 

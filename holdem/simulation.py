@@ -18,11 +18,20 @@ bot in several seats, its seats together), VPIP (hands it put chips in before
 the flop of its own will), PFR (raised before the flop), aggression (bets
 and raises over calls after the flop) and showdowns (reached and won).
 
+With ``tournaments`` instead of ``hands`` it plays freezeout tournaments
+(:class:`~holdem.table.Tournament`, the default schedule or ``schedule``),
+each player starting with ``stack`` big blinds of the first level, and
+reports for each seat and bot its finishing places: how often 1st, 2nd ...,
+the mean place, and the win rate with a 95% confidence interval.
+
 >>> result = simulate(["easy", "random"], hands=200, seed=1)
 >>> result.hands, [s.bot for s in result.seats]
 (200, ['easy', 'random'])
 >>> round(sum(s.net for s in result.seats), 6)
 0.0
+>>> cups = simulate(["easy", "random", "calling-station"], tournaments=20, seed=1)
+>>> cups.tournaments, sum(p.places[0] for p in cups.places)  # one winner a tournament
+(20, 20)
 """
 
 from __future__ import annotations
@@ -30,22 +39,23 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 from .actions import ActionKind, Street
 from .bots import BOTS, Bot, make_bot
 from .config import HandConfig, Structure
-from .errors import ConfigError
+from .errors import ConfigError, SimulationError
 from .hand import Hand
 from .histories.model import HandHistory
 from .histories.parallel import MAX_JOBS, _ignore_interrupts
 from .histories.phh import write_phh
 from .histories.playback import record
+from .table import Schedule, Tournament
 
-__all__ = ["SeatResult", "SimulationResult", "simulate"]
+__all__ = ["PlaceResult", "SeatResult", "SimulationResult", "simulate"]
 
 _VOLUNTARY = (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE)
 _AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE)
@@ -76,42 +86,110 @@ class SeatResult:
 
 
 @dataclass(frozen=True, slots=True)
+class PlaceResult:
+    """One seat's (or one bot's, over its seats) finishing places in tournaments."""
+
+    bot: str
+    tournaments: int
+    #: how often it finished 1st, 2nd, ... (a tie counts at the place shared)
+    places: tuple[int, ...]
+    mean_place: float
+    #: the share of tournaments won, and the half-width of its 95% confidence interval
+    win_rate: float
+    ci95: float
+    #: the hands it played, a tournament on average
+    hands: float
+
+
+@dataclass(frozen=True, slots=True)
 class SimulationResult:
-    """What :func:`simulate` found: by seat, and by bot."""
+    """What :func:`simulate` found: by seat, and by bot; with tournaments,
+    the places by seat and by bot too (``tournaments`` played; the hands'
+    results are then in big blinds of each hand's level)."""
 
     hands: int
     seats: tuple[SeatResult, ...]
     bots: dict[str, SeatResult]
+    tournaments: int = 0
+    places: tuple[PlaceResult, ...] = ()
+    places_by_bot: dict[str, PlaceResult] = field(default_factory=dict)
 
 
 class _Tally:
     """One seat's counts over hands (added up across processes in order)."""
 
-    __slots__ = ("aggressive", "calls", "nets", "pfr", "showdowns", "vpip", "won")
+    __slots__ = (
+        "aggressive",
+        "calls",
+        "dealt",
+        "nets",
+        "pfr",
+        "places",
+        "showdowns",
+        "vpip",
+        "won",
+    )
 
     def __init__(self) -> None:
         self.vpip = self.pfr = self.aggressive = self.calls = 0
         self.showdowns = self.won = 0
         self.nets: list[float] = []
+        #: tournaments: the place of each (in order), and the hands dealt to it
+        self.places: list[int] = []
+        self.dealt: list[int] = []
 
     def add(self, other: _Tally) -> None:
-        """The same seat's later hands."""
+        """The same seat's later hands (and tournaments)."""
         self._counts(other)
         self.nets.extend(other.nets)
+        self.places.extend(other.places)
+        self.dealt.extend(other.dealt)
 
     def merge(self, other: _Tally) -> None:
-        """Another seat's same hands (a bot's seats together): nets hand by hand."""
+        """Another seat's same hands (a bot's seats together): nets hand by hand
+        (with tournaments, whose hands differ by seat, only the places)."""
         self._counts(other)
-        if self.nets:
+        if other.places:
+            self.nets.extend(other.nets)
+            self.places.extend(other.places)
+            self.dealt.extend(other.dealt)
+        elif self.nets:
             self.nets = [a + b for a, b in zip(self.nets, other.nets, strict=True)]
         else:
             self.nets = list(other.nets)
+
+    def standing(self, bot: str, group: int = 1, seats: int = 1, players: int = 2) -> PlaceResult:
+        """The places; a tournament's ``group`` rotations (duplicate) for each of
+        ``seats`` seats are one sample for the win rate's interval (their
+        places are in that order: seat by seat, each one tournament after
+        another), as their cards are shared."""
+        n = len(self.places)
+        wins = [p == 1 for p in self.places]
+        per_seat = n // seats if seats else 0
+        samples = [
+            sum(wins[s * per_seat + i + r] for s in range(seats) for r in range(group))
+            for i in range(0, per_seat, group)
+        ]
+        d = len(samples)
+        mean = sum(samples) / d if d else 0.0
+        var = sum((x - mean) ** 2 for x in samples) / (d - 1) if d > 1 else 0.0
+        return PlaceResult(
+            bot=bot,
+            tournaments=n,
+            places=tuple(self.places.count(p) for p in range(1, players + 1)),
+            mean_place=sum(self.places) / n if n else 0.0,
+            win_rate=sum(wins) / n if n else 0.0,
+            ci95=1.96 * math.sqrt(var / d) / (group * seats) if d else 0.0,
+            hands=sum(self.dealt) / n if n else 0.0,
+        )
 
     def _counts(self, other: _Tally) -> None:
         for name in ("vpip", "pfr", "aggressive", "calls", "showdowns", "won"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def result(self, bot: str, group: int = 1, seats: int = 1) -> SeatResult:
+        if self.places:  # tournaments: hands differ by seat, each its own sample
+            group = seats = 1
         """The results; ``nets`` hold ``group`` hands a deal (its rotations,
         with duplicate dealing) summed over ``seats`` seats (a bot's), and
         the confidence interval is the deals': their hands share the cards,
@@ -142,22 +220,27 @@ class _Tally:
 def simulate(
     seats: Sequence[str],
     *,
-    hands: int,
+    hands: int | None = None,
+    tournaments: int | None = None,
     seed: int = 0,
     duplicate: bool = False,
     jobs: int = 1,
     stack: int = 100,
     structure: Structure | str = Structure.NO_LIMIT,
+    schedule: Schedule | str | None = None,
     progress: Callable[[int], None] | None = None,
     histories: str | Path | None = None,
 ) -> SimulationResult:
     """Plays ``hands`` hands (deals, with ``duplicate``: each played once per
-    rotation) between the bots of ``seats`` (2 to 10 level names) and
-    returns the results (the module's notes).  ``progress`` is called with
-    the number of deals done as the work goes.  ``histories``: a folder
-    (made if missing, holding no histories of an earlier run) where every
-    hand is written as PHH, ``simulation-NNNNNNN.phhs`` files of up to 500
-    deals each, the players named by seat and bot."""
+    rotation), or ``tournaments`` freezeouts, between the bots of ``seats``
+    (2 to 10 level names) and returns the results (the module's notes).
+    ``progress`` is called with the number of deals (tournaments) done as
+    the work goes.  ``schedule``: the tournaments' blinds (default
+    :meth:`Schedule.default`; text as ``Schedule.parse`` reads it).
+    ``histories``: a folder (made if missing, holding no histories of an
+    earlier run) where every hand is written as PHH, ``simulation-NNNNNNN.phhs``
+    files of up to 500 deals (or 5 tournaments) each, the players named by
+    seat and bot."""
     levels = list(seats)
     if not 2 <= len(levels) <= 10:
         raise ConfigError(f"2 to 10 seats, not {len(levels)}", field="seats", value=seats)
@@ -166,8 +249,15 @@ def simulate(
             raise ConfigError(
                 f"no bot level {level!r}: one of {', '.join(BOTS)}", field="seats", value=level
             )
+    if (hands is None) == (tournaments is None):
+        raise ConfigError(
+            "give hands (a cash game) or tournaments, not both or neither",
+            field="hands" if hands is None else "tournaments",
+            value=hands,
+        )
+    count = hands if hands is not None else tournaments
     for name, value, low, high in (
-        ("hands", hands, 1, None),
+        ("hands" if hands is not None else "tournaments", count, 1, None),
         ("jobs", jobs, 1, MAX_JOBS),
         ("stack", stack, 1, None),
         ("seed", seed, 0, None),
@@ -178,72 +268,126 @@ def simulate(
             )
         if high is not None and value > high:
             raise ConfigError(f"{name} must be at most {high}", field=name, value=value)
+    assert count is not None
     structure = Structure(structure)
+    if isinstance(schedule, str):
+        schedule = Schedule.parse(schedule)
+    if schedule is not None and tournaments is None:
+        raise ConfigError("a schedule is for tournaments", field="schedule", value=str(schedule))
     # chunks of whole blocks (the bots are seeded by block), a few per process
-    blocks = -(-hands // BLOCK)
-    size = BLOCK * max(1, min(5, -(-blocks // (4 * jobs))))
-    chunks = [(start, min(hands, start + size)) for start in range(0, hands, size)]
-    folder = None
-    if histories is not None:
-        path = Path(histories)
-        path.mkdir(parents=True, exist_ok=True)
-        old = sorted(path.glob("simulation-*.phhs*"))
-        if old:
-            raise ConfigError(
-                f"{old[0]} exists: write the histories to a new folder",
-                field="histories",
-                value=str(path),
-            )
-        folder = str(path)
-    task: _Task = (levels, seed, duplicate, stack, structure.value, folder)
+    block = BLOCK if hands is not None else 1
+    blocks = -(-count // block)
+    size = block * max(1, min(5, -(-blocks // (4 * jobs))))
+    chunks = [(start, min(count, start + size)) for start in range(0, count, size)]
+    folder = _folder(histories)
+    task: _Task = (levels, seed, duplicate, stack, structure.value, folder,
+                   None if schedule is None else str(schedule))  # fmt: skip
+    play = _play if hands is not None else _play_tournaments
     tallies = [_Tally() for _ in levels]
-    parts: list[list[_Tally]] = []
-    if jobs == 1:
-        for start, end in chunks:
-            parts.append(_play(task, start, end))
-            if progress is not None:
-                progress(end)
-    else:
-        # the workers leave Ctrl-C to this process, which stops them at once
-        pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
-        try:
-            for (_, end), part in zip(
-                chunks, pool.imap(partial(_play_chunk, task), chunks), strict=True
-            ):
-                parts.append(part)  # (in the order of the chunks)
-                if progress is not None:
-                    progress(end)
-            pool.close()
-        finally:  # (done, Ctrl-C or a failed job: the failure goes on up)
-            pool.terminate()
-            pool.join()
-    for part in parts:  # (in the order of the hands, whatever the processes)
+    for part in _chunks(play, task, chunks, jobs, progress):
         for tally, counted in zip(tallies, part, strict=True):
-            tally.add(counted)
+            tally.add(counted)  # (in the order of the hands, whatever the processes)
     group = len(levels) if duplicate else 1
     by_bot: dict[str, _Tally] = {}
     for level, tally in zip(levels, tallies, strict=True):
         by_bot.setdefault(level, _Tally()).merge(tally)
+    seat_results = tuple(t.result(level, group) for level, t in zip(levels, tallies, strict=True))
+    bot_results = {
+        level: t.result(level, group, levels.count(level)) for level, t in by_bot.items()
+    }
+    if hands is not None:
+        return SimulationResult(hands=hands * group, seats=seat_results, bots=bot_results)
+    n = len(levels)
+    # (the winner of each is dealt every hand of it)
+    played = sum(map(max, zip(*(t.dealt for t in tallies), strict=True)))
     return SimulationResult(
-        hands=hands * group,
-        seats=tuple(t.result(level, group) for level, t in zip(levels, tallies, strict=True)),
-        bots={level: t.result(level, group, levels.count(level)) for level, t in by_bot.items()},
+        hands=played,
+        seats=seat_results,
+        bots=bot_results,
+        tournaments=count * group,
+        places=tuple(
+            t.standing(level, group, 1, n) for level, t in zip(levels, tallies, strict=True)
+        ),
+        places_by_bot={
+            level: t.standing(level, group, levels.count(level), n) for level, t in by_bot.items()
+        },
     )
 
 
+def _folder(histories: str | Path | None) -> str | None:
+    """The folder of the hand histories, made if missing (and holding none)."""
+    if histories is None:
+        return None
+    path = Path(histories)
+    path.mkdir(parents=True, exist_ok=True)
+    old = sorted(path.glob("simulation-*.phhs*"))
+    if old:
+        raise ConfigError(
+            f"{old[0]} exists: write the histories to a new folder",
+            field="histories",
+            value=str(path),
+        )
+    return str(path)
+
+
+def _chunks(
+    play: Callable[[_Task, int, int], list[_Tally]],
+    task: _Task,
+    chunks: list[tuple[int, int]],
+    jobs: int,
+    progress: Callable[[int], None] | None,
+) -> Iterator[list[_Tally]]:
+    """The tallies of each chunk, in the order of the chunks, on ``jobs``
+    processes; a failure in one of them goes on up here."""
+    what = "hands" if play is _play else "tournaments"
+    if jobs == 1:
+        for start, end in chunks:
+            try:
+                part = play(task, start, end)
+            except Exception as exc:
+                raise _failed(what, start, end, exc) from exc
+            yield part
+            if progress is not None:
+                progress(end)
+        return
+    # the workers leave Ctrl-C to this process, which stops them at once
+    pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
+    try:
+        parts = pool.imap(partial(_play_chunk, play, task), chunks)
+        for start, end in chunks:
+            try:
+                part = next(parts)  # (in the order of the chunks)
+            except Exception as exc:
+                raise _failed(what, start, end, exc) from exc
+            yield part
+            if progress is not None:
+                progress(end)
+        pool.close()
+    finally:  # (done, Ctrl-C or a failed job: the failure goes on up)
+        pool.terminate()
+        pool.join()
+
+
+def _failed(what: str, start: int, end: int, exc: Exception) -> SimulationError:
+    return SimulationError(f"the {what} {start + 1} to {end} failed: {type(exc).__name__}: {exc}")
+
+
 #: What a simulation's processes are given: the levels, the seed, duplicate,
-#: the stack, the structure's value and the folder of the hand histories.
-_Task = tuple[list[str], int, bool, int, str, str | None]
+#: the stack, the structure's value, the folder of the hand histories and
+#: the tournaments' schedule (text).
+_Task = tuple[list[str], int, bool, int, str, str | None, str | None]
 
 
-def _play_chunk(task: _Task, chunk: tuple[int, int]) -> list[_Tally]:
-    return _play(task, *chunk)
+def _play_chunk(
+    play: Callable[[_Task, int, int], list[_Tally]], task: _Task, chunk: tuple[int, int]
+) -> list[_Tally]:
+    return play(task, *chunk)
 
 
 def _play(task: _Task, start: int, end: int) -> list[_Tally]:
     """Deals ``start`` to ``end`` (whole blocks, but for the last) of a
     simulation: the seats' tallies."""
-    levels, seed, duplicate, stack, structure, folder = task
+    levels, seed, duplicate, stack, structure, folder, _ = task
     n = len(levels)
     tallies = [_Tally() for _ in levels]
     big_blind = 2
@@ -282,13 +426,53 @@ def _play(task: _Task, start: int, end: int) -> list[_Tally]:
                 legal = hand.legal_actions()
                 assert legal is not None
                 hand.act(players[seat].decide(hand.view(seat), legal), seat=seat)
-            _count(hand, tallies, shift, big_blind)
+            _count(hand, tallies, shift)
             if folder is not None:
                 names = [f"seat{(p + shift) % n + 1}-{levels[(p + shift) % n]}" for p in range(n)]
                 hand_id = f"{deal + 1}.{shift + 1}" if duplicate else str(deal + 1)
                 histories.append(record(hand, names=names, hand_id=hand_id))
     if folder is not None:
         _write(Path(folder) / f"simulation-{start + 1:07}.phhs", histories)
+    return tallies
+
+
+def _play_tournaments(task: _Task, start: int, end: int) -> list[_Tally]:
+    """Tournaments ``start`` to ``end`` of a simulation: the seats' tallies
+    (their places, and their hands)."""
+    levels, seed, duplicate, stack, structure, folder, schedule_text = task
+    n = len(levels)
+    tallies = [_Tally() for _ in levels]
+    schedule = Schedule.default() if schedule_text is None else Schedule.parse(schedule_text)
+    chips = stack * schedule.level(0).big_blind
+    histories = []
+    for number in range(start, end):
+        for shift in range(n) if duplicate else range(1):
+            # table seat p holds the bot of seat (p + shift) % n, seeded by the
+            # tournament and its seat; the cards are the tournament's
+            names = [f"seat{(p + shift) % n + 1}-{levels[(p + shift) % n]}" for p in range(n)]
+            bots = {
+                name: make_bot(levels[(p + shift) % n], seed=_seed(seed, number, shift, p))
+                for p, name in enumerate(names)
+            }
+            game = Tournament(names, stack=chips, schedule=schedule, structure=structure,
+                              rng=_seed(seed, number))  # fmt: skip
+            dealt = [0] * n
+            while not game.finished:
+                result = game.play_hand(bots)
+                hand = result.played
+                _count(hand, tallies, shift)
+                for p in hand.config.seat_numbers:
+                    dealt[(p + shift) % n] += 1
+                if folder is not None:
+                    hand_id = f"{number + 1}.{shift + 1}.{result.hand}"
+                    histories.append(record(hand, tournament=True, hand_id=hand_id))
+            for placing in game.result().places:
+                p = names.index(placing.player)
+                tallies[(p + shift) % n].places.append(placing.place)
+            for p in range(n):
+                tallies[(p + shift) % n].dealt.append(dealt[(p + shift) % n])
+    if folder is not None:
+        _write(Path(folder) / f"simulation-t{start + 1:06}.phhs", histories)
     return tallies
 
 
@@ -310,12 +494,16 @@ def _write(path: Path, histories: list[HandHistory]) -> None:
     part.rename(path)
 
 
-def _count(hand: Hand, tallies: list[_Tally], shift: int, big_blind: int) -> None:
+def _count(hand: Hand, tallies: list[_Tally], shift: int) -> None:
     """Adds a played hand to the tallies of the seats whose bots played it
-    (one pass over its log)."""
+    (table seat ``p`` holds the bot of seat ``(p + shift) % n``; one pass
+    over its log), its results in its own big blinds."""
     n = len(tallies)
     outcome = hand.outcome
     assert outcome is not None
+    config = hand.config
+    seats = config.seat_numbers
+    big_blind = config.big_blind
     voluntary, raised = [False] * n, [False] * n
     aggressive, calls = [0] * n, [0] * n
     for action in hand.log:
@@ -331,9 +519,9 @@ def _count(hand: Hand, tallies: list[_Tally], shift: int, big_blind: int) -> Non
             aggressive[p] += 1
         elif kind is _CALL:
             calls[p] += 1
-    for p in range(n):
+    for position, p in enumerate(seats):
         tally = tallies[(p + shift) % n]
-        tally.nets.append(outcome.net[p] / big_blind)
+        tally.nets.append(outcome.net[position] / big_blind)
         tally.vpip += voluntary[p]
         tally.pfr += raised[p]
         tally.aggressive += aggressive[p]
@@ -343,4 +531,4 @@ def _count(hand: Hand, tallies: list[_Tally], shift: int, big_blind: int) -> Non
         for p in shown:
             tally = tallies[(p + shift) % n]
             tally.showdowns += 1
-            tally.won += outcome.net[p] > 0
+            tally.won += outcome.net[seats.index(p)] > 0

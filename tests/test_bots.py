@@ -24,6 +24,7 @@ from holdem import (
     Decision,
     Hand,
     HandConfig,
+    LegalActions,
     Phase,
     PlayerView,
     Structure,
@@ -384,3 +385,48 @@ def test_the_hard_bot_bets_when_the_other_player_s_range_folds_enough() -> None:
     air, _ = bot.split(view, 1)
     assert air < 0.35
     assert not bot._pays_to_bet(view, 1, eq)
+
+
+def test_tournaments_do_not_depend_on_the_number_of_processes_and_place_everyone() -> None:
+    from holdem import simulate
+
+    seats = ["normal", "easy", "random", "easy"]
+    one = simulate(seats, tournaments=9, seed=4, duplicate=True, stack=30)
+    two = simulate(seats, tournaments=9, seed=4, duplicate=True, stack=30, jobs=2)
+    assert one == two and one.tournaments == 36
+    for place in range(4):  # every tournament has a 1st ... a 4th (or a tie for it)
+        assert sum(p.places[place] for p in one.places) <= 36
+    assert sum(p.places[0] for p in one.places) == 36  # exactly one winner each
+    easy = one.places_by_bot["easy"]
+    assert easy.tournaments == 72 and sum(easy.places) == 72
+    assert easy.win_rate == pytest.approx(easy.places[0] / 72)
+    assert 1 <= easy.mean_place <= 4 and easy.hands > 0
+    assert one.hands < sum(s.hands for s in one.seats)  # (each hand counted once)
+
+
+class Exploding(Bot):
+    """A bot with a bug: it raises at its 200th decision."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.count = 0
+
+    def decide(self, view: PlayerView, legal: LegalActions) -> Decision:
+        self.count += 1
+        if self.count == 200:
+            raise ZeroDivisionError("the bot divided by zero")
+        return Decision.check() if legal.check else Decision.call()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_failure_in_a_job_is_reported_with_the_hands_it_played(
+    monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    from holdem import SimulationError, simulate
+
+    monkeypatch.setitem(BOTS, "exploding", Exploding)  # (workers are forked: they see it)
+    with pytest.raises(SimulationError, match=r"the hands \d+ to \d+ failed: ZeroDivisionError: "
+                       "the bot divided by zero"):  # fmt: skip
+        simulate(["exploding", "easy"], hands=2000, seed=1, jobs=jobs)
+    with pytest.raises(SimulationError, match=r"the tournaments \d+ to \d+ failed"):
+        simulate(["exploding", "easy"], tournaments=50, seed=1, jobs=jobs)

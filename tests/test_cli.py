@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -277,3 +278,56 @@ def test_simulate_writes_histories_that_validate_accepts(tmp_path: Path) -> None
     code, out, err = run("simulate", "--seats", "easy,easy", "--hands", "5",
                          "--histories", str(folder))  # fmt: skip
     assert code == 2 and "exists: write the histories to a new folder" in err
+
+
+def test_simulate_tournaments_report_places_and_write_valid_histories(tmp_path: Path) -> None:
+    folder = tmp_path / "cups"
+    args = ["simulate", "--seats", "normal,easy,random", "--tournaments", "6", "--seed", "2",
+            "--stack", "40", "--histories", str(folder)]  # fmt: skip
+    code, out, err = run(*args)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert re.match(r"6 tournaments \([\d,]+ hands\), seed 2$", lines[0])
+    assert lines[1].split()[-3:] == ["1st", "2nd", "3rd"]
+    assert lines[2].startswith("seat 1 normal")
+    firsts = [int(line.split()[-3]) for line in lines[2:5]]
+    assert sum(firsts) == 6  # a winner a tournament
+    hands = int(lines[0].split("(")[1].split()[0].replace(",", ""))
+    code, out, err = run("validate", "--strict", str(folder))
+    assert code == 0, out + err
+    assert f"{hands} hands" in out
+    code, out, err = run("simulate", "--seats", "normal,easy", "--tournaments", "4", "--json",
+                         "--schedule", "10/20, 20/40, 50/100")  # fmt: skip
+    record = json.loads(out)
+    assert record["tournaments"] == 4 and len(record["places"]) == 2
+    assert sum(p["places"][0] for p in record["places"]) == 4
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seats", "easy,easy"], "give --hands (a cash game) or --tournaments, one of them"),
+        (["--seats", "easy,easy", "--hands", "5", "--tournaments", "2"], "one of them"),
+        (["--seats", "easy,easy", "--hands", "5", "--schedule", "10/20"],
+         "a schedule is for tournaments"),
+        (["--seats", "easy,easy", "--tournaments", "2", "--schedule", "10/x"],
+         "the big blind 'x' is not a whole number"),
+    ],
+)  # fmt: skip
+def test_simulate_usage_errors_are_one_line(args: list[str], message: str) -> None:
+    code, out, err = run("simulate", *args)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and message in err, err
+
+
+def test_a_crash_in_a_simulation_job_is_one_line_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from test_bots import Exploding
+
+    from holdem.bots import BOTS
+
+    monkeypatch.setitem(BOTS, "exploding", Exploding)
+    code, out, err = run("simulate", "--seats", "exploding,easy", "--hands", "3000", "--jobs", "2")
+    assert code == 2 and out == ""
+    assert err.startswith("holdem simulate: error: the hands ") and len(err.splitlines()) == 1
+    assert "failed: ZeroDivisionError: the bot divided by zero" in err
