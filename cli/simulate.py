@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -123,14 +124,23 @@ def simulate_command(
     levels = [level.strip() for level in seats.split(",") if level.strip()]
     shown = not as_json and sys.stderr.isatty()
     length: int = hands if hands is not None else tournaments or 0
+    # the rate shown beside the bar: hands (tournaments) a second so far
+    per_step = (len(levels) if duplicate else 1) if hands is not None else 1
+    unit = "hands" if hands is not None else "tournaments"
+    begun = time.monotonic()
     with click.progressbar(
-        length=length, label="playing", file=sys.stderr, hidden=not shown
+        length=length,
+        label="playing",
+        file=sys.stderr,
+        hidden=not shown,
+        item_show_func=lambda rate: rate,
     ) as bar:
         done = 0
 
         def progress(now: int) -> None:
             nonlocal done
-            bar.update(now - done)
+            seconds = max(1e-9, time.monotonic() - begun)
+            bar.update(now - done, f"{now * per_step / seconds:,.1f} {unit}/s")
             done = now
 
         result = simulate(
