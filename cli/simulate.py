@@ -64,7 +64,8 @@ def _record(r: SeatResult) -> dict[str, object]:
 @click.command(
     "simulate",
     epilog=f"""\b
-Bot levels: {", ".join(BOTS)}.
+Bot levels: {", ".join(BOTS)}; or cmd:PROGRAM, a program playing by
+docs/protocol.md ("Programs as players").
 \b
 Examples:
   holdem simulate --seats easy,random --hands 10000
@@ -76,7 +77,8 @@ See docs/bots.md for what each bot does and what the figures mean.
 """,
 )
 @click.option("--seats", required=True, metavar="LEVEL,LEVEL,...",
-              help="The bot of each seat, 2 to 10, comma-separated.")  # fmt: skip
+              help="The bot of each seat, 2 to 10, comma-separated (a level, or "
+              "cmd:PROGRAM).")  # fmt: skip
 @click.option("--hands", type=click.IntRange(min=1),
               help="Hands (deals, with --duplicate) of a cash game to play.")  # fmt: skip
 @click.option("--tournaments", type=click.IntRange(min=1),
@@ -99,6 +101,9 @@ See docs/bots.md for what each bot does and what the figures mean.
 @click.option("--histories", type=click.Path(file_okay=False), metavar="DIR",
               help="Write every hand to DIR as PHH (made if missing; not over an "
               "earlier run).")  # fmt: skip
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=5.0,
+              show_default=True,
+              help="A program's seconds a decision (seats given as cmd:PROGRAM).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def simulate_command(
     seats: str,
@@ -111,6 +116,7 @@ def simulate_command(
     schedule: str | None,
     structure: str,
     histories: str | None,
+    seconds: float,
     as_json: bool,
 ) -> None:
     """Plays hands (or freezeout tournaments) between bots and reports, by
@@ -155,6 +161,7 @@ def simulate_command(
             structure=structure,
             progress=progress,
             histories=histories,
+            seconds=seconds,
         )
     if as_json:
         record: dict[str, object] = {
@@ -164,6 +171,7 @@ def simulate_command(
             "seats": [_record(r) for r in result.seats],
             "bots": {name: _record(r) for name, r in result.bots.items()},
         }
+        record["failures"] = {str(seat + 1): why for seat, why in result.failures.items()}
         if tournaments is not None:
             record["tournaments"] = result.tournaments
             record["places"] = [_place_record(r) for r in result.places]
@@ -192,13 +200,20 @@ def simulate_command(
         click.echo("Their hands (bb/100 in each hand's own big blinds):")
     click.echo(header)
     _rows(_row, result.seats, result.bots)
+    for seat, why in result.failures.items():
+        click.echo(f"seat {seat + 1} (a program) sat out: {why}")
 
 
 def _rows(row: Callable[[str, Any], str], seats: Sequence[Any], bots: dict[str, Any]) -> None:
     """A row for each seat, then for each bot that sat in several."""
     for number, r in enumerate(seats, 1):
-        click.echo(row(f"seat {number} {r.bot}", r))
+        click.echo(row(f"seat {number} {_label(r.bot)}", r))
     if len(bots) < len(seats):
         click.echo()
         for name, r in bots.items():
-            click.echo(row(name, r))
+            click.echo(row(_label(name), r))
+
+
+def _label(level: str) -> str:
+    """A seat's bot as the tables show it: a program (``cmd:...``) as ``program``."""
+    return "program" if level.startswith("cmd:") else level

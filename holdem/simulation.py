@@ -45,7 +45,7 @@ from functools import partial
 from pathlib import Path
 
 from .actions import ActionKind, Street
-from .bots import BOTS, Bot, make_bot
+from .bots import BOTS, make_bot
 from .config import HandConfig, Structure
 from .errors import ConfigError, SimulationError
 from .hand import Hand
@@ -53,7 +53,8 @@ from .histories.model import HandHistory
 from .histories.parallel import MAX_JOBS, _ignore_interrupts
 from .histories.phh import write_phh
 from .histories.playback import record
-from .table import Schedule, Tournament
+from .protocol.programs import PREFIX, Program, parse_command
+from .table import Decide, Schedule, Tournament
 
 __all__ = ["PlaceResult", "SeatResult", "SimulationResult", "simulate"]
 
@@ -113,6 +114,8 @@ class SimulationResult:
     tournaments: int = 0
     places: tuple[PlaceResult, ...] = ()
     places_by_bot: dict[str, PlaceResult] = field(default_factory=dict)
+    #: programs that sat out, by seat (from 0): why
+    failures: dict[int, str] = field(default_factory=dict)
 
 
 class _Tally:
@@ -122,6 +125,7 @@ class _Tally:
         "aggressive",
         "calls",
         "dealt",
+        "failures",
         "nets",
         "pfr",
         "places",
@@ -137,6 +141,7 @@ class _Tally:
         #: tournaments: the place of each (in order), and the hands dealt to it
         self.places: list[int] = []
         self.dealt: list[int] = []
+        self.failures: list[str] = []  # a program's reasons for sitting out
 
     def add(self, other: _Tally) -> None:
         """The same seat's later hands (and tournaments)."""
@@ -184,6 +189,7 @@ class _Tally:
         )
 
     def _counts(self, other: _Tally) -> None:
+        self.failures.extend(other.failures)
         for name in ("vpip", "pfr", "aggressive", "calls", "showdowns", "won"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
@@ -230,6 +236,7 @@ def simulate(
     schedule: Schedule | str | None = None,
     progress: Callable[[int], None] | None = None,
     histories: str | Path | None = None,
+    seconds: float = 5.0,
 ) -> SimulationResult:
     """Plays ``hands`` hands (deals, with ``duplicate``: each played once per
     rotation), or ``tournaments`` freezeouts, between the bots of ``seats``
@@ -240,14 +247,20 @@ def simulate(
     ``histories``: a folder (made if missing, holding no histories of an
     earlier run) where every hand is written as PHH, ``simulation-NNNNNNN.phhs``
     files of up to 500 deals (or 5 tournaments) each, the players named by
-    seat and bot."""
+    seat and bot.  A seat may be a program (``cmd:python mybot.py``,
+    :mod:`holdem.protocol.programs`) with ``seconds`` a decision; one that
+    fails sits out, and the result's ``failures`` say why."""
     levels = list(seats)
     if not 2 <= len(levels) <= 10:
         raise ConfigError(f"2 to 10 seats, not {len(levels)}", field="seats", value=seats)
     for level in levels:
-        if level not in BOTS:
+        if level.startswith(PREFIX):
+            parse_command(level)  # (a program's command; a bad one is refused here)
+        elif level not in BOTS:
             raise ConfigError(
-                f"no bot level {level!r}: one of {', '.join(BOTS)}", field="seats", value=level
+                f"no bot level {level!r}: one of {', '.join(BOTS)}, or cmd:PROGRAM",
+                field="seats",
+                value=level,
             )
     if (hands is None) == (tournaments is None):
         raise ConfigError(
@@ -281,7 +294,7 @@ def simulate(
     chunks = [(start, min(count, start + size)) for start in range(0, count, size)]
     folder = _folder(histories)
     task: _Task = (levels, seed, duplicate, stack, structure.value, folder,
-                   None if schedule is None else str(schedule))  # fmt: skip
+                   None if schedule is None else str(schedule), float(seconds))  # fmt: skip
     play = _play if hands is not None else _play_tournaments
     tallies = [_Tally() for _ in levels]
     for part in _chunks(play, task, chunks, jobs, progress):
@@ -292,11 +305,14 @@ def simulate(
     for level, tally in zip(levels, tallies, strict=True):
         by_bot.setdefault(level, _Tally()).merge(tally)
     seat_results = tuple(t.result(level, group) for level, t in zip(levels, tallies, strict=True))
+    failures = {i: t.failures[0] for i, t in enumerate(tallies) if t.failures}
     bot_results = {
         level: t.result(level, group, levels.count(level)) for level, t in by_bot.items()
     }
     if hands is not None:
-        return SimulationResult(hands=hands * group, seats=seat_results, bots=bot_results)
+        return SimulationResult(
+            hands=hands * group, seats=seat_results, bots=bot_results, failures=failures
+        )
     n = len(levels)
     # (the winner of each is dealt every hand of it)
     played = sum(map(max, zip(*(t.dealt for t in tallies), strict=True)))
@@ -311,6 +327,7 @@ def simulate(
         places_by_bot={
             level: t.standing(level, group, levels.count(level), n) for level, t in by_bot.items()
         },
+        failures=failures,
     )
 
 
@@ -373,9 +390,9 @@ def _failed(what: str, start: int, end: int, exc: Exception) -> SimulationError:
 
 
 #: What a simulation's processes are given: the levels, the seed, duplicate,
-#: the stack, the structure's value, the folder of the hand histories and
-#: the tournaments' schedule (text).
-_Task = tuple[list[str], int, bool, int, str, str | None, str | None]
+#: the stack, the structure's value, the folder of the hand histories, the
+#: tournaments' schedule (text) and a program's seconds a decision.
+_Task = tuple[list[str], int, bool, int, str, str | None, str | None, float]
 
 
 def _play_chunk(
@@ -387,9 +404,16 @@ def _play_chunk(
 def _play(task: _Task, start: int, end: int) -> list[_Tally]:
     """Deals ``start`` to ``end`` (whole blocks, but for the last) of a
     simulation: the seats' tallies."""
-    levels, seed, duplicate, stack, structure, folder, _ = task
-    n = len(levels)
+    levels, seconds = task[0], task[7]
     tallies = [_Tally() for _ in levels]
+    with _Players(levels, seconds, tallies) as make:
+        _deals(task, start, end, tallies, make)
+    return tallies
+
+
+def _deals(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Players) -> None:
+    levels, seed, duplicate, stack, structure, folder, _, _ = task
+    n = len(levels)
     big_blind = 2
     histories = []
     # a hand's configuration by its button (every hand starts at the same depth)
@@ -404,15 +428,12 @@ def _play(task: _Task, start: int, end: int) -> list[_Tally]:
         for button in range(n)
     ]
     rotations = range(n) if duplicate else range(1)
-    bots: list[list[Bot]] = []
+    bots: list[list[Decide]] = []
     for deal in range(start, end):
         if deal % BLOCK == 0:  # the bots of a block, seeded by it (chunks are blocks)
             block = deal // BLOCK
             bots = [
-                [
-                    make_bot(levels[(p + shift) % n], seed=_seed(seed, block, shift, p))
-                    for p in range(n)
-                ]
+                [make((p + shift) % n, shift, _seed(seed, block, shift, p)) for p in range(n)]
                 for shift in rotations
             ]
         for shift in rotations:
@@ -425,23 +446,29 @@ def _play(task: _Task, start: int, end: int) -> list[_Tally]:
                 assert seat is not None
                 legal = hand.legal_actions()
                 assert legal is not None
-                hand.act(players[seat].decide(hand.view(seat), legal), seat=seat)
+                hand.act(players[seat](hand.view(seat), legal), seat=seat)
             _count(hand, tallies, shift)
             if folder is not None:
-                names = [f"seat{(p + shift) % n + 1}-{levels[(p + shift) % n]}" for p in range(n)]
+                names = [_name(levels, (p + shift) % n) for p in range(n)]
                 hand_id = f"{deal + 1}.{shift + 1}" if duplicate else str(deal + 1)
                 histories.append(record(hand, names=names, hand_id=hand_id))
     if folder is not None:
         _write(Path(folder) / f"simulation-{start + 1:07}.phhs", histories)
-    return tallies
 
 
 def _play_tournaments(task: _Task, start: int, end: int) -> list[_Tally]:
     """Tournaments ``start`` to ``end`` of a simulation: the seats' tallies
     (their places, and their hands)."""
-    levels, seed, duplicate, stack, structure, folder, schedule_text = task
-    n = len(levels)
+    levels, seconds = task[0], task[7]
     tallies = [_Tally() for _ in levels]
+    with _Players(levels, seconds, tallies) as make:
+        _tournaments(task, start, end, tallies, make)
+    return tallies
+
+
+def _tournaments(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Players) -> None:
+    levels, seed, duplicate, stack, structure, folder, schedule_text, _ = task
+    n = len(levels)
     schedule = Schedule.default() if schedule_text is None else Schedule.parse(schedule_text)
     chips = stack * schedule.level(0).big_blind
     histories = []
@@ -449,9 +476,9 @@ def _play_tournaments(task: _Task, start: int, end: int) -> list[_Tally]:
         for shift in range(n) if duplicate else range(1):
             # table seat p holds the bot of seat (p + shift) % n, seeded by the
             # tournament and its seat; the cards are the tournament's
-            names = [f"seat{(p + shift) % n + 1}-{levels[(p + shift) % n]}" for p in range(n)]
+            names = [_name(levels, (p + shift) % n) for p in range(n)]
             bots = {
-                name: make_bot(levels[(p + shift) % n], seed=_seed(seed, number, shift, p))
+                name: make((p + shift) % n, shift, _seed(seed, number, shift, p))
                 for p, name in enumerate(names)
             }
             game = Tournament(names, stack=chips, schedule=schedule, structure=structure,
@@ -473,7 +500,42 @@ def _play_tournaments(task: _Task, start: int, end: int) -> list[_Tally]:
                 tallies[(p + shift) % n].dealt.append(dealt[(p + shift) % n])
     if folder is not None:
         _write(Path(folder) / f"simulation-t{start + 1:06}.phhs", histories)
-    return tallies
+
+
+def _name(levels: list[str], seat: int) -> str:
+    """A player's name in the histories: its seat and its bot (or ``program``)."""
+    level = levels[seat]
+    return f"seat{seat + 1}-{'program' if level.startswith(PREFIX) else level}"
+
+
+class _Players:
+    """Makes the players of a chunk: a bot for each block or tournament (seeded
+    by it), and for a program's seat the one program started for the chunk
+    (kept, per seat and rotation: starting a program costs milliseconds);
+    its reason for sitting out goes to the seat's tally at the end."""
+
+    def __init__(self, levels: list[str], seconds: float, tallies: list[_Tally]) -> None:
+        self.levels, self.seconds, self.tallies = levels, seconds, tallies
+        self.programs: dict[tuple[int, int], Program] = {}
+
+    def __call__(self, seat: int, shift: int, seed: int) -> Decide:
+        level = self.levels[seat]
+        if not level.startswith(PREFIX):
+            return make_bot(level, seed=seed)
+        program = self.programs.get((seat, shift))
+        if program is None:
+            program = Program(level, budget=self.seconds, name=f"seat{seat + 1}")
+            self.programs[(seat, shift)] = program
+        return program
+
+    def __enter__(self) -> _Players:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for (seat, _), program in sorted(self.programs.items()):
+            program.close()
+            if program.failure is not None:
+                self.tallies[seat].failures.append(program.failure)
 
 
 def _seed(*numbers: int) -> int:

@@ -177,3 +177,20 @@ def test_the_lines_a_program_reads_fit_the_protocol_s_schema(tmp_path: Path) -> 
         validator = jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": defs})
         errors = list(validator.iter_errors(line))
         assert not errors, errors[0].message
+
+
+def test_simulate_seats_programs_and_reports_the_ones_that_sit_out() -> None:
+    from holdem import simulate
+
+    station = f"cmd:{sys.executable} {PROGRAMS / 'builtin_bot.py'} calling-station 0"
+    crash = f"cmd:{sys.executable} {PROGRAMS / 'misbehave.py'} crash"
+    # a program without chance plays the same on 1 and on 2 processes
+    one = simulate([station, "easy", crash], hands=250, seed=3)
+    two = simulate([station, "easy", crash], hands=250, seed=3, jobs=2)
+    assert one == two
+    assert one.failures == {2: "exited with status 3"}
+    assert one.seats[0].pfr == 0 and one.seats[0].vpip > 0.3  # it plays as a calling station
+    assert one.seats[2].vpip == 0  # sat out: it checked or folded from its first turn
+    assert sum(s.net for s in one.seats) == pytest.approx(0)
+    cups = simulate([station, "easy"], tournaments=2, seed=1)
+    assert cups.tournaments == 2 and not cups.failures
