@@ -404,10 +404,25 @@ def _play_chunk(
 def _play(task: _Task, start: int, end: int) -> list[_Tally]:
     """Deals ``start`` to ``end`` (whole blocks, but for the last) of a
     simulation: the seats' tallies."""
+    return _chunk(_deals, task, start, end)
+
+
+def _play_tournaments(task: _Task, start: int, end: int) -> list[_Tally]:
+    """Tournaments ``start`` to ``end`` of a simulation: the seats' tallies
+    (their places, and their hands)."""
+    return _chunk(_tournaments, task, start, end)
+
+
+def _chunk(
+    body: Callable[[_Task, int, int, list[_Tally], _Players], None],
+    task: _Task,
+    start: int,
+    end: int,
+) -> list[_Tally]:
     levels, seconds = task[0], task[7]
     tallies = [_Tally() for _ in levels]
     with _Players(levels, seconds, tallies) as make:
-        _deals(task, start, end, tallies, make)
+        body(task, start, end, tallies, make)
     return tallies
 
 
@@ -454,16 +469,6 @@ def _deals(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Play
                 histories.append(record(hand, names=names, hand_id=hand_id))
     if folder is not None:
         _write(Path(folder) / f"simulation-{start + 1:07}.phhs", histories)
-
-
-def _play_tournaments(task: _Task, start: int, end: int) -> list[_Tally]:
-    """Tournaments ``start`` to ``end`` of a simulation: the seats' tallies
-    (their places, and their hands)."""
-    levels, seconds = task[0], task[7]
-    tallies = [_Tally() for _ in levels]
-    with _Players(levels, seconds, tallies) as make:
-        _tournaments(task, start, end, tallies, make)
-    return tallies
 
 
 def _tournaments(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Players) -> None:
