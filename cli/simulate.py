@@ -104,6 +104,9 @@ See docs/bots.md for what each bot does and what the figures mean.
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=5.0,
               show_default=True,
               help="A program's seconds a decision (seats given as cmd:PROGRAM).")  # fmt: skip
+@click.option("--logs", type=click.Path(file_okay=False), metavar="DIR",
+              help="Where the programs' stderr goes (DIR/seatN.log; default: "
+              "nowhere).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def simulate_command(
     seats: str,
@@ -117,6 +120,7 @@ def simulate_command(
     structure: str,
     histories: str | None,
     seconds: float,
+    logs: str | None,
     as_json: bool,
 ) -> None:
     """Plays hands (or freezeout tournaments) between bots and reports, by
@@ -162,6 +166,7 @@ def simulate_command(
             progress=progress,
             histories=histories,
             seconds=seconds,
+            logs=logs,
         )
     if as_json:
         record: dict[str, object] = {

@@ -237,6 +237,7 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     histories: str | Path | None = None,
     seconds: float = 5.0,
+    logs: str | Path | None = None,
 ) -> SimulationResult:
     """Plays ``hands`` hands (deals, with ``duplicate``: each played once per
     rotation), or ``tournaments`` freezeouts, between the bots of ``seats``
@@ -248,8 +249,9 @@ def simulate(
     earlier run) where every hand is written as PHH, ``simulation-NNNNNNN.phhs``
     files of up to 500 deals (or 5 tournaments) each, the players named by
     seat and bot.  A seat may be a program (``cmd:python mybot.py``,
-    :mod:`holdem.protocol.programs`) with ``seconds`` a decision; one that
-    fails sits out, and the result's ``failures`` say why."""
+    :mod:`holdem.protocol.programs`) with ``seconds`` a decision, its
+    stderr to ``logs/seatN.log`` (a folder, made if missing; None: thrown
+    away); one that fails sits out, and the result's ``failures`` say why."""
     levels = list(seats)
     if not 2 <= len(levels) <= 10:
         raise ConfigError(f"2 to 10 seats, not {len(levels)}", field="seats", value=seats)
@@ -293,8 +295,11 @@ def simulate(
     size = block * max(1, min(5, -(-blocks // (4 * jobs))))
     chunks = [(start, min(count, start + size)) for start in range(0, count, size)]
     folder = _folder(histories)
+    if logs is not None:
+        Path(logs).mkdir(parents=True, exist_ok=True)
     task: _Task = (levels, seed, duplicate, stack, structure.value, folder,
-                   None if schedule is None else str(schedule), float(seconds))  # fmt: skip
+                   None if schedule is None else str(schedule), float(seconds),
+                   None if logs is None else str(logs))  # fmt: skip
     play = _play if hands is not None else _play_tournaments
     tallies = [_Tally() for _ in levels]
     for part in _chunks(play, task, chunks, jobs, progress):
@@ -391,8 +396,9 @@ def _failed(what: str, start: int, end: int, exc: Exception) -> SimulationError:
 
 #: What a simulation's processes are given: the levels, the seed, duplicate,
 #: the stack, the structure's value, the folder of the hand histories, the
-#: tournaments' schedule (text) and a program's seconds a decision.
-_Task = tuple[list[str], int, bool, int, str, str | None, str | None, float]
+#: tournaments' schedule (text), a program's seconds a decision and the
+#: folder of the programs' logs.
+_Task = tuple[list[str], int, bool, int, str, str | None, str | None, float, str | None]
 
 
 def _play_chunk(
@@ -419,15 +425,15 @@ def _chunk(
     start: int,
     end: int,
 ) -> list[_Tally]:
-    levels, seconds = task[0], task[7]
+    levels, seconds, logs = task[0], task[7], task[8]
     tallies = [_Tally() for _ in levels]
-    with _Players(levels, seconds, tallies) as make:
+    with _Players(levels, seconds, tallies, logs) as make:
         body(task, start, end, tallies, make)
     return tallies
 
 
 def _deals(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Players) -> None:
-    levels, seed, duplicate, stack, structure, folder, _, _ = task
+    levels, seed, duplicate, stack, structure, folder, _, _, _ = task
     n = len(levels)
     big_blind = 2
     histories = []
@@ -472,7 +478,7 @@ def _deals(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Play
 
 
 def _tournaments(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Players) -> None:
-    levels, seed, duplicate, stack, structure, folder, schedule_text, _ = task
+    levels, seed, duplicate, stack, structure, folder, schedule_text, _, _ = task
     n = len(levels)
     schedule = Schedule.default() if schedule_text is None else Schedule.parse(schedule_text)
     chips = stack * schedule.level(0).big_blind
@@ -519,8 +525,10 @@ class _Players:
     (kept, per seat and rotation: starting a program costs milliseconds);
     its reason for sitting out goes to the seat's tally at the end."""
 
-    def __init__(self, levels: list[str], seconds: float, tallies: list[_Tally]) -> None:
-        self.levels, self.seconds, self.tallies = levels, seconds, tallies
+    def __init__(
+        self, levels: list[str], seconds: float, tallies: list[_Tally], logs: str | None
+    ) -> None:
+        self.levels, self.seconds, self.tallies, self.logs = levels, seconds, tallies, logs
         self.programs: dict[tuple[int, int], Program] = {}
 
     def __call__(self, seat: int, shift: int, seed: int) -> Decide:
@@ -529,7 +537,8 @@ class _Players:
             return make_bot(level, seed=seed)
         program = self.programs.get((seat, shift))
         if program is None:
-            program = Program(level, budget=self.seconds, name=f"seat{seat + 1}")
+            log = None if self.logs is None else Path(self.logs) / f"seat{seat + 1}.log"
+            program = Program(level, budget=self.seconds, name=f"seat{seat + 1}", log=log)
             self.programs[(seat, shift)] = program
         return program
 

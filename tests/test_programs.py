@@ -179,7 +179,7 @@ def test_the_lines_a_program_reads_fit_the_protocol_s_schema(tmp_path: Path) -> 
         assert not errors, errors[0].message
 
 
-def test_simulate_seats_programs_and_reports_the_ones_that_sit_out() -> None:
+def test_simulate_seats_programs_and_reports_the_ones_that_sit_out(tmp_path: Path) -> None:
     from holdem import simulate
 
     station = f"cmd:{sys.executable} {PROGRAMS / 'builtin_bot.py'} calling-station 0"
@@ -194,3 +194,23 @@ def test_simulate_seats_programs_and_reports_the_ones_that_sit_out() -> None:
     assert sum(s.net for s in one.seats) == pytest.approx(0)
     cups = simulate([station, "easy"], tournaments=2, seed=1)
     assert cups.tournaments == 2 and not cups.failures
+    noisy = f"cmd:{sys.executable} {PROGRAMS / 'misbehave.py'} noisy"
+    simulate(["easy", noisy], hands=20, seed=1, logs=tmp_path / "logs", jobs=2)
+    assert "thinking about 1" in (tmp_path / "logs" / "seat2.log").read_text()
+
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+@pytest.mark.skipif(not EXAMPLES.exists(), reason="examples/ is not beside the tests")
+@pytest.mark.skipif(sys.platform == "win32", reason="the shell example needs sh")
+def test_the_example_bots_play_as_written() -> None:
+    from holdem import simulate
+
+    python_bot = f"cmd:{sys.executable} {EXAMPLES / 'caller_bot.py'}"
+    shell_bot = f"cmd:sh {EXAMPLES / 'caller_bot.sh'}"
+    result = simulate([python_bot, shell_bot, "easy"], hands=60, seed=2, seconds=20)
+    assert result.failures == {}
+    shell = result.seats[1]
+    assert shell.pfr == 0 and shell.vpip > 0.3  # it checks or calls, always
+    assert sum(s.net for s in result.seats) == pytest.approx(0)

@@ -355,6 +355,33 @@ def test_garbage_gets_a_documented_error_and_the_engine_goes_on(line: bytes) -> 
     assert sum(s.chips for s in engine.tables[table].table.seats.values()) == 600
 
 
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "malformed_json"),  # past any recursion limit
+        (b'{"a":' * 40 + b"1" + b"}" * 40, "malformed_json"),  # deeper than the protocol's 32
+        (b'{"id": 1, "type": "act", "table": "t1", "seat": 0, "action": {"kind": "ra',
+         "malformed_json"),  # a line cut short
+        (b'{"id": 1, "type": "start", "table": "t1", "hands": ' + b"9" * 5000 + b"}",
+         "malformed_json"),  # an integer of 5,000 digits
+        (b'{"id": 1, "type": "start", "table": "t1", "hands": 1e308}', "invalid_field"),
+        (b'{"id": 1, "type": "start", "table": "t1", "hands": 99999999999}', "limit"),
+        (b'{"id": 1, "type": "state", "table": "t1", "table": "t2"}', "unknown_table"),
+        (b"\xff\xfe{}", "malformed_json"),
+        (b'{"id": 1, "type": "hello", "version": 1}\x00', "malformed_json"),
+    ],
+)  # fmt: skip
+def test_lines_made_to_break_a_reader_get_an_error_and_the_engine_goes_on(
+    line: bytes, code: str
+) -> None:
+    engine = Engine()
+    client = Client(engine)
+    client.ok(HELLO)
+    table = cash_table(client)
+    assert client.code(line) == code
+    assert client.ok({"type": "state", "table": table})["hands_played"] == 0
+
+
 def test_a_line_too_long_is_one_error_and_the_next_line_is_read() -> None:
     lines = Lines(limit=MAX_LINE)
     out = lines.feed(b"x" * (MAX_LINE + 10)) + lines.feed(b"yyy\n" + b'{"a": 1}\n')

@@ -46,6 +46,19 @@ def test_a_transcript_replays_as_recorded(path: Path) -> None:
     if RECORD:
         path.write_text("".join(json.dumps(e) + "\n" for e in replayed), encoding="utf-8")
     assert [e for e in replayed] == entries, f"{path.name}: the engine's replies changed"
+    jsonschema = pytest.importorskip("jsonschema")
+    from holdem.protocol.schema import schema
+
+    defs = schema()["$defs"]
+    message = jsonschema.Draft202012Validator({"$ref": "#/$defs/Message", "$defs": defs})
+    request = jsonschema.Draft202012Validator({"$ref": "#/$defs/Request", "$defs": defs})
+    for entry in entries:  # every message fits the schema, and every good request
+        if "recv" in entry:
+            errors = list(message.iter_errors(entry["recv"]))
+            assert not errors, (errors[0].message, entry)
+        elif "send" in entry:
+            errors = list(request.iter_errors(entry["send"]))
+            assert not errors, (errors[0].message, entry)
 
 
 def test_the_transcripts_show_every_error_code_a_client_can_cause() -> None:
