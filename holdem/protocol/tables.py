@@ -116,7 +116,9 @@ class ServedTable:
                 "seat": seat,
                 "cards": [format_card(c) for c in cards],
             }
-            self._out(message, None if self.full_information else {owner} if owner else set())
+            self._out(
+                message, None if self.full_information else {owner} if owner is not None else set()
+            )
 
     # ------------------------------------------------------------ playing
 
