@@ -33,9 +33,7 @@ player, ratios against each peer, and a verdict per performance target.
 
 from __future__ import annotations
 
-import argparse
 import gc
-import importlib
 import platform
 import random
 import sys
@@ -44,6 +42,13 @@ from collections.abc import Callable
 from typing import Any
 
 from _common import emit, set_bench
+from _peers import (
+    arguments,
+    installed,
+    pypokerengine_call,
+    pypokerengine_player_class,
+    texasholdem_hands,
+)
 
 import holdem
 from holdem.actions import ActionKind, LegalActions
@@ -243,68 +248,33 @@ def view_costs(states: int, repeat: int) -> dict[str, float]:
 
 
 def texasholdem_run(hands: int, rng: random.Random, players: str) -> int:
-    from texasholdem import ActionType, TexasHoldEm
     from texasholdem.agents import call_agent, random_agent
 
-    random.seed(rng.getrandbits(32))  # texasholdem shuffles with the global RNG
     agent = call_agent if players == "call" else random_agent
-    game = TexasHoldEm(buyin=STACK, big_blind=BB, small_blind=SB, max_players=PLAYERS)
-    done = 0
-    while done < hands:
-        if not game.is_game_running():
-            game = TexasHoldEm(buyin=STACK, big_blind=BB, small_blind=SB, max_players=PLAYERS)
-        game.start_hand()
-        if not game.is_game_running():  # one player left: no hand was played
-            continue
-        while game.is_hand_running():
-            action, total = agent(game)
-            if action == ActionType.RAISE:
-                game.take_action(action, total=total)
-            else:
-                game.take_action(action)
-        done += 1
-    return done
+    return texasholdem_hands(
+        hands, rng, agent, players=PLAYERS, stack=STACK, blinds=(SB, BB), reset=False
+    )
 
 
 # ------------------------------------------------------------ PyPokerEngine
 
 
-def pypokerengine_call(hands: int, rng: random.Random) -> int:
+def pypokerengine_run(hands: int, rng: random.Random) -> int:
+    """Call-only players in PyPokerEngine's own game loop: games of as many
+    rounds as hands are left, until ``hands`` rounds are played."""
     from pypokerengine.api.game import setup_config, start_poker
-    from pypokerengine.players import BasePokerPlayer
 
     random.seed(rng.getrandbits(32))  # PyPokerEngine shuffles with the global RNG
+    player = pypokerengine_player_class()
     played = [0]
-
-    class CallPlayer(BasePokerPlayer):  # type: ignore[misc]
-        def __init__(self, counts: bool) -> None:
-            self.counts = counts  # every player hears each result: one counts the hands
-
-        def declare_action(self, valid_actions: Any, hole_card: Any, round_state: Any) -> Any:
-            call = valid_actions[1]
-            return call["action"], call["amount"]
-
-        def receive_game_start_message(self, game_info: Any) -> None:
-            pass
-
-        def receive_round_start_message(self, round_count: Any, hole: Any, seats: Any) -> None:
-            pass
-
-        def receive_street_start_message(self, street: Any, round_state: Any) -> None:
-            pass
-
-        def receive_game_update_message(self, action: Any, round_state: Any) -> None:
-            pass
-
-        def receive_round_result_message(self, winners: Any, info: Any, state: Any) -> None:
-            played[0] += self.counts
-
     while played[0] < hands:
         config = setup_config(
             max_round=hands - played[0], initial_stack=STACK, small_blind_amount=SB
         )
         for i in range(PLAYERS):
-            config.register_player(name=f"p{i}", algorithm=CallPlayer(i == 0))
+            config.register_player(
+                name=f"p{i}", algorithm=player(pypokerengine_call, played if i == 0 else None)
+            )
         start_poker(config, verbose=0)
     return played[0]
 
@@ -377,7 +347,7 @@ RUNNERS: dict[str, dict[str, Callable[[int, random.Random], int]]] = {
         "call": lambda n, r: texasholdem_run(n, r, "call"),
         "random": lambda n, r: texasholdem_run(n, r, "random"),
     },
-    "PyPokerEngine": {"call": pypokerengine_call},
+    "PyPokerEngine": {"call": pypokerengine_run},
     "pokerkit": {
         "call": lambda n, r: pokerkit_run(n, r, "call"),
         "random": lambda n, r: pokerkit_run(n, r, "random"),
@@ -385,8 +355,6 @@ RUNNERS: dict[str, dict[str, Callable[[int, random.Random], int]]] = {
 }
 PIP_NAMES = {"holdem": "holdem", "texasholdem": "texasholdem",
              "PyPokerEngine": "PyPokerEngine", "pokerkit": "pokerkit"}  # fmt: skip
-MODULES = {"holdem": "holdem", "texasholdem": "texasholdem",
-           "PyPokerEngine": "pypokerengine", "pokerkit": "pokerkit"}  # fmt: skip
 
 
 def version_of(engine: str) -> str | None:
@@ -399,19 +367,9 @@ def version_of(engine: str) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a smoke run (10x fewer hands)")
-    parser.add_argument("--repeat", type=int, default=3, help="rounds; the best counts")
-    args = parser.parse_args(argv)
+    args = arguments(__doc__.splitlines()[0], 3, argv)
     scale = 10 if args.quick else 1
-    engines = []
-    for engine in RUNNERS:
-        try:
-            importlib.import_module(MODULES[engine])
-        except ImportError:
-            emit(note=f"{engine} is not installed: skipped", engine=engine)
-            continue
-        engines.append(engine)
+    engines = installed(RUNNERS)
     emit(
         bench="engine",
         python=platform.python_version(),
