@@ -30,10 +30,9 @@ Commands (a word or its first letter):
   b N, bet N       bet to N chips in all this round (b min, b max, b pot)
   r N, raise N     raise to N chips in all this round (r min, r max, r pot)
   a, allin         go all in
-  s, show          show your cards at showdown;  m, muck: muck them
   t, table         show the table again
   help             this help
-  quit             leave the game after this hand (your hand is folded)
+  quit             leave the game after this hand (you check or fold until it ends)
 Amounts are what your bet comes to this round, not what you add: facing a bet
 of 100, 'r 300' puts 300 in front of you in all."""
 
@@ -161,15 +160,16 @@ def _wager(word: str, rest: list[str], legal: LegalActions, pot_after_call: int)
     return Decision(kind, to)
 
 
-def menu(legal: LegalActions) -> str:
-    """The legal decisions with their amounts and keys, on one line."""
+def menu(legal: LegalActions, mine: int = 0) -> str:
+    """The legal decisions with their amounts and keys, on one line; ``mine``
+    (the player's bet this round) makes a call's amount what it adds."""
     parts = []
     if legal.fold:
         parts.append("f fold")
     if legal.check:
         parts.append("k check")
     if legal.call is not None:
-        parts.append(f"c call {legal.call:,}")
+        parts.append(f"c call {legal.call - mine:,}")
     if legal.wager is not None and legal.min_to is not None and legal.max_to is not None:
         key, verb = ("b", "bet") if legal.wager is ActionKind.BET else ("r", "raise to")
         span = (

@@ -37,8 +37,8 @@ def serve_stdio(infd: int, out: Any, engine: Engine | None = None) -> None:
     lines = Lines()
     while True:
         deadline = engine.next_deadline()
-        if deadline is not None:
-            wait = max(0.0, deadline - time.monotonic())
+        if engine.busy() or deadline is not None:
+            wait = 0.0 if engine.busy() else max(0.0, (deadline or 0.0) - time.monotonic())
             if not select.select([infd], [], [], wait)[0]:
                 _write(out, engine.tick())
                 continue
@@ -49,7 +49,9 @@ def serve_stdio(infd: int, out: Any, engine: Engine | None = None) -> None:
                 _write(out, [(client, error_reply(None, _TOO_LONG))])
             elif line.strip():
                 _write(out, engine.handle(client, line))
-        if not data:
+        if not data:  # (the runs under way are played to their end first)
+            while engine.busy():
+                _write(out, engine.tick())
             _write(out, engine.disconnect(client))
             return
 
@@ -69,6 +71,10 @@ async def serve_tcp(host: str, port: int, ready: Any = None) -> None:
 
     async def timers() -> None:
         while True:
+            if engine.busy():  # runs of hands: a slice, then the clients again
+                await asyncio.sleep(0)
+                deliver(engine.tick())
+                continue
             deadline = engine.next_deadline()
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
             wake.clear()

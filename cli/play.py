@@ -153,7 +153,7 @@ class Session:
         if legal.show or legal.muck:
             return _show_or_muck(view, legal)
         if self.leaving:
-            return Decision.check() if legal.check else Decision.fold()
+            return legal.check_or_fold()
         deadline = self.timer.deadline(self.name) if self.timer is not None else None
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         self.screen.turn(view, legal, left)
@@ -168,7 +168,7 @@ class Session:
             if line is None:
                 click.echo()
                 self.screen.say("Time is up.", fg="red")
-                return Decision.check() if legal.check else Decision.fold()
+                return legal.check_or_fold()
             command = read_command(line, legal, view.pot, mine)
             if isinstance(command, Decision):
                 return command
@@ -181,7 +181,7 @@ class Session:
                     view, legal, None if deadline is None else deadline - time.monotonic()
                 )
             else:  # quit
-                self.screen.say("You fold and leave the table after this hand.")
+                self.screen.say("You leave the table after this hand (checking or folding).")
                 return self._leave(legal)
 
     def programs_out(self) -> list[int]:
@@ -197,7 +197,7 @@ class Session:
 
     def _leave(self, legal: LegalActions) -> Decision:
         self.leaving = True
-        return Decision.check() if legal.check else Decision.fold()
+        return legal.check_or_fold()
 
     def ask(self, question: str) -> bool:
         """A yes-or-no question between hands (no at the end of the input)."""
@@ -229,16 +229,18 @@ class Histories:
     """Every finished hand written at once to the session's files (PHH, and
     PokerStars text on request), so a game cut short loses no hand."""
 
-    def __init__(self, stack: ExitStack, folder: Path, stem: str, pokerstars: bool) -> None:
+    def __init__(
+        self, stack: ExitStack, folder: Path, stem: str, *, phh: bool, pokerstars: bool
+    ) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        suffixes = (".phhs", ".txt") if pokerstars else (".phhs",)
+        suffixes = [s for s, wanted in ((".phhs", phh), (".txt", pokerstars)) if wanted]
         taken = 1  # a name no earlier session's files have (never written over)
         while any((folder / f"{stem}{_nth(taken)}{s}").exists() for s in suffixes):
             taken += 1
         self.files = [folder / f"{stem}{_nth(taken)}{s}" for s in suffixes]
         streams = [stack.enter_context(p.open("x", encoding="utf-8")) for p in self.files]
-        self._phh = PhhWriter(streams[0], many=True)
-        self._stars = PokerStarsWriter(streams[1]) if pokerstars else None
+        self._phh = PhhWriter(streams[0], many=True) if phh else None
+        self._stars = PokerStarsWriter(streams[-1]) if pokerstars else None
         self.count = 0
 
     def write(self, result: HandResult, *, tournament: bool, fields: dict[str, object]) -> None:
@@ -258,8 +260,9 @@ class Histories:
             fields=fields,
             rake=result.raked,
         )
-        self._phh.write(history)
-        self._phh.out.flush()
+        if self._phh is not None:
+            self._phh.write(history)
+            self._phh.out.flush()
         if self._stars is not None:
             self._stars.write(history)
             self._stars.out.flush()
@@ -356,12 +359,13 @@ r 900 (raise to 900), a (all in), help, or quit. See docs/play.md.
 @click.option("--hands", type=click.IntRange(min=1), default=None,
               help="Cash game: end the session after this many hands "
               "(default: until you quit).")  # fmt: skip
-@click.option("--timer", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--timer", type=click.FloatRange(min=0, max=86_400, min_open=True), default=None,
               metavar="SECONDS", help="Seconds for each decision; out of time you check "
               "or fold (default: no timer).")  # fmt: skip
-@click.option("--time-bank", type=click.FloatRange(min=0), default=0.0, metavar="SECONDS",
+@click.option("--time-bank", type=click.FloatRange(min=0, max=86_400), default=0.0,
+              metavar="SECONDS",
               help="Extra seconds for the whole game, used when a decision runs over.")  # fmt: skip
-@click.option("--speed", type=click.FloatRange(min=0), default=1.0, show_default=True,
+@click.option("--speed", type=click.FloatRange(min=0, max=10), default=1.0, show_default=True,
               metavar="SECONDS", help="Pause after each bot action (0: no pause).")  # fmt: skip
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the cards and bots (printed; the same seed, the same "
@@ -454,7 +458,11 @@ def play_command(
     screen.say("Type help at your turn for the commands.")
     stem = f"play-{started:%Y%m%d-%H%M%S}-seed{seed}"
     with ExitStack() as files:
-        saved = Histories(files, Path(histories), stem, pokerstars)
+        # (PHH has no pot-limit hold'em: those hands are kept as PokerStars text)
+        phh = Structure(structure) is not Structure.POT_LIMIT
+        if not phh:
+            screen.say("Pot-limit hold'em has no PHH form: the hands go to PokerStars text.")
+        saved = Histories(files, Path(histories), stem, phh=phh, pokerstars=pokerstars or not phh)
         deciders: dict[int, Decide] = {}
         for seat, (level, bot_seed) in enumerate(zip(levels, seeds, strict=True), 1):
             if level.startswith(PREFIX):  # its stderr goes to a log beside the histories
@@ -548,7 +556,7 @@ def _cash(
     buy_in: int,
 ) -> None:
     screen, table = session.screen, game.table
-    while not game.over and not session.leaving:
+    while not game.over and not session.leaving and table.can_deal():
         result = game.play_hand(players)
         saved.write(
             result, tournament=False, fields={"table": "holdem play", "seat_count": table.max_seats}

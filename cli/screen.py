@@ -233,9 +233,10 @@ class Screen:
             name = self.who(seat) + (f" ({label})" if label else "")
             role = self.marks.get(seat, "")
             chips = view.stacks[i]
-            line = f" {mark} {seat + 1:>2} {name:<18} {role:<6} {chips:>9,}  {bet:<12} {state}"
+            line = f" {mark} {seat + 1:>2} {name:<24} {role:<6} {chips:>9,}  {bet:<12} {state}"
             self.say(line.rstrip(), dim=status in ("folded", "mucked"))
         if view.hole_cards:
             self.say(f"Your cards: {self.cards(view.hole_cards)}", bold=True)
         clock = f" ({seconds:.0f}s)" if seconds is not None else ""
-        self.say(f"Your move{clock}: {menu(legal)}", fg="cyan", bold=True)
+        mine = view.bets[seats.index(view.seat)] if view.seat in seats else 0
+        self.say(f"Your move{clock}: {menu(legal, mine)}", fg="cyan", bold=True)

@@ -101,7 +101,7 @@ See docs/bots.md for what each bot does and what the figures mean.
 @click.option("--histories", type=click.Path(file_okay=False), metavar="DIR",
               help="Write every hand to DIR as PHH (made if missing; not over an "
               "earlier run).")  # fmt: skip
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=5.0,
+@click.option("--seconds", type=click.FloatRange(min=0, max=86_400, min_open=True), default=5.0,
               show_default=True,
               help="A program's seconds a decision (seats given as cmd:PROGRAM).")  # fmt: skip
 @click.option("--logs", type=click.Path(file_okay=False), metavar="DIR",
@@ -135,7 +135,7 @@ def simulate_command(
     shown = not as_json and sys.stderr.isatty()
     length: int = hands if hands is not None else tournaments or 0
     # the rate shown beside the bar: hands (tournaments) a second so far
-    per_step = (len(levels) if duplicate else 1) if hands is not None else 1
+    per_step = len(levels) if duplicate else 1  # (a deal or a tournament is played this often)
     unit = "hands" if hands is not None else "tournaments"
     begun = time.monotonic()
     with click.progressbar(

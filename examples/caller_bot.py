@@ -2,7 +2,7 @@
 it checks when it can, calls a bet of at most a third of the pot, and folds
 to bigger ones.
 
-    holdem play --bots "cmd:python examples/caller_bot.py",easy
+    holdem play --seats 3 --bots "cmd:python examples/caller_bot.py",easy
 """
 
 from holdem import Decision

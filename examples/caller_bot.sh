@@ -1,7 +1,7 @@
 #!/bin/sh
 # A bot in plain shell: checks when it can, else calls. It reads one JSON line
 # a turn from the engine and answers one line; it needs nothing but sh and
-# grep. Try it: holdem play --bots "cmd:sh examples/caller_bot.sh",easy
+# grep. Try it: holdem play --seats 3 --bots "cmd:sh examples/caller_bot.sh",easy
 while IFS= read -r line; do
   case "$line" in
     *'"event":"turn"'*)

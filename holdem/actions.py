@@ -349,6 +349,9 @@ _DEALER_STEPS = frozenset(
 )
 
 
+_CHECK, _FOLD = Decision(ActionKind.CHECK), Decision(ActionKind.FOLD)
+
+
 class Choice(NamedTuple):
     """One line of a player's menu: a kind of decision and, for a bet or raise,
     the range of to-amounts (``min_to``..``max_to``, both legal)."""
@@ -471,6 +474,11 @@ class LegalActions(NamedTuple):
         if kind is ActionKind.MUCK:
             return self.muck
         return False
+
+    def check_or_fold(self) -> Decision:
+        """Check when it is free, else fold: what a player who does not decide
+        does (out of time, gone, or leaving; RULES.md R13)."""
+        return _CHECK if self.check else _FOLD
 
     def sample(self, rng: random.Random) -> Decision:
         """A random allowed decision, drawn with ``rng``.

@@ -194,12 +194,12 @@ class _Tally:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def result(self, bot: str, group: int = 1, seats: int = 1) -> SeatResult:
-        if self.places:  # tournaments: hands differ by seat, each its own sample
-            group = seats = 1
         """The results; ``nets`` hold ``group`` hands a deal (its rotations,
         with duplicate dealing) summed over ``seats`` seats (a bot's), and
         the confidence interval is the deals': their hands share the cards,
         so their luck is not independent (with duplicate dealing it cancels)."""
+        if self.places:  # tournaments: hands differ by seat, each its own sample
+            group = seats = 1
         n = len(self.nets) * seats
         net = sum(self.nets)
         hands_a_deal = group * seats
@@ -294,6 +294,12 @@ def simulate(
     blocks = -(-count // block)
     size = block * max(1, min(5, -(-blocks // (4 * jobs))))
     chunks = [(start, min(count, start + size)) for start in range(0, count, size)]
+    if histories is not None and structure is Structure.POT_LIMIT:
+        raise ConfigError(
+            "PHH has no pot-limit hold'em: the hands of a pot_limit match cannot be written",
+            field="histories",
+            value=str(histories),
+        )
     folder = _folder(histories)
     if logs is not None:
         Path(logs).mkdir(parents=True, exist_ok=True)

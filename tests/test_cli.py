@@ -312,6 +312,8 @@ def test_simulate_tournaments_report_places_and_write_valid_histories(tmp_path: 
          "a schedule is for tournaments"),
         (["--seats", "easy,easy", "--tournaments", "2", "--schedule", "10/x"],
          "the big blind 'x' is not a whole number"),
+        (["--seats", "easy,easy", "--hands", "2", "--structure", "pot_limit", "--histories", "x"],
+         "PHH has no pot-limit hold'em"),
     ],
 )  # fmt: skip
 def test_simulate_usage_errors_are_one_line(args: list[str], message: str) -> None:

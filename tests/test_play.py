@@ -138,7 +138,7 @@ def test_a_busted_cash_player_may_buy_in_again_or_stop(tmp_path: Path) -> None:
 def test_quitting_a_tournament_shows_the_chips_and_keeps_the_hands(tmp_path: Path) -> None:
     code, out = play(tmp_path, ["--seats", "3", "--seed", "1"], "c\nc\nc\nquit\n")
     assert code == 0, out
-    assert "You fold and leave the table after this hand." in out
+    assert "You leave the table after this hand (checking or folding)." in out
     assert "You left the tournament. Chips now:" in out
     (path,) = histories(tmp_path)
     assert CliRunner().invoke(main, ["validate", str(path)]).exit_code == 0
@@ -273,3 +273,21 @@ def test_the_timer_folds_for_a_silent_player_and_ctrl_c_keeps_the_hands(tmp_path
     assert saved >= 2
     checked = CliRunner().invoke(main, ["validate", "--strict", str(tmp_path)])
     assert checked.exit_code == 0 and f"OK ({saved} hands)" in checked.output, checked.output
+
+
+def test_pot_limit_hands_are_kept_as_pokerstars_text(tmp_path: Path) -> None:
+    code, out = play(tmp_path, ["--structure", "pot_limit", "--seats", "3", "--seed", "2"],
+                     "c\n" * 2000)  # fmt: skip
+    assert code == 0, out
+    assert "Pot-limit hold'em has no PHH form" in out
+    files = sorted(p.suffix for p in (tmp_path / "hands").iterdir())
+    assert files == [".txt"]
+    checked = CliRunner().invoke(main, ["validate", str(tmp_path / "hands")])
+    assert checked.exit_code == 0, checked.output
+
+
+def test_a_cash_session_with_nobody_left_to_play_ends_with_the_results(tmp_path: Path) -> None:
+    code, out = play(tmp_path, ["--game", "cash", "--seats", "2", "--bots", "cmd:false"],
+                     "c\n" * 50)  # fmt: skip
+    assert code == 0, out
+    assert "sits out" in out and "Session over after" in out

@@ -39,6 +39,8 @@ class Client:
             conforms(REQUEST, json.loads(line))  # (the tests' requests are good ones)
         out = self.engine.handle(self.id, line)
         deliver(out, [self, *(everyone or [])])
+        while self.engine.busy():  # (a long run is played a slice at a time)
+            deliver(self.engine.tick(), [self, *(everyone or [])])
         client, first = out[0]
         assert client == self.id and ("result" in first or "error" in first)
         return first
@@ -486,3 +488,105 @@ def test_the_checked_in_schema_is_the_one_the_code_builds() -> None:
     assert schema() == json.loads(json.dumps(build())), (
         "holdem/schemas/protocol.schema.json is stale: python -m holdem.protocol.schema"
     )
+
+
+def test_a_long_run_is_played_a_slice_at_a_time_and_other_clients_are_served_meanwhile() -> None:
+    from holdem.protocol.tables import SLICE
+
+    engine = Engine()
+    first, second = Client(engine), Client(engine)
+    first.ok(HELLO)
+    second.ok(HELLO)
+    players = [{"seat": s, "name": f"b{s}", "bot": "calling-station"} for s in range(2)]
+    request = {"id": 1, "type": "create_table", "seats": 2, "small_blind": 1, "big_blind": 2,
+               "seed": 1, "players": players}  # fmt: skip
+    made = engine.handle(first.id, json.dumps(request))
+    table = made[0][1]["result"]["table"]
+    out = engine.handle(first.id, json.dumps({"id": 2, "type": "start", "table": table,
+                                              "hands": 3 * SLICE}))  # fmt: skip
+    started = [m for _, m in out if m.get("event") == "hand_started"]
+    assert len(started) == SLICE and engine.busy()
+    # the other client is answered between the slices
+    state = engine.handle(second.id, json.dumps({"id": 1, "type": "state", "table": table}))
+    assert state[0][1]["result"]["hands_played"] == SLICE
+    while engine.busy():
+        engine.tick()
+    assert engine.tables[table].table.hands_played == 3 * SLICE
+
+
+# ---------------------------------------------------------------- found by a review
+
+
+def started_table(client: Client, **extra: Any) -> str:
+    client.ok(HELLO)
+    table = cash_table(client, seed=3, **extra)
+    client.ok({"type": "start", "table": table})
+    assert client.events("turn")
+    return table
+
+
+def test_leaving_twice_during_a_hand_is_leaving_once() -> None:
+    engine = Engine()
+    client = Client(engine)
+    table = started_table(client)
+    assert client.ok({"type": "leave", "table": table, "seat": 0})["left"] is False
+    assert client.ok({"type": "leave", "table": table, "seat": 0})["left"] is False
+    client.ok({"type": "act", "table": table, "seat": 0, "action": {"kind": "fold"}})
+    assert [e["seat"] for e in client.events("seat_freed")] == [0]
+    client.ok({"type": "start", "table": table, "hands": 3})  # the others play on
+    assert client.ok({"type": "state", "table": table})["hands_played"] == 4
+    deliver(engine.disconnect(client.id), [client])  # (and going away after it is no error)
+
+
+def test_a_client_cannot_take_the_referee_s_timeout() -> None:
+    client = Client(Engine())
+    table = started_table(client)
+    before = client.ok({"type": "view", "table": table, "seat": 0})
+    answer = client.send({"type": "act", "table": table, "seat": 0, "action": {"kind": "timeout"}})
+    assert answer["error"]["code"] == "illegal_action"
+    assert "not a player's decision" in answer["error"]["message"]
+    assert client.ok({"type": "view", "table": table, "seat": 0}) == before
+
+
+def test_a_seat_a_bot_left_is_played_by_whoever_sits_there_next() -> None:
+    engine = Engine()
+    owner, newcomer = Client(engine), Client(engine)
+    newcomer.ok(HELLO)
+    table = started_table(owner)
+    owner.ok({"type": "leave", "table": table, "seat": 1})  # the easy bot, after this hand
+    owner.ok({"type": "leave", "table": table, "seat": 0})  # and the owner's own seat
+    owner.ok({"type": "act", "table": table, "seat": 0, "action": {"kind": "fold"}})
+    newcomer.ok({"type": "sit", "table": table, "seat": 1, "name": "new", "chips": 200})
+    seats = owner.ok({"type": "state", "table": table})["seats"]
+    assert next(s for s in seats if s["seat"] == 1)["bot"] is None
+    newcomer.ok({"type": "watch", "table": table})
+    owner.ok({"type": "start", "table": table, "hands": 4}, [newcomer])
+    assert newcomer.events("turn")  # its seat is asked, not played by the old bot
+    assert owner.code({"type": "leave", "table": table, "seat": 1}) == "not_your_seat"
+
+
+def test_a_view_of_a_seat_not_dealt_in_is_no_hand() -> None:
+    client = Client(Engine())
+    table = started_table(client, seats=4)
+    client.ok({"type": "sit", "table": table, "seat": 3, "name": "late", "chips": 200})
+    assert client.code({"type": "view", "table": table, "seat": 3}) == "no_hand"
+
+
+@pytest.mark.parametrize("seconds", [1e12, -1, 1e308])
+def test_a_timer_out_of_bounds_is_refused(seconds: float) -> None:
+    client = Client(Engine())
+    client.ok(HELLO)
+    request = {"type": "create_table", "small_blind": 1, "big_blind": 2,
+               "timer": {"seconds": seconds}}  # fmt: skip
+    assert client.code(json.dumps(request)) == "invalid_field"
+
+
+def test_a_finished_session_takes_nobody() -> None:
+    client = Client(Engine())
+    client.ok(HELLO)
+    table = cash_table(client, bots=("easy", "easy"), max_hands=2)
+    client.ok({"type": "leave", "table": table, "seat": 0})
+    client.ok({"type": "start", "table": table, "hands": 5})
+    assert client.events("table_finished")
+    assert client.code({"type": "sit", "table": table, "seat": 0, "name": "x",
+                        "chips": 200}) == "game_over"  # fmt: skip

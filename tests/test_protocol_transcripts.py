@@ -34,7 +34,10 @@ def replay(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out.append(entry)
         if "send" in entry or "send_raw" in entry:
             line = entry["send_raw"] if "send_raw" in entry else json.dumps(entry["send"])
-            for _, message in engine.handle(client, line):
+            messages = engine.handle(client, line)
+            while engine.busy():  # (a long run is played a slice at a time)
+                messages += engine.tick()
+            for _, message in messages:
                 out.append({"recv": json.loads(encode(message))})
     return out
 

@@ -441,3 +441,21 @@ def test_back_from_heads_up_a_player_who_paid_no_blind_does_not_take_the_button(
     after = plan_hand(seats, plan.positions)
     assert after is not None  # then the big blind reaches Bob
     assert (after.dealt, after.button, after.small_blind, after.big_blind) == ((0, 1, 2), 2, 0, 1)
+
+
+def test_leaving_twice_during_a_hand_frees_the_seat_once() -> None:
+    from holdem.table import SeatFreed
+
+    table = Table(seats=3, small_blind=1, big_blind=2, rng=1)
+    for seat in range(3):
+        table.sit(seat, f"p{seat}", 100)
+    freed: list[object] = []
+    table.subscribe(freed.append, kinds=[SeatFreed])
+    hand = table.start_hand()
+    assert table.leave(0) is False and table.leave(0) is False
+    while not hand.done:
+        legal = hand.legal_actions()
+        assert legal is not None
+        table.act(Decision.check() if legal.check else Decision.call())
+    table.finish_hand()
+    assert len(freed) == 1 and 0 not in table.seats

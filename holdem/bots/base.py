@@ -97,7 +97,7 @@ def passive(legal: LegalActions) -> Decision:
 
 def fold_or_check(legal: LegalActions) -> Decision:
     """Check when it is free, else fold."""
-    return _CHECK if legal.check else _FOLD
+    return legal.check_or_fold()
 
 
 def showdown(legal: LegalActions) -> Decision:

@@ -11,6 +11,10 @@ caller's.
 1 holdem 1
 >>> [m["error"]["code"] for _, m in engine.handle(me, '{"id": 2, "type": "fly"}')]
 ['unknown_request']
+
+A run of many hands is played a slice at a time: the caller's loop calls
+:meth:`Engine.tick` while :meth:`Engine.busy` (and its input is quiet), so
+that other clients are served meanwhile.
 """
 
 from __future__ import annotations
@@ -27,7 +31,16 @@ from ..config import Structure
 from ..errors import ConfigError, HoldemError, ProtocolError, TableError, WireError, quote
 from ..table import CashGame, Schedule, TimerRules, Tournament, TurnTimer
 from ..wire import Fields
-from .messages import VERSION, Request, error_reply, parse_line, read_request, reply, request_id
+from .messages import (
+    VERSION,
+    Request,
+    error_reply,
+    parse_line,
+    read_request,
+    reply,
+    request_id,
+    wire_error,
+)
 from .tables import ServedTable
 
 __all__ = ["MAX_TABLES", "Engine"]
@@ -36,6 +49,8 @@ __all__ = ["MAX_TABLES", "Engine"]
 MAX_TABLES = 1000
 #: Hands one ``start`` request may ask for.
 MAX_RUN = 10_000_000
+#: The longest turn timer (and time bank), in seconds: a day.
+MAX_SECONDS = 86_400
 
 Outgoing = list[tuple[int, dict[str, Any]]]
 
@@ -108,8 +123,6 @@ class Engine:
         except ProtocolError as exc:
             message = error_reply(ident, exc)
         except WireError as exc:
-            from .messages import wire_error
-
             message = error_reply(ident, wire_error(exc))
         except Exception as exc:  # a bug: said, and the engine goes on
             message = error_reply(
@@ -119,11 +132,18 @@ class Engine:
         return [(client, message), *events]
 
     def tick(self) -> Outgoing:
-        """Applies the turn timers that ran out; what it caused."""
+        """Applies the turn timers that ran out, and plays on the runs of hands
+        left waiting (:meth:`busy`), a slice of each; what it caused."""
         now = self.clock()
         for table in list(self.tables.values()):
             table.tick(now)
+            if table.waiting:
+                table.advance()
         return self._flush()
+
+    def busy(self) -> bool:
+        """Whether runs of hands wait to be played on (:meth:`tick` does it)."""
+        return any(table.waiting for table in self.tables.values())
 
     def next_deadline(self) -> float | None:
         """The earliest turn timer running (on ``clock``), if any."""
@@ -171,6 +191,11 @@ class Engine:
             hand = table.table.hand
             if hand is None:
                 raise ProtocolError("no_hand", f"table {table.id}: no hand is being played")
+            if seat not in hand.config.seat_numbers:
+                raise ProtocolError(
+                    "no_hand", f"table {table.id}: seat {seat} is not dealt in this hand",
+                    field="seat",
+                )  # fmt: skip
             return {"table": table.id, "view": hand.view(seat).to_dict()}
         if kind == "legal":
             seat = self._seat_shown(client, table, f)
@@ -188,7 +213,7 @@ class Engine:
         if client.id != table.creator:
             raise ProtocolError("not_your_seat", f"table {table.id}: only its creator closes it")
         del self.tables[table.id]
-        table._out({"event": "table_closed"})
+        table.tell({"event": "table_closed"})
         return {"table": table.id, "closed": True}
 
     def _hello(self, client: _Client, f: Fields) -> dict[str, Any]:
@@ -381,10 +406,15 @@ class Engine:
         policy = t.text("policy", default="check_fold")
         t.done()
         for name, value in (("seconds", seconds), ("time_bank", bank)):
-            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not 0 <= value <= MAX_SECONDS
+            ):
                 raise ProtocolError(
                     "invalid_field",
-                    f"request.timer.{name}: a number of seconds, not {quote(value)}",
+                    f"request.timer.{name}: a number of seconds from 0 to {MAX_SECONDS:,}, "
+                    f"not {quote(value)}",
                     field=f"timer.{name}",
                 )  # fmt: skip
         try:
@@ -405,6 +435,8 @@ class Engine:
                 "invalid_field", f"request.bot: no bot level {quote(level)}", field="bot"
             )
         game = table.game
+        if table.finished:
+            raise ProtocolError("game_over", f"table {table.id}: the session is over")
         if not isinstance(game, CashGame):
             raise ProtocolError(
                 "table_error", f"table {table.id}: nobody joins a tournament after it starts"
@@ -438,7 +470,10 @@ class Engine:
             raise ProtocolError(
                 "table_error", f"table {table.id}: a tournament player plays until out"
             )
-        now = table.game.leave(seat)
+        try:
+            now = table.game.leave(seat)
+        except TableError as exc:  # (an empty seat)
+            raise ProtocolError("unknown_seat", str(exc), field="seat") from None
         if now:
             table.owners.pop(seat, None)
             table.bots.pop(seat, None)

@@ -184,7 +184,7 @@ def check_id(data: dict[str, Any]) -> None:
         raise ProtocolError(
             "invalid_field",
             "request.id: an integer (64 bits) or a string of at most 200 characters, "
-            f"not {quote(data['id'])}",
+            f"not {json.dumps(data['id'])[:100]}",
             field="id",
         )
 
@@ -207,7 +207,7 @@ def wire_error(exc: WireError) -> ProtocolError:
 def encode(message: dict[str, Any]) -> str:
     """One message as its line (without the line end): compact JSON, ASCII
     (a name's accents escaped), so any reader takes it."""
-    return json.dumps(message, separators=(",", ":"))
+    return json.dumps(message, separators=(",", ":"), allow_nan=False)
 
 
 def reply(ident: int | str | None, result: dict[str, Any]) -> dict[str, Any]:

@@ -53,6 +53,8 @@ __all__ = ["Program", "parse_command"]
 PREFIX = "cmd:"
 #: Seconds a program has to stop when it is closed, before it is killed.
 GRACE = 1.0
+#: The most seconds a decision may be given: a day.
+MAX_SECONDS = 86_400
 
 
 def parse_command(text: str) -> list[str]:
@@ -83,7 +85,18 @@ class Program:
         name: str | None = None,
     ) -> None:
         self.args = parse_command(command) if isinstance(command, str) else list(command)
-        self.budget = budget
+        if (
+            isinstance(budget, bool)
+            or not isinstance(budget, int | float)
+            or not (0 < budget <= MAX_SECONDS)
+        ):
+            raise ConfigError(
+                f"a program's seconds a decision: more than 0, at most {MAX_SECONDS:,}, "
+                f"not {budget!r}",
+                field="seconds",
+                value=budget,
+            )
+        self.budget = float(budget)
         self.name = name
         self.failure: str | None = None  # why it sits out, once it does
         self.timeouts = 0
@@ -119,7 +132,7 @@ class Program:
         sits out."""
         if legal.show or legal.muck:  # (showdowns are not asked: the hand is shown)
             return Decision.show() if legal.show else Decision.muck()
-        fallback = Decision.check() if legal.check else Decision.fold()
+        fallback = legal.check_or_fold()
         if self.failure is not None:
             return fallback
         self._turn += 1
@@ -165,14 +178,14 @@ class Program:
             self._fail(f'answered {text}: not {{"action": ...}}')
             return None
         ident = answer.get("id")
-        if ident is not None and ident != self._turn:
+        if ident is not None and (type(ident) is not int or ident != self._turn):
             return None  # an answer that came too late for an earlier turn
         try:
             decision = Decision.from_dict(answer["action"])
         except WireError as exc:
             self._fail(f"answered a decision that is not one: {exc}")
             return None
-        if not legal.__contains__(decision):  # (a NamedTuple: `in` reads as a tuple's)
+        if not legal.__contains__(decision):  # (mypy reads `in` as a NamedTuple's)
             self._fail(f"answered {decision}, which the rules do not allow now ({legal})")
             return None
         return decision

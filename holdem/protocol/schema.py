@@ -28,7 +28,7 @@ _SEAT = {"$ref": "#/$defs/seat"}
 _NAME = {"type": "string"}
 _CHIPS = {"type": "integer", "minimum": 1}
 _LEVEL = {"type": "string", "description": "a bot level: random, calling-station, easy, ..."}
-_SECONDS = {"type": "number", "minimum": 0}
+_SECONDS = {"type": "number", "minimum": 0, "maximum": 86_400}
 
 
 def _object(description: str, required: dict[str, Any], optional: dict[str, Any] | None = None,
@@ -57,7 +57,7 @@ def _requests() -> dict[str, dict[str, Any]]:
     tournament_player = _object("a player of a tournament, in seat order", {"name": _NAME},
                                 {"bot": _LEVEL})  # fmt: skip
     timer = _object("the turn timer of the clients' seats", {"seconds": {"type": "number",
-                    "exclusiveMinimum": 0}}, {"time_bank": _SECONDS,
+                    "exclusiveMinimum": 0, "maximum": 86_400}}, {"time_bank": _SECONDS,
                     "policy": {"enum": ["check_fold", "protect"]}})  # fmt: skip
     blinds = {"type": "integer", "minimum": 0}
     return {

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from ..actions import ActionKind, Decision
+from ..actions import PLAYER_KINDS, ActionKind, Decision, LegalActions
 from ..bots import Bot
 from ..cards import format_card
 from ..errors import IllegalActionError, ProtocolError, TableError
@@ -33,10 +33,12 @@ from ..table import (
     TurnTimer,
 )
 
-__all__ = ["KEEP_HANDS", "ServedTable"]
+__all__ = ["KEEP_HANDS", "SLICE", "ServedTable"]
 
 #: Finished hands a table keeps for ``history`` requests (the latest).
 KEEP_HANDS = 500
+#: Hands a table begins at one go before the engine serves its other work.
+SLICE = 50
 
 Send = Callable[[int, dict[str, Any]], None]
 
@@ -71,6 +73,7 @@ class ServedTable:
         self._clock = clock
         self._send = send
         self.to_play = 0  # hands still to play on its own
+        self.waiting = False  # hands of a run are left for the engine's next turn
         self.finished = False
         self.kept: OrderedDict[int, Hand] = OrderedDict()
         self.deadline: float | None = None  # when the client to act runs out of time
@@ -97,8 +100,10 @@ class ServedTable:
         self._out(event.to_dict())  # type: ignore[union-attr]  # (set on every event type)
         if isinstance(event, ActionTaken) and event.action.kind is ActionKind.DEAL_HOLE:
             self._tell_hole_cards(event.hand)
-        elif isinstance(event, SeatFreed):
+        elif isinstance(event, SeatFreed):  # (left, busted or timed out: nobody plays it now)
             self.owners.pop(event.seat, None)
+            self.bots.pop(event.seat, None)
+            self.levels.pop(event.seat, None)
 
     def _tell_hole_cards(self, number: int) -> None:
         hand = self.table.hand
@@ -138,15 +143,23 @@ class ServedTable:
         self.to_play = hands
         self.advance()
 
-    def advance(self) -> None:
+    def advance(self, hands: int = SLICE) -> None:
         """Plays on: the bots' decisions, the ends of hands and the next hands
-        of a run, until a client's seat must act or there is nothing to play."""
+        of a run, until a client's seat must act, there is nothing to play,
+        or ``hands`` hands have begun (then :attr:`waiting` says so: the
+        engine goes on between requests, so that one long run does not keep
+        the others waiting, nor its events in memory)."""
         table = self.table
+        self.waiting = False
         while True:
             hand = table.hand
             if hand is None:
                 if self.to_play <= 0 or self.finished:
                     return
+                if hands <= 0:
+                    self.waiting = True
+                    return
+                hands -= 1
                 if not table.can_deal():
                     self._out({"event": "run_stopped", "hands_left": self.to_play,
                                "reason": "fewer than two players can be dealt in"})  # fmt: skip
@@ -168,7 +181,7 @@ class ServedTable:
             if bot is not None:
                 table.act(bot.decide(hand.view(seat), legal))
             else:  # nobody plays the seat (left, or away): check or fold
-                table.act(Decision.check() if legal.check else Decision.fold())
+                table.act(legal.check_or_fold())
 
     def _finish(self) -> None:
         game = self.game
@@ -239,14 +252,9 @@ class ServedTable:
             )
         legal = hand.legal_actions()
         assert legal is not None
-        if not legal.__contains__(decision):  # (a NamedTuple: `in` would read as a tuple's)
-            # the engine's reason, found on a copy: nothing changes
-            try:
-                hand.copy().act(decision, seat=seat)
-            except IllegalActionError as exc:
-                raise ProtocolError("illegal_action", str(exc), field="action") from None
-            except TableError as exc:  # pragma: no cover - the copy is a plain hand
-                raise ProtocolError("illegal_action", str(exc), field="action") from None
+        if not legal.__contains__(decision):  # (mypy reads `in` as a NamedTuple's)
+            raise ProtocolError("illegal_action", _refusal(hand, seat, decision, legal),
+                                field="action")  # fmt: skip
         in_time = True
         if self.timer is not None:
             in_time = self.timer.stop(self.table.seats[seat].name)
@@ -258,6 +266,10 @@ class ServedTable:
         self.advance()
         return in_time
 
+    def tell(self, message: dict[str, Any]) -> None:
+        """Tells everyone told this table's events ``message`` (an event)."""
+        self._out(message)
+
     def tick(self, now: float) -> bool:
         """Applies the timeout rule when the client to act is out of time."""
         if self.deadline is None or now < self.deadline or self.table.hand is None:
@@ -266,3 +278,14 @@ class ServedTable:
         self.table.time_out()
         self.advance()
         return True
+
+
+def _refusal(hand: Hand, seat: int, decision: Decision, legal: LegalActions) -> str:
+    """Why ``decision`` is not on the menu: the engine's own reason, found on a
+    copy of the hand (nothing changes), or the menu."""
+    if decision.kind in PLAYER_KINDS:
+        try:
+            hand.copy().act(decision, seat=seat)
+        except (IllegalActionError, TableError) as exc:
+            return str(exc)
+    return f"{decision} is not a player's decision here: the menu is {legal}"

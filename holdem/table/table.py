@@ -209,6 +209,7 @@ class Table:
         self._dealt: tuple[int, ...] = ()  # its seats (() between hands)
         self._logged = 0  # the records of the hand's log told as events so far
         self._after_hand: list[Callable[[], None]] = []
+        self._leaving: set[int] = set()  # seats to be freed after the hand being played
         self._listeners: dict[type, list[Callable[[Event], None]]] = {}  # by event type
         self._wanted: set[type] = set()  # event types someone listens to
         self._starts = self._ends = False  # events to tell as a hand starts, as it ends
@@ -367,13 +368,20 @@ class Table:
                 f"{state.name}: a tournament stack stays in play until it busts", seat=seat
             )
 
+        if seat in self._leaving:  # (asked again during the same hand: once is enough)
+            return False
+
         def go() -> None:
+            self._leaving.discard(seat)
             gone = self._seats.pop(seat)
             self._chips_in_out[gone.name][1] += gone.chips
             self._plans.changed(seat)
             self.emit(SeatFreed(seat=seat, name=gone.name, chips=gone.chips, reason="left"))
 
-        return self._later(seat, go)
+        now = self._later(seat, go)
+        if not now:
+            self._leaving.add(seat)
+        return now
 
     def sit_out(self, seat: int) -> bool:
         """The player sits out (from the next hand): not dealt in; in a cash
@@ -681,7 +689,7 @@ class Table:
             assert legal is not None
             decide: Any = players if decide_for is None else decide_for[seat]
             if away and seat in away:
-                decision = Decision.check() if legal.check else Decision.fold()
+                decision = legal.check_or_fold()
             elif timer is None:
                 decision = decide(view(seat), legal)
             else:
