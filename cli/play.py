@@ -418,35 +418,12 @@ def play_command(
     )
     started = datetime.datetime.now()
     if tournament:
-        players = [name, *names]
         levels_by_name = dict(zip(names, levels, strict=True))
-        event = Tournament(
-            players,
-            stack=1500 if stack is None else stack,
-            schedule=Schedule.parse(schedule) if schedule is not None else None,
-            structure=structure,
-            timer=turn,
-            rng=rng.getrandbits(64),
-        )
+        event = _new_tournament([name, *names], stack, schedule, structure, turn, rng)
         table = event.table
     else:
-        small, big = _blinds(blinds)
-        cash = CashGame(
-            seats,
-            small_blind=small,
-            big_blind=big,
-            max_buy_in=max(100 * big, stack or 0),
-            min_buy_in=min(40 * big, stack or 40 * big),
-            structure=structure,
-            max_hands=hands,
-            timer=turn,
-            rng=rng.getrandbits(64),
-        )
+        cash, buy_in = _new_cash([name, *names], blinds, stack, hands, structure, turn, rng)
         table = cash.table
-        buy_in = 100 * big if stack is None else stack
-        cash.join(0, name, buy_in)
-        for seat, bot_name in enumerate(names, 1):
-            cash.join(seat, bot_name, cash.max_buy_in)
     screen = Screen(0, color=color)
     for seat, level in enumerate(levels, 1):
         screen.labels[seat] = "program" if level.startswith(PREFIX) else level
@@ -463,16 +440,8 @@ def play_command(
         if not phh:
             screen.say("Pot-limit hold'em has no PHH form: the hands go to PokerStars text.")
         saved = Histories(files, Path(histories), stem, phh=phh, pokerstars=pokerstars or not phh)
-        deciders: dict[int, Decide] = {}
-        for seat, (level, bot_seed) in enumerate(zip(levels, seeds, strict=True), 1):
-            if level.startswith(PREFIX):  # its stderr goes to a log beside the histories
-                log = Path(histories) / f"{stem}-seat{seat + 1}.log"
-                program = Program(level, budget=timer or 5.0, log=log, name=names[seat - 1])
-                files.callback(program.close)
-                session.programs[seat] = program
-                deciders[seat] = program
-            else:
-                deciders[seat] = make_bot(level, seed=bot_seed)
+        deciders = _deciders(levels, seeds, names, session, files,
+                             Path(histories) / stem, timer or 5.0)  # fmt: skip
         try:
             if tournament:
                 by_name: dict[str, Decide] = {name: session.decide}
@@ -484,6 +453,80 @@ def play_command(
             if saved.count:
                 where = " and ".join(str(p) for p in saved.files)
                 screen.say(f"{saved.count} hand{'s' * (saved.count != 1)} saved to {where}")
+
+
+def _new_tournament(
+    players: list[str],
+    stack: int | None,
+    schedule: str | None,
+    structure: str,
+    turn: TurnTimer | None,
+    rng: random.Random,
+) -> Tournament:
+    """The freezeout: everybody with ``stack`` chips (default 1,500)."""
+    return Tournament(
+        players,
+        stack=1500 if stack is None else stack,
+        schedule=Schedule.parse(schedule) if schedule is not None else None,
+        structure=structure,
+        timer=turn,
+        rng=rng.getrandbits(64),
+    )
+
+
+def _new_cash(
+    players: list[str],
+    blinds: str,
+    stack: int | None,
+    hands: int | None,
+    structure: str,
+    turn: TurnTimer | None,
+    rng: random.Random,
+) -> tuple[CashGame, int]:
+    """The cash table with everybody seated (the player at seat 0 for ``stack``,
+    default 100 big blinds; the bots for the table's maximum), and the
+    player's buy-in."""
+    small, big = _blinds(blinds)
+    game = CashGame(
+        len(players),
+        small_blind=small,
+        big_blind=big,
+        max_buy_in=max(100 * big, stack or 0),
+        min_buy_in=min(40 * big, stack or 40 * big),
+        structure=structure,
+        max_hands=hands,
+        timer=turn,
+        rng=rng.getrandbits(64),
+    )
+    buy_in = 100 * big if stack is None else stack
+    game.join(0, players[0], buy_in)
+    for seat, bot_name in enumerate(players[1:], 1):
+        game.join(seat, bot_name, game.max_buy_in)
+    return game, buy_in
+
+
+def _deciders(
+    levels: list[str],
+    seeds: list[int],
+    names: list[str],
+    session: Session,
+    files: ExitStack,
+    logs: Path,
+    budget: float,
+) -> dict[int, Decide]:
+    """The bots by seat (from 1); a program's stderr goes to ``logs-seatN.log``
+    beside the histories, and it is stopped when ``files`` close."""
+    deciders: dict[int, Decide] = {}
+    for seat, (level, bot_seed) in enumerate(zip(levels, seeds, strict=True), 1):
+        if not level.startswith(PREFIX):
+            deciders[seat] = make_bot(level, seed=bot_seed)
+            continue
+        log = logs.with_name(f"{logs.name}-seat{seat + 1}.log")
+        program = Program(level, budget=budget, log=log, name=names[seat - 1])
+        files.callback(program.close)
+        session.programs[seat] = program
+        deciders[seat] = program
+    return deciders
 
 
 def _tournament(
