@@ -53,6 +53,9 @@ MAX_RUN = 10_000_000
 MAX_SECONDS = 86_400
 
 Outgoing = list[tuple[int, dict[str, Any]]]
+#: A player of ``create_table``: the seat, the name, the chips (None: the
+#: maximum buy-in) and the bot's level (None: the creating client plays it).
+_Entry = tuple[int, str, int | None, str | None]
 
 
 class _Client:
@@ -320,50 +323,14 @@ class Engine:
             )
         ident = f"t{self._next_table}"
         try:
-            if game_kind == "tournament":
-                seats = f.integer("seats", default=None, optional=True, minimum=2)
-                stack = f.integer("stack", default=1500, minimum=1)
-                text = f.raw("schedule", "a schedule", default=None)
-                schedule = None
-                if isinstance(text, str):
-                    schedule = Schedule.parse(text)
-                elif text is not None:
-                    schedule = Schedule.from_dict(text)
-                entries = [self._player(p, i, tournament=True) for i, p in enumerate(players)]
-                game: Tournament | CashGame = Tournament(
-                    [name for _, name, _, _ in entries],
-                    stack=stack,
-                    seats=seats,
-                    schedule=schedule,
-                    structure=structure,
-                    timer=timer,
-                    rng=rng.getrandbits(64),
-                )
-            else:
-                seats = f.integer("seats", default=6, minimum=2)
-                small = f.integer("small_blind", minimum=0)
-                big = f.integer("big_blind", minimum=1)
-                game = CashGame(
-                    seats,
-                    small_blind=small,
-                    big_blind=big,
-                    min_buy_in=f.integer("min_buy_in", default=None, optional=True, minimum=1),
-                    max_buy_in=f.integer("max_buy_in", default=None, optional=True, minimum=1),
-                    max_hands=f.integer("max_hands", default=None, optional=True, minimum=1),
-                    structure=structure,
-                    timer=timer,
-                    rng=rng.getrandbits(64),
-                )
-                entries = [self._player(p, i, tournament=False) for i, p in enumerate(players)]
+            make = self._tournament if game_kind == "tournament" else self._cash
+            game, entries = make(f, players, structure, timer, rng)
             f.done()
-        except (ConfigError, TableError) as exc:
-            raise ProtocolError("bad_config", str(exc), field=getattr(exc, "field", None)) from None
-        if isinstance(game, CashGame):
-            try:
+            if isinstance(game, CashGame):
                 for seat, name, chips, _ in entries:
                     game.join(seat, name, chips if chips is not None else game.max_buy_in)
-            except TableError as exc:
-                raise ProtocolError("bad_config", str(exc)) from None
+        except (ConfigError, TableError) as exc:
+            raise ProtocolError("bad_config", str(exc), field=getattr(exc, "field", None)) from None
         levels = {seat: level for seat, _, _, level in entries if level is not None}
         bots: dict[int, Bot] = {
             seat: make_bot(level, seed=rng.getrandbits(32)) for seat, level in levels.items()
@@ -378,9 +345,59 @@ class Engine:
         self.tables[ident] = table
         return self._state(table)
 
-    def _player(
-        self, data: object, index: int, *, tournament: bool
-    ) -> tuple[int, str, int | None, str | None]:
+    def _tournament(
+        self,
+        f: Fields,
+        players: list[Any],
+        structure: Structure,
+        timer: TurnTimer | None,
+        rng: random.Random,
+    ) -> tuple[Tournament | CashGame, list[_Entry]]:
+        """A tournament's fields: the table's size, the stack, the schedule."""
+        seats = f.integer("seats", default=None, optional=True, minimum=2)
+        stack = f.integer("stack", default=1500, minimum=1)
+        text = f.raw("schedule", "a schedule", default=None)
+        schedule = None
+        if isinstance(text, str):
+            schedule = Schedule.parse(text)
+        elif text is not None:
+            schedule = Schedule.from_dict(text)
+        entries = [self._player(p, i, tournament=True) for i, p in enumerate(players)]
+        game = Tournament(
+            [name for _, name, _, _ in entries],
+            stack=stack,
+            seats=seats,
+            schedule=schedule,
+            structure=structure,
+            timer=timer,
+            rng=rng.getrandbits(64),
+        )
+        return game, entries
+
+    def _cash(
+        self,
+        f: Fields,
+        players: list[Any],
+        structure: Structure,
+        timer: TurnTimer | None,
+        rng: random.Random,
+    ) -> tuple[Tournament | CashGame, list[_Entry]]:
+        """A cash table's fields: its seats, blinds, buy-ins and length."""
+        game = CashGame(
+            f.integer("seats", default=6, minimum=2),
+            small_blind=f.integer("small_blind", minimum=0),
+            big_blind=f.integer("big_blind", minimum=1),
+            min_buy_in=f.integer("min_buy_in", default=None, optional=True, minimum=1),
+            max_buy_in=f.integer("max_buy_in", default=None, optional=True, minimum=1),
+            max_hands=f.integer("max_hands", default=None, optional=True, minimum=1),
+            structure=structure,
+            timer=timer,
+            rng=rng.getrandbits(64),
+        )
+        entries = [self._player(p, i, tournament=False) for i, p in enumerate(players)]
+        return game, entries
+
+    def _player(self, data: object, index: int, *, tournament: bool) -> _Entry:
         f = Fields(data, f"request.players[{index}]")
         name = f.text("name")
         level = f.text("bot", default=None)
