@@ -253,37 +253,7 @@ def simulate(
     stderr to ``logs/seatN.log`` (a folder, made if missing; None: thrown
     away); one that fails sits out, and the result's ``failures`` say why."""
     levels = list(seats)
-    if not 2 <= len(levels) <= 10:
-        raise ConfigError(f"2 to 10 seats, not {len(levels)}", field="seats", value=seats)
-    for level in levels:
-        if level.startswith(PREFIX):
-            parse_command(level)  # (a program's command; a bad one is refused here)
-        elif level not in BOTS:
-            raise ConfigError(
-                f"no bot level {level!r}: one of {', '.join(BOTS)}, or cmd:PROGRAM",
-                field="seats",
-                value=level,
-            )
-    if (hands is None) == (tournaments is None):
-        raise ConfigError(
-            "give hands (a cash game) or tournaments, not both or neither",
-            field="hands" if hands is None else "tournaments",
-            value=hands,
-        )
-    count = hands if hands is not None else tournaments
-    for name, value, low, high in (
-        ("hands" if hands is not None else "tournaments", count, 1, None),
-        ("jobs", jobs, 1, MAX_JOBS),
-        ("stack", stack, 1, None),
-        ("seed", seed, 0, None),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ConfigError(
-                f"{name} must be an integer of at least {low}", field=name, value=value
-            )
-        if high is not None and value > high:
-            raise ConfigError(f"{name} must be at most {high}", field=name, value=value)
-    assert count is not None
+    count = _check(levels, hands, tournaments, jobs, stack, seed)
     structure = Structure(structure)
     if isinstance(schedule, str):
         schedule = Schedule.parse(schedule)
@@ -340,6 +310,45 @@ def simulate(
         },
         failures=failures,
     )
+
+
+def _check(
+    levels: list[str], hands: int | None, tournaments: int | None, jobs: int, stack: int, seed: int
+) -> int:
+    """Refuses what :func:`simulate` cannot play (``ConfigError``, naming the
+    setting); the hands (or tournaments) to play."""
+    if not 2 <= len(levels) <= 10:
+        raise ConfigError(f"2 to 10 seats, not {len(levels)}", field="seats", value=levels)
+    for level in levels:
+        if level.startswith(PREFIX):
+            parse_command(level)  # (a program's command; a bad one is refused here)
+        elif level not in BOTS:
+            raise ConfigError(
+                f"no bot level {level!r}: one of {', '.join(BOTS)}, or cmd:PROGRAM",
+                field="seats",
+                value=level,
+            )
+    if (hands is None) == (tournaments is None):
+        raise ConfigError(
+            "give hands (a cash game) or tournaments, not both or neither",
+            field="hands" if hands is None else "tournaments",
+            value=hands,
+        )
+    count = hands if hands is not None else tournaments
+    for name, value, low, high in (
+        ("hands" if hands is not None else "tournaments", count, 1, None),
+        ("jobs", jobs, 1, MAX_JOBS),
+        ("stack", stack, 1, None),
+        ("seed", seed, 0, None),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ConfigError(
+                f"{name} must be an integer of at least {low}", field=name, value=value
+            )
+        if high is not None and value > high:
+            raise ConfigError(f"{name} must be at most {high}", field=name, value=value)
+    assert count is not None
+    return count
 
 
 def _folder(histories: str | Path | None) -> str | None:
