@@ -430,3 +430,32 @@ def test_a_failure_in_a_job_is_reported_with_the_hands_it_played(
         simulate(["exploding", "easy"], hands=2000, seed=1, jobs=jobs)
     with pytest.raises(SimulationError, match=r"the tournaments \d+ to \d+ failed"):
         simulate(["exploding", "easy"], tournaments=50, seed=1, jobs=jobs)
+
+
+def test_the_hard_bot_s_ranges_take_starting_hands_whole() -> None:
+    from holdem.bots.hard import top
+    from holdem.bots.preflop import starting_hand
+
+    for fraction in (0.07, 0.2, 0.25, 0.35, 0.7):
+        counts: dict[str, int] = {}
+        for combo in top(fraction):
+            name = starting_hand(combo)
+            counts[name] = counts.get(name, 0) + 1
+        for name, count in counts.items():  # every suit of a hand, or none of it
+            assert count == (6 if len(name) == 2 else 4 if name.endswith("s") else 12), name
+
+
+def test_the_hard_bot_does_not_push_over_limpers_as_if_nobody_were_in() -> None:
+    from holdem.bots import HardBot
+
+    def decision(limp: bool) -> Decision:
+        # the button has 10 big blinds; the player before it limps, or folds
+        hand = Hand(HandConfig(stacks=(20, 400, 400, 400), button=0, small_blind=1, big_blind=2),
+                    hole_cards=["Ah Kh", "2c 2d", "7c 5d", "9s 8s"])  # fmt: skip
+        hand.act(Decision.call() if limp else Decision.fold())
+        legal = hand.legal_actions()
+        assert legal is not None and hand.actor == 0
+        return HardBot(seed=1).decide(hand.view(0), legal)
+
+    assert decision(limp=False) == Decision.all_in()  # nobody in: push or fold
+    assert decision(limp=True) == Decision.raise_to(6)  # a limper in: its opening chart

@@ -38,8 +38,8 @@ pot and ``c`` the call:
   bets two thirds of the pot 15% of the time (10% on the river), and it
   raises as a bluff 5% of the time when it would fold.
 
-Before the flop, at 12 big blinds or fewer and with nobody in before it, it
-pushes all in when its equity against the callers' range (the best 25%)
+Before the flop, at 12 big blinds or fewer and with nobody in before it (no
+call and no raise), it pushes all in when its equity against the callers' range (the best 25%)
 is 0.48 or more.
 
 >>> from holdem import Hand, HandConfig
@@ -77,6 +77,7 @@ MAX_TRIALS, MIN_TRIALS = 20_000, 300
 #: same decisions on any machine)
 TRIALS_A_SECOND, MOST_READ = 30_000, 2
 _BETS = (ActionKind.BET, ActionKind.RAISE)
+_IN = (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE)
 _READ = (ActionKind.BET, ActionKind.RAISE, ActionKind.CALL, ActionKind.CHECK)
 _PRE = Street.PREFLOP
 _ANY = Range.parse("random")
@@ -93,8 +94,21 @@ RANKED = _ranked_combos()
 
 
 def top(fraction: float, skip: float = 0.0) -> dict[tuple[int, int], float]:
-    """The best ``fraction`` of starting hands (by combos), less the best ``skip``."""
-    return dict.fromkeys(RANKED[int(skip * len(RANKED)) : int(fraction * len(RANKED))], 1.0)
+    """The best ``fraction`` of starting hands (by combos), less the best
+    ``skip``; each cut at the end of a starting hand, so that a hand is in
+    with all its suits or not at all."""
+    return dict.fromkeys(RANKED[_cut(skip) : _cut(fraction)], 1.0)
+
+
+def _cut(fraction: float) -> int:
+    """The index in :data:`RANKED` of the end of the starting hand the
+    ``fraction`` of all combos falls in."""
+    end = int(fraction * len(RANKED))
+    if 0 < end < len(RANKED):
+        last = strength(RANKED[end - 1])
+        while end < len(RANKED) and strength(RANKED[end]) == last:
+            end += 1
+    return end
 
 
 class HardBot(Bot):
@@ -121,7 +135,9 @@ class HardBot(Bot):
         others = [p for p, s in enumerate(view.statuses) if p != me and s in ("active", "all_in")]
         big_blind = view.config.big_blind
         if not view.board and view.stacks[me] + view.bets[me] <= PUSH_DEPTH * big_blind:
-            nobody_in = view.current_bet <= big_blind
+            nobody_in = not any(  # (no call nor raise before it: limpers are in too)
+                a.seat is not None and a.kind in _IN for a in view.log
+            )
             if nobody_in and legal.all_in is not None:
                 return Decision.all_in() if self.push(view) else fold_or_check(legal)
         if not view.board:
