@@ -568,9 +568,19 @@ class _Players:
 
 
 def _seed(*numbers: int) -> int:
-    """A seed made of numbers (the same in every process and every run:
-    ``hash`` of ints is not salted)."""
-    return hash(numbers) & 0xFFFFFFFFFFFF
+    """A seed made of numbers, the same in every process, run and version of
+    Python: each number is mixed in by SplitMix64's finalizer (a fixed
+    function, unlike ``hash``, which Python does not promise to keep)."""
+    x = 0x9E3779B97F4A7C15
+    for number in numbers:
+        x = (x ^ (number & _MASK)) + 0x9E3779B97F4A7C15 & _MASK
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EB & _MASK
+        x ^= x >> 31
+    return x & 0xFFFFFFFFFFFF
+
+
+_MASK = (1 << 64) - 1
 
 
 def _write(path: Path, histories: list[HandHistory]) -> None:
