@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import operator
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -177,7 +178,7 @@ class _Tally:
         ]
         d = len(samples)
         mean = sum(samples) / d if d else 0.0
-        var = sum((x - mean) ** 2 for x in samples) / (d - 1) if d > 1 else 0.0
+        var = _variance(samples, mean)
         return PlaceResult(
             bot=bot,
             tournaments=n,
@@ -200,13 +201,18 @@ class _Tally:
         so their luck is not independent (with duplicate dealing it cancels)."""
         if self.places:  # tournaments: hands differ by seat, each its own sample
             group = seats = 1
-        n = len(self.nets) * seats
-        net = sum(self.nets)
+        nets = self.nets
+        n = len(nets) * seats  # (the bot's hands: each entry is its seats' hand)
+        net = math.fsum(nets)
         hands_a_deal = group * seats
-        deals = [sum(self.nets[i : i + group]) for i in range(0, len(self.nets), group)]
+        deals = (
+            nets
+            if group == 1
+            else [math.fsum(nets[i : i + group]) for i in range(0, len(nets), group)]
+        )
         d = len(deals)
         mean = net / d if d else 0.0
-        var = sum((x - mean) ** 2 for x in deals) / (d - 1) if d > 1 else 0.0
+        var = _variance(deals, mean)
         return SeatResult(
             bot=bot,
             hands=n,
@@ -221,6 +227,14 @@ class _Tally:
             showdowns=self.showdowns,
             showdowns_won=self.won,
         )
+
+
+def _variance(samples: Sequence[float], mean: float) -> float:
+    """The samples' variance (of a sample: over ``n - 1``), in two passes."""
+    if len(samples) < 2:
+        return 0.0
+    deviations = [x - mean for x in samples]
+    return math.fsum(map(operator.mul, deviations, deviations)) / (len(samples) - 1)
 
 
 def simulate(
