@@ -65,6 +65,8 @@ _CALL, _PREFLOP = ActionKind.CALL, Street.PREFLOP
 #: deals a set of bots plays (their seeds are the block's): processes take
 #: whole blocks, so the result does not depend on how many there are
 BLOCK = 100
+#: the most hands a simulated tournament may take before it is given up
+MOST_HANDS = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,11 +270,24 @@ def simulate(
     away); one that fails sits out, and the result's ``failures`` say why."""
     levels = list(seats)
     count = _check(levels, hands, tournaments, jobs, stack, seed)
-    structure = Structure(structure)
+    try:
+        structure = Structure(structure)
+    except ValueError:
+        names = ", ".join(s.value for s in Structure)
+        raise ConfigError(
+            f"no structure {structure!r}: one of {names}", field="structure", value=structure
+        ) from None
     if isinstance(schedule, str):
         schedule = Schedule.parse(schedule)
     if schedule is not None and tournaments is None:
         raise ConfigError("a schedule is for tournaments", field="schedule", value=str(schedule))
+    if schedule is not None and schedule.by_minutes:  # (the clock would deal the blinds)
+        raise ConfigError(
+            "a simulation's schedule goes by hands: levels by minutes would make the "
+            "result depend on the machine's speed",
+            field="schedule",
+            value=str(schedule),
+        )
     # chunks of whole blocks (the bots are seeded by block), a few per process
     block = BLOCK if hands is not None else 1
     blocks = -(-count // block)
@@ -525,6 +540,11 @@ def _tournaments(task: _Task, start: int, end: int, tallies: list[_Tally], make:
                               rng=_seed(seed, number))  # fmt: skip
             dealt = [0] * n
             while not game.finished:
+                if game.table.hands_played >= MOST_HANDS:  # (a schedule that stays)
+                    raise SimulationError(
+                        f"tournament {number + 1} did not end in {MOST_HANDS:,} hands "
+                        "(a schedule whose blinds stop rising?)"
+                    )
                 result = game.play_hand(bots)
                 hand = result.played
                 _count(hand, tallies, shift)

@@ -459,3 +459,18 @@ def test_the_hard_bot_does_not_push_over_limpers_as_if_nobody_were_in() -> None:
 
     assert decision(limp=False) == Decision.all_in()  # nobody in: push or fold
     assert decision(limp=True) == Decision.raise_to(6)  # a limper in: its opening chart
+
+
+def test_a_tournament_that_does_not_end_is_given_up_not_played_for_ever(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import holdem.simulation
+    from holdem import SimulationError, simulate
+
+    monkeypatch.setattr(holdem.simulation, "MOST_HANDS", 50)
+    with pytest.raises(SimulationError, match="did not end in 50 hands"):
+        simulate(["calling-station", "calling-station"], tournaments=1, schedule="1/2, stay")
+    with pytest.raises(ConfigError, match="levels by minutes would make the result depend"):
+        simulate(["easy", "easy"], tournaments=1, schedule="@5m, 10/20")
+    with pytest.raises(ConfigError, match="no structure 'bogus'"):
+        simulate(["easy", "easy"], hands=1, structure="bogus")
