@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     for case in ("in_process", "programs_raw", "programs_helper"):
         emit(result="hands_per_second", case=case, hands=hands,
              hands_per_sec=round(best[case], 1))  # fmt: skip
-    per_hand = decisions["programs_raw"] / (hands + 10) / max(1, args.repeat)
+    per_hand = decisions["programs_raw"] / (hands + 10)  # (the last round's programs)
     emit(result="round_trip", microseconds=round(best["round_trip_us"], 1),
          decisions_per_hand=round(per_hand, 1),
          floor_hands_per_sec=round(1e6 / (best["round_trip_us"] * per_hand), 1))  # fmt: skip
