@@ -64,10 +64,6 @@ _WORDS = {
     "all-in": "allin",
     "all_in": "allin",
     "shove": "allin",
-    "s": "show",
-    "show": "show",
-    "m": "muck",
-    "muck": "muck",
     "t": "table",
     "table": "table",
     "h": "help",
@@ -114,13 +110,8 @@ def read_command(line: str, legal: LegalActions, pot: int = 0, mine: int = 0) ->
         if legal.check:
             return Decision.check()  # nothing to call: 'c' checks, as in most rooms
         return Refused("there is nothing to call now")
-    if word == "allin":
-        return (
-            Decision.all_in() if legal.all_in is not None else Refused("you cannot go all in now")
-        )
-    if word == "show":
-        return Decision.show() if legal.show else Refused("there is nothing to show now")
-    return Decision.muck() if legal.muck else Refused("you cannot muck now")
+    # allin (showdowns are not typed: the player's hand is shown, or mucked when beaten)
+    return Decision.all_in() if legal.all_in is not None else Refused("you cannot go all in now")
 
 
 def _wager(word: str, rest: list[str], legal: LegalActions, pot_after_call: int) -> Command:
@@ -180,8 +171,4 @@ def menu(legal: LegalActions, mine: int = 0) -> str:
         parts.append(f"{key} {verb} {span}")
     if legal.all_in is not None:
         parts.append(f"a all in {legal.all_in:,}")
-    if legal.show:
-        parts.append("s show")
-    if legal.muck:
-        parts.append("m muck")
     return " · ".join(parts)

@@ -10,7 +10,6 @@ import secrets
 import select
 import sys
 import time
-from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TextIO
@@ -107,11 +106,10 @@ class Session:
         console: Console,
         speed: float,
         timer: TurnTimer | None,
-        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.table, self.me, self.name = table, me, name
         self.screen, self.console = screen, console
-        self.speed, self.timer, self.sleep = speed, timer, sleep
+        self.speed, self.timer = speed, timer
         screen.my_name = name
         self.programs: dict[int, Program] = {}  # the seats played by programs
         self._told: set[int] = set()  # programs whose sitting out was told
@@ -139,11 +137,11 @@ class Session:
                 action.kind is ActionKind.DEAL_BOARD
                 or (action.seat != self.me and action.kind in _DECISIONS)
             ):
-                self.sleep(self.speed)
+                time.sleep(self.speed)
             return
         screen.event(event)
         if isinstance(event, HandEnded) and self.speed:
-            self.sleep(2 * self.speed)
+            time.sleep(2 * self.speed)
 
     # ------------------------------------------------------------ the player
 

@@ -81,7 +81,6 @@ class Screen:
         self.names: dict[int, str] = {}
         self.labels: dict[int, str] = {}  # seat -> what shows after the name ("easy")
         self.board: tuple[Card, ...] = ()
-        self.hole: tuple[Card, ...] = ()
         self._side = False  # a side pot was awarded in this hand
         self.marks: dict[int, str] = {}  # the hand's button and blinds by seat: "D", "SB, BB"
 
@@ -150,7 +149,7 @@ class Screen:
             self.tell(event.seat, "sits out")
 
     def hand_started(self, e: HandStarted) -> None:
-        self.board, self.hole, self._side = (), (), False
+        self.board, self._side = (), False
         self.names.update(zip(e.seats, e.names, strict=True))
         ante = f" ante {e.ante:,}" if e.ante else ""
         self.say()
@@ -173,7 +172,6 @@ class Screen:
         kind, who = a.kind, self.who(a.seat)
         if kind is ActionKind.DEAL_HOLE:
             if own:
-                self.hole = own
                 self.say(f"Your cards: {self.cards(own)}", bold=True)
             return
         if kind is ActionKind.DEAL_BOARD:

@@ -14,6 +14,7 @@ import click
 from holdem.bots import BOTS
 from holdem.config import Structure
 from holdem.histories import MAX_JOBS
+from holdem.protocol.programs import PREFIX
 from holdem.simulation import PlaceResult, SeatResult, simulate
 
 
@@ -221,4 +222,4 @@ def _rows(row: Callable[[str, Any], str], seats: Sequence[Any], bots: dict[str, 
 
 def _label(level: str) -> str:
     """A seat's bot as the tables show it: a program (``cmd:...``) as ``program``."""
-    return "program" if level.startswith("cmd:") else level
+    return "program" if level.startswith(PREFIX) else level

@@ -270,35 +270,13 @@ def simulate(
     away); one that fails sits out, and the result's ``failures`` say why."""
     levels = list(seats)
     count = _check(levels, hands, tournaments, jobs, stack, seed)
-    try:
-        structure = Structure(structure)
-    except ValueError:
-        names = ", ".join(s.value for s in Structure)
-        raise ConfigError(
-            f"no structure {structure!r}: one of {names}", field="structure", value=structure
-        ) from None
-    if isinstance(schedule, str):
-        schedule = Schedule.parse(schedule)
-    if schedule is not None and tournaments is None:
-        raise ConfigError("a schedule is for tournaments", field="schedule", value=str(schedule))
-    if schedule is not None and schedule.by_minutes:  # (the clock would deal the blinds)
-        raise ConfigError(
-            "a simulation's schedule goes by hands: levels by minutes would make the "
-            "result depend on the machine's speed",
-            field="schedule",
-            value=str(schedule),
-        )
+    structure = _structure(structure, histories)
+    schedule = _schedule(schedule, tournaments)
     # chunks of whole blocks (the bots are seeded by block), a few per process
     block = BLOCK if hands is not None else 1
     blocks = -(-count // block)
     size = block * max(1, min(5, -(-blocks // (4 * jobs))))
     chunks = [(start, min(count, start + size)) for start in range(0, count, size)]
-    if histories is not None and structure is Structure.POT_LIMIT:
-        raise ConfigError(
-            "PHH has no pot-limit hold'em: the hands of a pot_limit match cannot be written",
-            field="histories",
-            value=str(histories),
-        )
     folder = _folder(histories)
     if logs is not None:
         Path(logs).mkdir(parents=True, exist_ok=True)
@@ -378,6 +356,44 @@ def _check(
             raise ConfigError(f"{name} must be at most {high}", field=name, value=value)
     assert count is not None
     return count
+
+
+def _structure(structure: Structure | str, histories: str | Path | None) -> Structure:
+    """The betting structure (:class:`ConfigError` for an unknown one, or for
+    pot-limit hands to write: PHH has no pot-limit hold'em)."""
+    try:
+        known = Structure(structure)
+    except ValueError:
+        names = ", ".join(s.value for s in Structure)
+        raise ConfigError(
+            f"no structure {structure!r}: one of {names}", field="structure", value=structure
+        ) from None
+    if histories is not None and known is Structure.POT_LIMIT:
+        raise ConfigError(
+            "PHH has no pot-limit hold'em: the hands of a pot_limit match cannot be written",
+            field="histories",
+            value=str(histories),
+        )
+    return known
+
+
+def _schedule(schedule: Schedule | str | None, tournaments: int | None) -> Schedule | None:
+    """The tournaments' schedule, by hands (levels by minutes would let the
+    machine's speed deal the blinds); none for hands of a cash game."""
+    if isinstance(schedule, str):
+        schedule = Schedule.parse(schedule)
+    if schedule is None:
+        return None
+    if tournaments is None:
+        raise ConfigError("a schedule is for tournaments", field="schedule", value=str(schedule))
+    if schedule.by_minutes:
+        raise ConfigError(
+            "a simulation's schedule goes by hands: levels by minutes would make the "
+            "result depend on the machine's speed",
+            field="schedule",
+            value=str(schedule),
+        )
+    return schedule
 
 
 def _folder(histories: str | Path | None) -> str | None:

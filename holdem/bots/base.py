@@ -30,7 +30,6 @@ __all__ = [
     "CallingStation",
     "RandomBot",
     "board_category",
-    "fold_or_check",
     "made_by_hole",
     "passive",
     "showdown",
@@ -93,11 +92,6 @@ def passive(legal: LegalActions) -> Decision:
     if legal.call is not None:
         return _CALL
     return _FOLD
-
-
-def fold_or_check(legal: LegalActions) -> Decision:
-    """Check when it is free, else fold."""
-    return legal.check_or_fold()
 
 
 def showdown(legal: LegalActions) -> Decision:

@@ -58,7 +58,7 @@ from ..equities import equity
 from ..evaluator import evaluate_many
 from ..ranges import Range
 from ..views import PlayerView
-from .base import Bot, board_category, fold_or_check, passive, showdown, wager
+from .base import Bot, board_category, passive, showdown, wager
 from .normal import opening
 from .preflop import strength
 
@@ -139,7 +139,7 @@ class HardBot(Bot):
                 a.seat is not None and a.kind in _IN for a in view.log
             )
             if nobody_in and legal.all_in is not None:
-                return Decision.all_in() if self.push(view) else fold_or_check(legal)
+                return Decision.all_in() if self.push(view) else legal.check_or_fold()
         if not view.board:
             return self._preflop(view, legal, me, to_call, others)
         eq = self.equity(view, others)
@@ -162,7 +162,7 @@ class HardBot(Bot):
             return passive(legal)
         if legal.wager is not None and self.rng.random() < BLUFF_RAISE:
             return wager(legal, view.bets[me] + to_call + pot)
-        return fold_or_check(legal)
+        return legal.check_or_fold()
 
     def _preflop(
         self, view: PlayerView, legal: LegalActions, me: int, to_call: int, others: list[int]
@@ -177,7 +177,7 @@ class HardBot(Bot):
         if view.current_bet <= big_blind:  # nobody raised
             if strength(hole) >= opening(view, me) and legal.wager is not None:
                 return wager(legal, 3 * big_blind + view.current_bet - big_blind)
-            return fold_or_check(legal) if to_call else passive(legal)
+            return legal.check_or_fold() if to_call else passive(legal)
         raisers = [p for p in others if view.bets[p] > big_blind] or others
         eq = self.equity(view, raisers)
         if eq >= PRE_RERAISE and legal.wager is not None:
@@ -185,7 +185,7 @@ class HardBot(Bot):
         pot = view.pot
         if eq * (pot + to_call) - to_call > PRE_MARGIN * pot:
             return passive(legal)
-        return fold_or_check(legal)
+        return legal.check_or_fold()
 
     def _pays_to_bet(self, view: PlayerView, position: int, eq: float) -> bool:
         """Whether betting half the pot against one player earns more than

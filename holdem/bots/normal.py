@@ -38,7 +38,7 @@ from __future__ import annotations
 from ..actions import ActionKind, Decision, LegalActions, Phase, Street
 from ..evaluator import Category, category, evaluate
 from ..views import PlayerView
-from .base import Bot, board_category, fold_or_check, passive, showdown, wager
+from .base import Bot, board_category, passive, showdown, wager
 from .preflop import strength
 
 __all__ = ["NormalBot"]
@@ -83,25 +83,25 @@ class NormalBot(Bot):
         depth = (behind + view.bets[me]) / big_blind
         facing_all_in = any(s == "all_in" for s in view.statuses) and to_call > 0
         if facing_all_in:
-            return passive(legal) if rating >= CALL_ALL_IN else fold_or_check(legal)
+            return passive(legal) if rating >= CALL_ALL_IN else legal.check_or_fold()
         if depth <= SHORT:
             push = next(r for limit, r in PUSH if depth < limit)  # (depth < 16 here)
             if rating >= push and legal.all_in is not None:
                 return Decision.all_in()
-            return fold_or_check(legal)
+            return legal.check_or_fold()
         dealt = len(view.config.stacks)
         first_in = opening(view, me)
         raised = view.current_bet > big_blind
         if not raised:
             if rating >= first_in and legal.wager is not None:
                 return wager(legal, 3 * big_blind + view.current_bet - big_blind)
-            return fold_or_check(legal) if to_call else passive(legal)
+            return legal.check_or_fold() if to_call else passive(legal)
         if rating >= RERAISE and legal.wager is not None:
             return wager(legal, 3 * view.current_bet)
         calling = CALL_FEW.get(dealt, first_in + CALL_MORE)
         if rating >= calling and 5 * to_call <= behind:
             return passive(legal)
-        return fold_or_check(legal)
+        return legal.check_or_fold()
 
     # ------------------------------------------------------------ postflop
 

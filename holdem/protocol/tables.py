@@ -233,11 +233,8 @@ class ServedTable:
             deadline = self.timer.deadline(name)
             assert deadline is not None
             self.deadline = deadline
-            message["seconds"] = round(deadline - self.timer_now(), 3)
+            message["seconds"] = round(deadline - self._clock(), 3)
         self._out(message, {self.owners[seat]})
-
-    def timer_now(self) -> float:
-        return self._clock()
 
     def act(self, seat: int, decision: Decision) -> bool:
         """The decision of the client playing ``seat``, whose turn it is; False
@@ -270,14 +267,13 @@ class ServedTable:
         """Tells everyone told this table's events ``message`` (an event)."""
         self._out(message)
 
-    def tick(self, now: float) -> bool:
+    def tick(self, now: float) -> None:
         """Applies the timeout rule when the client to act is out of time."""
         if self.deadline is None or now < self.deadline or self.table.hand is None:
-            return False
+            return
         self.deadline = None
         self.table.time_out()
         self.advance()
-        return True
 
 
 def _refusal(hand: Hand, seat: int, decision: Decision, legal: LegalActions) -> str:
