@@ -621,3 +621,28 @@ def test_the_summary_board_is_written_whole_and_read_back_checked() -> None:
     written = to_pokerstars(hand)
     assert "Board [2c 3d 9h Js Qc]" in written
     assert validate_text(written, "pokerstars").status == "OK"
+
+
+@pytest.mark.parametrize("board", [["3c"], ["3c", "8d"], ["3c 8d 9h", "Ts Js"]])
+def test_a_board_pokerstars_cannot_deal_is_refused_not_written_unreadable(
+    board: list[str],
+) -> None:
+    # found by the fuzz target: a PHH flop of one card (kept though invalid) was
+    # written as '*** FLOP *** [] [3c]', which no reader takes
+    moves = [
+        Move(DEAL_HOLE, 0, cards=tuple(parse_cards("As Ks"))),
+        Move(DEAL_HOLE, 1, cards=tuple(parse_cards("Qd Qh"))),
+        Move(CHECK_CALL, 0),
+        Move(CHECK_CALL, 1),
+    ]
+    for cards in board:
+        moves += [Move(DEAL_BOARD, None, cards=tuple(parse_cards(cards))), Move(CHECK_CALL, 1),
+                  Move(CHECK_CALL, 0)]  # fmt: skip
+    hand = HandHistory(
+        variant="NT",
+        players=(Player("Ann", 200), Player("Bob", 200)),
+        blinds=Blinds(antes=(0, 0), blinds=(1, 2)),
+        moves=tuple(moves),
+    )
+    with pytest.raises(HistoryFormatError, match=r"a board dealt as .* cards"):
+        to_pokerstars(hand)

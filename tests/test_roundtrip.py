@@ -277,7 +277,7 @@ def test_a_hand_that_does_not_replay_states_only_what_its_record_states() -> Non
 def test_a_show_of_unknown_cards_is_left_out() -> None:
     hand = _hand(
         moves=(
-            *_hand().moves[:6],
+            *_hand().moves[:7],  # (to the flop: a board PokerStars text can deal)
             Move(CHECK_CALL, 0),
             Move(CHECK_CALL, 2),
             Move("deal_board", cards=(20,)),

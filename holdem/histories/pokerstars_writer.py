@@ -316,7 +316,7 @@ def _unwritable(hand: HandHistory, play: _Play) -> str | None:
     (``name: folds``), so a name must read back as itself: no spaces around
     it, no ``': '`` or control character in it, no start of another kind of
     line (``Seat 1``), and no two players of the same name.  PokerStars
-    has no straddle.
+    has no straddle, and deals the board three cards, then one and one.
     """
     b = hand.blinds
     if (
@@ -355,6 +355,12 @@ def _unwritable(hand: HandHistory, play: _Play) -> str | None:
     for i, (blind, more) in enumerate(zip(b.blinds, extra, strict=False)):
         if blind and more:
             return f"{hand.player_name(i)} posts a blind and another forced bet"
+    boards = [len(m.cards) for m in hand.moves if m.kind == DEAL_BOARD]
+    if boards != [3, 1, 1][: len(boards)]:
+        return (
+            f"a board dealt as {'+'.join(map(str, boards))} cards (PokerStars text deals a "
+            "flop of three, then a turn and a river of one)"
+        )
     dealt: dict[int, set[Card]] = {}
     for move in hand.moves:
         known = [c for c in move.cards if c is not None]
