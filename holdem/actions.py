@@ -19,7 +19,7 @@ from enum import Enum, IntEnum
 from typing import Any, NamedTuple
 
 from .cards import Card, format_card, format_cards
-from .wire import Fields
+from .wire import Fields, kept_reading
 
 __all__ = [
     "PLAYER_KINDS",
@@ -202,6 +202,10 @@ class Action(NamedTuple):
     @classmethod
     def from_dict(cls, data: Any) -> Action:
         """The record of :meth:`to_dict`'s form (raises ``WireError`` naming the field)."""
+        return kept_reading(_READ_ACTIONS, data, cls._read)
+
+    @classmethod
+    def _read(cls, data: Any) -> Action:
         f = Fields(data, "action")
         record = cls(
             kind=f.token("kind", ActionKind),
@@ -243,6 +247,9 @@ PLAYER_KINDS = (
 #: Steps a referee (a table, a protocol server) takes for a player: not on a menu.
 REFEREE_KINDS = (ActionKind.TIMEOUT,)
 _WAGERS = (ActionKind.BET, ActionKind.RAISE)
+# records and menus read before (Action.from_dict, LegalActions.from_dict)
+_READ_ACTIONS: dict[Any, Action] = {}
+_READ_MENUS: dict[Any, LegalActions] = {}
 
 
 class Decision(NamedTuple):
@@ -323,6 +330,10 @@ class Decision(NamedTuple):
     def from_dict(cls, data: Any, where: str = "decision") -> Decision:
         """The decision of :meth:`to_dict`'s form; raises :class:`~holdem.errors.WireError`
         naming the field that is wrong (its path from ``where``)."""
+        if type(data) is dict and len(data) == 1:  # {"kind": "call"}: the most common
+            kind_text = data.get("kind")
+            if type(kind_text) is str and kind_text in _PLAIN:
+                return _PLAIN[kind_text]
         f = Fields(data, where)
         if (
             isinstance(data, dict)
@@ -343,6 +354,9 @@ class Decision(NamedTuple):
         return cls(kind, to, cards)
 
 
+#: The decisions that are their kind alone, by the kind's token (``from_dict``'s
+#: short way).
+_PLAIN = {k.value: Decision(k) for k in PLAYER_KINDS + REFEREE_KINDS if k not in _WAGERS}
 #: The values of the kinds that only the dealer's steps record.
 _DEALER_STEPS = frozenset(
     k.value for k in ActionKind if k not in PLAYER_KINDS and k not in REFEREE_KINDS
@@ -526,6 +540,10 @@ class LegalActions(NamedTuple):
     @classmethod
     def from_dict(cls, data: Any) -> LegalActions:
         """The legal actions of :meth:`to_dict`'s form (raises ``WireError``)."""
+        return kept_reading(_READ_MENUS, data, cls._read)
+
+    @classmethod
+    def _read(cls, data: Any) -> LegalActions:
         f = Fields(data, "legal")
         legal = cls(
             seat=f.integer("seat"),

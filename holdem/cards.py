@@ -38,6 +38,7 @@ _SUIT_OF = {
 _SEPARATORS = frozenset(" \t\r\n,;")
 _VARIATION_SELECTOR = "\ufe0f"  # as in the emoji form "♠️"
 _TEXT = tuple(r + s for r in RANKS for s in SUITS)
+_CARD_OF_TEXT = {text: c for c, text in enumerate(_TEXT)}
 
 
 def card(rank: int, suit: int) -> Card:
@@ -125,6 +126,10 @@ def parse_card(text: str) -> Card:
     >>> parse_card("Td") == parse_card("10d") == parse_card("t♦")
     True
     """
+    if type(text) is str:
+        known = _CARD_OF_TEXT.get(text)  # (the usual way: as format_card writes it)
+        if known is not None:
+            return known
     cards = parse_cards(text)
     if len(cards) != 1:
         raise InvalidCardError(f"expected one card, got {len(cards)} in {quote(text)}", token=text)

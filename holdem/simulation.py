@@ -36,6 +36,7 @@ the mean place, and the win rate with a 95% confidence interval.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import operator
@@ -44,6 +45,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from .actions import ActionKind, Street
 from .bots import BOTS, make_bot
@@ -54,7 +56,7 @@ from .histories.model import HandHistory
 from .histories.parallel import MAX_JOBS, _ignore_interrupts
 from .histories.phh import write_phh
 from .histories.playback import record
-from .protocol.programs import PREFIX, Program, parse_command
+from .protocol.programs import PREFIX, Program, parse_command, share_cpu
 from .table import Decide, Schedule, Tournament
 
 __all__ = ["PlaceResult", "SeatResult", "SimulationResult", "simulate"]
@@ -433,7 +435,9 @@ def _chunks(
                 progress(end)
         return
     # the workers leave Ctrl-C to this process, which stops them at once
-    pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
+    pool = multiprocessing.Pool(
+        jobs, initializer=_start_worker, initargs=(multiprocessing.Value("i", 0),)
+    )
     try:
         parts = pool.imap(partial(_play_chunk, play, task), chunks)
         for start, end in chunks:
@@ -448,6 +452,19 @@ def _chunks(
     finally:  # (done, Ctrl-C or a failed job: the failure goes on up)
         pool.terminate()
         pool.join()
+
+
+#: This process's number among the simulation's workers (0 in the caller's).
+_worker = 0
+
+
+def _start_worker(counter: Any) -> None:
+    """A worker begins: it leaves Ctrl-C to the caller and takes its number."""
+    global _worker
+    _ignore_interrupts()
+    with counter.get_lock():
+        _worker = counter.value
+        counter.value += 1
 
 
 def _failed(what: str, start: int, end: int, exc: Exception) -> SimulationError:
@@ -487,7 +504,12 @@ def _chunk(
 ) -> list[_Tally]:
     levels, seconds, logs = task[0], task[7], task[8]
     tallies = [_Tally() for _ in levels]
-    with _Players(levels, seconds, tallies, logs) as make:
+    # a game of programs on one CPU, a CPU for each worker (share_cpu says why)
+    programs = any(level.startswith(PREFIX) for level in levels)
+    with (
+        share_cpu(_worker) if programs else contextlib.nullcontext(),
+        _Players(levels, seconds, tallies, logs) as make,
+    ):
         body(task, start, end, tallies, make)
     return tallies
 

@@ -207,14 +207,19 @@ class PlayerView(_ViewSlots):
 
     def to_dict(self, since: int = 0) -> dict[str, Any]:
         """The wire form: the configuration, the state, the viewer's cards and menu,
-        and the log from ``since`` on (``log_start``), a delta for a program that
-        already has the earlier records (:meth:`from_dict` with ``previous``)."""
+        and the log from ``since`` on (``log_start``).
+
+        With ``since`` above 0 it is a delta, for a program that already has
+        the view sent before in the same hand: it leaves out what that one
+        holds and this hand does not change, the first ``since`` records and
+        the configuration (:meth:`from_dict` with ``previous`` puts them back).
+        """
+        log = self.log_since(since)
         legal = self.legal
         outcome = self.outcome
-        return {
+        out = {
             "seat": self.seat,
             "hole_cards": _card_list(self.hole_cards) if self.hole_cards else None,
-            "config": self.config.to_dict(),
             "phase": self.phase.value,
             "street": self.street.label,
             "board": _card_list(self.board),
@@ -227,28 +232,35 @@ class PlayerView(_ViewSlots):
             "actor": self.actor,
             "legal": legal.to_dict() if legal is not None else None,
             "shown": [{"seat": s, "cards": _card_list(c)} for s, c in self.shown],
-            "log_start": since,
-            "log": [a.to_dict() for a in self.log_since(since)],
             "outcome": outcome.to_dict() if outcome is not None else None,
         }
+        if not since:
+            out["config"] = self.config.to_dict()
+        out["log_start"] = since
+        out["log"] = [a.to_dict() for a in log]
+        return out
 
     @classmethod
     def from_dict(cls, data: Any, previous: PlayerView | None = None) -> PlayerView:
         """The view of :meth:`to_dict`'s form; a delta (``log_start`` > 0) needs the
-        ``previous`` view its program received, whose log it continues.  ``pot``
+        ``previous`` view its program received, whose log (and configuration,
+        unless the delta carries one) it continues.  ``pot``
         and ``shown`` follow from the rest and are checked against it."""
         f = Fields(data, "view")
-        config = HandConfig.from_dict(f.raw("config", "a configuration"))
         start = f.integer("log_start", default=0)
+        if start and (previous is None or previous.log_length < start):
+            have = "no view" if previous is None else f"{previous.log_length} records"
+            raise f.error("log_start", start, f"a delta from record {start}, but {have}")
+        if start and "config" not in data:
+            config = previous.config  # type: ignore[union-attr]  # (a delta: the same hand)
+        else:
+            config = HandConfig.from_dict(f.raw("config", "a configuration"))
         records = f.raw("log", "a list of records")
         if not isinstance(records, list):
             raise f.error("log", records, "expected a list of records")
         log = tuple(Action.from_dict(r) for r in records)
         if start:
-            if previous is None or previous.log_length < start:
-                have = "no view" if previous is None else f"{previous.log_length} records"
-                raise f.error("log_start", start, f"a delta from record {start}, but {have}")
-            log = previous.log[:start] + log
+            log = previous.log[:start] + log  # type: ignore[union-attr]
         statuses = f.raw("statuses", "a list of statuses")
         if not isinstance(statuses, list) or any(s not in _STATUS_CODES for s in statuses):
             raise f.error("statuses", statuses, f"expected a list of {', '.join(STATUS_NAMES)}")

@@ -18,14 +18,14 @@ holdem.errors.WireError: decision.missing: missing (an integer)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any, TypeVar
 
 from .cards import Card, parse_card
 from .errors import InvalidCardError, WireError, quote
 
-__all__ = ["Fields", "schema"]
+__all__ = ["Fields", "kept_reading", "schema"]
 
 
 def schema() -> dict[str, Any]:
@@ -41,7 +41,31 @@ def schema() -> dict[str, Any]:
 
 
 E = TypeVar("E", bound=Enum)
+T = TypeVar("T")
 _MISSING = object()
+#: The most readings a keep of :func:`kept_reading` holds before it is emptied.
+MOST_KEPT = 4096
+
+
+def kept_reading(keep: dict[Any, T], data: Any, read: Callable[[Any], T]) -> T:
+    """``read(data)``, kept in ``keep`` for a flat object read again: a program
+    reads the same records and menus many times.  An object is read again
+    unless it has the same fields with the same values of the same types
+    (``1`` is not ``true``), so what is kept is what ``read`` would give.
+    Objects holding lists or objects are always read."""
+    if type(data) is not dict:
+        return read(data)
+    try:
+        key = (*data.items(), *map(type, data.values()))
+        value = keep.get(key)
+    except TypeError:  # (a list or an object inside: not kept)
+        return read(data)
+    if value is None:
+        value = read(data)
+        if len(keep) >= MOST_KEPT:
+            keep.clear()
+        keep[key] = value
+    return value
 
 
 class Fields:
@@ -119,9 +143,13 @@ class Fields:
     ) -> Any:
         """A member of ``enum`` (of ``choices``, when given) named by its value, a
         snake_case token."""
-        allowed = tuple(enum) if choices is None else choices
-        names = _names(allowed) + (" or null" if optional else "")
-        value = self._get(name, f"one of {names}", default)
+        allowed = _members(enum) if choices is None else choices
+        self._seen.add(name)
+        value = self._data.get(name, _MISSING)
+        if value is _MISSING:
+            if default is _MISSING:
+                raise self.error(name, None, f"missing (one of {_names(allowed, optional)})")
+            value = default
         if value is None and (optional or default is None):
             return None
         try:
@@ -129,6 +157,7 @@ class Fields:
         except ValueError:
             member = None
         if member not in allowed:
+            names = _names(allowed, optional)
             raise self.error(name, value, f"{quote(value)} is not one of {names}")
         return member
 
@@ -184,6 +213,18 @@ def _kind_of(value: object) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def _names(members: tuple[Enum, ...]) -> str:
+def _names(members: tuple[Enum, ...], optional: bool = False) -> str:
     values = [str(m.value) for m in members]
-    return ", ".join(values[:24]) + (", ..." if len(values) > 24 else "")
+    names = ", ".join(values[:24]) + (", ..." if len(values) > 24 else "")
+    return names + (" or null" if optional else "")
+
+
+_MEMBERS: dict[type[Enum], tuple[Enum, ...]] = {}
+
+
+def _members(enum: type[E]) -> tuple[E, ...]:
+    """The members of an enum, kept (iterating an enum is slow)."""
+    members = _MEMBERS.get(enum)
+    if members is None:
+        members = _MEMBERS[enum] = tuple(enum)
+    return members  # type: ignore[return-value]

@@ -65,6 +65,18 @@ def test_a_program_that_hangs_checks_or_folds_each_time_and_is_asked_again() -> 
     assert sum(r.net for r in game.results().values()) == 0
 
 
+def test_a_program_that_never_reads_its_input_never_blocks_the_engine() -> None:
+    # Each turn times out; once its input pipe is full, the engine stops writing
+    # to it (it would wait forever) and the program sits out.
+    begun = time.monotonic()
+    with misbehaving("deaf", budget=0.02) as program:
+        game = cash_with(program, hands=150)
+        assert program.failure == "stopped reading its input"
+    assert game.hands_played == 150
+    assert sum(r.net for r in game.results().values()) == 0
+    assert time.monotonic() - begun < 30
+
+
 def test_a_late_answer_is_not_taken_for_the_next_turn() -> None:
     with misbehaving("late", budget=0.25) as program:
         cash_with(program, hands=3)
@@ -214,3 +226,22 @@ def test_the_example_bots_play_as_written() -> None:
     shell = result.seats[1]
     assert shell.pfr == 0 and shell.vpip > 0.3  # it checks or calls, always
     assert sum(s.net for s in result.seats) == pytest.approx(0)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "sched_setaffinity"), reason="Linux only")
+def test_a_game_of_programs_can_share_one_cpu_and_gives_the_cpus_back() -> None:
+    import os
+
+    from holdem.protocol.programs import share_cpu
+
+    allowed = os.sched_getaffinity(0)
+    with share_cpu(1) as cpu:
+        assert cpu == sorted(allowed)[1 % len(allowed)]
+        assert os.sched_getaffinity(0) == {cpu}
+        with misbehaving("record", budget=5) as program:
+            assert program.process is not None
+            assert os.sched_getaffinity(program.process.pid) == {cpu}  # (inherited)
+            game = cash_with(program, hands=3)
+            assert program.failure is None
+    assert os.sched_getaffinity(0) == allowed
+    assert sum(r.net for r in game.results().values()) == 0

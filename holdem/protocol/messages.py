@@ -21,6 +21,7 @@ holdem.errors.ProtocolError: no request 'fly': one of hello, create_table, sit, 
 from __future__ import annotations
 
 import json
+import json.encoder
 from dataclasses import dataclass
 from typing import Any
 
@@ -207,7 +208,26 @@ def wire_error(exc: WireError) -> ProtocolError:
 def encode(message: dict[str, Any]) -> str:
     """One message as its line (without the line end): compact JSON, ASCII
     (a name's accents escaped), so any reader takes it."""
-    return json.dumps(message, separators=(",", ":"), allow_nan=False)
+    if _C_ENCODE is not None:
+        return "".join(_C_ENCODE(message, 0))
+    return _ENCODE(message)
+
+
+def _not_json(value: object) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+# One encoder for every message (json.dumps with options makes one a call);
+# CPython's C encoder made once, where there is one.
+_ENCODE = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+_C_MAKE = getattr(json.encoder, "c_make_encoder", None)
+_C_ENCODE = (
+    None
+    if _C_MAKE is None
+    else _C_MAKE(
+        None, _not_json, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, False
+    )
+)
 
 
 def reply(ident: int | str | None, result: dict[str, Any]) -> dict[str, Any]:

@@ -33,21 +33,25 @@ Its stderr goes to a log file of the caller's choosing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
 import shlex
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from ..actions import Action, Decision, LegalActions
+from ..config import HandConfig
 from ..errors import ConfigError, WireError, quote
 from ..views import PlayerView
 from .messages import VERSION, Lines, encode
+from .texts import view_text
 
-__all__ = ["Program", "parse_command"]
+__all__ = ["Program", "parse_command", "share_cpu"]
 
 #: What a seat given as ``cmd:...`` starts with.
 PREFIX = "cmd:"
@@ -55,6 +59,37 @@ PREFIX = "cmd:"
 GRACE = 1.0
 #: The most seconds a decision may be given: a day.
 MAX_SECONDS = 86_400
+#: Seconds the engine polls a program's output after sending a turn, yielding
+#: the CPU between polls, before it sleeps until the answer comes
+#: (:meth:`Program._read`).
+SPIN = 0.0005
+
+_yield = getattr(os, "sched_yield", lambda: None)
+
+
+@contextlib.contextmanager
+def share_cpu(index: int = 0) -> Iterator[int | None]:
+    """Within it, this process and the programs it starts run on one CPU (the
+    ``index``-th of those it may use, modulo their number); after it, on
+    those it had.  Gives the CPU, or None where CPUs cannot be chosen.
+
+    A game of programs is played one decision at a time, so its processes
+    never need two CPUs at once; on one they hand each turn over without
+    waking another CPU, which on a virtual machine costs more than a
+    call-only turn (``bench/bench_protocol.py``: about 1.4x to 2x the
+    hands a second).  :func:`holdem.simulate` plays each process's share of
+    a match of programs this way, a CPU for each process.
+    """
+    if not hasattr(os, "sched_setaffinity"):
+        yield None
+        return
+    allowed = os.sched_getaffinity(0)
+    cpu = sorted(allowed)[index % len(allowed)]
+    os.sched_setaffinity(0, {cpu})
+    try:
+        yield cpu
+    finally:
+        os.sched_setaffinity(0, allowed)
 
 
 def parse_command(text: str) -> list[str]:
@@ -104,7 +139,9 @@ class Program:
         self._turn = 0
         self._lines = Lines()
         self._ready: list[bytes | None] = []
-        self._sent_log: tuple[Action, ...] = ()  # the log the program has, this hand
+        self._seconds = repr(self.budget)  # (as a turn line writes it)
+        self._config: HandConfig | None = None  # the configuration of the last turn sent
+        self._sent: tuple[int, Action | None] = (0, None)  # its log's length, last record
         self._log: IO[bytes] | None = None
         if log is not None:
             self._log = open(log, "ab")  # noqa: SIM115 - kept open for the program's life
@@ -113,14 +150,19 @@ class Program:
                 self.args,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
+                bufsize=0,
                 stderr=self._log if self._log is not None else subprocess.DEVNULL,
             )
         except OSError as exc:
             self.process = None
             self.failure = f"could not start {quote(' '.join(self.args))}: {exc.strerror or exc}"
             return
-        self._send({"event": "hello", "protocol": "holdem", "version": VERSION,
-                    "name": name, "seconds": budget})  # fmt: skip
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:  # (the engine never blocks on a program's pipe)
+                os.set_blocking(stream.fileno(), False)
+        hello = {"event": "hello", "protocol": "holdem", "version": VERSION, "name": name,
+                 "seconds": self.budget}  # fmt: skip
+        self._send((encode(hello) + "\n").encode("ascii"), time.monotonic() + self.budget)
 
     # ------------------------------------------------------------ deciding
 
@@ -136,13 +178,14 @@ class Program:
         if self.failure is not None:
             return fallback
         self._turn += 1
-        self._send({"event": "turn", "id": self._turn, "seat": view.seat,
-                    "seconds": self.budget, "view": self._view(view)})  # fmt: skip
+        start = time.monotonic()
+        deadline = start + self.budget
+        self._send(self._turn_line(view), deadline)
         if self.failure is not None:
             return fallback
-        deadline = time.monotonic() + self.budget
+        spin = start + SPIN
         while True:
-            line = self._read(deadline)
+            line = self._read(deadline, spin)
             if line is None:
                 if self.failure is None:
                     self.timeouts += 1
@@ -154,22 +197,25 @@ class Program:
             if self.failure is not None:
                 return fallback
 
-    def _view(self, view: PlayerView) -> dict[str, Any]:
-        """The view's wire form; its log as a delta when the program has the
-        start of it (the same hand)."""
-        sent = self._sent_log
-        log = view.log
-        since = 0
-        if sent and len(log) >= len(sent) and log[: len(sent)] == sent:
-            since = len(sent)
-        self._sent_log = log
-        return view.to_dict(since)
+    def _turn_line(self, view: PlayerView) -> bytes:
+        """The ``turn`` line of a view: a delta (:meth:`PlayerView.to_dict`) when
+        the program has the view before it in the same hand."""
+        config, log = view.config, view.log
+        since, last = self._sent
+        if not (since and config is self._config and since <= len(log) and log[since - 1] == last):
+            since = 0
+        self._config = config
+        self._sent = (len(log), log[-1]) if log else (0, None)
+        return (
+            f'{{"event":"turn","id":{self._turn},"seat":{view.seat},"seconds":{self._seconds},'
+            f'"view":{view_text(view, since)}}}\n'
+        ).encode("ascii")
 
     def _decision(self, line: bytes, legal: LegalActions) -> Decision | None:
         """The decision of an answer; None for a stale answer (an earlier turn's)
         or a bad one (then :attr:`failure` says why)."""
         try:
-            answer = json.loads(line)
+            answer = json.loads(line.decode("utf-8"))
         except (ValueError, RecursionError):
             self._fail(f"answered {quote(line.decode('utf-8', 'replace'))}: not JSON")
             return None
@@ -192,32 +238,50 @@ class Program:
 
     # ------------------------------------------------------------ the pipes
 
-    def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, line: bytes, deadline: float) -> None:
+        """Writes a line to the program; one that does not read its input until
+        the deadline fails (its pipe is full: the engine never waits on it)."""
         process = self.process
         if process is None or process.stdin is None:
             return
+        fd = process.stdin.fileno()
         try:
-            process.stdin.write(encode(message).encode("ascii") + b"\n")
-            process.stdin.flush()
-        except (BrokenPipeError, OSError):
+            while line:
+                try:
+                    line = line[os.write(fd, line) :]
+                except BlockingIOError:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not select.select([], [fd], [], left)[1]:
+                        self._fail("stopped reading its input")
+                        return
+        except OSError:  # (BrokenPipeError: it is gone)
             self._fail(self._gone("closed its input"))
 
-    def _read(self, deadline: float) -> bytes | None:
+    def _read(self, deadline: float, spin: float = 0.0) -> bytes | None:
         """The next line of the program's output; None at the deadline or when
-        it is gone (then :attr:`failure` says so)."""
+        it is gone (then :attr:`failure` says so).  Until ``spin`` the output
+        is polled, not waited on: a quick answer is read without the wake-up
+        of a sleeping process (some 10 to 30 µs)."""
         process = self.process
         assert process is not None and process.stdout is not None
         fd = process.stdout.fileno()
-        while not self._ready:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
-                return None
-            data = os.read(fd, 65536)
+        ready = self._ready
+        while not ready:
+            try:
+                data = os.read(fd, 65536)
+            except BlockingIOError:
+                now = time.monotonic()
+                if now < spin:
+                    _yield()  # (a program on this CPU runs first)
+                    continue
+                if now >= deadline or not select.select([fd], [], [], deadline - now)[0]:
+                    return None
+                continue
             if not data:
                 self._fail(self._gone("closed its output"))
                 return None
-            self._ready.extend(self._lines.feed(data))
-        line = self._ready.pop(0)
+            ready.extend(self._lines.feed(data))
+        line = ready.pop(0)
         if line is None:
             self._fail("answered a line longer than the protocol allows")
         return line

@@ -4,7 +4,7 @@ hang: never answers; late: answers each turn after 0.4 s; crash: exits at its
 first turn; garbage: answers a line that is not JSON; illegal: raises to 1;
 close: closes its output; exit: exits at once, before any turn; noisy: writes
 to stderr, then calls; record: copies every line it reads to stderr, and
-calls.
+calls; deaf: never reads its input (nor answers).
 """
 
 import json
@@ -15,6 +15,8 @@ import time
 how = sys.argv[1]
 if how == "exit":
     sys.exit(0)
+if how == "deaf":
+    time.sleep(60)
 for line in sys.stdin:
     if how == "record":  # every line it reads, to its log
         sys.stderr.write(line)

@@ -1,0 +1,74 @@
+"""The JSON text of a program's turn (holdem.protocol.texts): written from kept
+parts for speed, it must say exactly what the view's wire form says, for any
+view of any hand (any seat, the spectator, every delta)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from conftest import hand_configs
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from holdem import Decision, Hand, HandConfig, LegalActions
+from holdem.errors import WireError
+from holdem.protocol import texts
+from holdem.protocol.texts import view_text
+from holdem.views import PlayerView
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hand_configs(max_players=9, max_stack=300, extras=True), st.integers(0, 2**32 - 1))
+def test_a_view_s_text_is_its_wire_form(config: HandConfig, seed: int) -> None:
+    rng = random.Random(seed)
+    hand = Hand(config, rng=seed)
+    views = []
+    seats = config.seats or range(config.players)
+    while not hand.done:
+        legal = hand.legal_actions()
+        assert legal is not None
+        hand.act(legal.sample(rng))
+        views += [hand.view(seat) for seat in (legal.seat, None, rng.choice(seats))]
+    views.append(hand.view(None))  # the outcome and the shown hands, once over
+    for view in views:
+        for since in {0, 1, view.log_length // 2, view.log_length}:
+            since = min(since, view.log_length)
+            text = view_text(view, since)
+            assert text.isascii()
+            assert json.loads(text) == view.to_dict(since)
+
+
+def test_the_keeps_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(texts, "MOST_KEPT", 3)
+    hand = Hand(HandConfig((100,) * 6, 0, 1, 2), rng=3)
+    while not hand.done:
+        view = hand.view(hand.actor)
+        assert json.loads(view_text(view)) == view.to_dict()
+        assert len(texts._RECORDS) <= 3 and len(texts._NUMBERS) <= 3
+        hand.act(Decision.check() if view.legal and view.legal.check else Decision.call())
+
+
+def test_a_delta_leaves_the_configuration_out_and_its_reader_puts_it_back() -> None:
+    hand = Hand(HandConfig((100, 100, 100), 0, 1, 2), rng=5)
+    first = hand.view(0)
+    hand.call()
+    later = hand.view(0)
+    delta = later.to_dict(since=first.log_length)
+    assert "config" not in delta and "config" in later.to_dict()
+    assert PlayerView.from_dict(delta, previous=first) == later
+    # a hand's first view must carry it
+    whole = later.to_dict()
+    del whole["config"]
+    with pytest.raises(WireError, match=r"view\.config: missing"):
+        PlayerView.from_dict(whole)
+
+
+def test_a_menu_read_before_is_not_taken_for_one_of_other_types() -> None:
+    legal = LegalActions(seat=1, fold=True, check=True, bet=0)
+    data = legal.to_dict()
+    assert LegalActions.from_dict(dict(data)) == legal  # read, and kept
+    assert LegalActions.from_dict(dict(data)) == legal  # kept
+    with pytest.raises(WireError, match=r"legal\.fold: expected true or false"):
+        LegalActions.from_dict(dict(data, fold=1))  # 1 == True, but not on the wire
