@@ -4,32 +4,44 @@ Run it from the repository root::
 
     pip install -e . && python bench/bench_protocol.py
 
-In one run:
+In one run, a 6-handed cash game (100 big blinds, rebuys) in which every seat
+is an external call-only program over pipes
+(:class:`holdem.protocol.programs.Program`), with three kinds of program:
 
-- ``programs_raw``: a 6-handed cash game (100 big blinds, rebuys) in which
-  every seat is an external call-only program over pipes
-  (:class:`holdem.protocol.programs.Program`), each a Python script that
-  reads its turn with ``json.loads`` and answers;
-- ``programs_helper``: the same with each program written with the Python
-  helper (``holdem.protocol.player.play``: the whole view rebuilt as a
-  ``PlayerView``, deltas and all);
-- ``in_process``: the same game with the same call-only players in-process
-  (the engine's own speed: what the pipes cost is the difference);
-- ``round_trip``: the floor of any program over pipes on this machine: a
-  line to a program that answers at once (no JSON), and back;
-- ``request_overhead``: the protocol layer's cost per request in process
-  (``Engine.handle`` for ``legal`` and ``state``, JSON in and out).
+- ``c``: ``bench/call_only.c``, compiled here with the system's C compiler
+  (skipped with a note when there is none): it finds ``"check":true`` in the
+  line and answers, so it measures the engine's side of the pipes;
+- ``python``: a Python script that reads each turn with ``json.loads``;
+- ``helper``: a Python script written with the helper
+  (``holdem.protocol.player.play``: each view rebuilt as a ``PlayerView``);
 
-Output: one JSON object a line; the ``target`` line says whether a 6-handed
+each played twice: ``spread`` (the system places the processes) and
+``one_cpu`` (this process and the programs it starts on one CPU, as
+``holdem simulate`` places a game of programs:
+:func:`holdem.protocol.programs.share_cpu`; a game is played one decision at
+a time, and on a virtual machine a wake-up across CPUs costs more than the
+work of a turn).  Beside them:
+
+- ``simulate_c``: ``holdem.simulate`` of six ``cmd:`` seats of the C program
+  (one process): the way a user runs such a match, statistics and all;
+- ``in_process``: the same game with the engine's own call-only players;
+- ``round_trip``: the floor of any program over pipes: a line to a program
+  that answers at once (no JSON), and back, for both placements;
+- ``request_overhead``: ``Engine.handle`` per request in process.
+
+Output: one JSON object a line; the ``target`` lines say whether a 6-handed
 game of external call-only programs reaches 1,000 hands a second.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
+import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,9 +50,9 @@ from pathlib import Path
 
 from _common import cpu_model, emit, library_version, set_bench
 
-from holdem import Decision
+from holdem import Decision, simulate
 from holdem.protocol import Engine
-from holdem.protocol.programs import Program
+from holdem.protocol.programs import Program, share_cpu
 from holdem.table import CashGame
 
 set_bench("protocol")
@@ -57,7 +69,7 @@ for line in sys.stdin:
         out.flush()
 """
 HELPER = """\
-from holdem import Decision
+from holdem import Decision, simulate
 from holdem.protocol.player import play
 play(lambda view, legal: Decision.check() if legal.check else Decision.call())
 """
@@ -92,10 +104,8 @@ def game_speed(hands: int, players: dict[int, object]) -> tuple[float, int]:
     return hands / seconds, decisions
 
 
-def programs(code: str, hands: int, folder: Path) -> tuple[float, int]:
-    script = folder / f"bot{abs(hash(code))}.py"
-    script.write_text(code, encoding="utf-8")
-    players = {s: Program([sys.executable, str(script)], budget=30) for s in range(PLAYERS)}
+def programs(command: list[str], hands: int) -> tuple[float, int]:
+    players = {s: Program(command, budget=30) for s in range(PLAYERS)}
     try:
         speed, decisions = game_speed(hands, players)  # type: ignore[arg-type]
         failures = [p.failure for p in players.values() if p.failure]
@@ -105,6 +115,34 @@ def programs(code: str, hands: int, folder: Path) -> tuple[float, int]:
     finally:
         for player in players.values():
             player.close()
+
+
+def compile_c(folder: Path) -> list[str] | None:
+    """The command of ``call_only.c`` compiled in ``folder``; None without a compiler."""
+    compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if compiler is None:
+        emit(note="no C compiler (cc, gcc): the C programs are skipped")
+        return None
+    binary = folder / "call_only"
+    source = Path(__file__).with_name("call_only.c")
+    subprocess.run([compiler, "-O2", "-o", str(binary), str(source)], check=True)
+    return [str(binary)]
+
+
+def placed(case: str) -> contextlib.AbstractContextManager[object]:
+    """The processes of a case on one CPU (``..._one_cpu``), or where the system puts them."""
+    return share_cpu() if case.endswith("one_cpu") else contextlib.nullcontext()
+
+
+def simulated(command: list[str], hands: int) -> tuple[float, int]:
+    """Hands a second of ``holdem.simulate`` with six seats of ``command``."""
+    seat = "cmd:" + shlex.join(command)
+    start = time.perf_counter()
+    result = simulate([seat] * PLAYERS, hands=hands, seconds=30)
+    seconds = time.perf_counter() - start
+    if result.failures:
+        raise RuntimeError(f"a program failed: {result.failures}")
+    return hands / seconds, 0
 
 
 def round_trip(count: int, folder: Path) -> float:
@@ -164,30 +202,48 @@ def main(argv: list[str] | None = None) -> int:
          cpus=os.cpu_count(), holdem=library_version("holdem"), hands=hands,
          repeat=args.repeat)  # fmt: skip
     best: dict[str, float] = {}
-    decisions = {}
+    decisions = 0
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        commands = {"c": compile_c(folder)}
+        for name, code in (("python", RAW), ("helper", HELPER)):
+            script = folder / f"{name}.py"
+            script.write_text(code, encoding="utf-8")
+            commands[name] = [sys.executable, str(script)]
+        cases = {"in_process": lambda: game_speed(hands, dict.fromkeys(range(PLAYERS), call_only))}
+        for name, command in commands.items():
+            if command is not None:
+                for placement in ("spread", "one_cpu"):
+                    cases[f"{name}_{placement}"] = lambda c=command: programs(c, hands)
+        c_program = commands["c"]
+        if c_program is not None:
+            cases["simulate_c"] = lambda: simulated(c_program, hands)
         for _ in range(max(1, args.repeat)):
-            for case, run in (
-                ("in_process", lambda: game_speed(hands, dict.fromkeys(range(PLAYERS), call_only))),
-                ("programs_raw", lambda: programs(RAW, hands, folder)),
-                ("programs_helper", lambda: programs(HELPER, hands, folder)),
-            ):
-                speed, made = run()
+            for case, run in cases.items():
+                with placed(case):
+                    speed, made = run()
                 best[case] = max(best.get(case, 0.0), speed)
-                decisions[case] = made
-            trip = round_trip(2000 if args.quick else 20000, folder)
-            best["round_trip_us"] = min(best.get("round_trip_us", trip), trip)
-    for case in ("in_process", "programs_raw", "programs_helper"):
+                if case.startswith("python"):
+                    decisions = made
+            for placement in ("spread", "one_cpu"):
+                with placed(placement):
+                    trip = round_trip(2000 if args.quick else 20000, folder)
+                key = f"round_trip_{placement}"
+                best[key] = min(best.get(key, trip), trip)
+    for case in cases:
         emit(result="hands_per_second", case=case, hands=hands,
              hands_per_sec=round(best[case], 1))  # fmt: skip
-    per_hand = decisions["programs_raw"] / (hands + 10)  # (the last round's programs)
-    emit(result="round_trip", microseconds=round(best["round_trip_us"], 1),
-         decisions_per_hand=round(per_hand, 1),
-         floor_hands_per_sec=round(1e6 / (best["round_trip_us"] * per_hand), 1))  # fmt: skip
+    per_hand = decisions / (hands + 10)  # (the last round's programs)
+    for placement in ("spread", "one_cpu"):
+        trip = best[f"round_trip_{placement}"]
+        emit(result="round_trip", placement=placement, microseconds=round(trip, 1),
+             decisions_per_hand=round(per_hand, 1),
+             floor_hands_per_sec=round(1e6 / (trip * per_hand), 1))  # fmt: skip
     emit(result="request_overhead_us", **request_overhead(2000 if args.quick else 20000))
-    emit(target="6-max game of external call-only programs: 1,000 hands/s",
-         value=round(best["programs_raw"], 1), met=best["programs_raw"] >= 1000)  # fmt: skip
+    for case in cases:  # (the target is the engine's: every kind of program is shown)
+        if case != "in_process":
+            emit(target="6-max game of external call-only programs: 1,000 hands/s", case=case,
+                 value=round(best[case], 1), met=best[case] >= 1000)  # fmt: skip
     return 0
 
 
