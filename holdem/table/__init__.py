@@ -1,5 +1,6 @@
 """Tables across hands: seating, the button and the blinds, tournaments, cash
-games, the turn timer, and the events of it all (RULES.md R3, R11-R13).
+games, the turn timer, and the events of it all (RULES.md R3, R11-R13); a
+table or a game between hands as JSON data (``snapshot()``, ``from_snapshot``).
 
 See ``docs/tables.md``.
 """

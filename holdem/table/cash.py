@@ -17,11 +17,15 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from operator import attrgetter
+from typing import Any
 
 from ..config import Structure
 from ..errors import ConfigError, TableError
 from ..hand import Hand
+from . import snapshot as snap
 from .seating import ButtonPolicy
+from .snapshot import Field
 from .table import Decide, HandResult, Rake, Table
 from .timer import TurnTimer
 
@@ -66,7 +70,7 @@ class CashGame:
         timer: TurnTimer | None = None,
         rng: int | random.Random | None = None,
     ) -> None:
-        self.table = Table(
+        table = Table(
             seats,
             small_blind=small_blind,
             big_blind=big_blind,
@@ -76,6 +80,21 @@ class CashGame:
             timer=timer,
             rng=rng,
         )
+        self._setup(table, min_buy_in, max_buy_in, max_hands, max_seconds, clock, None)
+
+    def _setup(
+        self,
+        table: Table,
+        min_buy_in: int | None,
+        max_buy_in: int | None,
+        max_hands: int | None,
+        max_seconds: float | None,
+        clock: Callable[[], float],
+        began: float | None,
+    ) -> None:
+        """The game's state (checked): a new one's, or one made from a snapshot."""
+        self.table = table
+        big_blind = table.blinds.big_blind
         self.min_buy_in = 40 * big_blind if min_buy_in is None else min_buy_in
         self.max_buy_in = 100 * big_blind if max_buy_in is None else max_buy_in
         if not 0 < self.min_buy_in <= self.max_buy_in:
@@ -93,7 +112,7 @@ class CashGame:
         self.max_hands = max_hands
         self.max_seconds = max_seconds
         self._clock = clock
-        self._began: float | None = None
+        self._began = began  # (on the clock: None before the first hand)
         # chips added during the hand being played (by seat), and that hand's number
         self._pending: dict[int, int] = {}
         self._pending_hand = 0
@@ -191,6 +210,52 @@ class CashGame:
             self.table.leave(seat)
         return self.results()
 
+    # ---------------------------------------------------------------- snapshots
+
+    def snapshot(self) -> dict[str, Any]:
+        """The game between hands as JSON data: the buy-in limits
+        (``min_buy_in``, ``max_buy_in``), the session's (``max_hands``,
+        ``max_seconds``), the ``seconds`` played (None before the first
+        hand) and the ``table`` (:meth:`Table.snapshot`: the players, and
+        the ledger :meth:`results` reads).  During a hand it raises
+        :class:`~holdem.errors.TableError`.  Top-ups asked for during a
+        hand are on the stacks when it is over (:meth:`Table.finish_hand`):
+        a snapshot has none waiting.  :meth:`from_snapshot` makes the game
+        again; the time it was not running does not count."""
+        return snap.write(self, _CASH_FIELDS)
+
+    @classmethod
+    def from_snapshot(
+        cls,
+        data: Any,
+        *,
+        rng: int | random.Random | None = None,
+        timer: TurnTimer | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        where: str = "cash_game",
+    ) -> CashGame:
+        """The game of a :meth:`snapshot`, dealing from ``rng``, its session
+        time on ``clock`` (from the seconds it had played), ``timer`` as in
+        :meth:`Table.from_snapshot`; the data checked as there."""
+        v = snap.read(data, where, _CASH_FIELDS)
+        table = Table.from_snapshot(v["table"], rng=rng, timer=timer, where=f"{where}.table")
+        if table.tournament:
+            field = f"{where}.table.tournament"
+            raise ConfigError(f"{field}: a cash game's table is not a tournament's", field=field)
+        seconds: float | None = v["seconds"]
+        game = cls.__new__(cls)
+        began = None if seconds is None else clock() - seconds
+        limits = (v["min_buy_in"], v["max_buy_in"], v["max_hands"], v["max_seconds"])
+        try:
+            game._setup(table, *limits, clock, began)
+        except ConfigError as exc:
+            raise snap.located(where, exc) from None
+        return game
+
+    def _seconds(self) -> float | None:
+        """The seconds played on the clock since the first hand (None before it)."""
+        return None if self._began is None else self._clock() - self._began
+
     def results(self) -> dict[str, CashResult]:
         """Each player's session so far (chips still on the table count as theirs)."""
         held: dict[str, int] = {s.name: s.chips for s in self.table.seats.values()}
@@ -203,3 +268,15 @@ class CashGame:
             )
             for name, ledger in self.table.ledger().items()
         }
+
+
+#: The fields of a cash game's snapshot (CashGame.snapshot, .from_snapshot).
+_CASH_FIELDS = (
+    Field("version", lambda g: snap.SNAPSHOT_VERSION, snap.version),
+    Field("min_buy_in", attrgetter("min_buy_in"), snap.integer(minimum=1)),
+    Field("max_buy_in", attrgetter("max_buy_in"), snap.integer(minimum=1)),
+    Field("max_hands", attrgetter("max_hands"), snap.integer(minimum=1, optional=True)),
+    Field("max_seconds", attrgetter("max_seconds"), snap.number(optional=True)),
+    Field("seconds", lambda g: g._seconds(), snap.number(optional=True)),
+    Field("table", lambda g: g.table.snapshot(), snap.raw_object()),
+)

@@ -112,6 +112,32 @@ class Plans:
         """The button and blinds' seats of the last hand dealt."""
         return None if self.previous is None else self.previous.plan.positions
 
+    @property
+    def button(self) -> int | None:
+        """The seat asked for the first hand's button (None: the first player's)."""
+        button: int | None = self._rules[2]
+        return button
+
+    def resume(self, positions: Positions) -> None:
+        """The next plans follow a hand dealt at ``positions`` (a table made
+        again from its snapshot: that hand's other parts are not known, and
+        the next plan needs only its positions)."""
+        button, small, big = positions.button, positions.small_blind, positions.big_blind
+        plan = Plan(dealt=(), button=button, small_blind=small, big_blind=big, positions=positions)
+        self.previous = Deal(
+            plan=plan,
+            names=(),
+            position=0,
+            posts=(),
+            missing_small_blind=False,
+            dead_button=True,
+            seats=(),
+            plain=True,
+            players=_no_players,
+            number=_POSITIONS.setdefault(positions, len(_POSITIONS)),
+            made={},
+        )
+
     def changed(self, seat: int) -> None:
         """The player of ``seat`` sat down, left or changed what the policy reads."""
         self._changed.add(seat)
@@ -192,6 +218,10 @@ def _deal(plan: Plan, seats: Mapping[int, Player]) -> Deal:
         number=_POSITIONS.setdefault(plan.positions, len(_POSITIONS)),
         made={},
     )
+
+
+def _no_players(seats: Mapping[int, Player]) -> tuple[Player, ...]:
+    return ()
 
 
 _seat_fields = attrgetter(*Seat._fields)

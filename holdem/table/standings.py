@@ -36,12 +36,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from ..config import _is_int
 from ..errors import ConfigError, quote
 from ..pots import Outcome
 from ..wire import Fields
+from .snapshot import located
 
 __all__ = ["Elimination", "Placing", "Standings", "TournamentResult", "eliminators"]
 
@@ -188,7 +190,7 @@ class Placing:
         fields: dict[str, Any] = dict(
             place=f.integer("place"),
             player=f.text("player"),
-            elimination=None if raw is None else Elimination.from_dict(raw, f"{where}.elimination"),
+            elimination=None if raw is None else _elimination(raw, f"{where}.elimination"),
         )
         f.done()  # the shape first: an unknown field is a wire error
         return cls(**fields)
@@ -296,6 +298,22 @@ class TournamentResult:
         return cls(**fields)
 
 
+def _placing(data: Any, where: str) -> Placing:
+    """A placing read from ``where``, whose errors name their field by its path."""
+    try:
+        return Placing.from_dict(data, where)
+    except ConfigError as exc:
+        raise located(where, exc) from None
+
+
+def _elimination(data: Any, where: str) -> Elimination:
+    """An elimination read from ``where``, whose errors name their field by its path."""
+    try:
+        return Elimination.from_dict(data, where)
+    except ConfigError as exc:
+        raise located(where, exc) from None
+
+
 def _check_order(before: Placing, after: Placing) -> None:
     """R11 between two neighbours of a result: out later is better; out on the
     same hand, more chips is better and equal chips tie."""
@@ -358,6 +376,11 @@ class Standings:
         """The players out so far, in the order they went out (of one hand:
         the worse place first)."""
         return tuple(p.elimination for p in reversed(self._out) if p.elimination is not None)
+
+    @property
+    def last_hand(self) -> int:
+        """The last hand recorded (0: none yet)."""
+        return self._hands
 
     @property
     def finished(self) -> bool:
@@ -441,6 +464,73 @@ class Standings:
         self._remaining = left
         self._hands = hand_number
         return tuple(placings)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record so far as JSON data: the ``players`` (in seat order),
+        the placings of the players ``out`` (best place first) and the last
+        hand recorded (``hands``).
+
+        >>> standings = Standings(["ann", "bob", "cid"])
+        >>> _ = standings.record_hand(4, {"cid": 50}, ["cid"], {"cid": ("ann",)})
+        >>> Standings.from_dict(standings.to_dict()).to_dict() == standings.to_dict()
+        True
+        """
+        return {
+            "players": list(self._players),
+            "out": [placing.to_dict() for placing in self._out],
+            "hands": self._hands,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "standings") -> Standings:
+        """The standings of :meth:`to_dict`'s form.  The eliminations are
+        recorded again, hand by hand, and must give the places written: a
+        record that :meth:`record_hand` would refuse, or places that do not
+        follow R11 from the eliminations, raise
+        :class:`~holdem.errors.ConfigError` naming the field."""
+        f = Fields(data, where)
+        players = f.raw("players", "a list of player ids")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise f.error("players", players, "expected a list of player ids (strings)")
+        raw = f.raw("out", "a list of placings")
+        if not isinstance(raw, list):
+            raise f.error("out", raw, "expected a list of placings")
+        out = [_placing(item, f"{where}.out[{i}]") for i, item in enumerate(raw)]
+        hands = f.integer("hands")
+        f.done()
+        standings = cls(players)
+        try:
+            standings._replay(out)
+        except ConfigError as exc:
+            raise ConfigError(f"{where}.out: {exc}", field=f"{where}.out", value=raw) from None
+        if hands < standings._hands:
+            raise ConfigError(
+                f"{where}.hands: {hands} is before hand {standings._hands}, when a player went out",
+                field=f"{where}.hands",
+                value=hands,
+            )
+        standings._hands = hands
+        return standings
+
+    def _replay(self, out: Sequence[Placing]) -> None:
+        """Records again the eliminations of ``out`` (placings, best place
+        first), each hand's together, and checks the places they give."""
+        eliminations = [placing.elimination for placing in out]
+        if None in eliminations:
+            raise _fail("out", out, "a player out has an elimination (only the winner has none)")
+        by_hand: dict[int, list[Elimination]] = {}
+        for e in sorted(eliminations, key=attrgetter("hand_number")):
+            assert e is not None
+            by_hand.setdefault(e.hand_number, []).append(e)
+        for hand_number, group in by_hand.items():
+            self.record_hand(
+                hand_number,
+                {e.player: e.started_with for e in group},
+                [e.player for e in group],
+                {e.player: e.eliminated_by for e in group},
+            )
+        if self._out != list(out):
+            raise _fail("out", out, "the places are not those R11 gives the eliminations")
 
     def result(self) -> TournamentResult:
         """The result of the finished tournament (raises

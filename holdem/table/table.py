@@ -6,7 +6,9 @@ number), places the button and the blinds by its policy
 seat numbers and names, and carries the stacks from hand to hand.  Seating,
 leaving, sitting out, coming back and adding chips happen between hands; asked
 for during a hand, they wait for its end.  Every change is an event
-(:mod:`holdem.table.events`) told to the subscribers.
+(:mod:`holdem.table.events`) told to the subscribers.  Between hands
+:meth:`Table.snapshot` gives the table as JSON data, and
+:meth:`Table.from_snapshot` makes it again (:mod:`holdem.table.snapshot`).
 
 >>> from holdem import Decision
 >>> table = Table(seats=3, small_blind=1, big_blind=2, rng=7)
@@ -20,21 +22,24 @@ for during a hand, they wait for its end.  Every change is an event
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import compress
-from operator import attrgetter, not_
+from operator import attrgetter, itemgetter, not_
 from types import FunctionType, MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_args
 
 from ..actions import Decision, LegalActions
-from ..config import MAX_CHIPS, MAX_PLAYERS, HandConfig, Post, Structure
+from ..config import MAX_CHIPS, MAX_PLAYERS, MAX_TABLE_SEATS, HandConfig, Post, Structure
 from ..errors import ConfigError, TableError
 from ..hand import Hand
 from ..pots import Outcome
 from ..views import PlayerView
+from ..wire import Fields
+from . import snapshot as snap
 from .events import (
     EVENT_TYPES as _EVENT_TYPES,
 )
@@ -52,6 +57,7 @@ from .events import (
 from .plans import Deal, Plans, Player
 from .schedule import Level
 from .seating import BUTTON_POLICIES, ButtonPolicy, Plan, Positions, Seat, Status
+from .snapshot import Field
 from .timer import TurnTimer
 
 __all__ = ["Decide", "HandResult", "Ledger", "Rake", "Table"]
@@ -86,6 +92,36 @@ class Rake:
         """The percent as an exact fraction (0.1 is one tenth, not a float's)."""
         percent = self.percent
         return Fraction(str(percent)) if isinstance(percent, float) else Fraction(percent)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``percent`` a number (a fraction that is not a whole
+        number as text, ``"1/3"``) and ``cap`` (null: no cap).
+
+        >>> Rake(5, cap=3).to_dict(), Rake(Fraction(1, 3)).to_dict()
+        ({'percent': 5, 'cap': 3}, {'percent': '1/3', 'cap': None})
+        """
+        percent: Any = self.percent
+        if isinstance(percent, Fraction):
+            percent = percent.numerator if percent.denominator == 1 else str(percent)
+        return {"percent": percent, "cap": self.cap}
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "rake") -> Rake:
+        """The rake of :meth:`to_dict`'s form."""
+        f = Fields(data, where)
+        percent = f.raw("percent", "a number of percent")
+        cap = f.integer("cap", optional=True)
+        f.done()
+        if isinstance(percent, str):
+            try:
+                percent = Fraction(percent)
+            except (ValueError, ZeroDivisionError):
+                raise f.error("percent", percent, "expected a number or a fraction") from None
+        elif not isinstance(percent, int | float) or isinstance(percent, bool):
+            raise f.error("percent", percent, "expected a number of percent")
+        if isinstance(percent, float) and not math.isfinite(percent):
+            raise f.error("percent", percent, "expected a finite number of percent")
+        return cls(percent, cap)
 
     def of(self, pot: int, flop: bool) -> int:
         """The rake of a hand whose pots hold ``pot`` chips; ``flop``: a flop was dealt."""
@@ -374,6 +410,7 @@ class Table:
         def go() -> None:
             self._leaving.discard(seat)
             gone = self._seats.pop(seat)
+            self.away.discard(seat)
             self._chips_in_out[gone.name][1] += gone.chips
             self._plans.changed(seat)
             self.emit(SeatFreed(seat=seat, name=gone.name, chips=gone.chips, reason="left"))
@@ -659,6 +696,7 @@ class Table:
                 continue
             if self.tournament:  # out of the tournament
                 del self._seats[seat]
+                self.away.discard(seat)
                 if SeatFreed in wanted:
                     self.emit(SeatFreed(seat=seat, name=out.name, chips=0, reason="busted"))
             else:  # a cash player keeps the seat until they rebuy (add_chips) or leave
@@ -752,8 +790,251 @@ class Table:
         """A tournament player taken away by timeouts decides again."""
         state = self._seat(seat)
         self.away.discard(seat)
-        if self.timer is not None:
-            self.timer.acted(state.name)
+        timer = self.timer or self._counts
+        if timer is not None:
+            timer.acted(state.name)
+
+    # ---------------------------------------------------------------- snapshots
+
+    def reseed(self, rng: int | random.Random | None) -> None:
+        """Deals the next hands from ``rng`` (a seed or a :class:`random.Random`):
+        for instance the table a snapshot was taken of, to play on as the
+        table made again from it (:meth:`from_snapshot` with the same ``rng``)
+        plays."""
+        self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the table carries from one hand to the next, as JSON data
+        (dicts, lists, strings, numbers, booleans and nulls): its settings,
+        its players, where the button and the blinds were last, the hands
+        played, the ledger, the players ``away`` and the timer's clocks.
+        :meth:`from_snapshot` makes the table again (``docs/tables.md``,
+        "Snapshots", lists the fields).
+
+        Only between hands (before the first :meth:`start_hand`, or after
+        :meth:`finish_hand`): during a hand it raises
+        :class:`~holdem.errors.TableError`.  Nothing asked for during a hand
+        is left waiting then: :meth:`finish_hand` does the leaves, sit-outs
+        and top-ups that waited for the hand's end before it returns.  Not
+        in it: the cards' random generator (a table made again is given a
+        new one), the subscribers, and the timer's clocks (given again).
+        """
+        if self._hand is not None:
+            raise TableError("a hand is being played: a snapshot is taken between hands")
+        return snap.write(self, _TABLE_FIELDS)
+
+    @classmethod
+    def from_snapshot(
+        cls,
+        data: Any,
+        *,
+        rng: int | random.Random | None = None,
+        timer: TurnTimer | None = None,
+        where: str = "table",
+    ) -> Table:
+        """The table of a :meth:`snapshot`, dealing from ``rng`` (a seed or a
+        :class:`random.Random`; the snapshot has none).  Given the same
+        ``rng`` and the same decisions, it plays the hands the table the
+        snapshot was taken of would have played (:meth:`reseed` gives that
+        table a new ``rng`` too).
+
+        ``timer``: the table's timer from now on, on its own clocks and
+        rules; it takes the players' clocks of the snapshot (time banks,
+        timeouts in a row, protections used: :meth:`TurnTimer.restore`).
+        Without it, a table whose snapshot has a timer gets one of the
+        snapshot's rules on the system's clocks
+        (:meth:`TurnTimer.from_snapshot`).
+
+        The data is checked: a field missing, unknown or of the wrong type
+        raises :class:`~holdem.errors.WireError`, a value the rules refuse
+        (a seat out of the table, a name twice, blinds the engine refuses)
+        :class:`~holdem.errors.ConfigError`, each naming the field by its
+        path from ``where`` (``"table.players[2].seat"``).
+        """
+        v = snap.read(data, where, _TABLE_FIELDS)
+        try:
+            table = cls._blank(v, rng)
+        except ConfigError as exc:  # (the blinds: the engine's checks)
+            raise snap.located(f"{where}.blinds", exc) from None
+        table._resume(v, where)
+        if v["timeout_counts"] is not None:
+            table._counts = TurnTimer.from_snapshot(
+                v["timeout_counts"], where=f"{where}.timeout_counts"
+            )
+        table.timer = _timer_of(v["timer"], timer, f"{where}.timer")  # (last: all else is good)
+        return table
+
+    @classmethod
+    def _blank(cls, v: dict[str, Any], rng: int | random.Random | None) -> Table:
+        """A table of a snapshot's settings (``v``), with nobody seated."""
+        blinds: Level = v["blinds"]
+        table = cls(
+            v["seats"],
+            small_blind=blinds.small_blind,
+            big_blind=blinds.big_blind,
+            ante=blinds.ante,
+            big_blind_ante=blinds.big_blind_ante,
+            structure=v["structure"],
+            button_policy=v["button_policy"],
+            tournament=v["tournament"],
+            rng=rng,
+            button=v["button"],
+            rake=v["rake"],
+        )
+        table._blinds = blinds  # (the level itself, its length too: results carry it)
+        return table
+
+    def _resume(self, v: dict[str, Any], where: str) -> None:
+        """A new table's state from a snapshot's values (read by _TABLE_FIELDS)."""
+        self.hands_played = v["hands_played"]
+        positions: Positions | None = v["positions"]
+        if (positions is None) != (self.hands_played == 0):
+            why = f"null before the first hand, and only then (hands_played: {self.hands_played})"
+            raise _refused(f"{where}.positions", positions, why)
+        if positions is not None:
+            for field in _POSITIONS_FIELDS:
+                self._check_seat(field.get(positions), f"{where}.positions.{field.name}")
+            self._plans.resume(positions)
+        self._chips_in_out = _ledger_of(v["ledger"], f"{where}.ledger")
+        self._dealt_names = {(p["name"],): p["hands"] for p in v["ledger"] if p["hands"]}
+        for i, p in enumerate(v["players"]):
+            self._resume_player(p, f"{where}.players[{i}]")
+        away: tuple[int, ...] = v["away"]
+        snap.unique(away, f"{where}.away", "seat")
+        for i, seat in enumerate(away):
+            if seat not in self._seats:
+                raise _refused(f"{where}.away[{i}]", seat, f"seat {seat} has no player")
+        self.away = set(away)
+
+    def _resume_player(self, p: dict[str, Any], where: str) -> None:
+        seat, name = p["seat"], p["name"]
+        self._check_seat(seat, f"{where}.seat")
+        if seat in self._seats:
+            raise _refused(f"{where}.seat", seat, f"seat {seat} has two players")
+        if name in map(_name, self._seats.values()):
+            raise _refused(f"{where}.name", name, f"{name} is at two seats")
+        if name not in self._chips_in_out:
+            raise _refused(f"{where}.name", name, f"{name} is not in the ledger")
+        if self.tournament and not p["chips"]:
+            raise _refused(f"{where}.chips", 0, "a tournament player with no chips is out")
+        player = Player(name=name, chips=p["chips"], status=p["status"], new=p["new"])
+        player.missed_small, player.missed_big = p["missed_small"], p["missed_big"]
+        self._seats[seat] = player
+        self._plans.changed(seat)
+
+    def _check_seat(self, seat: int, where: str) -> None:
+        if not 0 <= seat < self.max_seats:
+            raise _refused(where, seat, f"this table's seats are 0 to {self.max_seats - 1}")
+
+
+def _refused(field: str, value: object, why: str) -> ConfigError:
+    return ConfigError(f"{field}: {why}", field=field, value=value)
+
+
+def _timer_of(data: dict[str, Any] | None, timer: TurnTimer | None, where: str) -> TurnTimer | None:
+    """The timer of a table made again: ``timer`` with the players' clocks of
+    the snapshot's ``data``, or one made from ``data``."""
+    if timer is None:
+        return None if data is None else TurnTimer.from_snapshot(data, where=where)
+    if data is not None:
+        timer.restore(data, where=where)
+    return timer
+
+
+def _ledger_of(entries: list[dict[str, Any]], where: str) -> dict[str, list[int]]:
+    """The table's record of chips in and out, by name, from a snapshot's ledger."""
+    snap.unique([entry["name"] for entry in entries], where, "name")
+    return {entry["name"]: [entry["brought"], entry["taken"]] for entry in entries}
+
+
+#: A seat number as a snapshot gives it (checked against the table's seats after)
+_SEAT = snap.integer(maximum=MAX_PLAYERS - 1)
+
+#: The fields of a snapshot's positions (the last hand's button and blinds)
+_POSITIONS_FIELDS = tuple(
+    Field(name, attrgetter(name), _SEAT) for name in ("button", "small_blind", "big_blind")
+)
+
+
+def _positions_from(data: Any, where: str) -> Positions:
+    return Positions(**snap.read(data, where, _POSITIONS_FIELDS))
+
+
+#: The fields of a snapshot's player: the seat, then a Seat's fields.
+_PLAYER_FIELDS = (
+    Field("seat", itemgetter(0), _SEAT),
+    Field("name", lambda e: e[1].name, snap.name),
+    Field("chips", lambda e: e[1].chips, snap.integer(maximum=MAX_CHIPS - 1)),
+    Field("status", lambda e: e[1].status, snap.choice(get_args(Status))),
+    Field("missed_small", lambda e: e[1].missed_small, snap.boolean),
+    Field("missed_big", lambda e: e[1].missed_big, snap.boolean),
+    Field("new", lambda e: e[1].new, snap.boolean),
+)
+assert tuple(f.name for f in _PLAYER_FIELDS[1:]) == Seat._fields
+
+#: The fields of a snapshot's ledger entry: the name, then a Ledger's fields.
+_LEDGER_FIELDS = (
+    Field("name", itemgetter(0), snap.name),
+    Field("brought", lambda e: e[1].brought, snap.integer()),
+    Field("taken", lambda e: e[1].taken, snap.integer()),
+    Field("hands", lambda e: e[1].hands, snap.integer()),
+)
+assert tuple(f.name for f in _LEDGER_FIELDS[1:]) == Ledger._fields
+
+
+def _optional(value: Any, to_data: Callable[[Any], Any]) -> Any:
+    return None if value is None else to_data(value)
+
+
+#: The fields of a table's snapshot (Table.snapshot, Table.from_snapshot).
+_TABLE_FIELDS = (
+    Field("version", lambda t: snap.SNAPSHOT_VERSION, snap.version),
+    Field("seats", attrgetter("max_seats"), snap.integer(minimum=2, maximum=MAX_PLAYERS)),
+    Field("blinds", lambda t: t.blinds.to_dict(), snap.record(Level.from_dict)),
+    Field("structure", lambda t: t.structure.value, lambda f, n: f.token(n, Structure)),
+    Field("button_policy", attrgetter("button_policy"), snap.choice(BUTTON_POLICIES)),
+    Field("tournament", attrgetter("tournament"), snap.boolean),
+    Field(
+        "rake",
+        lambda t: _optional(t.rake, Rake.to_dict),
+        snap.record(Rake.from_dict, optional=True),
+    ),
+    #: the first hand's button, as asked for (None: the first player's)
+    Field(
+        "button",
+        lambda t: t._plans.button,
+        snap.integer(maximum=MAX_TABLE_SEATS - 1, optional=True),
+    ),
+    #: the last hand's button and blinds (None before the first hand)
+    Field(
+        "positions",
+        lambda t: _optional(t.positions, lambda p: snap.write(p, _POSITIONS_FIELDS)),
+        snap.record(_positions_from, optional=True),
+    ),
+    Field("hands_played", attrgetter("hands_played"), snap.integer()),
+    Field(
+        "players",
+        lambda t: [snap.write(e, _PLAYER_FIELDS) for e in sorted(t._seats.items())],
+        snap.records(_PLAYER_FIELDS),
+    ),
+    Field("away", lambda t: sorted(t.away), lambda f, n: f.integers(n)),
+    Field(
+        "ledger",
+        lambda t: [snap.write(e, _LEDGER_FIELDS) for e in t.ledger().items()],
+        snap.records(_LEDGER_FIELDS),
+    ),
+    Field(
+        "timer",
+        lambda t: _optional(t.timer, TurnTimer.snapshot),
+        snap.raw_object(optional=True),
+    ),
+    #: the timeouts told by time_out() to a table without a timer
+    Field(
+        "timeout_counts",
+        lambda t: _optional(t._counts, TurnTimer.snapshot),
+        snap.raw_object(optional=True),
+    ),
+)
 
 
 #: Forced bets and structures that passed the engine's checks, by number (a

@@ -31,11 +31,15 @@ from __future__ import annotations
 import datetime
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import Any, Literal
 
 from ..actions import Decision, LegalActions
-from ..errors import ConfigError
+from ..errors import ConfigError, quote
+from ..wire import Fields
+from . import snapshot as snap
+from .snapshot import Field
 
 __all__ = ["TimerRules", "TurnTimer"]
 
@@ -87,6 +91,34 @@ class TimerRules:
                 field="free_seat_after",
                 value=self.free_seat_after,
             )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The wire form: every field by name.
+
+        >>> TimerRules(10, time_bank=5).to_dict()  # doctest: +NORMALIZE_WHITESPACE
+        {'seconds': 10, 'time_bank': 5, 'policy': 'check_fold', 'protections_per_day': 2,
+         'free_seat_after': 2}
+        """
+        return snap.write(self, _RULES_FIELDS)
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "rules") -> TimerRules:
+        """The rules of :meth:`to_dict`'s form (every field given)."""
+        return cls(**snap.read(data, where, _RULES_FIELDS))
+
+
+#: The fields of TimerRules's wire form: each read by its reader.
+_RULES_FIELDS = tuple(
+    Field(name, attrgetter(name), read)
+    for name, read in (
+        ("seconds", snap.number()),
+        ("time_bank", snap.number()),
+        ("policy", snap.choice(("check_fold", "protect"))),
+        ("protections_per_day", snap.integer()),
+        ("free_seat_after", snap.integer(minimum=1, optional=True)),
+    )
+)
+assert [f.name for f in _RULES_FIELDS] == [f.name for f in fields(TimerRules)]
 
 
 class TurnTimer:
@@ -172,3 +204,88 @@ class TurnTimer:
         """Whether the player timed out too often in a row (``free_seat_after``)."""
         limit = self.rules.free_seat_after
         return limit is not None and self.in_a_row(player) >= limit
+
+    def snapshot(self) -> dict[str, Any]:
+        """The rules and each player's clocks as JSON data: time banks,
+        timeouts in a row, and disconnect protections used, by day (fields
+        ``rules``, ``banks``, ``in_a_row``, ``protections``).  A decision
+        under way is not kept: its start is a reading of this timer's clock,
+        which a timer made again does not share.  :meth:`from_snapshot`
+        makes the timer again.
+
+        >>> now = [0.0]
+        >>> timer = TurnTimer(TimerRules(seconds=10, time_bank=5), clock=lambda: now[0])
+        >>> timer.start("Ann"); now[0] = 12.0
+        >>> timer.stop("Ann")
+        True
+        >>> data = timer.snapshot()
+        >>> data["banks"], TurnTimer.from_snapshot(data).bank("Ann")
+        ({'Ann': 3.0}, 3.0)
+        """
+        return snap.write(self, _TIMER_FIELDS)
+
+    @classmethod
+    def from_snapshot(
+        cls,
+        data: Any,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        today: Callable[[], datetime.date] = datetime.date.today,
+        where: str = "timer",
+    ) -> TurnTimer:
+        """The timer of a :meth:`snapshot`, its rules and players' clocks, on
+        ``clock`` and ``today`` (checked: a field missing or of the wrong type
+        raises :class:`~holdem.errors.WireError` naming it, rules out of
+        bounds :class:`~holdem.errors.ConfigError`)."""
+        values = snap.read(data, where, _TIMER_FIELDS)
+        timer = cls(values["rules"], clock=clock, today=today)
+        timer._load(values)
+        return timer
+
+    def restore(self, data: Any, *, where: str = "timer") -> None:
+        """Takes the players' clocks of a :meth:`snapshot` (time banks,
+        timeouts in a row, protections used), in place of its own; it keeps
+        its rules and its clocks (the snapshot's rules are checked, not used)."""
+        self._load(snap.read(data, where, _TIMER_FIELDS))
+
+    def _load(self, values: dict[str, Any]) -> None:
+        self._started = {}
+        self._bank = values["banks"]
+        self._in_a_row = values["in_a_row"]
+        self._protected = values["protections"]
+
+
+#: A day's disconnect protections used by a player, as a snapshot writes them.
+_PROTECTION_FIELDS = (
+    Field("player", lambda item: item[0][0], snap.name),
+    Field("day", lambda item: item[0][1].isoformat(), lambda f, name: _day(f, name)),
+    Field("used", lambda item: item[1], snap.integer()),
+)
+
+
+def _day(f: Fields, name: str) -> datetime.date:
+    text: str = f.text(name)
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise f.error(name, text, f"{quote(text)} is not a date (YYYY-MM-DD)") from None
+
+
+def _protections(f: Fields, name: str) -> dict[tuple[str, datetime.date], int]:
+    read = snap.records(_PROTECTION_FIELDS)(f, name)
+    keys = [(item["player"], item["day"]) for item in read]
+    snap.unique(keys, snap.path(f, name), "a player's day")
+    return {key: item["used"] for key, item in zip(keys, read, strict=True)}
+
+
+#: The fields of a timer's snapshot.
+_TIMER_FIELDS = (
+    Field("rules", lambda t: t.rules.to_dict(), snap.record(TimerRules.from_dict)),
+    Field("banks", lambda t: dict(t._bank), snap.by_name(snap.number())),
+    Field("in_a_row", lambda t: dict(t._in_a_row), snap.by_name(snap.integer())),
+    Field(
+        "protections",
+        lambda t: [snap.write(item, _PROTECTION_FIELDS) for item in t._protected.items()],
+        _protections,
+    ),
+)

@@ -14,14 +14,18 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
 from types import FunctionType
+from typing import Any
 
-from ..config import Structure
+from ..config import MAX_CHIPS, Structure
 from ..errors import ConfigError, TableError
 from ..hand import Hand
+from . import snapshot as snap
 from .events import Event, LevelUp, PlayerEliminated
 from .schedule import Level, Schedule
 from .seating import ButtonPolicy
+from .snapshot import Field
 from .standings import Placing, Standings, TournamentResult, eliminators
 from .table import Decide, HandResult, Table
 from .timer import TurnTimer
@@ -51,13 +55,10 @@ class Tournament:
         rng: int | random.Random | None = None,
     ) -> None:
         names = list(players)
-        self.standings = Standings(names)  # checks the names
-        self.schedule = schedule if schedule is not None else Schedule.default()
-        self._clock = clock
-        self._began: float | None = None
-        self.level_index, level = self.schedule.level_at(0, 0.0)
-        self._level_end = self.schedule.end_of(self.level_index)
-        self.table = Table(
+        standings = Standings(names)  # checks the names
+        schedule = schedule if schedule is not None else Schedule.default()
+        level_index, level = schedule.level_at(0, 0.0)
+        table = Table(
             len(names) if seats is None else seats,
             small_blind=level.small_blind,
             big_blind=level.big_blind,
@@ -70,15 +71,38 @@ class Tournament:
             button=button,
             timer=timer,
         )
-        if len(names) > self.table.max_seats:
+        if len(names) > table.max_seats:
             raise ConfigError(
-                f"{len(names)} players at a table of {self.table.max_seats} seats",
+                f"{len(names)} players at a table of {table.max_seats} seats",
                 field="seats",
                 value=seats,
             )
         for seat, name in enumerate(names):
-            self.table.sit(seat, name, stack)
-        self._names = {seat: name for seat, name in enumerate(names)}
+            table.sit(seat, name, stack)
+        self._setup(standings, schedule, stack, table, level_index, clock, None)
+
+    def _setup(
+        self,
+        standings: Standings,
+        schedule: Schedule,
+        stack: int,
+        table: Table,
+        level_index: int,
+        clock: Callable[[], float],
+        began: float | None,
+    ) -> None:
+        """The tournament's state: a new one's, or one made from a snapshot."""
+        self.standings = standings
+        self.schedule = schedule
+        #: the chips everyone started with
+        self.stack = stack
+        self.table = table
+        #: the level of the last hand dealt (of the first hand, before it)
+        self.level_index = level_index
+        self._level_end = schedule.end_of(level_index)
+        self._clock = clock
+        self._began = began  # (on the clock: None before the first hand)
+        self._names = dict(enumerate(standings.players))  # (seated in order from seat 0)
         self._seat_of = {name: seat for seat, name in self._names.items()}
 
     @property
@@ -207,3 +231,102 @@ class Tournament:
     def result(self) -> TournamentResult:
         """The places, each player's elimination (hand, by whom) and the winner."""
         return self.standings.result()
+
+    # ---------------------------------------------------------------- snapshots
+
+    def snapshot(self) -> dict[str, Any]:
+        """The tournament between hands as JSON data: the starting ``stack``,
+        the ``schedule``, the ``level`` reached (its index) and the
+        ``seconds`` played (None before the first hand), the ``standings``
+        (the players, the places of those out and their eliminations) and
+        the ``table`` (:meth:`Table.snapshot`).  During a hand it raises
+        :class:`~holdem.errors.TableError`.  :meth:`from_snapshot` makes the
+        tournament again; the time it was not running does not count."""
+        return snap.write(self, _TOURNAMENT_FIELDS)
+
+    @classmethod
+    def from_snapshot(
+        cls,
+        data: Any,
+        *,
+        rng: int | random.Random | None = None,
+        timer: TurnTimer | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        where: str = "tournament",
+    ) -> Tournament:
+        """The tournament of a :meth:`snapshot`, dealing from ``rng``, its
+        levels by minutes on ``clock`` (from the seconds it had played),
+        ``timer`` as in :meth:`Table.from_snapshot`.  Given the same ``rng``
+        and decisions it plays on as the tournament the snapshot was taken
+        of would have, to the same result.  A snapshot whose parts do not
+        agree (the players seated are not those still in, at their seats;
+        the table's blinds are not the level's) raises
+        :class:`~holdem.errors.ConfigError` naming the field, as a field
+        of the wrong type raises :class:`~holdem.errors.WireError`."""
+        v = snap.read(data, where, _TOURNAMENT_FIELDS)
+        table = Table.from_snapshot(v["table"], rng=rng, timer=timer, where=f"{where}.table")
+        standings: Standings = v["standings"]
+        _check_resumed(table, standings, v["schedule"].level(v["level"]), where)
+        seconds: float | None = v["seconds"]
+        game = cls.__new__(cls)
+        began = None if seconds is None else clock() - seconds
+        game._setup(standings, v["schedule"], v["stack"], table, v["level"], clock, began)
+        return game
+
+    def _seconds(self) -> float | None:
+        """The seconds played on the clock since the first hand (None before it)."""
+        return None if self._began is None else self._clock() - self._began
+
+
+def _check_resumed(table: Table, standings: Standings, level: Level, where: str) -> None:
+    """Refuses a tournament's snapshot whose parts do not agree."""
+    if not table.tournament:
+        raise _refused(f"{where}.table.tournament", False, "a tournament's table is one")
+    players = standings.players
+    if len(players) > table.max_seats:
+        raise _refused(
+            f"{where}.standings.players",
+            players,
+            f"{len(players)} players at a table of {table.max_seats} seats",
+        )
+    seated = {seat: s.name for seat, s in table.seats.items()}
+    remaining = set(standings.remaining)
+    expected = {seat: name for seat, name in enumerate(players) if name in remaining}
+    if seated != expected:
+        raise _refused(
+            f"{where}.table.players",
+            seated,
+            f"the players still in, at their seats, are {expected}, not {seated}",
+        )
+    b = table.blinds
+    if (b.small_blind, b.big_blind, b.ante, b.big_blind_ante) != (
+        level.small_blind,
+        level.big_blind,
+        level.ante,
+        level.big_blind_ante,
+    ):
+        raise _refused(
+            f"{where}.level", level, f"the table's blinds {b} are not the level's, {level}"
+        )
+    if standings.last_hand > table.hands_played:
+        raise _refused(
+            f"{where}.standings.hands",
+            table.hands_played,
+            f"a player went out after the {table.hands_played} hands the table played",
+        )
+
+
+def _refused(field: str, value: object, why: str) -> ConfigError:
+    return ConfigError(f"{field}: {why}", field=field, value=value)
+
+
+#: The fields of a tournament's snapshot (Tournament.snapshot, .from_snapshot).
+_TOURNAMENT_FIELDS = (
+    Field("version", lambda g: snap.SNAPSHOT_VERSION, snap.version),
+    Field("stack", attrgetter("stack"), snap.integer(minimum=1, maximum=MAX_CHIPS - 1)),
+    Field("schedule", lambda g: g.schedule.to_dict(), snap.record(Schedule.from_dict)),
+    Field("level", attrgetter("level_index"), snap.integer()),
+    Field("seconds", lambda g: g._seconds(), snap.number(optional=True)),
+    Field("standings", lambda g: g.standings.to_dict(), snap.record(Standings.from_dict)),
+    Field("table", lambda g: g.table.snapshot(), snap.raw_object()),
+)
