@@ -124,7 +124,7 @@ async def serve_tcp(host: str, port: int, ready: Any = None) -> None:
     raise KeyboardInterrupt
 
 
-def _address(text: str) -> tuple[str, int]:
+def parse_address(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
         raise click.BadParameter(
@@ -154,7 +154,7 @@ def engine_command(listen: str | None) -> None:
     if listen is None:
         serve_stdio(sys.stdin.fileno(), sys.stdout.buffer)
         return
-    host, port = _address(listen)
+    host, port = parse_address(listen)
 
     def ready(bound: int) -> None:
         click.echo(f"holdem engine: listening on {host}:{bound}", err=True)

@@ -72,3 +72,30 @@ def test_a_menu_read_before_is_not_taken_for_one_of_other_types() -> None:
     assert LegalActions.from_dict(dict(data)) == legal  # kept
     with pytest.raises(WireError, match=r"legal\.fold: expected true or false"):
         LegalActions.from_dict(dict(data, fold=1))  # 1 == True, but not on the wire
+
+
+def test_a_message_s_text_is_its_plain_form_s_json() -> None:
+    from holdem.protocol.messages import encode
+    from holdem.protocol.texts import message_text, plain
+
+    hand = Hand(HandConfig((100, 100, 100), 0, 1, 2, names=("Ann", "Bé", "Cy")), rng=2)
+    view = hand.view(hand.actor)
+    record = hand.log[-1]
+    messages = [
+        {"event": "action", "hand": 4, "action": record, "table": "t1"},
+        {"event": "action", "hand": 4, "action": record, "table": "t1", "full_information": True},
+        {"event": "turn", "hand": 4, "seat": view.seat, "view": view, "table": "t2"},
+        {
+            "event": "turn",
+            "hand": 4,
+            "seat": view.seat,
+            "view": view,
+            "table": "t2",
+            "seconds": 12.5,
+        },
+        {"event": "hand_ended", "hand": 4, "table": "t\u00e9"},
+    ]
+    for message in messages:
+        text = message_text(message)
+        assert text.isascii()
+        assert json.loads(text) == json.loads(encode(plain(message)))

@@ -19,7 +19,6 @@ that other clients are served meanwhile.
 
 from __future__ import annotations
 
-import io
 import random
 import time
 from collections.abc import Callable
@@ -28,20 +27,12 @@ from typing import Any
 from ..actions import Decision
 from ..bots import BOTS, Bot, make_bot
 from ..config import Structure
-from ..errors import ConfigError, HoldemError, ProtocolError, TableError, WireError, quote
+from ..errors import ConfigError, ProtocolError, TableError, quote
 from ..table import CashGame, Schedule, TimerRules, Tournament, TurnTimer
 from ..wire import Fields
-from .messages import (
-    VERSION,
-    Request,
-    error_reply,
-    parse_line,
-    read_request,
-    reply,
-    request_id,
-    wire_error,
-)
-from .tables import ServedTable
+from .messages import VERSION, Request, answer
+from .tables import ServedTable, history_text
+from .texts import plain
 
 __all__ = ["MAX_TABLES", "Engine"]
 
@@ -103,9 +94,9 @@ class Engine:
                 table.advance()
         return self._flush()
 
-    def _send(self, client: int, message: dict[str, Any]) -> None:
-        if client in self._clients:
-            self._out.append((client, message))
+    def _send(self, clients: list[int], message: dict[str, Any]) -> None:
+        written = plain(message)  # (made plain once for all)
+        self._out.extend([(client, written) for client in clients if client in self._clients])
 
     def _flush(self) -> Outgoing:
         out, self._out = self._out, []
@@ -116,21 +107,8 @@ class Engine:
     def handle(self, client: int, line: bytes | str) -> Outgoing:
         """Serves one line of ``client``: its reply first, then the events it
         caused, each as (client, message)."""
-        ident: int | str | None = None
-        try:
-            data = parse_line(line)
-            ident = request_id(data)
-            request = read_request(data)
-            result = self._serve(self._clients[client], request)
-            message = reply(ident, result)
-        except ProtocolError as exc:
-            message = error_reply(ident, exc)
-        except WireError as exc:
-            message = error_reply(ident, wire_error(exc))
-        except Exception as exc:  # a bug: said, and the engine goes on
-            message = error_reply(
-                ident, ProtocolError("internal_error", f"{type(exc).__name__}: {exc}")
-            )
+        me = self._clients[client]
+        message = answer(line, lambda request: self._serve(me, request))
         events = self._flush()
         return [(client, message), *events]
 
@@ -149,9 +127,9 @@ class Engine:
         return any(table.waiting for table in self.tables.values())
 
     def next_deadline(self) -> float | None:
-        """The earliest turn timer running (on ``clock``), if any."""
-        deadlines = [t.deadline for t in self.tables.values() if t.deadline is not None]
-        return min(deadlines, default=None)
+        """The earliest turn timer running or paced step (on ``clock``), if any."""
+        times = [t.next_time for t in self.tables.values()]
+        return min([t for t in times if t is not None], default=None)
 
     def _serve(self, client: _Client, request: Request) -> dict[str, Any]:
         f = request.fields
@@ -514,16 +492,6 @@ class Engine:
                 "invalid_field", f"table {table.id} keeps no hand {number} (hands kept: {kept})",
                 field="hand",
             )  # fmt: skip
-        from ..histories import record, write_phh, write_pokerstars
-
-        try:
-            history = record(hand, hand_id=str(number), tournament=table.kind == "tournament",
-                             show_all=table.full_information)  # fmt: skip
-            out = io.StringIO()
-            if form == "phh":
-                write_phh([history], out, many=False)
-            else:
-                write_pokerstars([history], out)
-        except HoldemError as exc:
-            raise ProtocolError("table_error", str(exc), field="hand") from None
-        return {"table": table.id, "hand": number, "format": form, "text": out.getvalue()}
+        text = history_text(hand, number, tournament=table.kind == "tournament", form=form,
+                            show_all=table.full_information)  # fmt: skip
+        return {"table": table.id, "hand": number, "format": form, "text": text}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import json.encoder
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,7 @@ __all__ = [
     "VERSION",
     "Lines",
     "Request",
+    "answer",
     "encode",
     "error_reply",
     "parse_line",
@@ -90,6 +92,17 @@ ERROR_CODES: dict[str, str] = {
     "table_error": "the table refuses the request (the message says why)",
     "limit": "a limit of the engine is reached (tables, seats, hands kept)",
     "internal_error": "the engine failed on this request; it goes on serving",
+    # a room server's (holdem serve, docs/rooms.md)
+    "unknown_code": "no table has that join code",
+    "unknown_token": "the seat token is not one this server gave",
+    "token_expired": "the seat token no longer gives its seat (replaced, left, over)",
+    "token_in_use": "the seat is connected from another address",
+    "rate_limited": "too many lines a second, or too many wrong guesses: wait and try again",
+    "too_many_connections": "the server, or this address, has as many connections as it takes",
+    "name_taken": "a player of that name is at the table",
+    "table_full": "every seat of the table is taken",
+    "game_started": "the tournament has begun: nobody joins it now",
+    "not_creator": "only the table's creator may do that",
 }
 
 
@@ -107,6 +120,10 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+# (one decoder for every line: json.loads with options makes one a call)
+_DECODE = json.JSONDecoder(parse_constant=_reject_constant).decode
+
+
 def _depth(value: object, limit: int = MAX_DEPTH) -> bool:
     """Whether ``value`` nests at most ``limit`` objects and lists deep."""
     stack = [(value, 1)]
@@ -120,9 +137,12 @@ def _depth(value: object, limit: int = MAX_DEPTH) -> bool:
     return True
 
 
-def read_request(line: bytes | str | dict[str, Any]) -> Request:
+def read_request(
+    line: bytes | str | dict[str, Any], requests: tuple[str, ...] = REQUESTS
+) -> Request:
     """The request of one line (or of the object :func:`parse_line` read from
-    it); :class:`~holdem.errors.ProtocolError` with the code of what is
+    it), of a type of ``requests`` (a server's own list: the engine's by
+    default); :class:`~holdem.errors.ProtocolError` with the code of what is
     wrong."""
     data = line if isinstance(line, dict) else parse_line(line)
     check_id(data)
@@ -132,13 +152,38 @@ def read_request(line: bytes | str | dict[str, Any]) -> Request:
         kind = f.text("type")
     except WireError as exc:
         raise wire_error(exc) from None
-    if kind not in REQUESTS:
+    if kind not in requests:
         raise ProtocolError(
             "unknown_request",
-            f"no request {quote(kind)}: one of {', '.join(REQUESTS)}",
+            f"no request {quote(kind)}: one of {', '.join(requests)}",
             field="type",
         )
     return Request(id=request_id(data), type=kind, fields=f)
+
+
+def answer(
+    line: bytes | str,
+    serve: Callable[[Request], dict[str, Any]],
+    requests: tuple[str, ...] = REQUESTS,
+    admit: Callable[[], None] | None = None,
+) -> dict[str, Any]:
+    """The reply to one line: ``serve(request)``'s result, or the error that
+    stopped it (``admit()``, called once the line is read, may refuse it
+    with a :class:`~holdem.errors.ProtocolError`).  A bug in ``serve`` is
+    answered ``internal_error``: the server goes on."""
+    ident: int | str | None = None
+    try:
+        data = parse_line(line)
+        ident = request_id(data)
+        if admit is not None:
+            admit()
+        return reply(ident, serve(read_request(data, requests)))
+    except ProtocolError as exc:
+        return error_reply(ident, exc)
+    except WireError as exc:
+        return error_reply(ident, wire_error(exc))
+    except Exception as exc:  # a bug: said, and the server goes on
+        return error_reply(ident, ProtocolError("internal_error", f"{type(exc).__name__}: {exc}"))
 
 
 def parse_line(line: bytes | str) -> dict[str, Any]:
@@ -154,14 +199,14 @@ def parse_line(line: bytes | str) -> dict[str, Any]:
                 "malformed_json", f"the line is not UTF-8 (byte {exc.start + 1})"
             ) from None
     try:
-        data = json.loads(line, parse_constant=_reject_constant)
+        data = _DECODE(line)
     except RecursionError:
         raise ProtocolError("malformed_json", "the line nests too deep") from None
     except ValueError as exc:  # (JSONDecodeError, and ints of too many digits)
         raise ProtocolError("malformed_json", f"not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed_json", "a request is a JSON object ({...})")
-    if not _depth(data):
+    if (line.count("[") + line.count("{") > MAX_DEPTH) and not _depth(data):
         raise ProtocolError("malformed_json", f"the request nests deeper than {MAX_DEPTH}")
     return data
 

@@ -3,7 +3,11 @@ the engine's or a client), the hands it plays on its own, and who is told
 what (``docs/protocol.md``, "Events").
 
 Each table event goes to every client watching the table or playing a seat,
-in its wire form with the table's id.  The hole cards go only to the client
+in its wire form with the table's id.  A message holds the engine's own
+values where it has them (an ``action`` event's record, a ``turn``'s
+view), so that whoever writes it writes them once, quickly
+(:func:`~holdem.protocol.texts.message_text`,
+:func:`~holdem.protocol.texts.plain`).  The hole cards go only to the client
 playing the seat (``hole_cards``), and a ``turn`` event, the seat's view with
 its menu, only to the client whose seat must act.  A table made with
 ``full_information`` tells everyone every hole card, and says so in every
@@ -20,7 +24,7 @@ from typing import Any
 from ..actions import PLAYER_KINDS, ActionKind, Decision, LegalActions
 from ..bots import Bot
 from ..cards import format_card
-from ..errors import IllegalActionError, ProtocolError, TableError
+from ..errors import HoldemError, IllegalActionError, ProtocolError, TableError
 from ..hand import Hand
 from ..table import (
     ActionTaken,
@@ -33,14 +37,15 @@ from ..table import (
     TurnTimer,
 )
 
-__all__ = ["KEEP_HANDS", "SLICE", "ServedTable"]
+__all__ = ["KEEP_HANDS", "SLICE", "ServedTable", "history_text"]
 
 #: Finished hands a table keeps for ``history`` requests (the latest).
 KEEP_HANDS = 500
 #: Hands a table begins at one go before the engine serves its other work.
 SLICE = 50
 
-Send = Callable[[int, dict[str, Any]], None]
+#: How a table's messages leave it: ``send(clients, message)``, the clients in order.
+Send = Callable[[list[int], dict[str, Any]], None]
 
 
 class ServedTable:
@@ -59,6 +64,10 @@ class ServedTable:
         full_information: bool = False,
         timer: TurnTimer | None = None,
         clock: Callable[[], float] = time.monotonic,
+        pace: float = 0.0,
+        pause: float = 0.0,
+        after_hand: Callable[[HandResult], None] | None = None,
+        keep: int = KEEP_HANDS,
     ) -> None:
         self.id = ident
         self.game = game
@@ -78,6 +87,13 @@ class ServedTable:
         self.kept: OrderedDict[int, Hand] = OrderedDict()
         self.deadline: float | None = None  # when the client to act runs out of time
         self._told_turn: tuple[int, int] | None = None  # (hand, log length) last told
+        #: seconds before each bot's decision, and after each hand, so that
+        #: people see what happens (0: at once)
+        self.pace, self.pause = pace, pause
+        self.due: float | None = None  # when the paced bot decides, or the next hand begins
+        self._paced = False  # the step due is allowed now
+        self.after_hand = after_hand  # told of each hand as it ends
+        self.keep = keep  # finished hands kept for history requests
         self.table.subscribe(self._tell)
 
     @property
@@ -93,14 +109,16 @@ class ServedTable:
         message["table"] = self.id
         if self.full_information:
             message["full_information"] = True
-        for client in sorted(self.audience() if to is None else to):
-            self._send(client, message)
+        self._send(sorted(self.audience() if to is None else to), message)
 
     def _tell(self, event: Event) -> None:
+        if type(event) is ActionTaken:  # (the record itself: written once, quickly)
+            self._out({"event": "action", "hand": event.hand, "action": event.action})
+            if event.action.kind is ActionKind.DEAL_HOLE:
+                self._tell_hole_cards(event.hand)
+            return
         self._out(event.to_dict())  # type: ignore[union-attr]  # (set on every event type)
-        if isinstance(event, ActionTaken) and event.action.kind is ActionKind.DEAL_HOLE:
-            self._tell_hole_cards(event.hand)
-        elif isinstance(event, SeatFreed):  # (left, busted or timed out: nobody plays it now)
+        if isinstance(event, SeatFreed):  # (left, busted or timed out: nobody plays it now)
             self.owners.pop(event.seat, None)
             self.bots.pop(event.seat, None)
             self.levels.pop(event.seat, None)
@@ -159,12 +177,14 @@ class ServedTable:
                 if hands <= 0:
                     self.waiting = True
                     return
-                hands -= 1
                 if not table.can_deal():
                     self._out({"event": "run_stopped", "hands_left": self.to_play,
                                "reason": "fewer than two players can be dealt in"})  # fmt: skip
                     self.to_play = 0
                     return
+                if self._wait(self.pause if table.hands_played else 0.0):
+                    return
+                hands -= 1
                 self.game.start_hand()
                 continue
             if hand.done:
@@ -179,9 +199,22 @@ class ServedTable:
             legal = hand.legal_actions()
             assert legal is not None
             if bot is not None:
+                if self._wait(self.pace):
+                    return
                 table.act(bot.decide(hand.view(seat), legal))
             else:  # nobody plays the seat (left, or away): check or fold
                 table.act(legal.check_or_fold())
+
+    def _wait(self, seconds: float) -> bool:
+        """Whether the next step waits (``seconds`` from its first try, then
+        :meth:`tick` takes it), or is taken now."""
+        if seconds <= 0 or self._paced:
+            self._paced = False
+            self.due = None
+            return False
+        if self.due is None:
+            self.due = self._clock() + seconds
+        return True
 
     def _finish(self) -> None:
         game = self.game
@@ -190,9 +223,11 @@ class ServedTable:
         )
         self.deadline = None
         self.kept[result.hand] = result.played
-        while len(self.kept) > KEEP_HANDS:
+        while len(self.kept) > self.keep:
             self.kept.popitem(last=False)
         self.to_play -= 1
+        if self.after_hand is not None:
+            self.after_hand(result)
         over = game.finished if isinstance(game, Tournament) else game.over
         if over:
             self.finished = True
@@ -221,20 +256,42 @@ class ServedTable:
         if self._told_turn == told:
             return
         self._told_turn = told
+        if self.timer is not None:
+            name = self._name(seat)
+            self.timer.start(name)
+            self.deadline = self.timer.deadline(name)
+        message = self.turn_message(seat)
+        assert message is not None
+        self._out(message, {self.owners[seat]})
+
+    def _name(self, seat: int) -> str:
+        info = self.table.seat(seat)
+        assert info is not None
+        return info.name
+
+    def turn_message(self, seat: int) -> dict[str, Any] | None:
+        """The ``turn`` event of ``seat`` when it is to act (its timer running
+        as it is: for a client that comes back), else None."""
+        hand = self.table.hand
+        if hand is None or hand.done or hand.actor != seat:
+            return None
         message: dict[str, Any] = {
             "event": "turn",
-            "hand": told[0],
+            "hand": self.table.hands_played + 1,
             "seat": seat,
-            "view": hand.view(seat).to_dict(),
+            "view": hand.view(seat),
         }
-        if self.timer is not None:
-            name = self.table.seats[seat].name
-            self.timer.start(name)
-            deadline = self.timer.deadline(name)
-            assert deadline is not None
-            self.deadline = deadline
-            message["seconds"] = round(deadline - self._clock(), 3)
-        self._out(message, {self.owners[seat]})
+        if self.deadline is not None:
+            message["seconds"] = round(max(0.0, self.deadline - self._clock()), 3)
+        return message
+
+    def tell_turn_again(self, seat: int) -> None:
+        """Tells the client playing ``seat`` its turn again, if it is to act
+        (the timer is not started again)."""
+        message = self.turn_message(seat)
+        owner = self.owners.get(seat)
+        if message is not None and owner is not None:
+            self._out(message, {owner})
 
     def act(self, seat: int, decision: Decision) -> bool:
         """The decision of the client playing ``seat``, whose turn it is; False
@@ -254,7 +311,7 @@ class ServedTable:
                                 field="action")  # fmt: skip
         in_time = True
         if self.timer is not None:
-            in_time = self.timer.stop(self.table.seats[seat].name)
+            in_time = self.timer.stop(self._name(seat))
         self.deadline = None
         if in_time:
             self.table.act(decision)
@@ -268,12 +325,24 @@ class ServedTable:
         self._out(message)
 
     def tick(self, now: float) -> None:
-        """Applies the timeout rule when the client to act is out of time."""
+        """Applies the timeout rule when the client to act is out of time, and
+        takes the paced step that is due."""
+        if self.due is not None and now >= self.due:
+            self._paced = True
+            self.advance()
+            self._paced = False
+            return
         if self.deadline is None or now < self.deadline or self.table.hand is None:
             return
         self.deadline = None
         self.table.time_out()
         self.advance()
+
+    @property
+    def next_time(self) -> float | None:
+        """When :meth:`tick` has work next: a timer running out, a paced step."""
+        times = [t for t in (self.deadline, self.due) if t is not None]
+        return min(times, default=None)
 
 
 def _refusal(hand: Hand, seat: int, decision: Decision, legal: LegalActions) -> str:
@@ -285,3 +354,24 @@ def _refusal(hand: Hand, seat: int, decision: Decision, legal: LegalActions) -> 
         except (IllegalActionError, TableError) as exc:
             return str(exc)
     return f"{decision} is not a player's decision here: the menu is {legal}"
+
+
+def history_text(
+    hand: Hand, number: int, *, tournament: bool, form: str, show_all: bool = False
+) -> str:
+    """A finished hand as PHH (``form="phh"``) or PokerStars text, for a
+    ``history`` request (``table_error`` when the form cannot hold it)."""
+    import io
+
+    from ..histories import record, write_phh, write_pokerstars
+
+    try:
+        history = record(hand, hand_id=str(number), tournament=tournament, show_all=show_all)
+        out = io.StringIO()
+        if form == "phh":
+            write_phh([history], out, many=False)
+        else:
+            write_pokerstars([history], out)
+    except HoldemError as exc:
+        raise ProtocolError("table_error", str(exc), field="hand") from None
+    return out.getvalue()

@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import json.encoder
 from typing import Any
 
 from ..actions import Action, LegalActions
@@ -27,7 +28,7 @@ from ..config import HandConfig
 from ..views import PlayerView
 from .messages import encode
 
-__all__ = ["MOST_KEPT", "view_text"]
+__all__ = ["MOST_KEPT", "config_text", "message_text", "plain", "records_text", "view_text"]
 
 #: The most entries a keep holds before it is emptied.
 MOST_KEPT = 4096
@@ -35,9 +36,11 @@ MOST_KEPT = 4096
 _CARDS = tuple(f'"{format_card(c)}"' for c in range(52))
 _RECORDS: dict[int, tuple[Action, str]] = {}  # by id: the record kept beside its text
 _NUMBERS: dict[tuple[int, ...], str] = {}
+#: the joined text of a log, by its first record's id: (first, length, last, text)
+_LOGS: dict[int, tuple[Action, int, Action, str]] = {}
 _MENUS: dict[LegalActions, str] = {}
 _STATUSES: dict[tuple[int, ...], str] = {}
-_CONFIG: list[Any] = [None, ""]  # the last configuration written, and its text
+_CONFIGS: dict[int, tuple[HandConfig, str]] = {}  # by id, as the records
 
 
 def _kept(keep: dict[Any, str], key: Any, make: Any) -> str:
@@ -50,11 +53,42 @@ def _kept(keep: dict[Any, str], key: Any, make: Any) -> str:
 
 
 def config_text(config: HandConfig) -> str:
-    """The JSON of a configuration (the last one is kept: a table plays many
-    decisions, then many hands, with one)."""
-    if _CONFIG[0] is not config:
-        _CONFIG[:] = [config, encode(config.to_dict())]
-    return str(_CONFIG[1])
+    """The JSON of a configuration (kept by identity: a hand's decisions, and
+    the tables of a server, each have theirs)."""
+    kept = _CONFIGS.get(id(config))
+    if kept is None or kept[0] is not config:
+        if len(_CONFIGS) >= MOST_KEPT:
+            _CONFIGS.clear()
+        kept = _CONFIGS[id(config)] = (config, encode(config.to_dict()))
+    return kept[1]
+
+
+def records_text(log: tuple[Action, ...]) -> str:
+    """The JSON list of a log's records (each written once, as :func:`view_text` does)."""
+    return f"[{_log_text(log)}]"
+
+
+def _log_text(log: tuple[Action, ...]) -> str:
+    """The records of a log, written and joined: kept by the log's first
+    record, so that a hand's next view adds only its new records (the views
+    of a hand share their records)."""
+    if not log:
+        return ""
+    first = log[0]
+    kept = _LOGS.get(id(first))
+    if kept is not None and kept[0] is first:
+        _, count, last, text = kept
+        if count <= len(log) and log[count - 1] is last:
+            if count == len(log):
+                return text
+            text = f"{text},{','.join([_record(r) for r in log[count:]])}"
+            _LOGS[id(first)] = (first, len(log), log[-1], text)
+            return text
+    text = ",".join([_record(r) for r in log])
+    if len(_LOGS) >= MOST_KEPT:
+        _LOGS.clear()
+    _LOGS[id(first)] = (first, len(log), log[-1], text)
+    return text
 
 
 def _cards(cards: tuple[int, ...]) -> str:
@@ -91,7 +125,7 @@ def view_text(view: PlayerView, since: int = 0) -> str:
     statuses = _STATUSES.get(codes)
     if statuses is None:
         statuses = _kept(_STATUSES, codes, lambda: list(view.statuses))
-    records = ",".join([_record(r) for r in log])
+    records = _log_text(log)
     shown = view.shown
     parts = [
         '{"seat":',
@@ -131,3 +165,54 @@ def view_text(view: PlayerView, since: int = 0) -> str:
         parts += (',"config":', config_text(view.config))
     parts += (',"log_start":', str(since), ',"log":[', records, "]}")
     return "".join(parts)
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """A message's line (without its end), its record (an ``action``) or view
+    (a ``view``) written from kept parts: the same JSON as
+    ``encode(plain(message))``."""
+    view = message.get("view")
+    record = message.get("action")
+    if type(view) is not PlayerView and type(record) is not Action:
+        return encode(message)
+    keys = message.keys()
+    if type(record) is Action and keys == _ACTION_KEYS:  # (the most common, then turns)
+        table = _quoted(message["table"])
+        return (
+            f'{{"event":"action","hand":{message["hand"]},"action":{_record(record)},'
+            f'"table":{table}}}'
+        )
+    if type(view) is PlayerView and keys in (_TURN_KEYS, _TIMED_TURN_KEYS):
+        seconds = message.get("seconds")
+        timed = "" if seconds is None else f',"seconds":{float(seconds)!r}'
+        return (
+            f'{{"event":"turn","hand":{message["hand"]},"seat":{message["seat"]},'
+            f'"view":{view_text(view)},"table":{_quoted(message["table"])}{timed}}}'
+        )
+    rest = {k: v for k, v in message.items() if k != "view" and k != "action"}
+    text = encode(rest)
+    if type(view) is PlayerView:
+        text = f'{text[:-1]},"view":{view_text(view)}}}'
+    if type(record) is Action:
+        text = f'{text[:-1]},"action":{_record(record)}}}'
+    return text.replace("{,", "{", 1)
+
+
+_ACTION_KEYS = {"event", "hand", "action", "table"}
+_TURN_KEYS = {"event", "hand", "seat", "view", "table"}
+_TIMED_TURN_KEYS = _TURN_KEYS | {"seconds"}
+_quoted = json.encoder.encode_basestring_ascii
+
+
+def plain(message: dict[str, Any]) -> dict[str, Any]:
+    """A message with only JSON values: its record and view in their wire forms."""
+    view = message.get("view")
+    record = message.get("action")
+    if type(view) is not PlayerView and type(record) is not Action:
+        return message
+    out = dict(message)
+    if type(view) is PlayerView:
+        out["view"] = view.to_dict()
+    if type(record) is Action:
+        out["action"] = record.to_dict()
+    return out
