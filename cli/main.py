@@ -28,8 +28,10 @@ from .convert import convert_command
 from .engine import engine_command
 from .equity import equity_command
 from .eval import eval_command
+from .join import join_command
 from .play import play_command
 from .range import range_command
+from .serve import serve_command
 from .simulate import simulate_command
 from .validate import validate_command
 
@@ -146,6 +148,8 @@ def main() -> None:
       holdem simulate --seats hard,normal,easy --hands 2000 --duplicate
       holdem play --seats 6 --bots mix
       holdem engine < requests.jsonl
+      holdem serve --listen 127.0.0.1:7777
+      holdem join CODE --server 127.0.0.1:7777
 
     \b
     Exit status: 0 done, 1 problems found (validate, convert), 2 bad input
@@ -162,3 +166,5 @@ main.add_command(convert_command, "convert")
 main.add_command(simulate_command, "simulate")
 main.add_command(play_command, "play")
 main.add_command(engine_command, "engine")
+main.add_command(serve_command, "serve")
+main.add_command(join_command, "join")

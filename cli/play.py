@@ -149,7 +149,7 @@ class Session:
         """The player's decision: typed at the prompt (or the rooms' defaults
         at a showdown, and folds once leaving)."""
         if legal.show or legal.muck:
-            return _show_or_muck(view, legal)
+            return show_or_muck(view, legal)
         if self.leaving:
             return legal.check_or_fold()
         deadline = self.timer.deadline(self.name) if self.timer is not None else None
@@ -214,7 +214,7 @@ class Session:
             self.screen.say("y or n, please", fg="red")
 
 
-def _show_or_muck(view: PlayerView, legal: LegalActions) -> Decision:
+def show_or_muck(view: PlayerView, legal: LegalActions) -> Decision:
     """Shows, or mucks a hand a hand already shown beats (rooms' auto-muck)."""
     if not legal.muck or view.hole_cards is None or len(view.board) < 5:
         return Decision.show()

@@ -1,0 +1,496 @@
+"""``holdem join``: a game at a room server's table in the terminal, against
+people and bots (``docs/rooms.md``): the same screen as ``holdem play``, the
+turn timer counting down."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import sys
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+import click
+
+from holdem import Action, ActionKind, Decision, LegalActions, PlayerView
+from holdem.cards import parse_cards
+from holdem.errors import ProtocolError
+from holdem.rooms import RoomClient
+from holdem.table import event_from_dict
+
+from .commands import HELP, Refused, read_command
+from .engine import parse_address
+from .play import show_or_muck
+from .screen import Screen, ordinal
+
+__all__ = ["join_command"]
+
+#: Seconds left at which the prompt says how long is left.
+WARNINGS = (20, 10, 5)
+_LOBBY_WORDS = frozenset({"start", "bots", "who", "help", "q", "quit", "exit"})
+LOBBY_HELP = """\
+While the table waits for its players:
+  start            begin the game (the table's creator)
+  bots N [LEVEL]   fill N empty seats with bots (creator; LEVEL: easy, normal, hard, ...)
+  who              the players so far
+  quit             leave the table"""
+
+
+def seats_file() -> Path:
+    """Where the tokens of the seats this user holds are kept."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "holdem" / "seats.json"
+
+
+def _saved() -> dict[str, Any]:
+    try:
+        data = json.loads(seats_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _remember(key: str, entry: dict[str, Any] | None) -> None:
+    """Keeps (or forgets, with None) the seat of ``key`` (server and code)."""
+    data = _saved()
+    if entry is None:
+        data.pop(key, None)
+    else:
+        data[key] = entry
+    path = seats_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        path.chmod(0o600)  # (a token is a seat: the user's alone)
+    except OSError:
+        pass
+
+
+class _Keyboard:
+    """The player's lines, read without blocking (a real stdin is needed)."""
+
+    def __init__(self) -> None:
+        try:
+            self.fd = sys.stdin.fileno()
+        except (OSError, ValueError, AttributeError):
+            raise click.UsageError("holdem join reads a terminal or a pipe on stdin") from None
+        self.tty = os.isatty(self.fd)
+        self._buffer = b""
+        self.ended = False
+
+    def lines(self) -> list[str]:
+        data = os.read(self.fd, 4096)
+        if not data:
+            self.ended = True
+            data = b"\n" if self._buffer else b""
+        self._buffer += data
+        *whole, self._buffer = self._buffer.split(b"\n")
+        return [line.decode("utf-8", "replace").strip() for line in whole]
+
+
+class Game:
+    """One player's game at a room table: the screen, the turn, the lobby."""
+
+    def __init__(self, client: RoomClient, joined: dict[str, Any], screen: Screen,
+                 key: str) -> None:  # fmt: skip
+        self.client, self.screen, self.key = client, screen, key
+        self.table: str = joined["table"]
+        self.seat: int = joined["seat"]
+        self.name: str = joined.get("name") or ""
+        self.token: str = joined["token"]
+        self.creator = bool(joined.get("creator"))
+        self.turn: dict[str, Any] | None = None  # the turn being asked
+        self.deadline: float | None = None
+        self.warned: set[int] = set()
+        self.own: tuple[int, ...] = ()
+        self.over = False
+        self.leaving = False
+        screen.me = self.seat
+        screen.my_name = self.name
+        self._state(joined["state"])
+
+    def _state(self, state: dict[str, Any]) -> None:
+        for info in state["seats"]:
+            self.screen.names[info["seat"]] = info["name"]
+            if info.get("bot"):
+                self.screen.labels[info["seat"]] = info["bot"]
+        self.started = state["status"] != "waiting"
+
+    def remember(self) -> None:
+        _remember(self.key, {"table": self.table, "token": self.token, "name": self.name})
+
+    # ------------------------------------------------------------ events
+
+    def tell(self, message: dict[str, Any]) -> None:
+        kind = message.get("event")
+        screen = self.screen
+        if kind == "action":
+            action = Action.from_dict(message["action"])
+            if action.kind is not ActionKind.DEAL_HOLE:
+                screen.action(action)
+            timed_out = (ActionKind.CHECK, ActionKind.FOLD, ActionKind.TIMEOUT)
+            if action.seat == self.seat and self.turn is not None and action.kind in timed_out:
+                self._end_turn(timed_out=True)
+        elif kind == "hole_cards" and message.get("seat") == self.seat:
+            self.own = tuple(parse_cards(message["cards"]))
+            screen.say(f"Your cards: {screen.cards(self.own)}", bold=True)
+        elif kind == "turn" and message.get("seat") == self.seat:
+            self._start_turn(message)
+        elif kind == "player_joined":
+            who = message["name"] + (f" ({message['bot']} bot)" if message.get("bot") else "")
+            screen.names[message["seat"]] = message["name"]
+            if message.get("bot"):
+                screen.labels[message["seat"]] = message["bot"]
+            screen.say(f"{who} sits at seat {message['seat'] + 1}")
+        elif kind == "player_left":
+            screen.say(f"{message['name']} leaves the table")
+        elif kind == "table_finished":
+            self._finished(message)
+        elif kind == "table_closed":
+            screen.say("The table's creator closed it.", bold=True)
+            self.over = True
+        elif kind == "seat_taken_over":
+            screen.say("Your seat was taken up by another connection of yours.", fg="red")
+            self.over = True
+        elif kind in ("seat_taken", "seat_freed", "sat_out", "sat_in", "chips_added",
+                      "hand_started", "hand_ended", "level_up", "player_eliminated"):  # fmt: skip
+            if kind == "hand_started":
+                self.started = True
+            data = {k: v for k, v in message.items() if k not in ("table", "full_information")}
+            screen.event(event_from_dict(data))
+
+    def _finished(self, message: dict[str, Any]) -> None:
+        screen = self.screen
+        self.over = True
+        result = message.get("result")
+        screen.say()
+        if result is not None:
+            screen.say("Final places:", bold=True)
+            for placing in result["places"]:
+                mark = " <- you" if placing["player"] == self.name else ""
+                screen.say(f"  {ordinal(placing['place']):>5}  {placing['player']}{mark}")
+            winner = result["places"][0]["player"]
+            won = "You win the freezeout!" if winner == self.name else f"{winner} wins."
+            screen.say(won, fg="yellow", bold=True)
+        for name, r in (message.get("results") or {}).items():
+            screen.say(f"  {name:<14} bought in {r['bought_in']:>8,}  net {r['net']:>+8,}")
+
+    # ------------------------------------------------------------ the turn
+
+    def _start_turn(self, message: dict[str, Any]) -> None:
+        self.turn = message
+        seconds = message.get("seconds")
+        self.deadline = None if seconds is None else time.monotonic() + float(seconds)
+        self.warned = {w for w in WARNINGS if seconds is not None and w >= seconds}
+        view = PlayerView.from_dict(message["view"])
+        legal = view.legal
+        assert legal is not None
+        if legal.show or legal.muck:  # (the rooms' showdown: show, or muck a beaten hand)
+            self._act(show_or_muck(view, legal))
+            return
+        self.screen.turn(view, legal, seconds)
+        self._prompt()
+
+    def _prompt(self) -> None:
+        left = ""
+        if self.deadline is not None:
+            left = f"({max(0.0, self.deadline - time.monotonic()):.0f}s) "
+        click.echo(f"{left}> ", nl=False)
+
+    def _end_turn(self, *, timed_out: bool) -> None:
+        if timed_out:
+            click.echo()
+            self.screen.say("Time is up: you check or fold.", fg="red")
+        self.turn = None
+        self.deadline = None
+
+    def countdown(self) -> float | None:
+        """Says how long is left when a warning is due; seconds to the next one."""
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        for mark in WARNINGS:
+            if left <= mark and mark not in self.warned:
+                self.warned.add(mark)
+                click.echo()
+                self.screen.say(f"{mark} seconds left", fg="yellow")
+                self._prompt()
+        due = [left - mark for mark in WARNINGS if mark not in self.warned]
+        return max(0.05, min(due)) if due else max(0.05, left + 1)
+
+    def wants(self, line: str) -> bool:
+        """Whether a line typed ahead is for now: at a turn, or a word of the lobby."""
+        word = line.split()[0] if line.split() else ""
+        return self.turn is not None or word in _LOBBY_WORDS
+
+    def typed(self, line: str) -> None:
+        """A line the player typed."""
+        if line in ("q", "quit", "exit"):
+            self.leave()
+            return
+        if self.turn is None:
+            self._lobby(line)
+            return
+        view = PlayerView.from_dict(self.turn["view"])
+        legal = view.legal
+        assert isinstance(legal, LegalActions)
+        mine = view.bets[view.config.seat_numbers.index(self.seat)]
+        command = read_command(line, legal, view.pot, mine)
+        if isinstance(command, Decision):
+            self._act(command)
+        elif isinstance(command, Refused):
+            self.screen.say(command.reason, fg="red")
+            self._prompt()
+        elif command == "help":
+            self.screen.say(HELP)
+            self._prompt()
+        elif command == "table":
+            left = None if self.deadline is None else self.deadline - time.monotonic()
+            self.screen.turn(view, legal, left)
+            self._prompt()
+
+    def _act(self, decision: Decision) -> None:
+        turn = self.turn
+        self.turn, self.deadline = None, None
+        try:
+            done = self.client.request("act", table=self.table, action=decision.to_dict())
+        except ProtocolError as exc:
+            self.screen.say(f"Not taken: {exc}", fg="red")
+            if turn is not None and exc.code not in ("not_your_turn", "no_hand"):
+                self.turn = turn
+                self._prompt()
+            return
+        if not done.get("in_time", True):
+            self.screen.say("Too late: the timer checked or folded for you.", fg="red")
+
+    def _lobby(self, line: str) -> None:
+        words = line.split()
+        if not words:
+            return
+        try:
+            if words[0] == "start":
+                self.client.request("start", table=self.table)
+                self.started = True
+            elif words[0] == "bots" and len(words) in (2, 3) and words[1].isdigit():
+                level = words[2] if len(words) == 3 else "normal"
+                self.client.request("add_bots", table=self.table, count=int(words[1]),
+                                    level=level)  # fmt: skip
+            elif words[0] == "who":
+                state = self.client.request("state", table=self.table)
+                for info in state["seats"]:
+                    bot = f" ({info['bot']} bot)" if info.get("bot") else ""
+                    self.screen.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}")
+            elif words[0] == "help":
+                self.screen.say(LOBBY_HELP if not self.started else HELP)
+            elif not self.started:
+                self.screen.say(f"{line!r}? Type help for the commands.", fg="red")
+            else:
+                self.screen.say("It is not your turn.", fg="red")
+        except ProtocolError as exc:
+            self.screen.say(str(exc), fg="red")
+
+    def leave(self) -> None:
+        """Leaves the table: a cash seat after the hand; a tournament stack plays
+        on, checking or folding, until it is out."""
+        if self.leaving:
+            return
+        self.leaving = True
+        try:
+            self.client.request("leave", table=self.table)
+        except (ProtocolError, ConnectionError, TimeoutError) as exc:
+            self.screen.say(f"leaving: {exc}", fg="red")
+        _remember(self.key, None)
+        self.screen.say("You left the table.")
+        self.over = True
+
+
+def _play(game: Game, keyboard: _Keyboard) -> None:
+    """Tells the server's events and reads the player's lines until the game
+    ends for the player.  From a terminal a line typed out of turn is
+    refused; from a pipe it waits for the next turn (a script's moves)."""
+    client = game.client
+    typed: deque[str] = deque()
+    for message in client.poll(0):
+        game.tell(message)
+    while not game.over:
+        wait = game.countdown()
+        watched = [client.fileno()] + ([] if keyboard.ended else [keyboard.fd])
+        ready = select.select(watched, [], [], wait)[0]
+        if keyboard.fd in ready:
+            typed.extend(keyboard.lines())
+        if client.fileno() in ready or client.events:
+            for message in client.poll(0):
+                game.tell(message)
+        while typed and not game.over and (keyboard.tty or game.wants(typed[0])):
+            game.typed(typed.popleft())
+            for message in client.poll(0):  # (what the move caused: a turn may follow)
+                game.tell(message)
+        if keyboard.ended and not typed and not game.over and (game.turn or not game.started):
+            game.screen.say("(input ended)")
+            game.leave()
+
+
+def _create_fields(
+    game: str,
+    seats: int,
+    stack: int | None,
+    schedule: str | None,
+    blinds: str,
+    public: bool,
+    timer: float,
+    pace: float,
+    pause: float,
+) -> dict[str, Any]:
+    fields: dict[str, Any] = {"game": game, "seats": seats, "public": public,
+                              "timer": {"seconds": timer}, "pace": pace,
+                              "pause": pause}  # fmt: skip
+    if game == "tournament":
+        if stack is not None:
+            fields["stack"] = stack
+        if schedule is not None:
+            fields["schedule"] = schedule
+    else:
+        small, _, big = blinds.partition("/")
+        if not (small.isdigit() and big.isdigit()):
+            raise click.BadParameter(f"{blinds!r}: SMALL/BIG, e.g. 1/2", param_hint="'--blinds'")
+        fields.update(small_blind=int(small), big_blind=int(big))
+        if stack is not None:
+            fields["buy_in"] = stack
+    return fields
+
+
+@click.command(
+    "join",
+    epilog="""\b
+Examples:
+  holdem join --create --server 127.0.0.1:7777 --name Ann      a private freezeout
+  holdem join 7KQM-X2TP --server 192.168.1.20:7777 --name Ben   a friend's table
+  holdem join --create --game cash --blinds 5/10 --public --server HOST:PORT
+\b
+In the lobby the creator types 'bots 4 hard' and 'start'. At your turn:
+f (fold), k (check), c (call), b 300, r 900, a (all in), help, quit.
+Your seat is remembered: the same command takes you back to it.
+""",
+)
+@click.argument("code", required=False)
+@click.option("--server", "address", metavar="HOST:PORT", default="127.0.0.1:7777",
+              show_default=True, help="The room server.")  # fmt: skip
+@click.option("--name", default=None, help="Your name at the table (default: your login).")
+@click.option("--create", is_flag=True, help="Make a new table (you are its creator).")
+@click.option("--game", type=click.Choice(["tournament", "cash"]), default="tournament",
+              show_default=True, help="With --create: a freezeout or a cash table.")  # fmt: skip
+@click.option("--seats", type=click.IntRange(2, 10), default=6, show_default=True,
+              help="With --create: the table's seats.")  # fmt: skip
+@click.option("--stack", type=click.IntRange(min=1), default=None,
+              help="With --create: a tournament's stack (1,500), a cash buy-in.")  # fmt: skip
+@click.option("--schedule", default=None, metavar="TEXT",
+              help="With --create: a tournament's blinds (default 10/20 rising every 10 "
+              "hands).")  # fmt: skip
+@click.option("--blinds", default="1/2", show_default=True, metavar="SMALL/BIG",
+              help="With --create --game cash: the blinds.")  # fmt: skip
+@click.option("--public", is_flag=True, help="With --create: list the table for anyone.")
+@click.option("--timer", type=click.FloatRange(1, 600), default=30.0, show_default=True,
+              metavar="SECONDS", help="With --create: seconds a decision.")  # fmt: skip
+@click.option("--pace", type=click.FloatRange(0, 10), default=1.0, show_default=True,
+              metavar="SECONDS", help="With --create: the bots' pause a move.")  # fmt: skip
+@click.option("--pause", type=click.FloatRange(0, 60), default=3.0, show_default=True,
+              metavar="SECONDS", help="With --create: the pause between hands.")  # fmt: skip
+@click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
+def join_command(
+    code: str | None,
+    address: str,
+    name: str | None,
+    create: bool,
+    game: str,
+    seats: int,
+    stack: int | None,
+    schedule: str | None,
+    blinds: str,
+    public: bool,
+    timer: float,
+    pace: float,
+    pause: float,
+    color: bool | None,
+) -> None:
+    """Plays at a table of a room server (holdem serve) in the terminal: makes
+    one with --create (and prints its join code for your friends), or joins
+    one by its CODE. A dropped connection can be taken up again: run the same
+    command, and you are back in your seat."""
+    if create == (code is not None):
+        raise click.UsageError("give a table's CODE to join it, or --create to make one")
+    host, port = parse_address(address)
+    name = (name or os.environ.get("USER") or "Player").strip()
+    keyboard = _Keyboard()
+    screen = Screen(None, color=color)
+    try:
+        client = RoomClient(host, port, name="holdem join")
+    except (ConnectionError, TimeoutError) as exc:
+        raise click.ClickException(str(exc)) from None
+    with client:
+        try:
+            joined, key = _enter(client, address, code, name, create,
+                                 _create_fields(game, seats, stack, schedule, blinds, public,
+                                                timer, pace, pause) if create else {})  # fmt: skip
+        except ProtocolError as exc:
+            raise click.ClickException(f"{exc.code}: {exc}") from None
+        session = Game(client, joined, screen, key)
+        session.remember()
+        _greet(session, joined, address, create)
+        try:
+            _play(session, keyboard)
+        except ConnectionError as exc:
+            raise click.ClickException(f"{exc} (run the same command to come back to your "
+                                       "seat)") from None  # fmt: skip
+    if session.over and not session.leaving:
+        _remember(key, None)
+
+
+def _enter(client: RoomClient, address: str, code: str | None, name: str, create: bool,
+           fields: dict[str, Any]) -> tuple[dict[str, Any], str]:  # fmt: skip
+    """Makes the table, comes back to a seat kept, or joins: the reply, and the
+    key the seat is remembered by."""
+    if create:
+        made = client.request("create_table", name=name, **fields)
+        made["name"], made["creator"] = name, True
+        return made, f"{address}/{made['code']}"
+    assert code is not None
+    key = f"{address}/{code.upper()}"
+    kept = _saved().get(key)
+    if isinstance(kept, dict) and isinstance(kept.get("token"), str):
+        try:
+            back = client.request("resume", token=kept["token"])
+            back["creator"] = back["state"].get("creator") == back["seat"]
+            return back, key
+        except ProtocolError as exc:
+            if exc.code not in ("token_expired", "unknown_token"):
+                raise
+            _remember(key, None)
+    joined = client.request("join", code=code, name=name)
+    joined["name"] = name
+    return joined, key
+
+
+def _greet(game: Game, joined: dict[str, Any], address: str, create: bool) -> None:
+    screen = game.screen
+    state = joined["state"]
+    what = "freezeout" if state["game"] == "tournament" else "cash table"
+    screen.say(f"holdem join: {game.name} at seat {game.seat + 1} of a {what} "
+               f"({game.table}) on {address}", bold=True)  # fmt: skip
+    if create:
+        screen.say(f"Join code: {joined['code']}", fg="green", bold=True)
+        screen.say(f"Your friends type: holdem join {joined['code']} --server {address}")
+        screen.say("Type 'bots N LEVEL' to fill seats, 'start' when everyone is in.")
+    elif "missed" in joined:
+        screen.say(f"Back in your seat ({len(joined['missed'])} events while you were away).")
+    elif state["status"] == "waiting":
+        screen.say("Waiting for the creator to start the game...")
+    for info in state["seats"]:
+        bot = f" ({info['bot']} bot)" if info.get("bot") else ""
+        screen.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}")
+    view = joined.get("view")
+    if view and view.get("hole_cards"):
+        game.own = tuple(parse_cards(view["hole_cards"]))
+        screen.say(f"Your cards: {screen.cards(game.own)}", bold=True)

@@ -1,0 +1,132 @@
+"""``holdem serve``: a room server where people and bots play at shared
+tables over the network (``docs/rooms.md``)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import sqlite3
+from pathlib import Path
+
+import click
+
+from holdem.histories import PhhWriter, PokerStarsWriter, record
+from holdem.rooms import Limits, Room, Store, hand_of, serve
+
+from .engine import parse_address
+
+__all__ = ["serve_command"]
+
+#: The file of a room's data in its folder.
+DATA_FILE = "room.sqlite"
+_DEFAULTS = Limits()
+
+
+def _open_store(data: str) -> Store:
+    folder = Path(data)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return Store(folder / DATA_FILE)
+    except (OSError, sqlite3.Error, ValueError) as exc:
+        raise click.BadParameter(f"{data}: {exc}", param_hint="'--data'") from None
+
+
+def _export(store: Store, out: Path, pokerstars: bool) -> int:
+    """Every stored hand, to ``out``: PHH (or PokerStars text); how many."""
+    count = 0
+    with out.open("x", encoding="utf-8") as stream:
+        writer: PhhWriter | PokerStarsWriter = (
+            PokerStarsWriter(stream) if pokerstars else PhhWriter(stream, many=True)
+        )
+        games = {row.id: row.game for row in store.tables()}
+        for table, number, data in store.hands():
+            history = record(hand_of(data), hand_id=f"{table}-{number}",
+                             tournament=games.get(table) == "tournament",
+                             fields={"table": table})  # fmt: skip
+            writer.write(history)
+            count += 1
+    return count
+
+
+@click.command(
+    "serve",
+    epilog="""\b
+Examples:
+  holdem serve                               on 127.0.0.1:7777, data in ./holdem-room
+  holdem serve --listen 0.0.0.0:7777         friends on other machines can join
+  holdem serve --data ~/poker/room --max-tables 20
+  holdem serve --data ~/poker/room --export hands.phhs
+\b
+Then: holdem join --create --server HOST:7777 (prints a join code), and
+friends: holdem join CODE --server HOST:7777. See docs/rooms.md.
+""",
+)
+@click.option("--listen", metavar="HOST:PORT", default="127.0.0.1:7777", show_default=True,
+              help="Where to listen (0.0.0.0:PORT: every interface; port 0: any free port, "
+              "printed).")  # fmt: skip
+@click.option("--data", metavar="DIR", default="holdem-room", show_default=True,
+              help=f"Folder of the room's data ({DATA_FILE}: tables, seats, every hand); "
+              "a server started again resumes its tables.")  # fmt: skip
+@click.option("--max-connections", type=click.IntRange(1), default=_DEFAULTS.connections,
+              show_default=True, help="Connections at once.")  # fmt: skip
+@click.option("--max-per-address", type=click.IntRange(1),
+              default=_DEFAULTS.connections_per_address, show_default=True,
+              help="Connections at once from one address.")  # fmt: skip
+@click.option("--max-tables", type=click.IntRange(1), default=_DEFAULTS.tables, show_default=True,
+              help="Tables being played or waiting, at once.")  # fmt: skip
+@click.option("--tables-per-address", type=click.IntRange(1), default=_DEFAULTS.tables_per_address,
+              show_default=True, help="Such tables made from one address.")  # fmt: skip
+@click.option("--rate", type=click.FloatRange(min=1), default=_DEFAULTS.lines_per_second,
+              show_default=True, help="Lines a connection may send a second.")  # fmt: skip
+@click.option(
+    "--export",
+    "export",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Write every stored hand to FILE as PHH, then exit.",
+)
+@click.option("--pokerstars", is_flag=True, help="With --export: PokerStars text instead.")
+def serve_command(
+    listen: str,
+    data: str,
+    max_connections: int,
+    max_per_address: int,
+    max_tables: int,
+    tables_per_address: int,
+    rate: float,
+    export: str | None,
+    pokerstars: bool,
+) -> None:
+    """Serves a room: people create private tables and share their join codes,
+    friends join by code, bots fill the empty seats, and the game runs to the
+    end; public tables take anyone. Every finished hand is kept, and a server
+    started again resumes each table at the start of the hand it was playing.
+    """
+    store = _open_store(data)
+    try:
+        if export is not None:
+            path = Path(export)
+            if path.exists():
+                raise click.BadParameter(f"{export} exists: give a new file",
+                                         param_hint="'--export'")  # fmt: skip
+            count = _export(store, path, pokerstars)
+            click.echo(f"{count} hand{'s' * (count != 1)} written to {export}")
+            return
+        limits = dataclasses.replace(
+            Limits(), connections=max_connections, connections_per_address=max_per_address,
+            tables=max_tables, tables_per_address=tables_per_address, lines_per_second=rate,
+            burst=max(int(2 * rate), 1),
+        )  # fmt: skip
+        host, port = parse_address(listen)
+        room = Room(store, limits=limits)
+        resumed = len(room.tables)
+
+        def ready(bound: int) -> None:
+            again = f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else ""
+            click.echo(f"holdem serve: listening on {host}:{bound}, data in "
+                       f"{Path(data) / DATA_FILE}{again}", err=True)  # fmt: skip
+
+        asyncio.run(serve(room, host, port, ready=ready))
+    finally:
+        store.close()

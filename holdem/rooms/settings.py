@@ -1,0 +1,121 @@
+"""The settings of a room's new table (``create_table``), read and checked,
+with their defaults (``docs/rooms.md``): the store keeps them, and a table
+is made again from them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..config import Structure
+from ..errors import ConfigError, ProtocolError, quote
+from ..table import Schedule
+from ..wire import Fields
+
+__all__ = ["bot_name", "check_buy_in", "player_name", "table_settings"]
+
+
+def player_name(text: str, where: str) -> str:
+    """A player's name as typed, checked (1 to 40 printable characters)."""
+    name = text.strip()
+    if not name or len(name) > 40 or not name.isprintable():
+        raise ProtocolError("invalid_field", f"request.{where}: 1 to 40 printable characters, "
+                            f"not {quote(text)}", field=where)  # fmt: skip
+    return name
+
+
+def bot_name(level: str, taken: set[str]) -> str:
+    """A name for a new bot of ``level`` that no one at the table has."""
+    base = {"calling-station": "Station"}.get(level, level.capitalize())
+    number = 1
+    while f"{base} {number}" in taken:
+        number += 1
+    return f"{base} {number}"
+
+
+def check_buy_in(settings: dict[str, Any], buy_in: int | None) -> None:
+    """Refuses a buy-in outside a cash table's limits (or at a tournament)."""
+    if buy_in is None:
+        return
+    if settings["game"] != "cash":
+        raise ProtocolError("invalid_field", "request.buy_in: only at a cash table",
+                            field="buy_in")  # fmt: skip
+    low, high = settings["min_buy_in"], settings["max_buy_in"]
+    if not low <= buy_in <= high:
+        raise ProtocolError("invalid_field", f"request.buy_in: from {low} to {high}, "
+                            f"not {buy_in}", field="buy_in")  # fmt: skip
+
+
+def table_settings(f: Fields) -> dict[str, Any]:
+    """A new table's settings, checked and with their defaults (the store
+    keeps them, and a table is made again from them)."""
+    game = f.text("game", default="tournament")
+    if game not in ("tournament", "cash"):
+        raise ProtocolError("invalid_field", f"request.game: 'tournament' or 'cash', "
+                            f"not {quote(game)}", field="game")  # fmt: skip
+    settings: dict[str, Any] = {
+        "game": game,
+        "public": f.boolean("public", default=False),
+        "seats": f.integer("seats", default=6, minimum=2),
+        "structure": f.token("structure", Structure, default=Structure.NO_LIMIT).value,
+        "pace": _seconds(f, "pace", 1.0, 60),
+        "pause": _seconds(f, "pause", 3.0, 60),
+        "timer": _timer_settings(f),
+    }
+    if settings["seats"] > 10:
+        raise ProtocolError("invalid_field", "request.seats: 2 to 10", field="seats")
+    if game == "tournament":
+        settings["stack"] = f.integer("stack", default=1500, minimum=1)
+        raw = f.raw("schedule", "a schedule", default=None)
+        try:
+            schedule = (
+                Schedule.default()
+                if raw is None
+                else Schedule.parse(raw)
+                if isinstance(raw, str)
+                else Schedule.from_dict(raw)
+            )
+        except ConfigError as exc:
+            raise ProtocolError("bad_config", str(exc), field="schedule") from None
+        if schedule.by_minutes:
+            raise ProtocolError("bad_config", "a room's schedule goes by hands (a server that "
+                                "restarts cannot keep the minutes)", field="schedule")  # fmt: skip
+        settings["schedule"] = schedule.to_dict()
+    else:
+        settings["small_blind"] = f.integer("small_blind", default=1, minimum=1)
+        settings["big_blind"] = f.integer("big_blind", default=2, minimum=1)
+        settings["min_buy_in"] = f.integer("min_buy_in", default=None, optional=True, minimum=1)
+        settings["max_buy_in"] = f.integer("max_buy_in", default=None, optional=True, minimum=1)
+        if settings["small_blind"] > settings["big_blind"]:
+            raise ProtocolError("bad_config", "the small blind is at most the big blind",
+                                field="small_blind")  # fmt: skip
+        low, high = settings["min_buy_in"], settings["max_buy_in"]
+        if low is not None and high is not None and low > high:
+            raise ProtocolError("bad_config", "min_buy_in is at most max_buy_in",
+                                field="min_buy_in")  # fmt: skip
+    return settings
+
+
+def _seconds(f: Fields, name: str, default: float, most: float) -> float:
+    value = f.raw(name, "seconds", default=default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= most:
+        raise ProtocolError("invalid_field", f"request.{name}: seconds from 0 to {most}, "
+                            f"not {quote(value)}", field=name)  # fmt: skip
+    return float(value)
+
+
+def _timer_settings(f: Fields) -> dict[str, Any]:
+    data = f.raw("timer", "a timer", default={})
+    t = Fields(data, "request.timer")
+    out = {
+        "seconds": _seconds(t, "seconds", 30.0, 3600),
+        "time_bank": _seconds(t, "time_bank", 30.0, 3600),
+        "policy": t.text("policy", default="check_fold"),
+    }
+    t.done()
+    if out["seconds"] <= 0:
+        raise ProtocolError("invalid_field", "request.timer.seconds: more than 0",
+                            field="timer.seconds")  # fmt: skip
+    if out["policy"] not in ("check_fold", "protect"):
+        raise ProtocolError("invalid_field", "request.timer.policy: 'check_fold' or 'protect'",
+                            field="timer.policy")  # fmt: skip
+    return out

@@ -1,0 +1,381 @@
+"""What a room server keeps: its tables, their seats and every finished hand,
+in one SQLite file (``docs/rooms.md``, "The data kept", gives the schema).
+
+Each finished hand is a row of ``hands`` (the hand in the engine's wire
+forms: configuration, hole cards, board and public log; and its result);
+each table keeps, in ``tables.snapshot``, its game as it was before the
+hand being played began (``Tournament.snapshot()``, ``CashGame.snapshot()``),
+so that a server started again resumes it at the start of that hand.  A
+seat's token is kept only as its SHA-256; a token replaced or ended is
+kept as such, so that its use is refused as expired, not unknown.
+
+Writes go in one transaction until :meth:`Store.commit` (the server commits
+before it sends what a request or a timer caused: a hand a player saw end
+is on disk).
+
+>>> store = Store(":memory:")
+>>> store.new_table("t1", "ABCD-EFGH", "cash", public=False, settings={"seats": 6})
+>>> store.find_code("ABCD-EFGH"), store.next_table_number()
+('t1', 2)
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..actions import PLAYER_KINDS, REFEREE_KINDS, Action, ActionKind, Decision
+from ..cards import format_card
+from ..config import HandConfig
+from ..hand import Hand
+from ..protocol.texts import config_text, records_text
+from ..table import HandResult
+from ..wire import Fields
+
+__all__ = [
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "SeatRow",
+    "Store",
+    "TableRow",
+    "hand_of",
+    "hand_record",
+    "hand_text",
+]
+
+SCHEMA_VERSION = 1
+#: The schema (``docs/rooms.md`` explains each column).
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    code TEXT UNIQUE NOT NULL,
+    game TEXT NOT NULL CHECK (game IN ('tournament', 'cash')),
+    public INTEGER NOT NULL,
+    settings TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('waiting', 'playing', 'finished', 'closed')),
+    snapshot TEXT,
+    result TEXT,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    bot TEXT,
+    token_hash TEXT UNIQUE,
+    creator INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS old_tokens (
+    token_hash TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    ended REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS hands (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    number INTEGER NOT NULL,
+    finished REAL NOT NULL,
+    hand TEXT NOT NULL,
+    result TEXT NOT NULL,
+    PRIMARY KEY (table_id, number)
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table as the store has it."""
+
+    id: str
+    code: str
+    game: str
+    public: bool
+    settings: dict[str, Any]
+    status: str
+    snapshot: dict[str, Any] | None
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A seat as the store has it: a player (``token_hash``) or a bot (``bot``)."""
+
+    seat: int
+    name: str
+    bot: str | None
+    token_hash: str | None
+    creator: bool
+
+
+class Store:
+    """The SQLite file of a room server (``":memory:"``: kept in memory)."""
+
+    def __init__(self, path: str | Path, *, clock: Any = time.time) -> None:
+        self.path = str(path)
+        self._clock = clock
+        # (one thread, the server's loop; autocommit off: commit() ends each batch)
+        self._db = sqlite3.connect(self.path, isolation_level="DEFERRED")
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+        found = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if found is None:
+            self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif found[0] != str(SCHEMA_VERSION):
+            raise ValueError(
+                f"{self.path}: a room data file of schema {found[0]}, "
+                f"this server writes schema {SCHEMA_VERSION}"
+            )
+        self._db.commit()
+
+    def commit(self) -> None:
+        """Writes what was changed since the last commit to the file."""
+        self._db.commit()
+
+    def close(self) -> None:
+        self._db.commit()
+        self._db.close()
+
+    # ------------------------------------------------------------ tables
+
+    def next_table_number(self) -> int:
+        """The number of the next table's id (``t<number>``)."""
+        row = self._db.execute("SELECT MAX(CAST(SUBSTR(id, 2) AS INTEGER)) FROM tables").fetchone()
+        return int(row[0] or 0) + 1
+
+    def new_table(
+        self, ident: str, code: str, game: str, *, public: bool, settings: dict[str, Any]
+    ) -> None:
+        now = self._clock()
+        self._db.execute(
+            "INSERT INTO tables (id, code, game, public, settings, status, created, updated)"
+            " VALUES (?, ?, ?, ?, ?, 'waiting', ?, ?)",
+            (ident, code, game, int(public), json.dumps(settings), now, now),
+        )
+
+    def set_status(self, ident: str, status: str, result: dict[str, Any] | None = None) -> None:
+        self._db.execute(
+            "UPDATE tables SET status = ?, result = COALESCE(?, result), updated = ? WHERE id = ?",
+            (status, None if result is None else json.dumps(result), self._clock(), ident),
+        )
+
+    def save_snapshot(self, ident: str, snapshot: dict[str, Any]) -> None:
+        """The game of the table as it is between hands."""
+        self._db.execute(
+            "UPDATE tables SET snapshot = ?, updated = ? WHERE id = ?",
+            (json.dumps(snapshot, separators=(",", ":")), self._clock(), ident),
+        )
+
+    def find_code(self, code: str) -> str | None:
+        """The id of the table of a join code."""
+        row = self._db.execute("SELECT id FROM tables WHERE code = ?", (code,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def tables(self, *statuses: str) -> list[TableRow]:
+        """The tables (of the statuses given), oldest first."""
+        query = "SELECT id, code, game, public, settings, status, snapshot, result FROM tables"
+        args: tuple[str, ...] = ()
+        if statuses:
+            query += f" WHERE status IN ({', '.join('?' * len(statuses))})"
+            args = statuses
+        rows = self._db.execute(query + " ORDER BY created, id", args).fetchall()
+        return [
+            TableRow(
+                id=r[0],
+                code=r[1],
+                game=r[2],
+                public=bool(r[3]),
+                settings=json.loads(r[4]),
+                status=r[5],
+                snapshot=None if r[6] is None else json.loads(r[6]),
+                result=None if r[7] is None else json.loads(r[7]),
+            )
+            for r in rows
+        ]
+
+    # ------------------------------------------------------------ seats
+
+    def save_seat(
+        self,
+        ident: str,
+        seat: int,
+        name: str,
+        *,
+        bot: str | None = None,
+        token_hash: str | None = None,
+        creator: bool = False,
+    ) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, token_hash, creator)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (ident, seat, name, bot, token_hash, int(creator)),
+        )
+
+    def replace_seats(self, ident: str, seats: list[SeatRow]) -> None:
+        """The table's seats are these now (a tournament that begins seats its
+        players from seat 0): their tokens stay theirs."""
+        self._db.execute("DELETE FROM seats WHERE table_id = ?", (ident,))
+        for row in seats:
+            self.save_seat(ident, row.seat, row.name, bot=row.bot, token_hash=row.token_hash,
+                           creator=row.creator)  # fmt: skip
+
+    def seats(self, ident: str) -> list[SeatRow]:
+        rows = self._db.execute(
+            "SELECT seat, name, bot, token_hash, creator FROM seats WHERE table_id = ?"
+            " ORDER BY seat",
+            (ident,),
+        ).fetchall()
+        return [SeatRow(r[0], r[1], r[2], r[3], bool(r[4])) for r in rows]
+
+    def end_token(self, token_hash: str, reason: str) -> None:
+        """The token no longer gives its seat (replaced, the seat left, ...)."""
+        row = self._db.execute(
+            "SELECT table_id, seat FROM seats WHERE token_hash = ?", (token_hash,)
+        ).fetchone()
+        if row is None:
+            return
+        self._db.execute(
+            "INSERT OR REPLACE INTO old_tokens VALUES (?, ?, ?, ?, ?)",
+            (token_hash, row[0], row[1], reason, self._clock()),
+        )
+        self._db.execute("UPDATE seats SET token_hash = NULL WHERE token_hash = ?", (token_hash,))
+
+    def free_seat(self, ident: str, seat: int, reason: str) -> None:
+        """The seat is nobody's now (its token, if any, ends with ``reason``)."""
+        row = self._db.execute(
+            "SELECT token_hash FROM seats WHERE table_id = ? AND seat = ?", (ident, seat)
+        ).fetchone()
+        if row is not None and row[0] is not None:
+            self.end_token(row[0], reason)
+        self._db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (ident, seat))
+
+    def old_token(self, token_hash: str) -> str | None:
+        """Why a token that gave a seat no longer does (None: never one)."""
+        row = self._db.execute(
+            "SELECT reason FROM old_tokens WHERE token_hash = ?", (token_hash,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    # ------------------------------------------------------------ hands
+
+    def save_hand(self, ident: str, result: HandResult, names: dict[int, str | None]) -> None:
+        """A finished hand of the table (its number is the table's count)."""
+        self._db.execute(
+            "INSERT OR REPLACE INTO hands VALUES (?, ?, ?, ?, ?)",
+            (
+                ident,
+                result.hand,
+                self._clock(),
+                hand_text(result.played),
+                json.dumps(result_record(result, names), separators=(",", ":")),
+            ),
+        )
+
+    def hand(self, ident: str, number: int) -> dict[str, Any] | None:
+        """A stored hand's record (:func:`hand_record`), or None."""
+        row = self._db.execute(
+            "SELECT hand FROM hands WHERE table_id = ? AND number = ?", (ident, number)
+        ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def hands(self, ident: str | None = None) -> Iterator[tuple[str, int, dict[str, Any]]]:
+        """Every stored hand (of one table): (table, number, record), in order."""
+        query = "SELECT table_id, number, hand FROM hands"
+        args: tuple[str, ...] = ()
+        if ident is not None:
+            query += " WHERE table_id = ?"
+            args = (ident,)
+        for table, number, text in self._db.execute(query + " ORDER BY table_id, number", args):
+            yield str(table), int(number), dict(json.loads(text))
+
+    def hand_count(self, ident: str) -> int:
+        row = self._db.execute("SELECT COUNT(*) FROM hands WHERE table_id = ?", (ident,))
+        return int(row.fetchone()[0])
+
+
+def hand_record(hand: Hand) -> dict[str, Any]:
+    """A finished hand as data: its configuration, every player's hole cards
+    (by position), the board and the public log (the engine's wire forms);
+    :func:`hand_of` plays it again."""
+    config = hand.config
+    return {
+        "config": config.to_dict(),
+        "hole_cards": [
+            [format_card(c) for c in hand.hole_cards(seat) or ()] for seat in config.seat_numbers
+        ],
+        "board": [format_card(c) for c in hand.board],
+        "log": [record.to_dict() for record in hand.log],
+    }
+
+
+def hand_text(hand: Hand) -> str:
+    """:func:`hand_record` as JSON text, written from the parts the protocol
+    already wrote for the hand's events (the same JSON)."""
+    config = hand.config
+    hole = ",".join(
+        json.dumps([format_card(c) for c in hand.hole_cards(seat) or ()], separators=(",", ":"))
+        for seat in config.seat_numbers
+    )
+    board = json.dumps([format_card(c) for c in hand.board], separators=(",", ":"))
+    return (
+        f'{{"config":{config_text(config)},"hole_cards":[{hole}],"board":{board},'
+        f'"log":{records_text(hand.log)}}}'
+    )
+
+
+def result_record(result: HandResult, names: dict[int, str | None]) -> dict[str, Any]:
+    """What a hand did to the table: chips before and after by seat, the
+    names, the busted seats, the rake and the blinds."""
+    return {
+        "seats": list(result.plan.dealt),
+        "names": [names.get(seat, "") for seat in result.plan.dealt],
+        "chips_before": list(result.chips_before),
+        "chips_after": list(result.chips_after),
+        "busted": list(result.busted),
+        "rake": result.rake,
+        "blinds": result.blinds.to_dict(),
+    }
+
+
+_DECIDED = frozenset(PLAYER_KINDS + REFEREE_KINDS)
+_WAGERS = frozenset((ActionKind.BET, ActionKind.RAISE))
+_SHOWDOWN = frozenset((ActionKind.SHOW, ActionKind.MUCK))
+
+
+def hand_of(data: Any) -> Hand:
+    """The hand of a :func:`hand_record`, played again from its cards and the
+    players' decisions in its log (a :class:`~holdem.errors.WireError` or
+    the engine's own error when it does not hold together)."""
+    f = Fields(data, "hand")
+    config = HandConfig.from_dict(f.raw("config", "a configuration"))
+    hole = f.raw("hole_cards", "a list of hole cards")
+    board = f.cards("board")
+    raw_log = f.raw("log", "a list of records")
+    f.done()
+    if not isinstance(raw_log, list):
+        raise f.error("log", raw_log, "expected a list of records")
+    log = [Action.from_dict(r) for r in raw_log]
+    hand = Hand(config, hole_cards=hole, board=board)
+    for record in log:
+        if record.kind not in _DECIDED:
+            continue
+        if record.kind in _SHOWDOWN:  # (all-in hands are shown by the dealer, not asked)
+            legal = hand.legal_actions()
+            if legal is None or legal.seat != record.seat:
+                continue
+        to = record.to if record.kind in _WAGERS else None
+        hand.act(Decision(record.kind, to), seat=record.seat)
+    return hand

@@ -1,0 +1,147 @@
+"""Helpers of the room tests: clients that play scripted moves, and the check
+that a client's stream never holds a card it should not see."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from holdem.rooms import Room, Store
+
+#: A quick freezeout: blinds that rise fast, small stacks, no pauses.
+FAST = {"pace": 0, "pause": 0, "stack": 400, "schedule": "@5h, 10/20, 20/40, 40/80"}
+
+
+class Player:
+    """A connection to an in-process room, with everything it was sent."""
+
+    def __init__(self, room: Room, address: str = "127.0.0.1") -> None:
+        self.room = room
+        self.conn = room.connect(address)
+        self.stream: list[dict[str, Any]] = []
+        self.replies: list[dict[str, Any]] = []
+        self._next = 1
+        self.ask("hello", version=1)
+
+    def send(self, line: str) -> list[dict[str, Any]]:
+        got = [json.loads(text) for _, text in self.room.handle(self.conn, line)]
+        self.take(got)
+        return got
+
+    def take(self, messages: list[dict[str, Any]]) -> None:
+        for m in messages:
+            (self.stream if "event" in m else self.replies).append(m)
+
+    def ask(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """The reply (``result`` or ``error``) to a request."""
+        ident = self._next
+        self._next += 1
+        out = self.room.handle(self.conn, json.dumps({"id": ident, "type": kind, **fields}))
+        reply = None
+        for conn, text in out:
+            message = json.loads(text)
+            owner = next((p for p in PLAYERS.get(id(self.room), ()) if p.conn == conn), None)
+            if conn == self.conn and message.get("id") == ident and "event" not in message:
+                reply = message
+            elif owner is not None:
+                owner.take([message])
+        assert reply is not None, out
+        return reply
+
+    def result(self, kind: str, **fields: Any) -> dict[str, Any]:
+        reply = self.ask(kind, **fields)
+        assert "result" in reply, reply
+        return reply["result"]  # type: ignore[no-any-return]
+
+    def turns(self) -> Iterator[dict[str, Any]]:
+        """The turns not answered yet."""
+        answered = {id(m) for m in self.stream if m.get("_answered")}
+        for m in self.stream:
+            if m.get("event") == "turn" and id(m) not in answered and not m.get("_answered"):
+                yield m
+
+
+#: The players of each room (by the room's id), so that what one request
+#: causes reaches every player's stream.
+PLAYERS: dict[int, list[Player]] = {}
+
+
+def players(room: Room, count: int, address: str = "127.0.0.1") -> list[Player]:
+    made = [Player(room, address) for _ in range(count)]
+    PLAYERS.setdefault(id(room), []).extend(made)
+    return made
+
+
+def move(turn: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A legal decision for a turn: check, call, fold, a raise now and then."""
+    legal = turn["view"]["legal"]
+    roll = rng.random()
+    if legal["wager"] is not None and roll < 0.15:
+        return {"kind": legal["wager"], "to": legal["min_to"]}
+    if legal["check"]:
+        return {"kind": "check"}
+    if legal["call"] is not None and roll < 0.75:
+        return {"kind": "call"}
+    return {"kind": "fold"}
+
+
+def play_out(
+    people: list[Player], rng: random.Random, *, until: Callable[[], bool], most: int = 20000
+) -> int:
+    """Answers every turn the players are given until ``until()``; the moves made."""
+    made = 0
+    while not until() and made < most:
+        pending = [(p, t) for p in people for t in p.turns()]
+        if not pending:
+            break
+        for player, turn in pending:
+            turn["_answered"] = True
+            reply = player.ask("act", table=turn["table"], action=move(turn, rng))
+            assert "result" in reply or reply["error"]["code"] == "not_your_turn", reply
+            made += 1
+    return made
+
+
+def cards_in(value: Any) -> Iterator[str]:
+    """Every card a message holds (in ``cards``, ``hole_cards``, ``board``)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("cards", "hole_cards", "board") and isinstance(item, list):
+                yield from (c for c in item if isinstance(c, str))
+            else:
+                yield from cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from cards_in(item)
+
+
+def allowed_cards(record: dict[str, Any], seat: int | None) -> set[str]:
+    """What a seat (None: a spectator) may see of a stored hand: its own hole
+    cards, the board and the cards shown."""
+    seats = record["config"].get("seats") or list(range(len(record["config"]["stacks"])))
+    out = set(record["board"])
+    for action in record["log"]:
+        if action["kind"] == "show":
+            out.update(action.get("cards", ()))
+    if seat is not None and seat in seats:
+        out.update(record["hole_cards"][seats.index(seat)])
+    return out
+
+
+def check_stream(store: Store, table: str, stream: list[dict[str, Any]], seat: int | None) -> int:
+    """Asserts that no message of a stream holds a card its reader may not
+    see; the messages about stored hands checked."""
+    checked = 0
+    for message in stream:
+        number = message.get("hand")
+        if not isinstance(number, int) or message.get("table") != table:
+            continue
+        record = store.hand(table, number)
+        if record is None:
+            continue  # (the hand not finished, not stored)
+        leaked = set(cards_in(message)) - allowed_cards(record, seat)
+        assert not leaked, (message, leaked)
+        checked += 1
+    return checked

@@ -1,0 +1,230 @@
+"""Rooms (issue 14), in process: private tables made and joined by code,
+bots filling seats, a freezeout played to its winner, players who drop and
+come back with their token, a room made again from its store, and the
+refusals of wrong codes, old tokens and floods."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from rooms_helpers import FAST, check_stream, play_out, players
+
+from holdem.rooms import Limits, Room, Store
+from holdem.rooms.codes import ALPHABET, Guesses, Rate, new_code, normal_code
+
+
+def test_a_private_freezeout_of_two_people_and_four_bots_plays_to_a_winner(tmp_path: Path) -> None:
+    store = Store(tmp_path / "room.sqlite")
+    room = Room(store, seed=7)
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", **FAST)
+    assert made["seat"] == 0 and made["public"] is False
+    joined = ben.result("join", code=made["code"].lower(), name="Ben")  # (any case)
+    assert joined["seat"] == 1
+    assert ann.result("add_bots", table="t1", level="random", count=2)["seats"] == [2, 3]
+    assert ann.result("add_bots", table="t1", level="easy")["seats"] == [4, 5]
+    ann.result("start", table="t1")
+    finished = lambda: any(m.get("event") == "table_finished" for m in ann.stream)  # noqa: E731
+    play_out([ann, ben], random.Random(3), until=finished)
+    assert finished()
+    state = ann.result("state", table="t1")
+    assert state["status"] == "finished"
+    places = state["result"]["places"]
+    assert len(places) == 6 and places[0]["place"] == 1
+    assert sum(s["chips"] for s in state["seats"]) == 6 * 400  # (the winner has them all)
+    # every hand is stored, and each player's stream held only what it may see
+    count = store.hand_count("t1")
+    assert count == state["hands_played"] > 0
+    assert check_stream(store, "t1", ann.stream, 0) > count
+    assert check_stream(store, "t1", ben.stream, 1) > count
+    for seat, player in ((0, ann), (1, ben)):
+        own = [m for m in player.stream if m.get("event") == "hole_cards"]
+        assert own and all(m["seat"] == seat for m in own)
+        assert all(m["seat"] == seat for m in player.stream if m.get("event") == "turn")
+
+
+def test_a_spectator_sees_public_information_only(tmp_path: Path) -> None:
+    store = Store(tmp_path / "room.sqlite")
+    room = Room(store, seed=2)
+    ann, eve = players(room, 2)
+    made = ann.result("create_table", name="Ann", **FAST)
+    ann.result("add_bots", table="t1", level="random")
+    assert eve.result("watch", code=made["code"])["table"] == "t1"
+    ann.result("start", table="t1")
+    finished = lambda: any(m.get("event") == "table_finished" for m in ann.stream)  # noqa: E731
+    play_out([ann], random.Random(1), until=finished)
+    assert not [m for m in eve.stream if m.get("event") in ("hole_cards", "turn")]
+    assert check_stream(store, "t1", eve.stream, None) > 0
+    assert eve.ask("act", table="t1", action={"kind": "fold"})["error"]["code"] == "not_your_seat"
+
+
+def test_a_player_who_drops_keeps_the_seat_and_comes_back_with_the_token() -> None:
+    now = [0.0]
+    room = Room(seed=4, clock=lambda: now[0])
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", timer={"seconds": 5, "time_bank": 0}, **FAST)
+    token = ben.result("join", code=made["code"], name="Ben")["token"]
+    ann.result("add_bots", table="t1", level="calling-station", count=1)
+    ann.result("start", table="t1")
+    room.disconnect(ben.conn)  # (mid-hand: the hand goes on)
+    for _ in range(200):  # the timer plays Ben's seat (check or fold) while he is away
+        now[0] += 6
+        for conn, line in room.tick():
+            if conn == ann.conn:
+                ann.take([json.loads(line)])
+        play_out([ann], random.Random(2), until=lambda: False, most=50)
+        state = ann.result("state", table="t1")
+        if state["hands_played"] >= 3:
+            break
+    seats = {s["name"]: s for s in state["seats"]}
+    assert seats["Ben"]["connected"] is False
+    assert seats["Ben"]["status"] == "away"  # (two timeouts in a row: played at once)
+    (back,) = players(room, 1)
+    resumed = back.result("resume", token=token)
+    assert resumed["seat"] == 1 and resumed["name"] == "Ben"
+    assert resumed["missed"] and resumed["missed_dropped"] == 0
+    assert {m["event"] for m in resumed["missed"]} >= {"hand_started", "action"}
+    again = {s["name"]: s for s in resumed["state"]["seats"]}["Ben"]
+    assert again["connected"] is True and again["status"] != "away"
+    assert again["chips"] == seats["Ben"]["chips"]
+    assert resumed["token"] != token  # a new one: the old one ends
+    (other,) = players(room, 1)
+    assert other.ask("resume", token=token)["error"]["code"] == "unknown_token"
+
+
+def test_a_room_made_again_from_its_store_resumes_the_hand_that_was_cut(tmp_path: Path) -> None:
+    path = tmp_path / "room.sqlite"
+    room = Room(Store(path), seed=5)
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", **FAST)
+    joined = ben.result("join", code=made["code"], name="Ben")
+    tokens = {"Ann": made["token"], "Ben": joined["token"]}
+    ann.result("add_bots", table="t1", level="easy")
+    ann.result("start", table="t1")
+    play_out([ann, ben], random.Random(5), until=lambda: False, most=12)
+    before = ann.result("state", table="t1")
+    token = next(tokens[s["name"]] for s in before["seats"] if s["name"] in tokens)
+    assert before["hand"] is not None  # cut in the middle of a hand
+    started = [m for m in ann.stream if m.get("event") == "hand_started"][-1]
+    # (the room is dropped without closing its store: a crash)
+    again = Room(Store(path), seed=6)
+    table = again.tables["t1"]
+    assert table.status == "playing"
+    (back,) = players(again, 1)
+    resumed = back.result("resume", token=token)
+    state = resumed["state"]
+    assert state["hands_played"] == before["hands_played"]
+    chips = {s["seat"]: s["chips"] for s in state["seats"]}
+    assert chips == dict(zip(started["seats"], started["stacks"], strict=True))
+    assert sum(chips.values()) == 6 * 400
+    # the hand is dealt again (new cards) and the game goes on
+    assert state["hand"] is not None and state["hand"]["log"][0]["kind"] == "small_blind"
+
+
+def test_wrong_codes_are_refused_and_guessing_is_limited() -> None:
+    room = Room(seed=1, limits=Limits(guesses=3, guess_seconds=60))
+    ann, mallory = players(room, 2)
+    made = ann.result("create_table", name="Ann", **FAST)
+    codes = [mallory.ask("join", code=new_code(), name="M")["error"]["code"] for _ in range(3)]
+    assert codes == ["unknown_code"] * 3
+    # now even the right code is refused for a while
+    assert mallory.ask("join", code=made["code"], name="M")["error"]["code"] == "rate_limited"
+    (other,) = players(room, 1, address="10.0.0.2")  # (another address is not held back)
+    assert other.ask("join", code=made["code"], name="O")["result"]["seat"] == 1
+    assert mallory.ask("join", table="t1", name="M")["error"]["code"] == "unknown_table"
+
+
+def test_a_stolen_token_is_refused_while_its_player_is_connected() -> None:
+    room = Room(seed=1)
+    (ann,) = players(room, 1, address="10.0.0.1")
+    made = ann.result("create_table", name="Ann", **FAST)
+    (thief,) = players(room, 1, address="10.0.0.66")
+    assert thief.ask("resume", token=made["token"])["error"]["code"] == "token_in_use"
+    (phone,) = players(room, 1, address="10.0.0.1")  # (the same player, a new connection)
+    taken = phone.result("resume", token=made["token"])
+    assert taken["seat"] == 0
+    assert any(m.get("event") == "seat_taken_over" for m in ann.stream)
+    assert thief.ask("resume", token=made["token"])["error"]["code"] == "unknown_token"
+
+
+def test_tokens_of_seats_that_are_gone_are_expired(tmp_path: Path) -> None:
+    room = Room(Store(tmp_path / "room.sqlite"), seed=1)
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0)
+    token = ben.result("join", code=made["code"], name="Ben")["token"]
+    ben.result("leave", table="t1")
+    (back,) = players(room, 1)
+    error = back.ask("resume", token=token)["error"]
+    assert error["code"] == "token_expired" and "left" in error["message"]
+
+
+def test_floods_are_refused_and_the_other_tables_go_on() -> None:
+    now = [0.0]
+    room = Room(seed=1, clock=lambda: now[0], limits=Limits(lines_per_second=10, burst=20))
+    ann, flood = players(room, 2)
+    ann.result("create_table", name="Ann", game="cash", pace=0, pause=0)
+    ann.result("add_bots", table="t1", level="calling-station")
+    ann.result("start", table="t1")
+    codes = []
+    for _ in range(8):  # 100 lines a second from the flood; Ann plays on meanwhile
+        codes += [flood.ask("list_tables").get("error", {}).get("code") for _ in range(100)]
+        play_out([ann], random.Random(1), until=lambda: False, most=5)
+        now[0] += 1
+    assert codes.count(None) <= 20 + 8 * 10  # (the burst, then 10 a second)
+    assert codes.count("rate_limited") == len(codes) - codes.count(None)
+    assert ann.result("state", table="t1")["hands_played"] >= 3
+    now[0] += 5  # the flood stops: its lines are served again
+    assert "result" in flood.ask("list_tables")
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        ("not json", "malformed_json"),
+        ('{"type": "fly"}', "unknown_request"),
+        ('{"type": "join", "code": 7, "name": "x"}', "invalid_field"),
+        ('{"type": "act", "table": "t1"}', "missing_field"),
+        ('{"type": "create_table", "name": "A", "seats": 11}', "invalid_field"),
+        ('{"type": "create_table", "name": "A", "colour": 1}', "unknown_field"),
+        ('{"type": "start", "table": "t9"}', "unknown_table"),
+        ('{"type": "resume", "token": "x"}', "unknown_token"),
+        ("[1, 2]", "malformed_json"),
+        ('{"type": "join", "code": "AAAA-AAAA", "name": "' + "n" * 50 + '"}', "unknown_code"),
+    ],
+)
+def test_malformed_requests_get_their_documented_error_and_change_nothing(
+    line: str, code: str
+) -> None:
+    room = Room(seed=1)
+    (ann,) = players(room, 1)
+    ann.result("create_table", name="Ann", **FAST)
+    before = ann.result("state", table="t1")
+    got = ann.send(line)
+    assert got[0]["error"]["code"] == code, got
+    assert ann.result("state", table="t1") == before
+
+
+def test_the_limits_of_connections_and_tables_hold() -> None:
+    room = Room(seed=1, limits=Limits(connections_per_address=2, tables_per_address=1))
+    ann, _ = players(room, 2)
+    with pytest.raises(Exception, match="at most 2 connections from one address"):
+        room.connect("127.0.0.1")
+    ann.result("create_table", name="Ann", **FAST)
+    assert ann.ask("create_table", name="Ann", **FAST)["error"]["code"] == "limit"
+
+
+def test_codes_are_read_back_and_the_counters_count() -> None:
+    code = new_code()
+    assert len(code) == 9 and all(ch in ALPHABET for ch in code.replace("-", ""))
+    assert normal_code(f" {code.lower()} ") == code and normal_code("IIII-1111") is None
+    guesses = Guesses(most=2, seconds=10)
+    guesses.failed("a", 0)
+    guesses.failed("a", 1)
+    assert not guesses.allowed("a", 5) and guesses.wait("a", 5) == 5
+    assert guesses.allowed("a", 10.5) and guesses.allowed("b", 5)
+    rate = Rate(per_second=2, burst=2, now=0)
+    assert [rate.take(0) for _ in range(3)] == [True, True, False]
+    assert rate.take(0.5) and not rate.take(0.5)

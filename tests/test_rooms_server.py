@@ -1,0 +1,297 @@
+"""Rooms over loopback (issue 14): ``holdem serve`` in its own process, the
+clients over TCP.  Two people and four bots play a private freezeout to its
+winner; a player who disconnects mid-hand comes back to the seat with the
+token; a server killed mid-hand and started again resumes the table with
+every chip; oversized lines, floods and wrong codes are refused while the
+other tables go on."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rooms_helpers import FAST, check_stream, move
+
+from holdem.errors import ProtocolError
+from holdem.rooms import RoomClient, Store
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="signals and process groups")
+
+
+class Server:
+    """``holdem serve`` on a free loopback port, its data in ``data``."""
+
+    def __init__(self, data: Path, *options: str) -> None:
+        self.data = data
+        self.options = options
+        self.process: subprocess.Popen[str] | None = None
+        self.port = 0
+
+    def start(self) -> Server:
+        command = [sys.executable, "-m", "holdem", "serve", "--listen", "127.0.0.1:0",
+                   "--data", str(self.data), *self.options]  # fmt: skip
+        self.process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+        assert self.process.stderr is not None
+        line = self.process.stderr.readline()
+        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+        assert found, line
+        self.port = int(found.group(1))
+        return self
+
+    def client(self, name: str = "") -> RoomClient:
+        return RoomClient("127.0.0.1", self.port, timeout=20, name=name)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()  # (SIGKILL: nothing is flushed or closed)
+        self.process.wait()
+
+    def stop(self) -> int:
+        assert self.process is not None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "room").start()
+    yield running
+    running.stop()
+
+
+def play(clients: dict[str, RoomClient], streams: dict[str, list[dict[str, Any]]],
+         rng: random.Random, *, until: Any, seconds: float = 60,
+         passive: bool = False) -> None:  # fmt: skip
+    """Every client answers its turns until ``until()`` (``passive``: checking
+    or calling, so that nobody busts)."""
+    deadline = time.monotonic() + seconds
+    while not until():
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        for name, client in clients.items():
+            for message in client.poll(0.005):
+                streams[name].append(message)
+                if message.get("event") == "turn":
+                    decision = move(message, rng)
+                    if passive:
+                        legal = message["view"]["legal"]
+                        decision = {"kind": "check" if legal["check"] else "call"}
+                    try:
+                        client.request("act", table=message["table"], action=decision)
+                    except ProtocolError as exc:
+                        assert exc.code == "not_your_turn", exc
+            streams[name].extend(client.events)
+            client.events.clear()
+
+
+def test_a_private_freezeout_over_tcp_plays_to_a_winner_and_hides_the_cards(
+    server: Server,
+) -> None:
+    ann, ben = server.client("Ann"), server.client("Ben")
+    made = ann.request("create_table", name="Ann", **FAST)
+    assert ben.request("join", code=made["code"], name="Ben")["seat"] == 1
+    ann.request("add_bots", table="t1", level="random", count=2)
+    ann.request("add_bots", table="t1", level="easy", count=2)
+    ann.request("start", table="t1")
+    streams: dict[str, list[dict[str, Any]]] = {"Ann": [], "Ben": []}
+    over = lambda: any(m.get("event") == "table_finished" for m in streams["Ann"])  # noqa: E731
+    play({"Ann": ann, "Ben": ben}, streams, random.Random(11), until=over)
+    state = ann.request("state", table="t1")
+    assert state["status"] == "finished" and len(state["result"]["places"]) == 6
+    server.stop()
+    store = Store(server.data / "room.sqlite")
+    assert store.hand_count("t1") == state["hands_played"]
+    for seat, name in ((0, "Ann"), (1, "Ben")):
+        assert check_stream(store, "t1", streams[name], seat) > state["hands_played"]
+        own = [m for m in streams[name] if m.get("event") == "hole_cards"]
+        assert own and {m["seat"] for m in own} == {seat}
+
+
+def test_a_client_that_disconnects_mid_hand_comes_back_to_its_seat(server: Server) -> None:
+    ann, ben = server.client("Ann"), server.client("Ben")
+    made = ann.request("create_table", name="Ann", timer={"seconds": 0.3, "time_bank": 0}, **FAST)
+    token = ben.request("join", code=made["code"], name="Ben")["token"]
+    ann.request("add_bots", table="t1", level="calling-station", count=2)
+    ann.request("start", table="t1")
+    streams: dict[str, list[dict[str, Any]]] = {"Ann": [], "Ben": []}
+    ben_turn = lambda: any(m.get("event") == "turn" for m in ben.events)  # noqa: E731
+    deadline = time.monotonic() + 20
+    while not ben_turn():  # Ann plays until Ben must act
+        assert time.monotonic() < deadline
+        ben.events.extend(ben.poll(0.01))
+        play({"Ann": ann}, streams, random.Random(1), until=lambda: True)
+        for message in ann.poll(0.01):
+            if message.get("event") == "turn":
+                ann.request("act", table="t1", action={"kind": "call"})
+    chips = {s["name"]: s["chips"] for s in ann.request("state", table="t1")["seats"]}
+    ben.close()  # mid-hand, at his turn
+    seen = len(streams["Ann"])
+
+    def timed_out() -> bool:  # his timer ran out: he checked or folded
+        return any(
+            m.get("event") == "action" and m["action"].get("seat") == 1
+            for m in streams["Ann"][seen:]
+        )
+
+    play({"Ann": ann}, streams, random.Random(2), until=timed_out)
+    back = server.client("Ben")
+    resumed = back.request("resume", token=token)
+    assert resumed["seat"] == 1 and resumed["name"] == "Ben"
+    seats = {s["name"]: s for s in resumed["state"]["seats"]}
+    assert seats["Ben"]["connected"] is True
+    assert any(m.get("event") == "action" and m["action"].get("seat") == 1
+               for m in resumed["missed"])  # fmt: skip  # (what the timer did for him)
+    # (the seats' chips are those of the start of the hand being played)
+    assert sum(s["chips"] for s in seats.values()) == sum(chips.values()) == 4 * 400
+    with pytest.raises(ProtocolError) as refused:
+        server.client("Ben").request("resume", token=token)
+    assert refused.value.code == "token_expired"
+
+
+def test_a_server_killed_mid_hand_resumes_the_table_with_every_chip(tmp_path: Path) -> None:
+    server = Server(tmp_path / "room").start()
+    try:
+        ann, ben = server.client("Ann"), server.client("Ben")
+        made = ann.request("create_table", name="Ann", **FAST)
+        tokens = {"Ann": made["token"]}
+        tokens["Ben"] = ben.request("join", code=made["code"], name="Ben")["token"]
+        ann.request("add_bots", table="t1", level="calling-station")
+        ann.request("start", table="t1")
+        streams: dict[str, list[dict[str, Any]]] = {"Ann": [], "Ben": []}
+        started = lambda: [m for m in streams["Ann"] if m.get("event") == "hand_started"]  # noqa: E731
+        play({"Ann": ann, "Ben": ben}, streams, random.Random(4),
+             until=lambda: len(started()) >= 3, passive=True)  # fmt: skip
+        last = started()[-1]  # the hand being played when the server dies
+        server.kill()
+        ann.close()
+        ben.close()
+        server.start()
+        state = None
+        for name, token in tokens.items():
+            try:
+                state = server.client(name).request("resume", token=token)["state"]
+                break
+            except ProtocolError as exc:  # (a player busted before the kill)
+                assert exc.code == "token_expired"
+        assert state is not None
+        assert state["status"] == "playing"
+        assert state["hands_played"] == last["hand"] - 1
+        chips = {s["seat"]: s["chips"] for s in state["seats"]}
+        assert chips == dict(zip(last["seats"], last["stacks"], strict=True))
+        assert sum(chips.values()) == 6 * 400
+    finally:
+        server.stop()
+
+
+def test_bad_lines_floods_and_wrong_codes_are_refused_while_other_tables_go_on(
+    tmp_path: Path,
+) -> None:
+    server = Server(tmp_path / "room", "--rate", "20").start()
+    try:
+        ann = server.client("Ann")
+        ann.request("create_table", name="Ann", game="cash", pace=0, pause=0)
+        ann.request("add_bots", table="t1", level="calling-station")
+        ann.request("start", table="t1")
+        mallory = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        mallory.sendall(b'{"type":"hello","version":1}\n')
+        mallory.sendall(b'{"id":1,"type":"list_tables","x":"' + b"y" * 20000 + b'"}\n')
+        mallory.sendall(b"".join(b'{"id":%d,"type":"list_tables"}\n' % i for i in range(300)))
+        for i in range(12):
+            mallory.sendall(b'{"id":"c%d","type":"join","code":"ZZZZ-ZZZZ","name":"M"}\n' % i)
+        replies = _read_lines(mallory, 1 + 1 + 300 + 12)
+        codes = [r.get("error", {}).get("code") for r in replies[1:]]
+        assert codes[0] == "line_too_long"
+        assert codes[1:301].count("rate_limited") > 200
+        assert set(codes[301:]) <= {"unknown_code", "rate_limited"}
+        streams: dict[str, list[dict[str, Any]]] = {"Ann": []}
+        hands = lambda: ann.request("state", table="t1")["hands_played"]  # noqa: E731
+        before = hands()
+        play({"Ann": ann}, streams, random.Random(1), until=lambda: hands() >= before + 5)
+        mallory.close()
+    finally:
+        server.stop()
+
+
+def _read_lines(sock: socket.socket, count: int) -> list[dict[str, Any]]:
+    import json
+
+    data = b""
+    deadline = time.monotonic() + 20
+    while data.count(b"\n") < count and time.monotonic() < deadline:
+        chunk = sock.recv(1 << 16)
+        if not chunk:
+            break
+        data += chunk
+    return [json.loads(line) for line in data.splitlines()[:count]]
+
+
+def test_serve_refuses_a_data_folder_it_cannot_use(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = subprocess.run([sys.executable, "-m", "holdem", "serve", "--data", str(blocker)],
+                            capture_output=True, text=True, timeout=30)  # fmt: skip
+    assert result.returncode == 2
+    assert "error" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_holdem_join_plays_a_freezeout_and_the_hands_export_as_phh(
+    server: Server, tmp_path: Path
+) -> None:
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"))
+    typed = "bots 5 random\nstart\n" + "c\n" * 400
+    result = subprocess.run(
+        [sys.executable, "-m", "holdem", "join", "--create", "--server",
+         f"127.0.0.1:{server.port}", "--name", "Ann", "--pace", "0", "--pause", "0",
+         "--stack", "300", "--no-color"],
+        input=typed, capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Join code: " in out and "Random 5 (random bot) sits at seat 6" in out
+    assert "Your cards: " in out and "Final places:" in out and "<- you" in out
+    assert "Traceback" not in result.stderr
+    seats = tmp_path / "config" / "holdem" / "seats.json"
+    assert seats.exists() and json.loads(seats.read_text()) == {}  # (the game is over)
+    assert server.stop() == 130  # (Ctrl-C)
+    export = tmp_path / "hands.phhs"
+    done = subprocess.run(
+        [sys.executable, "-m", "holdem", "serve", "--data", str(server.data),
+         "--export", str(export)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    count = int(done.stdout.split()[0])
+    assert count >= 1
+    checked = subprocess.run([sys.executable, "-m", "holdem", "validate", "--json", str(export)],
+                             capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert checked.returncode == 0, checked.stdout
+    assert json.loads(checked.stdout)["summary"]["hands"] == count
+
+
+def test_holdem_join_without_a_server_says_so(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = subprocess.run(
+        [sys.executable, "-m", "holdem", "join", "ABCD-EFGH", "--server", f"127.0.0.1:{port}"],
+        input="", capture_output=True, text=True, timeout=30,
+        env=dict(os.environ, XDG_CONFIG_HOME=str(tmp_path)),
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "cannot reach a room server" in result.stderr and "Traceback" not in result.stderr
