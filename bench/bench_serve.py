@@ -1,0 +1,300 @@
+"""Load benchmark of the room server (issue 14): ``holdem serve`` in its own
+process on loopback, and 50 cash tables of 6 clients each over TCP.
+
+Run it from the repository root::
+
+    pip install -e . && python bench/bench_serve.py
+
+The clients are bots that play over the protocol, half of the tables
+call-only players (they read a turn as text, as a script in any language
+might) and half random players (they read each turn's JSON and pick a legal
+move, raises and all-ins included); a busted player buys in again.  They
+all run in one process of their own beside the server (``--clients N``
+processes: more), each connection a client of its own with its own seat.
+
+Measured, in one run: the hands a second across the server; the time from
+an action sent to the next player's ``turn`` event (50th and 99th
+percentile, as the clients see it); the server's memory (peak resident
+set); and the protocol errors, chips lost (each table's results add up to
+zero) and cards leaked (a client told another seat's hole cards), all of
+which must be zero.  The goal: 1,000 hands a second with a 99th percentile
+under 50 ms on a 2-core machine.
+
+Output: one JSON object a line, the ``target`` lines last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import random
+import re
+import selectors
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from _common import cpu_model, emit, library_version, set_bench
+
+set_bench("serve")
+
+SEATS = 6
+TIMER = 30.0
+
+
+class Client:
+    """One seat's connection: reads the server's lines, answers its turns."""
+
+    def __init__(self, port: int, random_player: bool, rng: random.Random) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.random = random_player
+        self.rng = rng
+        self.buffer = b""
+        self.table = ""
+        self.seat = -1
+        self.next_id = 1
+        self.errors: list[str] = []
+        self.leaks = 0
+        self.hands = 0
+        self.out: list[bytes] = []
+
+    def request(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """A request answered before the game (blocking)."""
+        ident = self.next_id
+        self.next_id += 1
+        self.sock.sendall(json.dumps({"id": ident, "type": kind, **fields}).encode() + b"\n")
+        while True:
+            while b"\n" not in self.buffer:
+                self.buffer += self.sock.recv(1 << 16)
+            line, _, self.buffer = self.buffer.partition(b"\n")
+            message = json.loads(line)
+            if message.get("id") == ident:
+                if "error" in message:
+                    raise RuntimeError(f"{kind}: {message['error']}")
+                return message["result"]  # type: ignore[no-any-return]
+
+    def send(self, kind: str, **fields: Any) -> None:
+        self.next_id += 1
+        self.out.append(json.dumps({"type": kind, "table": self.table, **fields}).encode())
+
+    def lines(self, data: bytes) -> list[bytes]:
+        self.buffer += data
+        *whole, self.buffer = self.buffer.split(b"\n")
+        return whole
+
+    def answer(self, line: bytes) -> bool:
+        """Reads one line; True when it was this seat's turn (answered)."""
+        if b'"turn"' in line[:40]:
+            if not self.random:
+                kind = b"check" if b'"check":true' in line else b"call"
+                self.out.append(b'{"type":"act","table":"%s","action":{"kind":"%s"}}'
+                                % (self.table.encode(), kind))  # fmt: skip
+                return True
+            legal = json.loads(line)["view"]["legal"]
+            self.send("act", action=pick(legal, self.rng))
+            return True
+        if b'"hole_cards"' in line[:40]:
+            if json.loads(line)["seat"] != self.seat:
+                self.leaks += 1
+        elif b'"error"' in line[:20]:
+            self.errors.append(line.decode()[:200])
+        elif b'"hand_ended"' in line[:40]:
+            ended = json.loads(line)
+            self.hands += 1
+            stack = dict(zip(ended["seats"], ended["stacks"], strict=True)).get(self.seat)
+            if stack == 0:
+                self.send("add_chips", chips=200)
+        return False
+
+
+def pick(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random legal decision (the engine's random bot's mix, roughly)."""
+    options: list[dict[str, Any]] = []
+    if legal["check"]:
+        options.append({"kind": "check"})
+    if legal["call"] is not None:
+        options.append({"kind": "call"})
+    if legal["fold"] and not legal["check"]:
+        options.append({"kind": "fold"})
+    if legal["wager"] is not None and rng.random() < 0.3:
+        to = rng.randint(legal["min_to"], legal["max_to"])
+        return {"kind": legal["wager"], "to": to}
+    if legal["all_in"] is not None and rng.random() < 0.05:
+        return {"kind": "all_in"}
+    return rng.choice(options)
+
+
+def load(port: int, first: int, tables: int, seconds: float, seed: int) -> dict[str, Any]:
+    """Plays ``tables`` tables (numbered from ``first``) for ``seconds``: the
+    clients' counts and latencies."""
+    rng = random.Random(seed)
+    clients: list[list[Client]] = []
+    for t in range(tables):
+        random_table = (first + t) % 2 == 1
+        seats = [Client(port, random_table, random.Random(rng.random())) for _ in range(SEATS)]
+        for client in seats:
+            client.request("hello", version=1)
+        made = seats[0].request("create_table", name=f"p{first + t}-0", game="cash", seats=SEATS,
+                                small_blind=1, big_blind=2, pace=0, pause=0,
+                                timer={"seconds": TIMER, "time_bank": 0})  # fmt: skip
+        seats[0].table, seats[0].seat = made["table"], 0
+        for i, client in enumerate(seats[1:], 1):
+            joined = client.request("join", code=made["code"], name=f"p{first + t}-{i}")
+            client.table, client.seat = joined["table"], joined["seat"]
+        clients.append(seats)
+    selector = selectors.DefaultSelector()
+    everyone = [c for seats in clients for c in seats]
+    for client in everyone:
+        client.sock.setblocking(False)
+        selector.register(client.sock, selectors.EVENT_READ, client)
+    acted: dict[str, float] = {}  # table -> when its last action was sent
+    latencies: list[float] = []
+    for seats in clients:
+        seats[0].sock.sendall(b'{"type":"start","table":"%s"}\n' % seats[0].table.encode())
+    start = time.perf_counter()
+    end = start + seconds
+    while time.perf_counter() < end:
+        for key, _ in selector.select(0.5):
+            client = key.data
+            try:
+                data = client.sock.recv(1 << 18)
+            except BlockingIOError:
+                continue
+            if not data:
+                raise RuntimeError("the server closed a connection")
+            now = time.perf_counter()
+            for line in client.lines(data):
+                if client.answer(line):
+                    sent = acted.pop(client.table, None)
+                    if sent is not None:
+                        latencies.append(now - sent)
+            if client.out:
+                client.sock.sendall(b"\n".join(client.out) + b"\n")
+                client.out.clear()
+                acted[client.table] = time.perf_counter()
+    elapsed = time.perf_counter() - start
+    hands = sum(seats[0].hands for seats in clients)
+    results = []
+    for seats in clients:
+        seats[0].sock.setblocking(True)
+        results.append(_state(seats[0]))
+    return {
+        "hands": hands,
+        "seconds": elapsed,
+        "latencies": latencies,
+        "errors": [e for c in everyone for e in c.errors],
+        "leaks": sum(c.leaks for c in everyone),
+        "nets": [sum(r["net"] for r in state["results"].values()) for state in results],
+    }
+
+
+def _state(client: Client) -> dict[str, Any]:
+    """The table's state, once the play has stopped (events read past)."""
+    client.next_id += 1
+    ident = client.next_id
+    client.sock.sendall(json.dumps({"id": ident, "type": "state", "table": client.table})
+                        .encode() + b"\n")  # fmt: skip
+    while True:
+        while b"\n" not in client.buffer:
+            client.buffer += client.sock.recv(1 << 18)
+        line, _, client.buffer = client.buffer.partition(b"\n")
+        if line.startswith(b'{"id":%d,' % ident):
+            return json.loads(line)["result"]  # type: ignore[no-any-return]
+
+
+def _load(args: tuple[int, int, int, float, int]) -> dict[str, Any]:
+    return load(*args)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50, help="tables (default 50)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="seconds of play")
+    parser.add_argument("--clients", type=int, default=1, help="client processes")
+    parser.add_argument("--quick", action="store_true", help="10 tables for 5 seconds")
+    args = parser.parse_args(argv)
+    tables, seconds = (10, 5.0) if args.quick else (args.tables, args.seconds)
+    emit(header="serve", python=platform.python_version(), cpu=cpu_model(), cpus=os.cpu_count(),
+         holdem=library_version("holdem"), tables=tables, seats=SEATS, seconds=seconds,
+         client_processes=args.clients)  # fmt: skip
+    with tempfile.TemporaryDirectory() as data:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "holdem", "serve", "--listen", "127.0.0.1:0", "--data", data,
+             "--max-connections", "2000", "--max-per-address", "2000", "--max-tables", "1000",
+             "--tables-per-address", "1000", "--rate", "1000"],
+            stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert server.stderr is not None
+        found = re.search(r":(\d+),", server.stderr.readline())
+        assert found, "the server did not say its port"
+        port = int(found.group(1))
+        try:
+            shares = [tables // args.clients + (i < tables % args.clients)
+                      for i in range(args.clients)]  # fmt: skip
+            firsts = [sum(shares[:i]) for i in range(args.clients)]
+            jobs = [(port, first, share, seconds, i) for i, (first, share)
+                    in enumerate(zip(firsts, shares, strict=True))]  # fmt: skip
+            if args.clients == 1:
+                parts = [_load(jobs[0])]
+            else:
+                with multiprocessing.Pool(args.clients) as pool:
+                    parts = pool.map(_load, jobs)
+            memory = _peak_memory(server.pid)
+            stored = _stored_hands(Path(data) / "room.sqlite")
+        finally:
+            server.terminate()
+            server.wait()
+    hands = sum(p["hands"] for p in parts)
+    elapsed = max(p["seconds"] for p in parts)
+    latencies = [x for p in parts for x in p["latencies"]]
+    errors = [e for p in parts for e in p["errors"]]
+    leaks = sum(p["leaks"] for p in parts)
+    lost = sum(abs(n) for p in parts for n in p["nets"])
+    rate = hands / elapsed
+    p50, p99 = 1000 * percentile(latencies, 50), 1000 * percentile(latencies, 99)
+    emit(result="throughput", hands=hands, seconds=round(elapsed, 2),
+         hands_per_second=round(rate, 1), stored_hands=stored)  # fmt: skip
+    emit(result="latency_ms", samples=len(latencies), p50=round(p50, 2), p99=round(p99, 2),
+         max=round(1000 * max(latencies, default=0), 2))  # fmt: skip
+    emit(result="server_memory_mb", peak_rss=memory)
+    emit(result="faults", protocol_errors=len(errors), chips_lost=lost, cards_leaked=leaks,
+         first_error=errors[0] if errors else None)  # fmt: skip
+    emit(target="1,000 hands/s across the server", value=round(rate, 1), met=rate >= 1000)
+    emit(target="p99 action to next turn under 50 ms", value=round(p99, 2), met=p99 < 50)
+    emit(target="no protocol errors, lost chips or leaked cards",
+         value=len(errors) + lost + leaks, met=not (errors or lost or leaks))  # fmt: skip
+    return 0
+
+
+def _peak_memory(pid: int) -> float | None:
+    """The process's peak resident set, in MB (Linux)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    found = re.search(r"VmHWM:\s+(\d+) kB", status)
+    return round(int(found.group(1)) / 1024, 1) if found else None
+
+
+def _stored_hands(path: Path) -> int:
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        return int(db.execute("SELECT COUNT(*) FROM hands").fetchone()[0])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
