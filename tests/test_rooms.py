@@ -228,3 +228,71 @@ def test_codes_are_read_back_and_the_counters_count() -> None:
     rate = Rate(per_second=2, burst=2, now=0)
     assert [rate.take(0) for _ in range(3)] == [True, True, False]
     assert rate.take(0.5) and not rate.take(0.5)
+
+
+def test_bots_move_at_the_table_s_pace_and_hands_wait_their_pause() -> None:
+    now = [100.0]
+    room = Room(seed=3, clock=lambda: now[0])
+    (ann,) = players(room, 1)
+    ann.result("create_table", name="Ann", game="cash", pace=2, pause=5)
+    ann.result("add_bots", table="t1", level="calling-station", count=2)
+    ann.result("start", table="t1")
+
+    def actions() -> int:
+        return sum(1 for m in ann.stream if m.get("event") == "action")
+
+    def tick_to(when: float) -> None:
+        now[0] = when
+        for conn, line in room.tick():
+            if conn == ann.conn:
+                ann.take([json.loads(line)])
+
+    play_out([ann], random.Random(1), until=lambda: False, most=1)  # (Ann, the button, first)
+    posted = actions()
+    assert room.next_time() == 102.0  # the next one, a bot, waits 2 seconds
+    tick_to(101.9)
+    assert actions() == posted
+    tick_to(102.0)
+    assert actions() == posted + 1
+    play_out([ann], random.Random(1), until=lambda: False, most=30)  # (Ann's turns, the bots')
+    for _ in range(40):  # to the end of the hand
+        if any(m.get("event") == "hand_ended" for m in ann.stream):
+            break
+        tick_to(room.next_time() or now[0])
+        play_out([ann], random.Random(1), until=lambda: False, most=5)
+    ended = now[0]
+    assert room.next_time() == ended + 5  # the next hand begins after the pause
+    started = sum(1 for m in ann.stream if m.get("event") == "hand_started")
+    tick_to(ended + 5)
+    assert sum(1 for m in ann.stream if m.get("event") == "hand_started") == started + 1
+
+
+def test_a_tournament_waiting_for_its_players_is_kept_across_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "room.sqlite"
+    room = Room(Store(path), seed=1)
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", **FAST)
+    ben.result("join", code=made["code"], name="Ben")
+    ann.result("add_bots", table="t1", level="easy", count=2)
+    again = Room(Store(path), seed=2)
+    (back,) = players(again, 1)
+    resumed = back.result("resume", token=made["token"])
+    names = [s["name"] for s in resumed["state"]["seats"]]
+    assert resumed["state"]["status"] == "waiting" and names == ["Ann", "Ben", "Easy 1", "Easy 2"]
+    assert resumed["state"]["creator"] == 0
+    assert back.result("start", table="t1")["state"]["status"] == "playing"
+    (late,) = players(again, 1)
+    assert late.ask("join", code=made["code"], name="Cy")["error"]["code"] == "game_started"
+
+
+def test_a_closed_table_ends_its_tokens_and_tells_its_players(tmp_path: Path) -> None:
+    room = Room(Store(tmp_path / "room.sqlite"), seed=1)
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0)
+    token = ben.result("join", code=made["code"], name="Ben")["token"]
+    assert ben.ask("close", table="t1")["error"]["code"] == "not_creator"
+    assert ann.result("close", table="t1")["closed"] is True
+    assert any(m.get("event") == "table_closed" for m in ben.stream)
+    (back,) = players(room, 1)
+    assert back.ask("resume", token=token)["error"]["code"] == "token_expired"
+    assert ann.ask("state", table="t1")["error"]["code"] == "unknown_table"

@@ -257,17 +257,12 @@ class ServedTable:
             return
         self._told_turn = told
         if self.timer is not None:
-            name = self._name(seat)
+            name = self.table.name(seat)
             self.timer.start(name)
             self.deadline = self.timer.deadline(name)
         message = self.turn_message(seat)
         assert message is not None
         self._out(message, {self.owners[seat]})
-
-    def _name(self, seat: int) -> str:
-        info = self.table.seat(seat)
-        assert info is not None
-        return info.name
 
     def turn_message(self, seat: int) -> dict[str, Any] | None:
         """The ``turn`` event of ``seat`` when it is to act (its timer running
@@ -311,7 +306,7 @@ class ServedTable:
                                 field="action")  # fmt: skip
         in_time = True
         if self.timer is not None:
-            in_time = self.timer.stop(self._name(seat))
+            in_time = self.timer.stop(self.table.name(seat))
         self.deadline = None
         if in_time:
             self.table.act(decision)

@@ -201,6 +201,10 @@ class Room:
         self._waiting: set[str] = set()
         self._touched: set[str] = set()
         self._out: Outgoing = []
+        #: what :meth:`handle` and :meth:`tick` changed is committed before they
+        #: return (False: the caller calls :meth:`commit` before it sends their
+        #: lines, once for many: the server does)
+        self.commit_at_once = True
         if store is not None:
             self._resume_tables(store)
 
@@ -280,9 +284,14 @@ class Room:
         if self._touched:
             self._note_times()
         out, self._out = self._out, []
-        if self.store is not None:
-            self.store.commit()  # (what a client is told has happened is on disk)
+        if self.commit_at_once:
+            self.commit()
         return out
+
+    def commit(self) -> None:
+        """Writes to the store what was changed: before anybody is told of it."""
+        if self.store is not None:
+            self.store.commit()
 
     # ------------------------------------------------------------ requests
 

@@ -86,6 +86,9 @@ class RoomServer:
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
         self._flusher: asyncio.TimerHandle | None = None
+        self._urgent: set[int] = set()  # connections with lines to write at once
+        self._draining = False
+        room.commit_at_once = False  # (the loop commits, before it writes: _drain, _flush)
         self._loop: asyncio.AbstractEventLoop | None = None
         self.server: asyncio.Server | None = None
         #: connections closed for not reading what they were sent
@@ -99,24 +102,35 @@ class RoomServer:
         return int(self.server.sockets[0].getsockname()[1])
 
     def deliver(self, out: Outgoing) -> None:
-        """Queues each connection its lines and writes at once those that
-        somebody waits for (:data:`URGENT`); the rest go out within
+        """Queues each connection its lines.  Those that somebody waits for
+        (:data:`URGENT`) are written once the loop has served what else is
+        ready (the store committed first, once for all); the rest within
         :data:`FLUSH` seconds, many lines a write.  Then sets the timer for
         the next work of the room."""
-        urgent: set[int] = set()
         for conn, line in out:
             client = self.connections.get(conn)
             if client is None:
                 continue
             client.pending.append(line)
             if line.startswith(URGENT) and not line.startswith(_NOT_URGENT):
-                urgent.add(conn)
-        for conn in urgent:
-            self._write(self.connections[conn])
-        if out and len(urgent) < len({conn for conn, _ in out}) and self._flusher is None:
+                self._urgent.add(conn)
+            elif self._flusher is None:
+                assert self._loop is not None
+                self._flusher = self._loop.call_later(FLUSH, self._flush)
+        if self._urgent and not self._draining:
             assert self._loop is not None
-            self._flusher = self._loop.call_later(FLUSH, self._flush)
+            self._draining = True
+            self._loop.call_soon(self._drain)
         self._arm()
+
+    def _drain(self) -> None:
+        self._draining = False
+        self.room.commit()
+        urgent, self._urgent = self._urgent, set()
+        for conn in urgent:
+            client = self.connections.get(conn)
+            if client is not None:
+                self._write(client)
 
     def _write(self, client: _Connection) -> None:
         lines, client.pending = client.pending, []
@@ -130,6 +144,7 @@ class RoomServer:
 
     def _flush(self) -> None:
         self._flusher = None
+        self.room.commit()
         for client in list(self.connections.values()):
             if client.pending:
                 self._write(client)

@@ -33,6 +33,7 @@ from ..actions import PLAYER_KINDS, REFEREE_KINDS, Action, ActionKind, Decision
 from ..cards import format_card
 from ..config import HandConfig
 from ..hand import Hand
+from ..protocol.messages import encode
 from ..protocol.texts import config_text, records_text
 from ..table import HandResult
 from ..wire import Fields
@@ -143,7 +144,8 @@ class Store:
 
     def commit(self) -> None:
         """Writes what was changed since the last commit to the file."""
-        self._db.commit()
+        if self._db.in_transaction:
+            self._db.commit()
 
     def close(self) -> None:
         self._db.commit()
@@ -176,7 +178,7 @@ class Store:
         """The game of the table as it is between hands."""
         self._db.execute(
             "UPDATE tables SET snapshot = ?, updated = ? WHERE id = ?",
-            (json.dumps(snapshot, separators=(",", ":")), self._clock(), ident),
+            (encode(snapshot), self._clock(), ident),
         )
 
     def find_code(self, code: str) -> str | None:
@@ -280,7 +282,7 @@ class Store:
                 result.hand,
                 self._clock(),
                 hand_text(result.played),
-                json.dumps(result_record(result, names), separators=(",", ":")),
+                encode(result_record(result, names)),
             ),
         )
 
@@ -326,10 +328,10 @@ def hand_text(hand: Hand) -> str:
     already wrote for the hand's events (the same JSON)."""
     config = hand.config
     hole = ",".join(
-        json.dumps([format_card(c) for c in hand.hole_cards(seat) or ()], separators=(",", ":"))
+        "[" + ",".join(f'"{format_card(c)}"' for c in hand.hole_cards(seat) or ()) + "]"
         for seat in config.seat_numbers
     )
-    board = json.dumps([format_card(c) for c in hand.board], separators=(",", ":"))
+    board = "[" + ",".join(f'"{format_card(c)}"' for c in hand.board) + "]"
     return (
         f'{{"config":{config_text(config)},"hole_cards":[{hole}],"board":{board},'
         f'"log":{records_text(hand.log)}}}'

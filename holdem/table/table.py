@@ -271,6 +271,10 @@ class Table:
         what they had when it began, during a hand)."""
         return self._seat(seat).chips
 
+    def name(self, seat: int) -> str:
+        """The name of the player at ``seat`` (:class:`TableError` if it is empty)."""
+        return self._seat(seat).name
+
     def ledger(self) -> dict[str, Ledger]:
         """Each player's chips brought and taken away, and hands dealt, by name
         (a cash game's results: :class:`~holdem.table.CashGame`)."""
