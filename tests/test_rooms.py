@@ -296,3 +296,25 @@ def test_a_closed_table_ends_its_tokens_and_tells_its_players(tmp_path: Path) ->
     (back,) = players(room, 1)
     assert back.ask("resume", token=token)["error"]["code"] == "token_expired"
     assert ann.ask("state", table="t1")["error"]["code"] == "unknown_table"
+
+
+def test_disconnect_protection_keeps_an_absent_player_in_the_hand() -> None:
+    now = [0.0]
+    room = Room(seed=8, clock=lambda: now[0])
+    ann, ben = players(room, 2)
+    timer = {"seconds": 5, "time_bank": 0, "policy": "protect"}
+    made = ann.result("create_table", name="Ann", game="cash", timer=timer, pace=0, pause=0)
+    ben.result("join", code=made["code"], name="Ben")
+    ann.result("start", table="t1")
+    # Ann (the button) raises; Ben, gone, is protected instead of folding
+    for turn in list(ann.turns()):
+        turn["_answered"] = True
+        legal = turn["view"]["legal"]
+        ann.result("act", table="t1", action={"kind": legal["wager"], "to": legal["min_to"]})
+    room.disconnect(ben.conn)
+    now[0] += 6
+    for conn, line in room.tick():
+        if conn == ann.conn:
+            ann.take([json.loads(line)])
+    kinds = [m["action"]["kind"] for m in ann.stream if m.get("event") == "action"]
+    assert "timeout" in kinds and "fold" not in kinds

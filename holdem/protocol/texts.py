@@ -22,7 +22,7 @@ from __future__ import annotations
 import json.encoder
 from typing import Any
 
-from ..actions import Action, LegalActions
+from ..actions import Action, LegalActions, Street
 from ..cards import format_card
 from ..config import HandConfig
 from ..views import PlayerView
@@ -34,6 +34,8 @@ __all__ = ["MOST_KEPT", "config_text", "message_text", "plain", "records_text", 
 MOST_KEPT = 4096
 
 _CARDS = tuple(f'"{format_card(c)}"' for c in range(52))
+_STREETS = {street: street.label for street in Street}
+_BOOL = {True: "true", False: "false"}
 _RECORDS: dict[int, tuple[Action, str]] = {}  # by id: the record kept beside its text
 _NUMBERS: dict[tuple[int, ...], str] = {}
 #: the joined text of a log, by its first record's id: (first, length, last, text)
@@ -112,8 +114,46 @@ def _record(record: Action) -> str:
     if kept is None or kept[0] is not record:
         if len(_RECORDS) >= MOST_KEPT:
             _RECORDS.clear()
-        kept = _RECORDS[id(record)] = (record, encode(record.to_dict()))
+        kept = _RECORDS[id(record)] = (record, _write_record(record))
     return kept[1]
+
+
+def _write_record(r: Action) -> str:
+    """``encode(r.to_dict())``, written field by field (tokens need no escapes)."""
+    text = f'{{"kind":"{r.kind.value}","street":"{_STREETS[r.street]}"'
+    if r.seat is not None:
+        text += f',"seat":{r.seat}'
+    if r.amount:
+        text += f',"amount":{r.amount}'
+    if r.to:
+        text += f',"to":{r.to}'
+    if r.all_in:
+        text += ',"all_in":true'
+    if r.cards:
+        text += f',"cards":{_cards(r.cards)}'
+    if r.pot >= 0:
+        text += f',"pot":{r.pot}'
+    return text + "}"
+
+
+def _menu(legal: LegalActions) -> str:
+    """``encode(legal.to_dict())``, kept by value (a table's menus repeat)."""
+    text = _MENUS.get(legal)
+    if text is None:
+        if len(_MENUS) >= MOST_KEPT:
+            _MENUS.clear()
+        wager = "null" if legal.wager is None else f'"{legal.wager.value}"'
+        text = _MENUS[legal] = (
+            f'{{"seat":{legal.seat},"fold":{_BOOL[legal.fold]},"check":{_BOOL[legal.check]},'
+            f'"call":{_opt(legal.call)},"wager":{wager},"min_to":{_opt(legal.min_to)},'
+            f'"max_to":{_opt(legal.max_to)},"all_in":{_opt(legal.all_in)},'
+            f'"show":{_BOOL[legal.show]},"muck":{_BOOL[legal.muck]},"bet":{legal.bet}}}'
+        )
+    return text
+
+
+def _opt(value: int | None) -> str:
+    return "null" if value is None else str(value)
 
 
 def view_text(view: PlayerView, since: int = 0) -> str:
@@ -153,7 +193,7 @@ def view_text(view: PlayerView, since: int = 0) -> str:
         ',"actor":',
         "null" if actor is None else str(actor),
         ',"legal":',
-        "null" if legal is None else (_MENUS.get(legal) or _kept(_MENUS, legal, legal.to_dict)),
+        "null" if legal is None else _menu(legal),
         ',"shown":',
         "[" + ",".join([f'{{"seat":{s},"cards":{_cards(c)}}}' for s, c in shown]) + "]"
         if shown
