@@ -78,6 +78,10 @@ friends: holdem join CODE --server HOST:7777. See docs/rooms.md.
               show_default=True, help="Such tables made from one address.")  # fmt: skip
 @click.option("--rate", type=click.FloatRange(min=1), default=_DEFAULTS.lines_per_second,
               show_default=True, help="Lines a connection may send a second.")  # fmt: skip
+@click.option("--max-queue", type=click.IntRange(min=1024), default=_DEFAULTS.queue_bytes,
+              show_default=True, metavar="BYTES",
+              help="Bytes waiting to be sent to a connection before it is closed "
+              "(a client that does not read).")  # fmt: skip
 @click.option(
     "--export",
     "export",
@@ -95,6 +99,7 @@ def serve_command(
     max_tables: int,
     tables_per_address: int,
     rate: float,
+    max_queue: int,
     export: str | None,
     pokerstars: bool,
 ) -> None:
@@ -116,7 +121,7 @@ def serve_command(
         limits = dataclasses.replace(
             Limits(), connections=max_connections, connections_per_address=max_per_address,
             tables=max_tables, tables_per_address=tables_per_address, lines_per_second=rate,
-            burst=max(int(2 * rate), 1),
+            burst=max(int(2 * rate), 1), queue_bytes=max_queue,
         )  # fmt: skip
         host, port = parse_address(listen)
         room = Room(store, limits=limits)

@@ -295,3 +295,48 @@ def test_holdem_join_without_a_server_says_so(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 1
     assert "cannot reach a room server" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_client_that_does_not_read_is_closed_and_stalls_nothing(tmp_path: Path) -> None:
+    # (Ann plays fast; the watcher is closed past 64 KiB waiting for it)
+    server = Server(tmp_path / "room", "--rate", "100000", "--max-queue", "65536").start()
+    try:
+        _silent_watcher(server)
+    finally:
+        server.stop()
+
+
+def _silent_watcher(server: Server) -> None:
+    ann = server.client("Ann")
+    ann.request("create_table", name="Ann", game="cash", public=True, pace=0, pause=0)
+    ann.request("add_bots", table="t1", level="calling-station")
+    silent = socket.socket()
+    silent.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # (it fills at once)
+    silent.settimeout(10)
+    silent.connect(("127.0.0.1", server.port))
+    silent.sendall(b'{"type":"hello","version":1}\n{"type":"watch","table":"t1"}\n')
+    ann.request("start", table="t1")
+    # Ann plays on while the watcher reads nothing: its queue passes the limit
+    # (Ann's stream is kept short: a client as slow as the watcher is closed too)
+    hands = 0
+    deadline = time.monotonic() + 120
+    while hands < 200:
+        assert time.monotonic() < deadline
+        for message in ann.poll(0.01) + list(ann.events):
+            hands += message.get("event") == "hand_ended"
+            if message.get("event") == "turn":
+                legal = message["view"]["legal"]
+                ann.send("act", table="t1", action={"kind": "check" if legal["check"] else "call"})
+        ann.events.clear()
+    silent.settimeout(10)
+    received = 0
+    while True:  # what the server had sent before it closed the connection, then the end
+        try:
+            chunk = silent.recv(1 << 16)
+        except TimeoutError:
+            pytest.fail("the server kept a client that does not read")
+        if not chunk:
+            break
+        received += len(chunk)
+    assert received < 8 << 20  # (not the whole game: it was cut off)
+    assert ann.request("state", table="t1")["hands_played"] >= 200

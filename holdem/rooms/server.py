@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,8 @@ from .room import Outgoing, Room
 
 __all__ = ["FLUSH", "URGENT", "RoomServer", "serve"]
 
+#: Bytes the kernel holds for a connection's output (beyond them, the queue).
+SOCKET_BUFFER = 128 * 1024
 #: The most seconds a line waits to be written with others (see deliver).
 FLUSH = 0.05
 #: The lines written at once begin so: a turn, a reply to a request with an
@@ -45,6 +48,10 @@ class _Connection(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         stream: asyncio.Transport = transport  # type: ignore[assignment]  # (a socket's)
         self.transport = stream
+        sock = stream.get_extra_info("socket")
+        if sock is not None:  # (the kernel's buffer bounded too: the queue is the bound)
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
         peer = stream.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
         try:
