@@ -19,6 +19,7 @@ from holdem import Action, ActionKind, Decision, LegalActions, PlayerView
 from holdem.cards import parse_cards
 from holdem.errors import ProtocolError
 from holdem.rooms import RoomClient
+from holdem.rooms.codes import normal_code
 from holdem.table import event_from_dict
 
 from .commands import HELP, Refused, read_command
@@ -30,12 +31,13 @@ __all__ = ["join_command"]
 
 #: Seconds left at which the prompt says how long is left.
 WARNINGS = (20, 10, 5)
-_LOBBY_WORDS = frozenset({"start", "bots", "who", "help", "q", "quit", "exit"})
+_LOBBY_WORDS = frozenset({"start", "bots", "who", "close", "back", "help", "q", "quit", "exit"})
 LOBBY_HELP = """\
 While the table waits for its players:
   start            begin the game (the table's creator)
   bots N [LEVEL]   fill N empty seats with bots (creator; LEVEL: easy, normal, hard, ...)
   who              the players so far
+  close            close the table (the creator; after the hand being played)
   quit             leave the table"""
 
 
@@ -108,6 +110,7 @@ class Game:
         self.own: tuple[int, ...] = ()
         self.over = False
         self.leaving = False
+        self.away = False  # out of the deal (two timeouts in a row) until back
         screen.me = self.seat
         screen.my_name = self.name
         self._state(joined["state"])
@@ -155,6 +158,17 @@ class Game:
         elif kind == "seat_taken_over":
             screen.say("Your seat was taken up by another connection of yours.", fg="red")
             self.over = True
+        elif kind == "seated":  # (a tournament begins: its players sit from seat 0)
+            self.seat = message["seat"]
+            screen.me = self.seat
+        elif kind == "away" and message.get("seat") == self.seat:
+            self.away = True
+            screen.say("You are out of the deal: two timeouts in a row. Type back (or any "
+                       "move) to be dealt in again.", fg="red")  # fmt: skip
+        elif kind == "creator":
+            self.creator = message["seat"] == self.seat
+            who = "You are" if self.creator else f"{message['name']} is"
+            screen.say(f"{who} the table's creator now.")
         elif kind in ("seat_taken", "seat_freed", "sat_out", "sat_in", "chips_added",
                       "hand_started", "hand_ended", "level_up", "player_eliminated"):  # fmt: skip
             if kind == "hand_started":
@@ -231,6 +245,12 @@ class Game:
         if line in ("q", "quit", "exit"):
             self.leave()
             return
+        if self.away and line:
+            self.away = False
+            if self._ask("back", table=self.table) is not None:
+                self.screen.say("You are dealt in again.")
+            if line == "back":
+                return
         if self.turn is None:
             self._lobby(line)
             return
@@ -252,14 +272,25 @@ class Game:
             self.screen.turn(view, legal, left)
             self._prompt()
 
+    def _ask(self, kind: str, **fields: Any) -> dict[str, Any] | None:
+        """A request's result; None when it was refused (the reason said)."""
+        try:
+            return self.client.request(kind, **fields)
+        except ProtocolError as exc:
+            self.screen.say(str(exc), fg="red")
+        except TimeoutError as exc:
+            self.screen.say(f"{exc}: the server is slow to answer", fg="red")
+        return None
+
     def _act(self, decision: Decision) -> None:
         turn = self.turn
         self.turn, self.deadline = None, None
         try:
             done = self.client.request("act", table=self.table, action=decision.to_dict())
-        except ProtocolError as exc:
+        except (ProtocolError, TimeoutError) as exc:
             self.screen.say(f"Not taken: {exc}", fg="red")
-            if turn is not None and exc.code not in ("not_your_turn", "no_hand"):
+            code = getattr(exc, "code", None)
+            if turn is not None and code not in ("not_your_turn", "no_hand"):
                 self.turn = turn
                 self._prompt()
             return
@@ -270,27 +301,27 @@ class Game:
         words = line.split()
         if not words:
             return
-        try:
-            if words[0] == "start":
-                self.client.request("start", table=self.table)
+        if words[0] == "start":
+            if self._ask("start", table=self.table) is not None:
                 self.started = True
-            elif words[0] == "bots" and len(words) in (2, 3) and words[1].isdigit():
-                level = words[2] if len(words) == 3 else "normal"
-                self.client.request("add_bots", table=self.table, count=int(words[1]),
-                                    level=level)  # fmt: skip
-            elif words[0] == "who":
-                state = self.client.request("state", table=self.table)
-                for info in state["seats"]:
-                    bot = f" ({info['bot']} bot)" if info.get("bot") else ""
-                    self.screen.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}")
-            elif words[0] == "help":
-                self.screen.say(LOBBY_HELP if not self.started else HELP)
-            elif not self.started:
-                self.screen.say(f"{line!r}? Type help for the commands.", fg="red")
-            else:
-                self.screen.say("It is not your turn.", fg="red")
-        except ProtocolError as exc:
-            self.screen.say(str(exc), fg="red")
+        elif words[0] == "bots" and len(words) in (2, 3) and words[1].isdigit():
+            level = words[2] if len(words) == 3 else "normal"
+            self._ask("add_bots", table=self.table, count=int(words[1]), level=level)
+        elif words[0] == "close":
+            closed = self._ask("close", table=self.table)
+            if closed is not None and not closed["closed"]:
+                self.screen.say("The table closes at the end of this hand.")
+        elif words[0] == "who":
+            state = self._ask("state", table=self.table)
+            for info in [] if state is None else state["seats"]:
+                bot = f" ({info['bot']} bot)" if info.get("bot") else ""
+                self.screen.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}")
+        elif words[0] == "help":
+            self.screen.say(LOBBY_HELP if not self.started else HELP)
+        elif not self.started:
+            self.screen.say(f"{line!r}? Type help for the commands.", fg="red")
+        else:
+            self.screen.say("It is not your turn.", fg="red")
 
     def leave(self) -> None:
         """Leaves the table: a cash seat after the hand; a tournament stack plays
@@ -436,12 +467,14 @@ def join_command(
                                                 timer, pace, pause) if create else {})  # fmt: skip
         except ProtocolError as exc:
             raise click.ClickException(f"{exc.code}: {exc}") from None
+        except (ConnectionError, TimeoutError) as exc:
+            raise click.ClickException(str(exc)) from None
         session = Game(client, joined, screen, key)
         session.remember()
         _greet(session, joined, address, create)
         try:
             _play(session, keyboard)
-        except ConnectionError as exc:
+        except (ConnectionError, TimeoutError) as exc:
             raise click.ClickException(f"{exc} (run the same command to come back to your "
                                        "seat)") from None  # fmt: skip
     if session.over and not session.leaving:
@@ -457,7 +490,7 @@ def _enter(client: RoomClient, address: str, code: str | None, name: str, create
         made["name"], made["creator"] = name, True
         return made, f"{address}/{made['code']}"
     assert code is not None
-    key = f"{address}/{code.upper()}"
+    key = f"{address}/{normal_code(code) or code}"
     kept = _saved().get(key)
     if isinstance(kept, dict) and isinstance(kept.get("token"), str):
         try:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from holdem.config import Structure
 from holdem.histories import PhhWriter, PokerStarsWriter, record
 from holdem.rooms import Limits, Room, Store, hand_of, serve
 
@@ -31,21 +32,32 @@ def _open_store(data: str) -> Store:
         raise click.BadParameter(f"{data}: {exc}", param_hint="'--data'") from None
 
 
-def _export(store: Store, out: Path, pokerstars: bool) -> int:
-    """Every stored hand, to ``out``: PHH (or PokerStars text); how many."""
-    count = 0
-    with out.open("x", encoding="utf-8") as stream:
-        writer: PhhWriter | PokerStarsWriter = (
-            PokerStarsWriter(stream) if pokerstars else PhhWriter(stream, many=True)
-        )
-        games = {row.id: row.game for row in store.tables()}
-        for table, number, data in store.hands():
-            history = record(hand_of(data), hand_id=f"{table}-{number}",
-                             tournament=games.get(table) == "tournament",
-                             fields={"table": table})  # fmt: skip
-            writer.write(history)
-            count += 1
-    return count
+def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, int]:
+    """Every stored hand, to ``out`` (PHH, or PokerStars text): how many were
+    written, and how many the form cannot hold (PHH has no pot-limit
+    hold'em).  The file appears whole or not at all."""
+    written = skipped = 0
+    part = out.with_name(f".{out.name}.part")
+    try:
+        with part.open("w", encoding="utf-8") as stream:
+            writer: PhhWriter | PokerStarsWriter = (
+                PokerStarsWriter(stream) if pokerstars else PhhWriter(stream, many=True)
+            )
+            games = {row.id: row.game for row in store.tables()}
+            for table, number, data in store.hands():
+                hand = hand_of(data)
+                if not pokerstars and hand.config.structure is Structure.POT_LIMIT:
+                    skipped += 1
+                    continue
+                history = record(hand, hand_id=f"{table}-{number}",
+                                 tournament=games.get(table) == "tournament",
+                                 fields={"table": table})  # fmt: skip
+                writer.write(history)
+                written += 1
+        part.replace(out)
+    finally:
+        part.unlink(missing_ok=True)
+    return written, skipped
 
 
 @click.command(
@@ -115,8 +127,11 @@ def serve_command(
             if path.exists():
                 raise click.BadParameter(f"{export} exists: give a new file",
                                          param_hint="'--export'")  # fmt: skip
-            count = _export(store, path, pokerstars)
+            count, skipped = _export(store, path, pokerstars)
             click.echo(f"{count} hand{'s' * (count != 1)} written to {export}")
+            if skipped:
+                click.echo(f"{skipped} pot-limit hand{'s' * (skipped != 1)} left out: PHH "
+                           "cannot hold them (--pokerstars writes them)", err=True)  # fmt: skip
             return
         limits = dataclasses.replace(
             Limits(), connections=max_connections, connections_per_address=max_per_address,

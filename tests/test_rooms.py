@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from rooms_helpers import FAST, check_stream, play_out, players
 
-from holdem.rooms import Limits, Room, Store
+from holdem.rooms import Limits, Room, Store, hand_of
 from holdem.rooms.codes import ALPHABET, Guesses, Rate, new_code, normal_code
 
 
@@ -92,7 +92,8 @@ def test_a_player_who_drops_keeps_the_seat_and_comes_back_with_the_token() -> No
     assert again["chips"] == seats["Ben"]["chips"]
     assert resumed["token"] != token  # a new one: the old one ends
     (other,) = players(room, 1)
-    assert other.ask("resume", token=token)["error"]["code"] == "unknown_token"
+    error = other.ask("resume", token=token)["error"]
+    assert error["code"] == "token_expired" and "replaced" in error["message"]
 
 
 def test_a_room_made_again_from_its_store_resumes_the_hand_that_was_cut(tmp_path: Path) -> None:
@@ -147,7 +148,7 @@ def test_a_stolen_token_is_refused_while_its_player_is_connected() -> None:
     taken = phone.result("resume", token=made["token"])
     assert taken["seat"] == 0
     assert any(m.get("event") == "seat_taken_over" for m in ann.stream)
-    assert thief.ask("resume", token=made["token"])["error"]["code"] == "unknown_token"
+    assert thief.ask("resume", token=made["token"])["error"]["code"] == "token_expired"
 
 
 def test_tokens_of_seats_that_are_gone_are_expired(tmp_path: Path) -> None:
@@ -295,7 +296,10 @@ def test_a_closed_table_ends_its_tokens_and_tells_its_players(tmp_path: Path) ->
     assert any(m.get("event") == "table_closed" for m in ben.stream)
     (back,) = players(room, 1)
     assert back.ask("resume", token=token)["error"]["code"] == "token_expired"
-    assert ann.ask("state", table="t1")["error"]["code"] == "unknown_table"
+    state = ann.result("state", table="t1")  # (kept a while: its players watch it)
+    assert state["status"] == "closed" and state["seats"] == []
+    assert set(state["results"]) == {"Ann", "Ben"}
+    assert sum(r["net"] for r in state["results"].values()) == 0
 
 
 def test_disconnect_protection_keeps_an_absent_player_in_the_hand() -> None:
@@ -318,3 +322,215 @@ def test_disconnect_protection_keeps_an_absent_player_in_the_hand() -> None:
             ann.take([json.loads(line)])
     kinds = [m["action"]["kind"] for m in ann.stream if m.get("event") == "action"]
     assert "timeout" in kinds and "fold" not in kinds
+
+
+# ---------------------------------------------------------------- review findings
+
+
+def _card_runs(text: str) -> set[str]:
+    """Every card a PHH or PokerStars text names ("6c3c" and "[6c 3c]" alike)."""
+    import re
+
+    runs = re.findall(r"(?<![A-Za-z])((?:[2-9TJQKA][cdhs])+)(?![a-z])", text)
+    return {run[i : i + 2] for run in runs for i in range(0, len(run), 2)}
+
+
+def test_a_hand_s_history_shows_only_the_cards_shown_whatever_seats_are_empty() -> None:
+    from rooms_helpers import allowed_cards
+
+    store = Store(":memory:")
+    room = Room(store, seed=5)
+    ann, ben, cat, eve = players(room, 4)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0)
+    ben.result("join", code=made["code"], name="Ben", seat=2)
+    cat.result("join", code=made["code"], name="Cat", seat=4)
+    eve.result("watch", code=made["code"])
+    ann.result("start", table="t1")
+    served = room.tables["t1"].served
+    assert served is not None
+    by_seat = {0: ann, 2: ben, 4: cat}
+    while served.table.hands_played < 20:
+        hand = served.table.hand
+        assert hand is not None and hand.actor is not None
+        legal = hand.legal_actions()
+        assert legal is not None
+        kind = (
+            "muck" if legal.muck else "show" if legal.show else "check" if legal.check else "call"
+        )
+        by_seat[hand.actor].result("act", table="t1", action={"kind": kind})
+    for number in range(1, 21):
+        record = store.hand("t1", number)
+        assert record is not None
+        for form in ("phh", "pokerstars"):
+            text = eve.result("history", table="t1", hand=number, format=form)["text"]
+            assert _card_runs(text) <= allowed_cards(record, None), (number, form)
+
+
+def test_a_table_that_stops_in_its_pause_leaves_no_step_due_in_the_past() -> None:
+    now = [100.0]
+    room = Room(seed=3, clock=lambda: now[0])
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=3)
+    ben.result("join", code=made["code"], name="Ben")
+    ann.result("start", table="t1")
+    served = room.tables["t1"].served
+    assert served is not None
+    while served.table.hands_played < 1:
+        hand = served.table.hand
+        assert hand is not None
+        (ann if hand.actor == 0 else ben).result("act", table="t1", action={"kind": "fold"})
+    ben.result("leave", table="t1")  # (in the pause: one player is left)
+    now[0] += 5
+    room.tick()
+    when = room.next_time()
+    assert when is None or when > now[0]  # (else the server's loop would spin)
+
+
+def test_seats_taken_during_the_hand_a_server_stopped_in_are_given_up(tmp_path: Path) -> None:
+    path = tmp_path / "room.sqlite"
+    room = Room(Store(path), seed=1)
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0)
+    ann.result("add_bots", table="t1", level="calling-station", count=1)
+    ann.result("start", table="t1")
+    token = ben.result("join", code=made["code"], name="Ben")["token"]  # (mid-hand)
+    ann.result("add_bots", table="t1", level="hard", count=1)  # (mid-hand)
+    again = Room(Store(path), seed=2)  # (the first one killed in that hand)
+    ann2, ben2, cat = players(again, 3)
+    ann2.result("resume", token=made["token"])
+    served = again.tables["t1"].served
+    assert served is not None and set(served.table.seats) == {0, 1}
+    assert set(served.bots) == {1}  # (the bot added during the hand is not there)
+    error = ben2.ask("resume", token=token)["error"]
+    assert error["code"] == "token_expired" and "restarted" in error["message"]
+    assert ben2.result("join", code=made["code"], name="Ben")["seat"] == 2  # (again)
+    assert cat.result("join", code=made["code"], name="Cat")["seat"] == 3
+    assert 3 not in served.bots
+
+
+def test_a_cash_player_who_leaves_mid_hand_is_not_waited_for() -> None:
+    now = [0.0]
+    room = Room(seed=4, clock=lambda: now[0])
+    ann, ben, cat = players(room, 3)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0)
+    ben.result("join", code=made["code"], name="Ben")
+    cat.result("join", code=made["code"], name="Cat")
+    ann.result("start", table="t1")
+    served = room.tables["t1"].served
+    assert served is not None
+    by = {0: ann, 1: ben, 2: cat}
+    while served.table.hand is not None and served.table.hand.actor != 1:
+        by[served.table.hand.actor].result("act", table="t1", action={"kind": "call"})
+    assert ben.result("leave", table="t1")["left"] is False  # (after the hand)
+    hand = served.table.hand
+    assert hand is None or hand.actor != 1  # (checked or folded for at once)
+
+
+def test_the_creator_s_rights_go_to_another_player_when_the_creator_leaves() -> None:
+    room = Room(seed=1)
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", **FAST)
+    ben.result("join", code=made["code"], name="Ben")
+    ann.result("leave", table="t1")
+    assert ben.result("state", table="t1")["creator"] == 1
+    assert any(m.get("event") == "creator" and m["seat"] == 1 for m in ben.stream)
+    ben.result("add_bots", table="t1", level="easy")
+    ben.result("leave", table="t1")  # (nobody is left to start it: it closes)
+    assert room.tables["t1"].status == "closed"
+
+
+def test_a_player_away_is_told_and_comes_back_with_back() -> None:
+    now = [0.0]
+    room = Room(seed=6, clock=lambda: now[0])
+    ann, ben = players(room, 2)
+    timer = {"seconds": 5, "time_bank": 0}
+    made = ann.result("create_table", name="Ann", timer=timer, **FAST)
+    ben.result("join", code=made["code"], name="Ben")
+    ann.result("add_bots", table="t1", level="calling-station", count=1)
+    ann.result("start", table="t1")
+    seated = [m for m in ben.stream if m.get("event") == "seated"]
+    assert seated and seated[-1]["seat"] == 1
+    for _ in range(100):  # Ben, connected, lets his timer run out
+        if any(m.get("event") == "away" for m in ben.stream):
+            break
+        play_out([ann], random.Random(1), until=lambda: False, most=3)
+        now[0] += 6
+        for conn, line in room.tick():
+            for player in (ann, ben):
+                if conn == player.conn:
+                    player.take([json.loads(line)])
+    assert any(m.get("event") == "away" and m["seat"] == 1 for m in ben.stream)
+    assert ben.result("back", table="t1")["back"] is True
+    state = ben.result("state", table="t1")
+    assert {s["name"]: s["status"] for s in state["seats"]}.get("Ben") != "away"
+
+
+def test_rate_limits_count_every_line_and_guesses_by_network() -> None:
+    now = [0.0]
+    room = Room(seed=1, clock=lambda: now[0], limits=Limits(lines_per_second=10, burst=10))
+    (flood,) = players(room, 1)
+    replies = [json.loads(text)["error"]["code"] for text in
+               (room.handle(flood.conn, b"not json")[0][1] for _ in range(30))]  # fmt: skip
+    assert replies.count("rate_limited") >= 19  # (lines that are not JSON count too)
+    guesses = Guesses(most=3, seconds=60)
+    for host in range(5):  # one machine's IPv6 addresses are one network
+        guesses.failed(f"2001:db8::{host + 1:x}", 0)
+    assert not guesses.allowed("2001:db8::99", 1) and guesses.allowed("2001:db9::1", 1)
+
+
+def test_tables_over_are_let_go_after_a_while() -> None:
+    now = [0.0]
+    room = Room(seed=1, clock=lambda: now[0], limits=Limits(keep_finished=60))
+    (ann,) = players(room, 1)
+    ann.result("create_table", name="Ann", game="cash", pace=0, pause=0)
+    ann.result("close", table="t1")
+    assert "t1" in room.tables
+    now[0] += 61
+    room.tick()
+    assert "t1" not in room.tables
+
+
+def test_a_table_closed_mid_hand_closes_when_the_hand_ends() -> None:
+    room = Room(seed=2)
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0)
+    ben.result("join", code=made["code"], name="Ben")
+    ann.result("start", table="t1")
+    assert ann.result("close", table="t1")["closed"] is False  # (a hand is on)
+    play_out([ann, ben], random.Random(2), until=lambda: room.tables["t1"].status == "closed")
+    state = ann.result("state", table="t1")
+    assert state["status"] == "closed" and state["hands_played"] == 1
+    assert sum(r["net"] for r in state["results"].values()) == 0
+
+
+def test_a_stored_hand_is_its_record_and_plays_again_the_same() -> None:
+    from holdem.bots import make_bot
+    from holdem.rooms.store import hand_record, hand_text
+    from holdem.table import CashGame
+
+    game = CashGame(seats=6, small_blind=1, big_blind=2, rng=9)
+    for seat in range(6):
+        game.join(seat, f"p{seat}", 200)
+    bots = {seat: make_bot("random", seed=seat) for seat in range(6)}
+    for _ in range(150):
+        result = game.play_hand(bots)
+        for seat in result.busted:
+            game.add_chips(seat, 200)
+        record = hand_record(result.played)
+        assert json.loads(hand_text(result.played)) == record
+        again = hand_of(json.loads(json.dumps(record)))
+        assert again.log == result.played.log and again.outcome == result.played.outcome
+
+
+def test_a_table_the_store_cannot_make_again_is_closed_with_the_reason(tmp_path: Path) -> None:
+    path = tmp_path / "room.sqlite"
+    room = Room(Store(path), seed=1)
+    (ann,) = players(room, 1)
+    ann.result("create_table", name="Ann", game="cash", pace=0, pause=0)
+    store = Store(path)
+    store.save_snapshot("t1", {"version": 99})  # (damaged)
+    store.commit()
+    again = Room(Store(path), seed=2)
+    assert "t1" not in again.tables
+    (row,) = Store(path).tables()
+    assert row.status == "closed" and "could not be resumed" in row.result["error"]

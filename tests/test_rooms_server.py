@@ -112,6 +112,9 @@ def test_a_private_freezeout_over_tcp_plays_to_a_winner_and_hides_the_cards(
     streams: dict[str, list[dict[str, Any]]] = {"Ann": [], "Ben": []}
     over = lambda: any(m.get("event") == "table_finished" for m in streams["Ann"])  # noqa: E731
     play({"Ann": ann, "Ben": ben}, streams, random.Random(11), until=over)
+    for name, client in (("Ann", ann), ("Ben", ben)):  # what is still on its way
+        while got := client.poll(0.3):
+            streams[name].extend(got)
     state = ann.request("state", table="t1")
     assert state["status"] == "finished" and len(state["result"]["places"]) == 6
     server.stop()
@@ -340,3 +343,20 @@ def _silent_watcher(server: Server) -> None:
         received += len(chunk)
     assert received < 8 << 20  # (not the whole game: it was cut off)
     assert ann.request("state", table="t1")["hands_played"] >= 200
+
+
+def test_hands_nobody_is_told_of_are_stored_all_the_same(tmp_path: Path) -> None:
+    server = Server(tmp_path / "room").start()
+    try:
+        ann = server.client("Ann")
+        ann.request("create_table", name="Ann", game="cash", pace=0, pause=0,
+                    timer={"seconds": 0.2, "time_bank": 0})  # fmt: skip
+        ann.request("add_bots", table="t1", level="calling-station")
+        ann.request("start", table="t1")
+        ann.close()  # (nobody is connected: every event waits in Ann's backlog)
+        time.sleep(2.5)
+        server.kill()  # (SIGKILL: nothing is flushed at the end)
+        store = Store(server.data / "room.sqlite")
+        assert store.hand_count("t1") >= 3
+    finally:
+        server.stop()

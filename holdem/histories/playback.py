@@ -1040,7 +1040,8 @@ def record(
         if kind is K.DEAL_HOLE:
             for seat in order:
                 cards = hand.hole_cards(numbers[seat])
-                known = cards if cards is not None and (show_all or seat in shown) else None
+                seen = show_all or numbers[seat] in shown  # (shown: table seats)
+                known = cards if cards is not None and seen else None
                 moves.append(Move(DEAL_HOLE, index[seat], cards=known or (None, None)))
         elif kind is K.DEAL_BOARD:
             moves.append(Move(DEAL_BOARD, cards=a.cards))

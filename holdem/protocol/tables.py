@@ -323,6 +323,7 @@ class ServedTable:
         """Applies the timeout rule when the client to act is out of time, and
         takes the paced step that is due."""
         if self.due is not None and now >= self.due:
+            self.due = None  # (taken now, or not at all: the table may have stopped)
             self._paced = True
             self.advance()
             self._paced = False

@@ -118,13 +118,13 @@ class RoomClient:
                 self.closed = True
                 for line in self._lines.end():
                     if line is not None:
-                        self._ready.append(json.loads(line))
+                        self._ready.append(_message(line))
                 if not self._ready:
                     raise ConnectionError("the server closed the connection")
                 break
             for line in self._lines.feed(data):
                 if line is not None and line.strip():
-                    self._ready.append(json.loads(line))
+                    self._ready.append(_message(line))
         return self._ready.popleft()
 
     def close(self) -> None:
@@ -136,3 +136,15 @@ class RoomClient:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _message(line: bytes) -> dict[str, Any]:
+    """A line of the server as its message (ConnectionError: it is no room server)."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        message = None
+    if not isinstance(message, dict):
+        text = line[:80].decode("utf-8", "replace")
+        raise ConnectionError(f"the other end is not a room server: it sent {text!r}")
+    return message

@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import secrets
 from collections import deque
 
@@ -67,13 +68,16 @@ def token_hash(token: str) -> str:
 class Guesses:
     """Failed guesses (a wrong join code, an unknown token) by address, in a
     sliding window: past ``most`` in ``seconds``, the address is refused
-    until its oldest failure leaves the window."""
+    until its oldest failure leaves the window.  An IPv6 address counts with
+    its /64 network (one machine's addresses), and addresses whose failures
+    are old are forgotten."""
 
     def __init__(self, most: int = 10, seconds: float = 60.0) -> None:
         self.most, self.seconds = most, seconds
         self._failures: dict[str, deque[float]] = {}
 
     def _recent(self, address: str, now: float) -> deque[float]:
+        address = _network(address)
         failures = self._failures.setdefault(address, deque())
         while failures and failures[0] <= now - self.seconds:
             failures.popleft()
@@ -83,12 +87,15 @@ class Guesses:
         """Whether the address may guess now."""
         failures = self._recent(address, now)
         if not failures:
-            del self._failures[address]  # (the table of addresses stays small)
+            del self._failures[_network(address)]  # (the table of addresses stays small)
             return True
         return len(failures) < self.most
 
     def failed(self, address: str, now: float) -> None:
         """The address guessed wrong."""
+        if len(self._failures) >= _MOST_ADDRESSES:  # (those with no recent failure go)
+            for key in [k for k, f in self._failures.items() if f[-1] <= now - self.seconds]:
+                del self._failures[key]
         self._recent(address, now).append(now)
 
     def wait(self, address: str, now: float) -> float:
@@ -97,6 +104,20 @@ class Guesses:
         if len(failures) < self.most:
             return 0.0
         return max(0.0, failures[0] + self.seconds - now)
+
+
+#: Addresses with failures kept before the old ones are forgotten.
+_MOST_ADDRESSES = 10_000
+
+
+def _network(address: str) -> str:
+    """The key of an address: an IPv6 one's /64 network, else itself."""
+    if ":" not in address:
+        return address
+    try:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    except ValueError:
+        return address
 
 
 class Rate:

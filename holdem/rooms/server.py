@@ -20,7 +20,8 @@ from typing import Any
 
 from ..errors import ProtocolError
 from ..protocol.messages import Lines
-from .room import Outgoing, Room
+from .core import Outgoing
+from .room import Room
 
 __all__ = ["FLUSH", "URGENT", "RoomServer", "serve"]
 
@@ -57,7 +58,7 @@ class _Connection(asyncio.Protocol):
         try:
             self.id = self.server.room.connect(address)
         except ProtocolError as exc:
-            stream.write((self.server.room.refuse(0, exc) + "\n").encode("ascii"))
+            stream.write((self.server.room.refuse(exc) + "\n").encode("ascii"))
             stream.close()
             return
         self.server.connections[self.id] = self
@@ -69,9 +70,7 @@ class _Connection(asyncio.Protocol):
         out: Outgoing = []
         for line in self.lines.feed(data):
             if line is None:
-                limit = room.limits.line_bytes
-                error = ProtocolError("line_too_long", f"a line longer than {limit:,} bytes")
-                out.append((self.id, room.refuse(self.id, error)))
+                out += room.too_long(self.id)
             elif line.strip():
                 out += room.handle(self.id, line)
         self.server.deliver(out)
@@ -128,6 +127,9 @@ class RoomServer:
             assert self._loop is not None
             self._draining = True
             self._loop.call_soon(self._drain)
+        elif self._flusher is None and self.room.uncommitted:  # (hands nobody was told of)
+            assert self._loop is not None
+            self._flusher = self._loop.call_later(FLUSH, self._flush)
         self._arm()
 
     def _drain(self) -> None:

@@ -63,6 +63,9 @@ def table_settings(f: Fields) -> dict[str, Any]:
     }
     if settings["seats"] > 10:
         raise ProtocolError("invalid_field", "request.seats: 2 to 10", field="seats")
+    if game == "tournament" and settings["timer"]["policy"] == "protect":
+        raise ProtocolError("bad_config", "disconnect protection is a cash table's (R13): a "
+                            "tournament's timer checks or folds", field="timer.policy")  # fmt: skip
     if game == "tournament":
         settings["stack"] = f.integer("stack", default=1500, minimum=1)
         raw = f.raw("schedule", "a schedule", default=None)

@@ -142,6 +142,11 @@ class Store:
             )
         self._db.commit()
 
+    @property
+    def dirty(self) -> bool:
+        """Whether changes wait for :meth:`commit`."""
+        return self._db.in_transaction
+
     def commit(self) -> None:
         """Writes what was changed since the last commit to the file."""
         if self._db.in_transaction:
@@ -233,6 +238,10 @@ class Store:
         for row in seats:
             self.save_seat(ident, row.seat, row.name, bot=row.bot, token_hash=row.token_hash,
                            creator=row.creator)  # fmt: skip
+
+    def set_creator(self, ident: str, seat: int) -> None:
+        """The table's creator is the player at ``seat`` now."""
+        self._db.execute("UPDATE seats SET creator = (seat = ?) WHERE table_id = ?", (seat, ident))
 
     def seats(self, ident: str) -> list[SeatRow]:
         rows = self._db.execute(

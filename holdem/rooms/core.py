@@ -1,0 +1,504 @@
+"""What a room holds, and what every one of its requests works with: the
+connections, the players' sessions and the tables; sending a message to
+whoever may read it; finding the table a request names; a table's state as
+its players and watchers see it; the timers; and a seat's end.
+
+The requests themselves are :mod:`~holdem.rooms.lobby`'s (tables made,
+joined, filled, begun, closed) and :mod:`~holdem.rooms.seats`'s (a seat
+played, left, taken up again); :class:`~holdem.rooms.room.Room` puts them
+together.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+import secrets
+from collections import deque
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..errors import ConfigError, ProtocolError, quote
+from ..protocol.tables import ServedTable
+from ..protocol.texts import message_text
+from ..table import Tournament
+from ..wire import Fields
+from .codes import Guesses, normal_code
+from .store import Store
+
+__all__ = ["Core", "Limits", "Outgoing"]
+
+#: Hands a room table plays once started: until the game ends.
+FOREVER = 10**12
+#: Tokens that ended kept in memory, for the error that tells why.
+_OLD_TOKENS = 100_000
+Outgoing = list[tuple[int, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """A room server's bounds (``docs/rooms.md`` lists them with their defaults)."""
+
+    #: connections at once, and from one address
+    connections: int = 500
+    connections_per_address: int = 32
+    #: tables at once (not finished), and made from one address
+    tables: int = 200
+    tables_per_address: int = 8
+    #: the longest line read, in bytes
+    line_bytes: int = 16_384
+    #: lines a connection may send a second, and at once
+    lines_per_second: float = 100.0
+    burst: int = 200
+    #: bytes waiting to be sent to a connection before it is closed (a client
+    #: that does not read)
+    queue_bytes: int = 1 << 20
+    #: wrong join codes and tokens an address may try in ``guess_seconds``
+    guesses: int = 10
+    guess_seconds: float = 60.0
+    #: events kept for a seat while nobody is connected to it
+    backlog: int = 1000
+    #: seconds a finished or closed table is kept in memory (the store keeps it)
+    keep_finished: float = 600.0
+
+    def __post_init__(self) -> None:
+        for name, value in asdict(self).items():
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise ConfigError(f"limit {name}: a positive number, not {value!r}", field=name)
+
+
+@dataclass(slots=True)
+class Connection:
+    id: int
+    address: str
+    rate: Any  # (codes.Rate)
+    hello: bool = False
+    sessions: set[int] = field(default_factory=set)  # the seats it plays
+    watching: set[str] = field(default_factory=set)  # the tables it watches
+
+
+@dataclass(slots=True)
+class Session:
+    """A player's hold on a seat (its id is negative: the table's owner id)."""
+
+    id: int
+    table: str
+    seat: int
+    name: str
+    token_hash: str
+    connection: int | None = None
+    backlog: deque[dict[str, Any]] = field(default_factory=deque)
+    dropped: int = 0  # events of the backlog lost (it was full)
+    away: bool = False  # told it is out of the deal (two timeouts in a row)
+
+
+@dataclass(slots=True)
+class Entry:
+    """A seat of a tournament that has not begun: a player's or a bot's."""
+
+    name: str
+    bot: str | None = None
+    session: int | None = None
+
+
+@dataclass(slots=True)
+class RoomTable:
+    id: str
+    code: str
+    game: str  # tournament | cash
+    public: bool
+    settings: dict[str, Any]
+    address: str  # where it was made from (tables_per_address)
+    creator: int | None  # the creator's session
+    served: ServedTable | None = None  # (None: a tournament not begun)
+    waiting: dict[int, Entry] = field(default_factory=dict)
+    sessions: dict[int, int] = field(default_factory=dict)  # seat -> session
+    watchers: set[int] = field(default_factory=set)  # connections
+    status: str = "waiting"  # waiting | playing | finished | closed
+    closing: bool = False  # closes when the hand being played ends
+
+    @property
+    def seats(self) -> int:
+        return int(self.settings["seats"])
+
+    @property
+    def live(self) -> bool:
+        return self.status in ("waiting", "playing")
+
+
+class Core:
+    """A room's state and the work its requests share."""
+
+    def __init__(
+        self,
+        store: Store | None,
+        limits: Limits | None,
+        seed: int | None,
+        clock: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.limits = limits or Limits()
+        self.clock = clock
+        self._rng = random.Random(secrets.randbits(64) if seed is None else seed)
+        self.tables: dict[str, RoomTable] = {}
+        self._codes: dict[str, str] = {}  # code -> table
+        self._connections: dict[int, Connection] = {}
+        self._sessions: dict[int, Session] = {}
+        self._by_token: dict[str, int] = {}  # token hash -> session
+        self._old_tokens: dict[str, str] = {}  # token hash -> why it ended (the latest)
+        self._next_connection = 1
+        self._next_session = -1
+        self._next_table = 1 if store is None else store.next_table_number()
+        self._guesses = Guesses(self.limits.guesses, self.limits.guess_seconds)
+        # when each table has work for tick() (a heap, stale entries skipped),
+        # the tables with hands waiting, those touched since the last flush,
+        # and the tables over, by when they leave memory
+        self._times: list[tuple[float, str]] = []
+        self._waiting: set[str] = set()
+        self._touched: set[str] = set()
+        self._over: deque[tuple[float, str]] = deque()
+        self._out: Outgoing = []
+        #: what handle() and tick() changed is committed before they return
+        #: (False: the caller calls commit() before it sends their lines, once
+        #: for many: the server does)
+        self.commit_at_once = True
+
+    # ------------------------------------------------------------ sending
+
+    def _send(self, targets: list[int], message: dict[str, Any]) -> None:
+        """To connections (positive numbers) and seats' sessions (negative);
+        the message written once for all."""
+        line = ""
+        out = self._out
+        for target in targets:
+            if target > 0:
+                if target not in self._connections:
+                    continue
+            else:
+                session = self._sessions.get(target)
+                if session is None:
+                    continue
+                if session.connection is None:  # (nobody there: kept for the player)
+                    if len(session.backlog) >= self.limits.backlog:
+                        session.backlog.popleft()
+                        session.dropped += 1
+                    session.backlog.append(message)
+                    continue
+                target = session.connection
+            if not line:
+                line = message_text(message)
+            out.append((target, line))
+
+    def _tell(self, target: int, message: dict[str, Any]) -> None:
+        self._send([target], message)
+
+    def _tell_lobby(self, table: RoomTable, message: dict[str, Any]) -> None:
+        """Tells everyone at a table (playing, or waiting for it to begin)."""
+        if table.served is not None:
+            table.served.tell(message)
+            return
+        message["table"] = table.id
+        self._send(sorted(table.sessions.values()) + sorted(table.watchers), message)
+
+    def _flush(self) -> Outgoing:
+        if self._touched:
+            self._note_times()
+        out, self._out = self._out, []
+        if self.commit_at_once:
+            self.commit()
+        return out
+
+    def commit(self) -> None:
+        """Writes to the store what was changed: before anybody is told of it."""
+        if self.store is not None:
+            self.store.commit()
+
+    @property
+    def uncommitted(self) -> bool:
+        """Whether the store has changes :meth:`commit` has not written."""
+        return self.store is not None and self.store.dirty
+
+    # ------------------------------------------------------------ timers
+
+    def tick(self) -> Outgoing:
+        """Applies the turn timers that ran out, takes the paced steps due,
+        plays on the runs of hands left waiting, and lets go of the tables
+        over long enough."""
+        now = self.clock()
+        times = self._times
+        while times and times[0][0] <= now:
+            _, ident = heapq.heappop(times)
+            table = self.tables.get(ident)
+            if table is not None and table.served is not None:
+                self._touched.add(ident)
+                next_time = table.served.next_time
+                if next_time is not None and next_time <= now:
+                    table.served.tick(now)
+        for ident in list(self._waiting):
+            table = self.tables.get(ident)
+            self._touched.add(ident)
+            if table is not None and table.served is not None and table.served.waiting:
+                table.served.advance()
+        self._evict(now)
+        return self._flush()
+
+    def next_time(self) -> float | None:
+        """When :meth:`tick` has work next (on the clock), if ever."""
+        times = self._times
+        while times:
+            when, ident = times[0]
+            table = self.tables.get(ident)
+            if table is not None and table.served is not None and table.served.next_time == when:
+                return when
+            heapq.heappop(times)  # (stale: the table's time is another now, or it is gone)
+        return None
+
+    def busy(self) -> bool:
+        """Whether hands wait to be played on at once (:meth:`tick`)."""
+        return bool(self._waiting)
+
+    def _note_times(self) -> None:
+        """The times of the tables that requests and timers touched, noted."""
+        for ident in self._touched:
+            table = self.tables.get(ident)
+            served = None if table is None else table.served
+            if served is None:
+                self._waiting.discard(ident)
+                continue
+            when = served.next_time
+            if when is not None:
+                heapq.heappush(self._times, (when, ident))
+            if served.waiting:
+                self._waiting.add(ident)
+            else:
+                self._waiting.discard(ident)
+        self._touched.clear()
+
+    def _evict(self, now: float) -> None:
+        """Lets go of the tables over for :attr:`Limits.keep_finished` seconds."""
+        over = self._over
+        while over and over[0][0] <= now:
+            _, ident = over.popleft()
+            table = self.tables.pop(ident, None)
+            if table is not None:
+                self._codes.pop(table.code, None)
+                for conn in table.watchers:
+                    connection = self._connections.get(conn)
+                    if connection is not None:
+                        connection.watching.discard(ident)
+
+    def _over_now(self, table: RoomTable, status: str, result: dict[str, Any] | None) -> None:
+        """The table is over (finished, closed): its players' tokens end (the
+        connected ones watch on), and it is kept in memory a while."""
+        table.status = status
+        for session_id in list(table.sessions.values()):
+            session = self._sessions.get(session_id)
+            if session is not None:
+                self._end_session(session, table, status, watch=True)
+        if self.store is not None:
+            self.store.set_status(table.id, status, result)
+        self._over.append((self.clock() + self.limits.keep_finished, table.id))
+
+    # ------------------------------------------------------------ finding
+
+    def _table_of(self, connection: Connection, f: Fields, *, join: bool) -> RoomTable:
+        """The table a request names: by ``code`` (any table), or by ``table``
+        (a public one, or one the connection plays or watches)."""
+        code = f.text("code", default=None)
+        ident = f.text("table", default=None)
+        if code is not None:
+            table = self._by_code(connection, code)
+            self._touched.add(table.id)
+            return table
+        if ident is None:
+            raise ProtocolError("missing_field", "request.code or request.table: missing",
+                                field="table")  # fmt: skip
+        found = self.tables.get(ident)
+        if found is not None and (
+            found.public
+            or any(self._sessions[s].table == ident for s in connection.sessions)
+            or ident in connection.watching
+        ):
+            self._touched.add(ident)
+            return found
+        what = "no public table" if join else "no table you play or watch"
+        raise ProtocolError("unknown_table", f"{what} {quote(ident)}", field="table")
+
+    def _may_guess(self, connection: Connection) -> float:
+        """Refuses an address that guessed wrong too often; the time now."""
+        now = self.clock()
+        if not self._guesses.allowed(connection.address, now):
+            wait = self._guesses.wait(connection.address, now)
+            raise ProtocolError(
+                "rate_limited", f"too many wrong codes and tokens: try again in {wait:.0f} s"
+            )
+        return now
+
+    def _by_code(self, connection: Connection, text: str) -> RoomTable:
+        now = self._may_guess(connection)
+        code = normal_code(text)
+        ident = None if code is None else self._codes.get(code)
+        if ident is None or ident not in self.tables:
+            self._guesses.failed(connection.address, now)
+            raise ProtocolError("unknown_code", f"no table has the code {quote(text)}",
+                                field="code")  # fmt: skip
+        return self.tables[ident]
+
+    def _own(self, connection: Connection, table: RoomTable) -> Session:
+        """The connection's session at the table."""
+        for session_id in connection.sessions:
+            session = self._sessions.get(session_id)
+            if session is not None and session.table == table.id:
+                return session
+        raise ProtocolError("not_your_seat", f"table {table.id}: you have no seat here",
+                            field="table")  # fmt: skip
+
+    def _creator(self, connection: Connection, table: RoomTable) -> None:
+        if table.creator is None or table.creator not in connection.sessions:
+            raise ProtocolError("not_creator", f"table {table.id}: only its creator may do that")
+
+    def _served(self, table: RoomTable) -> ServedTable:
+        if table.served is None:
+            raise ProtocolError("no_hand", f"table {table.id}: the game has not begun")
+        return table.served
+
+    # ------------------------------------------------------------ a seat's end
+
+    def _end_session(self, session: Session, table: RoomTable, reason: str, *,
+                     watch: bool = False) -> None:  # fmt: skip
+        """The player's hold on the seat ends: the token stops giving it (with
+        ``reason``), nobody plays it from now on (the table checks or folds
+        for it), and the creator's rights go to another player.  ``watch``:
+        the player's connection watches the table on."""
+        self._sessions.pop(session.id, None)
+        self._by_token.pop(session.token_hash, None)
+        if len(self._old_tokens) >= _OLD_TOKENS:
+            del self._old_tokens[next(iter(self._old_tokens))]
+        self._old_tokens[session.token_hash] = reason
+        if self.store is not None:
+            self.store.end_token(session.token_hash, reason)
+        if table.sessions.get(session.seat) == session.id:
+            del table.sessions[session.seat]
+        served = table.served
+        if served is not None and served.owners.get(session.seat) == session.id:
+            del served.owners[session.seat]
+        for connection in self._connections.values():
+            connection.sessions.discard(session.id)
+        if watch and session.connection in self._connections:
+            self._connections[session.connection].watching.add(table.id)
+            table.watchers.add(session.connection)
+        if table.creator == session.id:
+            self._pass_creator(table)
+
+    def _pass_creator(self, table: RoomTable) -> None:
+        """The creator is gone: the rights go to the next player at the table
+        (one connected first); a live table with nobody left is closed."""
+        table.creator = None
+        if not table.live:
+            return
+        sessions = [self._sessions[s] for _, s in sorted(table.sessions.items())]
+        if not sessions:
+            if table.served is None or table.game == "cash":  # (bots alone: nobody to play for)
+                self._tell_lobby(table, {"event": "table_closed"})
+                self._close_now(table)
+            return
+        heir = min(sessions, key=lambda s: (s.connection is None, s.seat))
+        table.creator = heir.id
+        if self.store is not None:
+            self.store.set_creator(table.id, heir.seat)
+        self._tell_lobby(table, {"event": "creator", "seat": heir.seat, "name": heir.name})
+
+    def _close_now(self, table: RoomTable) -> None:
+        """The table closes: its players' tokens end, cash players leave with
+        their chips (the results are kept)."""
+        served = table.served
+        result = None
+        table.status = "closed"
+        for session_id in list(table.sessions.values()):
+            session = self._sessions.get(session_id)
+            if session is not None:
+                self._end_session(session, table, "closed", watch=True)
+        if served is not None:
+            if table.game == "cash":
+                for seat in list(served.table.seats):
+                    served.table.leave(seat)
+            served.to_play = 0
+            result = served.results()
+        self._over_now(table, "closed", result)
+
+    # ------------------------------------------------------------ what is seen
+
+    def _state(self, table: RoomTable) -> dict[str, Any]:
+        s = table.settings
+        out: dict[str, Any] = {
+            "table": table.id,
+            "game": table.game,
+            "public": table.public,
+            "status": table.status,
+            "max_seats": table.seats,
+            "creator": self._seat_of(table.creator),
+            "settings": {k: v for k, v in s.items() if k not in ("game", "public")},
+        }
+        if table.served is None:
+            out["seats"] = [
+                {"seat": n, "name": e.name, "bot": e.bot, "connected": self._connected(e.session)}
+                for n, e in sorted(table.waiting.items())
+            ]
+            out["hand"] = None
+            out["hands_played"] = 0
+            return out
+        served = table.served
+        t = served.table
+        hand = t.hand
+        out["seats"] = [
+            {
+                "seat": seat,
+                "name": info.name,
+                "chips": info.chips,
+                "status": "away" if seat in t.away else info.status,
+                "bot": served.levels.get(seat),
+                "connected": self._connected(table.sessions.get(seat)),
+            }
+            for seat, info in sorted(t.seats.items())
+        ]
+        out["hands_played"] = t.hands_played
+        out["blinds"] = t.blinds.to_dict()
+        out["hand"] = hand.view(None).to_dict() if hand is not None else None
+        out.update(served.results())
+        return out
+
+    def _seat_of(self, session_id: int | None) -> int | None:
+        session = self._sessions.get(session_id) if session_id is not None else None
+        return None if session is None else session.seat
+
+    def _connected(self, session_id: int | None) -> bool | None:
+        """Whether a seat's player is connected (None: no player's seat)."""
+        if session_id is None:
+            return None
+        session = self._sessions.get(session_id)
+        return session is not None and session.connection is not None
+
+    # ------------------------------------------------------------ playing on
+
+    def _save(self, table: RoomTable) -> None:
+        """The table's game as it is between hands, to the store."""
+        if self.store is None or table.served is None or table.served.table.hand is not None:
+            return
+        self.store.save_snapshot(table.id, table.served.game.snapshot())
+
+    def _play_on(self, table: RoomTable) -> None:
+        """A table that has begun plays on when it can."""
+        served = table.served
+        if served is None or table.status != "playing" or served.finished or table.closing:
+            return
+        if served.table.hand is None and not served.to_play and served.table.can_deal():
+            served.start(FOREVER)
+
+    @staticmethod
+    def _is_over(table: RoomTable) -> bool:
+        served = table.served
+        if served is None:
+            return False
+        game = served.game
+        return game.finished if isinstance(game, Tournament) else game.over

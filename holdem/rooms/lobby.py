@@ -1,0 +1,448 @@
+"""A room's tables: made, joined by code, filled with bots, begun, listed,
+watched and closed; what their games tell the room as they go (a hand over,
+a seat freed, a player away); and a room's tables made again from its
+store after a restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..bots import BOTS, make_bot
+from ..errors import ConfigError, HoldemError, ProtocolError, TableError, quote
+from ..protocol.tables import KEEP_HANDS, ServedTable
+from ..table import (
+    CashGame,
+    Event,
+    HandResult,
+    Schedule,
+    SeatFreed,
+    TimerRules,
+    Tournament,
+    TurnTimer,
+)
+from ..wire import Fields
+from .codes import new_code, new_token, token_hash
+from .core import Connection, Core, Entry, RoomTable, Session
+from .settings import bot_name, check_buy_in, player_name, table_settings
+from .store import SeatRow, Store, TableRow
+
+__all__ = ["Lobby"]
+
+
+class Lobby(Core):
+    """The requests that make and run tables (see :class:`~holdem.rooms.room.Room`)."""
+
+    # ------------------------------------------------------------ making tables
+
+    def _create(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        limits = self.limits
+        live = [t for t in self.tables.values() if t.live]
+        if len(live) >= limits.tables:
+            raise ProtocolError("limit", f"this server holds at most {limits.tables} tables")
+        if sum(1 for t in live if t.address == connection.address) >= limits.tables_per_address:
+            raise ProtocolError(
+                "limit", f"at most {limits.tables_per_address} tables made from one address"
+            )
+        settings = table_settings(f)
+        name = player_name(f.text("name"), "name")
+        buy_in = f.integer("buy_in", default=None, optional=True, minimum=1)
+        f.done()
+        ident = f"t{self._next_table}"
+        code = new_code()
+        while code in self._codes:
+            code = new_code()
+        table = RoomTable(ident, code, settings["game"], settings["public"], settings,
+                          connection.address, creator=None)  # fmt: skip
+        if table.game == "cash":
+            self._start_cash(table, self._rng.getrandbits(64))
+            check_buy_in(table.settings, buy_in)
+        self._next_table += 1
+        self.tables[ident] = table
+        self._codes[code] = ident
+        self._touched.add(ident)
+        if self.store is not None:
+            self.store.new_table(ident, code, table.game, public=table.public, settings=settings)
+        session, token = self._seat_player(connection, table, 0, name, buy_in)
+        table.creator = session.id
+        if self.store is not None:
+            self.store.save_seat(ident, 0, name, token_hash=session.token_hash, creator=True)
+            self._save(table)
+        return {
+            "table": ident,
+            "code": code,
+            "public": table.public,
+            "seat": 0,
+            "token": token,
+            "state": self._state(table),
+        }
+
+    def _start_cash(self, table: RoomTable, seed: int) -> None:
+        s = table.settings
+        game = CashGame(s["seats"], small_blind=s["small_blind"], big_blind=s["big_blind"],
+                        min_buy_in=s["min_buy_in"], max_buy_in=s["max_buy_in"],
+                        structure=s["structure"], timer=self._timer(table),
+                        rng=seed)  # fmt: skip
+        table.settings.update(min_buy_in=game.min_buy_in, max_buy_in=game.max_buy_in)
+        self._serve_game(table, game)
+
+    def _timer(self, table: RoomTable) -> TurnTimer:
+        s = table.settings["timer"]
+        # a private cash table keeps an absent friend's seat (sat out, not freed:
+        # _absent), a public one frees it (R13); a tournament stack plays on
+        free = None if table.game == "cash" and not table.public else 2
+        rules = TimerRules(seconds=s["seconds"], time_bank=s["time_bank"], policy=s["policy"],
+                           free_seat_after=free)  # fmt: skip
+        return TurnTimer(rules, clock=self.clock)
+
+    def _serve_game(self, table: RoomTable, game: Tournament | CashGame) -> None:
+        s = table.settings
+        served = ServedTable(
+            table.id, game, creator=0, bots={}, send=self._send, timer=game.table.timer,
+            clock=self.clock, pace=s["pace"], pause=s["pause"],
+            after_hand=lambda result: self._after_hand(table, result),
+            keep=1 if self.store is not None else KEEP_HANDS,  # (the store has them all)
+        )  # fmt: skip
+        served.watchers = table.watchers  # (one set; the engine's creator, 0, is nobody here)
+        table.served = served
+        game.table.subscribe(lambda event: self._table_event(table, event))
+
+    def _seat_player(
+        self, connection: Connection, table: RoomTable, seat: int, name: str, buy_in: int | None
+    ) -> tuple[Session, str]:
+        """Seats a player (a new session, its token): in the waiting list of a
+        tournament, at a cash table with ``buy_in`` (default: the maximum)."""
+        token = new_token()
+        session = Session(self._next_session, table.id, seat, name, token_hash(token),
+                          connection=connection.id)  # fmt: skip
+        self._next_session -= 1
+        if table.served is None:
+            table.waiting[seat] = Entry(name, session=session.id)
+        else:
+            game = table.served.game
+            assert isinstance(game, CashGame)
+            chips = game.max_buy_in if buy_in is None else buy_in
+            try:
+                game.join(seat, name, chips)
+            except (TableError, ConfigError) as exc:
+                raise ProtocolError("table_error", str(exc)) from None
+            table.served.bots.pop(seat, None)
+            table.served.levels.pop(seat, None)
+            table.served.owners[seat] = session.id
+        self._sessions[session.id] = session
+        self._by_token[session.token_hash] = session.id
+        table.sessions[seat] = session.id
+        connection.sessions.add(session.id)
+        return session, token
+
+    # ------------------------------------------------------------ joining
+
+    def _join(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        table = self._table_of(connection, f, join=True)
+        name = player_name(f.text("name"), "name")
+        wanted = f.integer("seat", default=None, optional=True)
+        buy_in = f.integer("buy_in", default=None, optional=True, minimum=1)
+        f.done()
+        if not table.live or table.closing:
+            raise ProtocolError("game_over", f"table {table.id}: the game is over")
+        if table.game == "tournament" and table.served is not None:
+            raise ProtocolError("game_started", f"table {table.id}: the tournament has begun")
+        if any(self._sessions[s].table == table.id for s in connection.sessions):
+            raise ProtocolError("seat_taken", f"table {table.id}: you have a seat here already")
+        if name in self._names(table):
+            raise ProtocolError("name_taken", f"table {table.id}: {quote(name)} is at the table",
+                                field="name")  # fmt: skip
+        seat = self._free_seat(table, wanted)
+        check_buy_in(table.settings, buy_in)
+        session, token = self._seat_player(connection, table, seat, name, buy_in)
+        if self.store is not None:
+            self.store.save_seat(table.id, seat, name, token_hash=session.token_hash)
+            self._save(table)
+        self._tell_lobby(table, {"event": "player_joined", "seat": seat, "name": name})
+        self._play_on(table)
+        return {"table": table.id, "seat": seat, "token": token, "state": self._state(table)}
+
+    def _names(self, table: RoomTable) -> set[str]:
+        if table.served is None:
+            return {e.name for e in table.waiting.values()}
+        return {s.name for s in table.served.table.seats.values()}
+
+    def _taken(self, table: RoomTable) -> set[int]:
+        if table.served is None:
+            return set(table.waiting)
+        return set(table.served.table.seats)
+
+    def _free_seat(self, table: RoomTable, wanted: int | None) -> int:
+        taken = self._taken(table)
+        if wanted is not None:
+            if wanted >= table.seats:
+                raise ProtocolError(
+                    "unknown_seat", f"table {table.id} has seats 0 to {table.seats - 1}",
+                    field="seat",
+                )  # fmt: skip
+            if wanted in taken:
+                raise ProtocolError("seat_taken", f"table {table.id}: seat {wanted} is taken",
+                                    field="seat")  # fmt: skip
+            return wanted
+        free = [s for s in range(table.seats) if s not in taken]
+        if not free:
+            raise ProtocolError("table_full", f"table {table.id}: every seat is taken")
+        return free[0]
+
+    def _add_bots(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        table = self._table_of(connection, f, join=False)
+        level = f.text("level", default="normal")
+        count = f.integer("count", default=None, optional=True, minimum=1)
+        f.done()
+        self._creator(connection, table)
+        if level not in BOTS:
+            raise ProtocolError("invalid_field", f"request.level: no bot level {quote(level)}: "
+                                f"one of {', '.join(BOTS)}", field="level")  # fmt: skip
+        if table.game == "tournament" and table.served is not None:
+            raise ProtocolError("game_started", f"table {table.id}: the tournament has begun")
+        if not table.live or table.closing:
+            raise ProtocolError("game_over", f"table {table.id}: the game is over")
+        free = [s for s in range(table.seats) if s not in self._taken(table)]
+        if not free:
+            raise ProtocolError("table_full", f"table {table.id}: every seat is taken")
+        seats = free[: count or len(free)]
+        names = self._names(table)
+        for seat in seats:
+            name = bot_name(level, names)
+            names.add(name)
+            self._seat_bot(table, seat, name, level)
+            self._tell_lobby(table, {"event": "player_joined", "seat": seat, "name": name,
+                                     "bot": level})  # fmt: skip
+        self._save(table)
+        self._play_on(table)
+        return {"table": table.id, "seats": seats, "state": self._state(table)}
+
+    def _seat_bot(self, table: RoomTable, seat: int, name: str, level: str) -> None:
+        if table.served is None:
+            table.waiting[seat] = Entry(name, bot=level)
+        else:
+            game = table.served.game
+            assert isinstance(game, CashGame)
+            game.join(seat, name, game.max_buy_in)
+            table.served.bots[seat] = make_bot(level, seed=self._rng.getrandbits(32))
+            table.served.levels[seat] = level
+        if self.store is not None:
+            self.store.save_seat(table.id, seat, name, bot=level)
+
+    # ------------------------------------------------------------ beginning
+
+    def _start(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        table = self._table_of(connection, f, join=False)
+        f.done()
+        self._creator(connection, table)
+        if table.status != "waiting":
+            raise ProtocolError("hand_in_progress", f"table {table.id}: it has begun already")
+        if len(self._taken(table)) < 2:
+            raise ProtocolError("table_error", f"table {table.id}: two players are needed")
+        if table.served is None:
+            self._begin_tournament(table, self._rng.getrandbits(64))
+        table.status = "playing"
+        if self.store is not None:
+            self.store.set_status(table.id, "playing")
+        self._save(table)
+        self._play_on(table)
+        return {"table": table.id, "state": self._state(table)}
+
+    def _begin_tournament(self, table: RoomTable, seed: int) -> None:
+        """The tournament of the players waiting: they sit from seat 0 in the
+        order of their seats (their sessions and the store follow, and each
+        player is told its seat: ``seated``)."""
+        s = table.settings
+        order = sorted(table.waiting.items())
+        schedule = Schedule.from_dict(s["schedule"])
+        game = Tournament([e.name for _, e in order], stack=s["stack"], seats=s["seats"],
+                          schedule=schedule, structure=s["structure"], timer=self._timer(table),
+                          rng=seed)  # fmt: skip
+        self._serve_game(table, game)
+        served = table.served
+        assert served is not None
+        table.sessions = {}
+        for new, (_, entry) in enumerate(order):
+            if entry.bot is not None:
+                served.bots[new] = make_bot(entry.bot, seed=self._rng.getrandbits(32))
+                served.levels[new] = entry.bot
+            elif entry.session is not None:
+                session = self._sessions[entry.session]
+                session.seat = new
+                table.sessions[new] = session.id
+                served.owners[new] = session.id
+        if self.store is not None:
+            self.store.replace_seats(table.id, [
+                SeatRow(new, e.name, e.bot,
+                        None if e.session is None else self._sessions[e.session].token_hash,
+                        e.session is not None and e.session == table.creator)
+                for new, (_, e) in enumerate(order)
+            ])  # fmt: skip
+        table.waiting = {}
+        for seat, session_id in table.sessions.items():
+            self._tell(session_id, {"event": "seated", "table": table.id, "seat": seat})
+
+    # ------------------------------------------------------------ listing, watching
+
+    def _list(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        f.done()
+        tables = []
+        for table in self.tables.values():
+            if not table.public or not table.live:
+                continue
+            s = table.settings
+            blinds = (
+                {"small_blind": s["small_blind"], "big_blind": s["big_blind"]}
+                if table.game == "cash"
+                else None
+            )
+            tables.append({
+                "table": table.id, "game": table.game, "status": table.status,
+                "players": len(self._taken(table)), "max_seats": table.seats,
+                "blinds": blinds, "joinable": table.game == "cash" or table.served is None,
+            })  # fmt: skip
+        return {"tables": tables}
+
+    def _watch(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        table = self._table_of(connection, f, join=True)
+        f.done()
+        if not any(self._sessions[s].table == table.id for s in connection.sessions):
+            connection.watching.add(table.id)  # (a player is told everything a watcher is)
+            table.watchers.add(connection.id)
+        return self._state(table)
+
+    def _close(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        table = self._table_of(connection, f, join=False)
+        f.done()
+        self._creator(connection, table)
+        served = table.served
+        if served is not None and served.table.hand is not None:  # (after this hand)
+            table.closing = True
+            served.to_play = 0
+            return {"table": table.id, "closed": False}
+        self._tell_lobby(table, {"event": "table_closed"})
+        self._close_now(table)
+        return {"table": table.id, "closed": True}
+
+    # ------------------------------------------------------------ what the games say
+
+    def _after_hand(self, table: RoomTable, result: HandResult) -> None:
+        served = table.served
+        assert served is not None
+        if self.store is not None:
+            names = dict(zip(result.plan.dealt, result.played.config.names or (), strict=False))
+            self.store.save_hand(table.id, result, names)
+        self._absent(table)
+        if self._is_over(table):
+            self._over_now(table, "finished", served.results())
+        elif table.closing:
+            self._tell_lobby(table, {"event": "table_closed"})
+            self._close_now(table)
+        self._save(table)
+
+    def _table_event(self, table: RoomTable, event: Event) -> None:
+        """A seat freed (left, busted, timed out): the store forgets it, and
+        its player's session ends (a connected player watches on)."""
+        if not isinstance(event, SeatFreed):
+            return
+        if self.store is not None:
+            self.store.free_seat(table.id, event.seat, event.reason)
+        session = self._sessions.get(table.sessions.get(event.seat, 0))
+        if session is not None:
+            self._end_session(session, table, event.reason, watch=True)
+
+    def _absent(self, table: RoomTable) -> None:
+        """Players out of the deal for timing out twice in a row are told
+        (``away``; ``back`` brings them in again).  At a private cash table,
+        where the timer keeps their seat, they sit out here."""
+        served = table.served
+        assert served is not None
+        timer = served.table.timer
+        for seat, session_id in table.sessions.items():
+            session = self._sessions.get(session_id)
+            info = served.table.seat(seat)
+            if session is None or info is None:
+                continue
+            if (
+                table.game == "cash"
+                and not table.public
+                and timer is not None
+                and info.status != "sitting_out"
+                and timer.in_a_row(info.name) >= 2
+            ):
+                served.table.sit_out(seat)
+            away = seat in served.table.away or info.status == "sitting_out"
+            if away and not session.away:
+                session.away = True
+                self._tell(session_id, {"event": "away", "table": table.id, "seat": seat,
+                                        "reason": "two timeouts in a row"})  # fmt: skip
+
+    # ------------------------------------------------------------ a new server
+
+    def _resume_tables(self, store: Store) -> None:
+        """The tables the store holds that were not over, each as it was before
+        the hand being played when the server stopped (new cards)."""
+        for row in store.tables("waiting", "playing"):
+            try:
+                self._resume_table(store, row)
+            except (HoldemError, KeyError, TypeError, ValueError) as exc:
+                store.set_status(row.id, "closed", {"error": f"could not be resumed: {exc}"})
+        store.commit()
+        self._note_times()
+
+    def _resume_table(self, store: Store, row: TableRow) -> None:
+        """One table made again.  Its game is as it was before the hand being
+        played; what the hand changed did not happen: a seat taken during it
+        is given up (its token ends, ``restarted``), and a player who left
+        during it (nobody holds the seat) leaves now."""
+        table = RoomTable(row.id, row.code, row.game, row.public, row.settings, "",
+                          creator=None, status=row.status)  # fmt: skip
+        if row.snapshot is not None:
+            game_type = Tournament if row.game == "tournament" else CashGame
+            game = game_type.from_snapshot(
+                row.snapshot, rng=self._rng.getrandbits(64), timer=self._timer(table)
+            )
+            self._serve_game(table, game)
+        seated = None if table.served is None else table.served.table.seats
+        held: set[int] = set()
+        for kept in store.seats(row.id):
+            at = kept.seat
+            if seated is not None and (at not in seated or seated[at].name != kept.name):
+                store.free_seat(row.id, at, "restarted")  # (taken during the hand)
+                continue
+            if kept.bot is not None:
+                self._seat_again(table, at, Entry(kept.name, bot=kept.bot))
+                held.add(at)
+            elif kept.token_hash is not None:
+                session = Session(self._next_session, row.id, at, kept.name, kept.token_hash)
+                self._next_session -= 1
+                self._sessions[session.id] = session
+                self._by_token[session.token_hash] = session.id
+                table.sessions[at] = session.id
+                if kept.creator:
+                    table.creator = session.id
+                self._seat_again(table, at, Entry(kept.name, session=session.id))
+                held.add(at)
+        self.tables[row.id] = table
+        self._codes[row.code] = row.id
+        self._touched.add(row.id)
+        if table.served is not None:
+            for seat in set(table.served.table.seats) - held:  # (they left during the hand)
+                if table.game == "cash":
+                    table.served.table.leave(seat)
+                else:
+                    table.served.table.away.add(seat)
+        if table.creator is None:
+            self._pass_creator(table)
+        self._save(table)
+        self._play_on(table)
+
+    def _seat_again(self, table: RoomTable, seat: int, entry: Entry) -> None:
+        """A seat of the store, at a table made again (its player, or its bot)."""
+        served = table.served
+        if served is None:
+            table.waiting[seat] = entry
+        elif entry.bot is not None:
+            served.bots[seat] = make_bot(entry.bot, seed=self._rng.getrandbits(32))
+            served.levels[seat] = entry.bot
+        elif entry.session is not None:
+            served.owners[seat] = entry.session

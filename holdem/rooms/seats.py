@@ -1,0 +1,215 @@
+"""A player's seat at a room's table: what the player does with it (act, add
+chips, come back from being away), what they may see of it (state, view,
+menu, histories), leaving it, and taking it up again with its token."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..actions import Decision
+from ..errors import ProtocolError, TableError, quote
+from ..protocol.tables import history_text
+from ..protocol.texts import plain
+from ..table import CashGame
+from ..wire import Fields
+from .codes import new_token, token_hash
+from .core import Connection, Core, RoomTable
+from .store import hand_of
+
+__all__ = ["Seats"]
+
+
+class Seats(Core):
+    """The requests of a seat's player (see :class:`~holdem.rooms.room.Room`)."""
+
+    # ------------------------------------------------------------ playing
+
+    def _act(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        table = self._table_of(connection, f, join=False)
+        raw = f.raw("action", 'a decision ({"kind": ...})')
+        decision = Decision.from_dict(raw, where="request.action")
+        f.done()
+        session = self._own(connection, table)
+        in_time = self._served(table).act(session.seat, decision)
+        return {"table": table.id, "seat": session.seat, "in_time": in_time}
+
+    def _add_chips(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        table = self._table_of(connection, f, join=False)
+        chips = f.integer("chips", minimum=1)
+        f.done()
+        session = self._own(connection, table)
+        game = self._served(table).game
+        if not isinstance(game, CashGame):
+            raise ProtocolError("table_error", f"table {table.id}: nobody adds chips in a "
+                                "tournament")  # fmt: skip
+        try:
+            now = game.add_chips(session.seat, chips)
+        except TableError as exc:
+            raise ProtocolError("table_error", str(exc), field="chips") from None
+        self._save(table)
+        self._play_on(table)
+        return {"table": table.id, "seat": session.seat, "chips": chips, "now": now}
+
+    def _back(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        table = self._table_of(connection, f, join=False)
+        f.done()
+        session = self._own(connection, table)
+        self._come_back(table, session.seat)
+        session.away = False
+        return {"table": table.id, "seat": session.seat, "back": True}
+
+    def _come_back(self, table: RoomTable, seat: int) -> None:
+        """A player away (two timeouts) or sitting out is dealt in again."""
+        served = table.served
+        if served is None:
+            return
+        t = served.table
+        if seat in t.away:
+            t.come_back(seat)
+        info = t.seat(seat)
+        if info is not None and info.status == "sitting_out":
+            try:
+                t.sit_in(seat)
+            except TableError as exc:  # (no chips: add_chips first)
+                raise ProtocolError("table_error", str(exc)) from None
+        self._save(table)
+        self._play_on(table)
+
+    # ------------------------------------------------------------ seeing
+
+    def _state_request(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        table = self._table_of(connection, f, join=False)
+        f.done()
+        return self._state(table)
+
+    def _view(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        table = self._table_of(connection, f, join=False)
+        f.done()
+        session = self._own(connection, table)
+        hand = self._served(table).table.hand
+        if hand is None or session.seat not in hand.config.seat_numbers:
+            raise ProtocolError("no_hand", f"table {table.id}: you are not in a hand now")
+        return {"table": table.id, "view": hand.view(session.seat).to_dict()}
+
+    def _legal(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        table = self._table_of(connection, f, join=False)
+        f.done()
+        session = self._own(connection, table)
+        hand = table.served.table.hand if table.served is not None else None
+        legal = None
+        if hand is not None and hand.actor == session.seat:
+            menu = hand.legal_actions()
+            legal = None if menu is None else menu.to_dict()
+        return {"table": table.id, "seat": session.seat, "legal": legal}
+
+    def _history(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        table = self._table_of(connection, f, join=False)
+        number = f.integer("hand", minimum=1)
+        form = f.text("format", default="phh")
+        f.done()
+        if form not in ("phh", "pokerstars"):
+            raise ProtocolError("invalid_field", f"request.format: 'phh' or 'pokerstars', "
+                                f"not {quote(form)}", field="format")  # fmt: skip
+        hand = None
+        if table.served is not None:
+            hand = table.served.kept.get(number)
+        if hand is None and self.store is not None:
+            stored = self.store.hand(table.id, number)
+            if stored is not None:
+                hand = hand_of(stored)
+        if hand is None or hand.outcome is None:
+            raise ProtocolError("invalid_field", f"table {table.id} has no hand {number} "
+                                "finished", field="hand")  # fmt: skip
+        text = history_text(hand, number, tournament=table.game == "tournament", form=form)
+        return {"table": table.id, "hand": number, "format": form, "text": text}
+
+    # ------------------------------------------------------------ leaving, coming back
+
+    def _leave(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        """The player leaves: a waiting tournament's seat at once; a cash seat
+        after the hand (the table checks or folds for it until then); a
+        tournament stack plays on, checking or folding, until it busts."""
+        table = self._table_of(connection, f, join=False)
+        f.done()
+        session = self._own(connection, table)
+        seat = session.seat
+        now = True
+        served = table.served
+        if served is None:
+            del table.waiting[seat]
+            if self.store is not None:
+                self.store.free_seat(table.id, seat, "left")
+        elif table.game == "cash":
+            game = served.game
+            assert isinstance(game, CashGame)
+            now = game.leave(seat)
+        else:
+            served.table.away.add(seat)
+        self._end_session(session, table, "left", watch=True)
+        if served is not None and served.table.hand is not None:
+            served.advance()  # (nobody plays the seat now)
+        self._tell_lobby(table, {"event": "player_left", "seat": seat, "name": session.name})
+        self._save(table)
+        return {"table": table.id, "seat": seat, "left": now}
+
+    def _resume(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        token = f.text("token")
+        f.done()
+        now = self._may_guess(connection)
+        hashed = token_hash(token)
+        session_id = self._by_token.get(hashed)
+        if session_id is None:
+            self._guesses.failed(connection.address, now)
+            why = self._old_tokens.get(hashed)
+            if why is None and self.store is not None:
+                why = self.store.old_token(hashed)
+            if why is not None:
+                raise ProtocolError("token_expired", f"this token no longer gives a seat: {why}",
+                                    field="token")  # fmt: skip
+            raise ProtocolError("unknown_token", "no seat has this token", field="token")
+        session = self._sessions[session_id]
+        table = self.tables[session.table]
+        self._touched.add(table.id)
+        held = self._connections.get(session.connection) if session.connection else None
+        if held is not None and held.id != connection.id:
+            if held.address != connection.address:
+                raise ProtocolError("token_in_use", "the seat is connected from another address",
+                                    field="token")  # fmt: skip
+            held.sessions.discard(session.id)
+            self._tell(held.id, {"event": "seat_taken_over", "table": table.id,
+                                 "seat": session.seat})  # fmt: skip
+        # a new token for the seat: the one used no longer works
+        new = new_token()
+        del self._by_token[session.token_hash]
+        self._old_tokens[session.token_hash] = "replaced"
+        if self.store is not None:
+            self.store.end_token(session.token_hash, "replaced")
+            self.store.save_seat(table.id, session.seat, session.name, token_hash=token_hash(new),
+                                 creator=table.creator == session.id)  # fmt: skip
+        session.token_hash = token_hash(new)
+        self._by_token[session.token_hash] = session.id
+        session.connection = connection.id
+        connection.sessions.add(session.id)
+        missed, dropped = [plain(m) for m in session.backlog], session.dropped
+        session.backlog.clear()
+        session.dropped = 0
+        session.away = False
+        self._come_back(table, session.seat)
+        view = None
+        served = table.served
+        hand = None if served is None else served.table.hand
+        if hand is not None and session.seat in hand.config.seat_numbers:
+            view = hand.view(session.seat).to_dict()
+        result = {
+            "table": table.id,
+            "seat": session.seat,
+            "name": session.name,
+            "token": new,
+            "state": self._state(table),
+            "view": view,
+            "missed": missed,
+            "missed_dropped": dropped,
+        }
+        if served is not None:  # (after the reply: the turn it has, if any)
+            served.tell_turn_again(session.seat)
+        return result
