@@ -131,6 +131,11 @@ class Room(Lobby, Seats):
                     table.watchers.discard(conn)
         return self._flush()
 
+    def address(self, conn: int) -> str | None:
+        """The address a connection came from (None: it is gone)."""
+        connection = self._connections.get(conn)
+        return None if connection is None else connection.address
+
     # ------------------------------------------------------------ requests
 
     def handle(self, conn: int, line: bytes | str) -> Outgoing:
