@@ -109,10 +109,10 @@ class RoomServer:
 
     def deliver(self, out: Outgoing) -> None:
         """Queues each connection its lines.  Those that somebody waits for
-        (:data:`URGENT`) are written once the loop has served what else is
-        ready (the store committed first, once for all); the rest within
-        :data:`FLUSH` seconds, many lines a write.  Then sets the timer for
-        the next work of the room."""
+        (:data:`URGENT`) are written at once, or, when the store has changes
+        to commit first, once the loop has served what else is ready (one
+        commit for all); the rest within :data:`FLUSH` seconds, many lines a
+        write.  Then sets the timer for the next work of the room."""
         for conn, line in out:
             client = self.connections.get(conn)
             if client is None:
@@ -123,7 +123,9 @@ class RoomServer:
             elif self._flusher is None:
                 assert self._loop is not None
                 self._flusher = self._loop.call_later(FLUSH, self._flush)
-        if self._urgent and not self._draining:
+        if self._urgent and not self.room.uncommitted:  # (nothing to commit first: now)
+            self._drain()
+        elif self._urgent and not self._draining:
             assert self._loop is not None
             self._draining = True
             self._loop.call_soon(self._drain)
@@ -133,6 +135,7 @@ class RoomServer:
         self._arm()
 
     def _drain(self) -> None:
+        """Commits the store, then writes the lines somebody waits for."""
         self._draining = False
         self.room.commit()
         urgent, self._urgent = self._urgent, set()
