@@ -4,12 +4,14 @@ turn timer counting down."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
 import sys
 import time
 from collections import deque
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +74,12 @@ def _remember(key: str, entry: dict[str, Any] | None) -> None:
 
 
 class _Keyboard:
-    """The player's lines, read without blocking (a real stdin is needed)."""
+    """The player's lines, read without blocking (a real stdin is needed).
+
+    On a terminal the keys are read one by one (the terminal in cbreak mode
+    while the game lasts: :meth:`raw`), so that the prompt can count the
+    seconds down while the player types: :attr:`typing` is the line so far,
+    echoed by :meth:`Game.countdown`'s redraws."""
 
     def __init__(self) -> None:
         try:
@@ -81,16 +88,54 @@ class _Keyboard:
             raise click.UsageError("holdem join reads a terminal or a pipe on stdin") from None
         self.tty = os.isatty(self.fd)
         self._buffer = b""
+        self.typing = ""  # (a terminal's line being typed)
         self.ended = False
+
+    @contextlib.contextmanager
+    def raw(self) -> Iterator[None]:
+        """Keys as they are typed (a terminal; Ctrl-C still interrupts)."""
+        if not self.tty:
+            yield
+            return
+        import termios
+        import tty
+
+        saved = termios.tcgetattr(self.fd)
+        try:
+            tty.setcbreak(self.fd)
+            yield
+        finally:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, saved)
 
     def lines(self) -> list[str]:
         data = os.read(self.fd, 4096)
         if not data:
             self.ended = True
-            data = b"\n" if self._buffer else b""
+            data = b"\n" if self._buffer or self.typing else b""
+        if self.tty:
+            return self._keys(data.decode("utf-8", "replace"))
         self._buffer += data
         *whole, self._buffer = self._buffer.split(b"\n")
         return [line.decode("utf-8", "replace").strip() for line in whole]
+
+    def _keys(self, text: str) -> list[str]:
+        """The lines ended by these keys (a terminal's), the rest kept and echoed."""
+        done = []
+        for key in text:
+            if key in "\r\n":
+                done.append(self.typing.strip())
+                self.typing = ""
+                click.echo()
+            elif key in "\x7f\x08":  # (backspace)
+                if self.typing:
+                    self.typing = self.typing[:-1]
+                    click.echo("\b \b", nl=False)
+            elif key == "\x04":  # (Ctrl-D: the end of input)
+                self.ended = True
+            elif key.isprintable():
+                self.typing += key
+                click.echo(key, nl=False)
+        return done
 
 
 class Game:
@@ -221,11 +266,19 @@ class Game:
         self.turn = None
         self.deadline = None
 
-    def countdown(self) -> float | None:
-        """Says how long is left when a warning is due; seconds to the next one."""
+    def countdown(self, typing: str | None = None) -> float | None:
+        """Says how long is left: on a terminal (``typing``: the line typed so
+        far) the prompt again every second, elsewhere a line when a warning is
+        due; the seconds to the next one."""
         if self.deadline is None:
             return None
         left = self.deadline - time.monotonic()
+        if typing is not None:
+            clock = f"({max(0.0, left):.0f}s)"
+            if self.screen.color and left <= WARNINGS[-2]:
+                clock = click.style(clock, fg="yellow")
+            click.echo(f"\r\x1b[K{clock} > {typing}", nl=False)
+            return max(0.05, min(1.0, left - int(left) + 0.01))
         for mark in WARNINGS:
             if left <= mark and mark not in self.warned:
                 self.warned.add(mark)
@@ -347,7 +400,7 @@ def _play(game: Game, keyboard: _Keyboard) -> None:
     for message in client.poll(0):
         game.tell(message)
     while not game.over:
-        wait = game.countdown()
+        wait = game.countdown(keyboard.typing if keyboard.tty else None)
         watched = [client.fileno()] + ([] if keyboard.ended else [keyboard.fd])
         ready = select.select(watched, [], [], wait)[0]
         if keyboard.fd in ready:
@@ -473,7 +526,8 @@ def join_command(
         session.remember()
         _greet(session, joined, address, create)
         try:
-            _play(session, keyboard)
+            with keyboard.raw():
+                _play(session, keyboard)
         except (ConnectionError, TimeoutError) as exc:
             raise click.ClickException(f"{exc} (run the same command to come back to your "
                                        "seat)") from None  # fmt: skip

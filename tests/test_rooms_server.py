@@ -360,3 +360,43 @@ def test_hands_nobody_is_told_of_are_stored_all_the_same(tmp_path: Path) -> None
         assert store.hand_count("t1") >= 3
     finally:
         server.stop()
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="a pseudo-terminal")
+def test_holdem_join_on_a_terminal_counts_the_seconds_down(server: Server, tmp_path: Path) -> None:
+    import select as select_
+
+    main, side = os.openpty()
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), TERM="dumb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "holdem", "join", "--create", "--server",
+         f"127.0.0.1:{server.port}", "--name", "Ann", "--pace", "0", "--pause", "0",
+         "--timer", "4", "--no-color"],
+        stdin=side, stdout=side, stderr=side, env=env, close_fds=True,
+    )  # fmt: skip
+    os.close(side)
+    seen = b""
+
+    def read_for(seconds: float) -> None:
+        nonlocal seen
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if select_.select([main], [], [], 0.1)[0]:
+                try:
+                    seen += os.read(main, 65536)
+                except OSError:
+                    return
+
+    try:
+        read_for(2)
+        os.write(main, b"bots 2 calling-station\rstart\r")
+        read_for(4)  # Ann's first turn: the prompt is drawn again each second
+        clocks = [int(m) for m in re.findall(rb"\r\x1b\[K\((\d+)s\) > ", seen)]
+        assert len(clocks) >= 3 and clocks == sorted(clocks, reverse=True), seen[-500:]
+        os.write(main, b"f\r")  # (typed keys are echoed, and taken)
+        read_for(1)
+        assert b"You fold" in seen or b"You check" in seen, seen[-500:]
+    finally:
+        process.kill()
+        process.wait()
+        os.close(main)
