@@ -82,7 +82,7 @@ class Client:
                 return message["result"]  # type: ignore[no-any-return]
 
     def send(self, kind: str, **fields: Any) -> None:
-        self.next_id += 1
+        """A request without an id (its reply is not waited for), sent with the rest."""
         self.out.append(json.dumps({"type": kind, "table": self.table, **fields}).encode())
 
     def lines(self, data: bytes) -> list[bytes]:

@@ -26,7 +26,7 @@ from holdem.table import event_from_dict
 
 from .commands import HELP, Refused, read_command
 from .engine import parse_address
-from .play import show_or_muck
+from .play import parse_blinds, show_or_muck
 from .screen import Screen, ordinal
 
 __all__ = ["join_command"]
@@ -417,30 +417,25 @@ def _play(game: Game, keyboard: _Keyboard) -> None:
             game.leave()
 
 
-def _create_fields(
-    game: str,
-    seats: int,
-    stack: int | None,
-    schedule: str | None,
-    blinds: str,
-    public: bool,
-    timer: float,
-    pace: float,
-    pause: float,
-) -> dict[str, Any]:
-    fields: dict[str, Any] = {"game": game, "seats": seats, "public": public,
-                              "timer": {"seconds": timer}, "pace": pace,
-                              "pause": pause}  # fmt: skip
-    if game == "tournament":
+def _create_fields(options: dict[str, Any]) -> dict[str, Any]:
+    """The ``create_table`` request of the ``--create`` options."""
+    fields: dict[str, Any] = {
+        "game": options["game"],
+        "seats": options["seats"],
+        "public": options["public"],
+        "timer": {"seconds": options["timer"]},
+        "pace": options["pace"],
+        "pause": options["pause"],
+    }
+    stack = options["stack"]
+    if options["game"] == "tournament":
         if stack is not None:
             fields["stack"] = stack
-        if schedule is not None:
-            fields["schedule"] = schedule
+        if options["schedule"] is not None:
+            fields["schedule"] = options["schedule"]
     else:
-        small, _, big = blinds.partition("/")
-        if not (small.isdigit() and big.isdigit()):
-            raise click.BadParameter(f"{blinds!r}: SMALL/BIG, e.g. 1/2", param_hint="'--blinds'")
-        fields.update(small_blind=int(small), big_blind=int(big))
+        small, big = parse_blinds(options["blinds"])
+        fields.update(small_blind=small, big_blind=big)
         if stack is not None:
             fields["buy_in"] = stack
     return fields
@@ -488,16 +483,8 @@ def join_command(
     address: str,
     name: str | None,
     create: bool,
-    game: str,
-    seats: int,
-    stack: int | None,
-    schedule: str | None,
-    blinds: str,
-    public: bool,
-    timer: float,
-    pace: float,
-    pause: float,
     color: bool | None,
+    **options: Any,
 ) -> None:
     """Plays at a table of a room server (holdem serve) in the terminal: makes
     one with --create (and prints its join code for your friends), or joins
@@ -515,9 +502,8 @@ def join_command(
         raise click.ClickException(str(exc)) from None
     with client:
         try:
-            joined, key = _enter(client, address, code, name, create,
-                                 _create_fields(game, seats, stack, schedule, blinds, public,
-                                                timer, pace, pause) if create else {})  # fmt: skip
+            fields = _create_fields(options) if create else {}
+            joined, key = _enter(client, address, code, name, create, fields)
         except ProtocolError as exc:
             raise click.ClickException(f"{exc.code}: {exc}") from None
         except (ConnectionError, TimeoutError) as exc:

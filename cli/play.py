@@ -294,7 +294,8 @@ def _levels(bots: str, count: int, rng: random.Random) -> list[str]:
     return words
 
 
-def _blinds(text: str) -> tuple[int, int]:
+def parse_blinds(text: str) -> tuple[int, int]:
+    """SMALL/BIG of ``--blinds`` (click's error for anything else)."""
     parts = text.replace(" ", "").split("/")
     if len(parts) != 2 or not all(p.isdigit() for p in parts):
         raise click.BadParameter(
@@ -484,7 +485,7 @@ def _new_cash(
     """The cash table with everybody seated (the player at seat 0 for ``stack``,
     default 100 big blinds; the bots for the table's maximum), and the
     player's buy-in."""
-    small, big = _blinds(blinds)
+    small, big = parse_blinds(blinds)
     game = CashGame(
         len(players),
         small_blind=small,

@@ -21,33 +21,35 @@ class Player:
         self.room = room
         self.conn = room.connect(address)
         self.stream: list[dict[str, Any]] = []
-        self.replies: list[dict[str, Any]] = []
         self._next = 1
         self.ask("hello", version=1)
 
     def send(self, line: str) -> list[dict[str, Any]]:
-        got = [json.loads(text) for _, text in self.room.handle(self.conn, line)]
-        self.take(got)
-        return got
+        """The messages of this player's own that a line caused (the rest go
+        to the streams of the players they are for)."""
+        return self._route(self.room.handle(self.conn, line))
 
     def take(self, messages: list[dict[str, Any]]) -> None:
-        for m in messages:
-            (self.stream if "event" in m else self.replies).append(m)
+        self.stream.extend(m for m in messages if "event" in m)
+
+    def _route(self, out: list[tuple[int, str]]) -> list[dict[str, Any]]:
+        mine = []
+        for conn, text in out:
+            message = json.loads(text)
+            if conn == self.conn:
+                mine.append(message)
+            owner = next((p for p in PLAYERS.get(id(self.room), ()) if p.conn == conn), None)
+            if owner is not None:
+                owner.take([message])
+        return mine
 
     def ask(self, kind: str, **fields: Any) -> dict[str, Any]:
         """The reply (``result`` or ``error``) to a request."""
         ident = self._next
         self._next += 1
-        out = self.room.handle(self.conn, json.dumps({"id": ident, "type": kind, **fields}))
-        reply = None
-        for conn, text in out:
-            message = json.loads(text)
-            owner = next((p for p in PLAYERS.get(id(self.room), ()) if p.conn == conn), None)
-            if conn == self.conn and message.get("id") == ident and "event" not in message:
-                reply = message
-            elif owner is not None:
-                owner.take([message])
-        assert reply is not None, out
+        mine = self.send(json.dumps({"id": ident, "type": kind, **fields}))
+        reply = next((m for m in mine if "event" not in m and m.get("id") == ident), None)
+        assert reply is not None, mine
         return reply
 
     def result(self, kind: str, **fields: Any) -> dict[str, Any]:
@@ -57,9 +59,8 @@ class Player:
 
     def turns(self) -> Iterator[dict[str, Any]]:
         """The turns not answered yet."""
-        answered = {id(m) for m in self.stream if m.get("_answered")}
         for m in self.stream:
-            if m.get("event") == "turn" and id(m) not in answered and not m.get("_answered"):
+            if m.get("event") == "turn" and not m.get("_answered"):
                 yield m
 
 

@@ -30,7 +30,7 @@ from ..config import Structure
 from ..errors import ConfigError, ProtocolError, TableError, quote
 from ..table import CashGame, Schedule, TimerRules, Tournament, TurnTimer
 from ..wire import Fields
-from .messages import VERSION, Request, answer
+from .messages import VERSION, Request, answer, read_timer
 from .tables import ServedTable, history_text
 from .texts import plain
 
@@ -40,8 +40,6 @@ __all__ = ["MAX_TABLES", "Engine"]
 MAX_TABLES = 1000
 #: Hands one ``start`` request may ask for.
 MAX_RUN = 10_000_000
-#: The longest turn timer (and time bank), in seconds: a day.
-MAX_SECONDS = 86_400
 
 Outgoing = list[tuple[int, dict[str, Any]]]
 #: A player of ``create_table``: the seat, the name, the chips (None: the
@@ -395,28 +393,8 @@ class Engine:
         data = f.raw("timer", "a timer", default=None)
         if data is None:
             return None
-        t = Fields(data, "request.timer")
-        seconds = t.raw("seconds", "seconds a decision")
-        bank = t.raw("time_bank", "seconds", default=0)
-        policy = t.text("policy", default="check_fold")
-        t.done()
-        for name, value in (("seconds", seconds), ("time_bank", bank)):
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, int | float)
-                or not 0 <= value <= MAX_SECONDS
-            ):
-                raise ProtocolError(
-                    "invalid_field",
-                    f"request.timer.{name}: a number of seconds from 0 to {MAX_SECONDS:,}, "
-                    f"not {quote(value)}",
-                    field=f"timer.{name}",
-                )  # fmt: skip
-        try:
-            rules = TimerRules(seconds=float(seconds), time_bank=float(bank), policy=policy,
-                               free_seat_after=None)  # fmt: skip
-        except ConfigError as exc:
-            raise ProtocolError("invalid_field", str(exc), field=f"timer.{exc.field}") from None
+        spec = read_timer(data, seconds=None, time_bank=0.0)
+        rules = TimerRules(**spec, free_seat_after=None)
         return TurnTimer(rules, clock=self.clock)
 
     def _sit(self, client: _Client, table: ServedTable, f: Fields) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from ..wire import Fields
 __all__ = [
     "ERROR_CODES",
     "MAX_LINE",
+    "MAX_SECONDS",
     "REQUESTS",
     "VERSION",
     "Lines",
@@ -41,6 +42,8 @@ __all__ = [
     "error_reply",
     "parse_line",
     "read_request",
+    "read_seconds",
+    "read_timer",
     "reply",
     "request_id",
     "wire_error",
@@ -161,22 +164,57 @@ def read_request(
     return Request(id=request_id(data), type=kind, fields=f)
 
 
+#: The most seconds a request's timer gives a decision, or a time bank: a day.
+MAX_SECONDS = 86_400
+
+
+def read_seconds(f: Fields, name: str, *, default: Any = None, most: float = MAX_SECONDS) -> float:
+    """A field of seconds from 0 to ``most`` (``default`` when it is not there;
+    None: it must be)."""
+    value = f.raw(name, "seconds") if default is None else f.raw(name, "seconds", default=default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= most:
+        raise ProtocolError(
+            "invalid_field",
+            f"{f.where}.{name}: a number of seconds from 0 to {most:,}, not {quote(value)}",
+            field=f"{f.where}.{name}".removeprefix("request."),
+        )
+    return float(value)
+
+
+def read_timer(
+    data: Any, *, seconds: float | None, time_bank: float, most: float = MAX_SECONDS
+) -> dict[str, Any]:
+    """A request's ``timer`` (``seconds`` a decision, more than 0; the
+    ``time_bank``; the ``policy``, ``check_fold`` or ``protect``), checked,
+    with the defaults given (``seconds`` None: it must be there)."""
+    t = Fields(data, "request.timer")
+    out = {
+        "seconds": read_seconds(t, "seconds", default=seconds, most=most),
+        "time_bank": read_seconds(t, "time_bank", default=time_bank, most=most),
+        "policy": t.text("policy", default="check_fold"),
+    }
+    t.done()
+    if not out["seconds"] > 0:
+        raise ProtocolError("invalid_field", "request.timer.seconds: more than 0",
+                            field="timer.seconds")  # fmt: skip
+    if out["policy"] not in ("check_fold", "protect"):
+        raise ProtocolError("invalid_field", "request.timer.policy: 'check_fold' or 'protect', "
+                            f"not {quote(out['policy'])}", field="timer.policy")  # fmt: skip
+    return out
+
+
 def answer(
     line: bytes | str,
     serve: Callable[[Request], dict[str, Any]],
     requests: tuple[str, ...] = REQUESTS,
-    admit: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     """The reply to one line: ``serve(request)``'s result, or the error that
-    stopped it (``admit()``, called once the line is read, may refuse it
-    with a :class:`~holdem.errors.ProtocolError`).  A bug in ``serve`` is
-    answered ``internal_error``: the server goes on."""
+    stopped it.  A bug in ``serve`` is answered ``internal_error``: the
+    server goes on."""
     ident: int | str | None = None
     try:
         data = parse_line(line)
         ident = request_id(data)
-        if admit is not None:
-            admit()
         return reply(ident, serve(read_request(data, requests)))
     except ProtocolError as exc:
         return error_reply(ident, exc)

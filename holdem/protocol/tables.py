@@ -91,7 +91,6 @@ class ServedTable:
         #: people see what happens (0: at once)
         self.pace, self.pause = pace, pause
         self.due: float | None = None  # when the paced bot decides, or the next hand begins
-        self._paced = False  # the step due is allowed now
         self.after_hand = after_hand  # told of each hand as it ends
         self.keep = keep  # finished hands kept for history requests
         self.table.subscribe(self._tell)
@@ -206,15 +205,17 @@ class ServedTable:
                 table.act(legal.check_or_fold())
 
     def _wait(self, seconds: float) -> bool:
-        """Whether the next step waits (``seconds`` from its first try, then
-        :meth:`tick` takes it), or is taken now."""
-        if seconds <= 0 or self._paced:
-            self._paced = False
-            self.due = None
+        """Whether the next step waits: ``seconds`` from its first try (then
+        :meth:`tick` takes it), or none once that time has come."""
+        if seconds <= 0:
             return False
+        now = self._clock()
         if self.due is None:
-            self.due = self._clock() + seconds
-        return True
+            self.due = now + seconds
+        if now < self.due:
+            return True
+        self.due = None
+        return False
 
     def _finish(self) -> None:
         game = self.game
@@ -226,12 +227,12 @@ class ServedTable:
         while len(self.kept) > self.keep:
             self.kept.popitem(last=False)
         self.to_play -= 1
-        if self.after_hand is not None:
-            self.after_hand(result)
-        over = game.finished if isinstance(game, Tournament) else game.over
-        if over:
+        if game.finished if isinstance(game, Tournament) else game.over:
             self.finished = True
             self.to_play = 0
+        if self.after_hand is not None:
+            self.after_hand(result)
+        if self.finished:
             self._out({"event": "table_finished", **self.results()})
 
     def results(self) -> dict[str, Any]:
@@ -323,10 +324,9 @@ class ServedTable:
         """Applies the timeout rule when the client to act is out of time, and
         takes the paced step that is due."""
         if self.due is not None and now >= self.due:
-            self.due = None  # (taken now, or not at all: the table may have stopped)
-            self._paced = True
             self.advance()
-            self._paced = False
+            if self.due is not None and self.due <= now:
+                self.due = None  # (not taken: the table stopped before the step)
             return
         if self.deadline is None or now < self.deadline or self.table.hand is None:
             return

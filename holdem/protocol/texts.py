@@ -45,15 +45,6 @@ _STATUSES: dict[tuple[int, ...], str] = {}
 _CONFIGS: dict[int, tuple[HandConfig, str]] = {}  # by id, as the records
 
 
-def _kept(keep: dict[Any, str], key: Any, make: Any) -> str:
-    text = keep.get(key)
-    if text is None:
-        if len(keep) >= MOST_KEPT:
-            keep.clear()
-        text = keep[key] = encode(make())
-    return text
-
-
 def config_text(config: HandConfig) -> str:
     """The JSON of a configuration (kept by identity: a hand's decisions, and
     the tables of a server, each have theirs)."""
@@ -164,7 +155,9 @@ def view_text(view: PlayerView, since: int = 0) -> str:
     codes = view._codes
     statuses = _STATUSES.get(codes)
     if statuses is None:
-        statuses = _kept(_STATUSES, codes, lambda: list(view.statuses))
+        if len(_STATUSES) >= MOST_KEPT:
+            _STATUSES.clear()
+        statuses = _STATUSES[codes] = "[" + ",".join(f'"{s}"' for s in view.statuses) + "]"
     records = _log_text(log)
     shown = view.shown
     parts = [
@@ -229,13 +222,12 @@ def message_text(message: dict[str, Any]) -> str:
             f'{{"event":"turn","hand":{message["hand"]},"seat":{message["seat"]},'
             f'"view":{view_text(view)},"table":{_quoted(message["table"])}{timed}}}'
         )
-    rest = {k: v for k, v in message.items() if k != "view" and k != "action"}
-    text = encode(rest)
+    parts = [encode({k: v for k, v in message.items() if k != "view" and k != "action"})[1:-1]]
     if type(view) is PlayerView:
-        text = f'{text[:-1]},"view":{view_text(view)}}}'
+        parts.append(f'"view":{view_text(view)}')
     if type(record) is Action:
-        text = f'{text[:-1]},"action":{_record(record)}}}'
-    return text.replace("{,", "{", 1)
+        parts.append(f'"action":{_record(record)}')
+    return "{" + ",".join(part for part in parts if part) + "}"
 
 
 _ACTION_KEYS = {"event", "hand", "action", "table"}

@@ -22,7 +22,6 @@ from typing import Any
 from ..errors import ConfigError, ProtocolError, quote
 from ..protocol.tables import ServedTable
 from ..protocol.texts import message_text
-from ..table import Tournament
 from ..wire import Fields
 from .codes import Guesses, normal_code
 from .store import Store
@@ -292,10 +291,7 @@ class Core:
         """The table is over (finished, closed): its players' tokens end (the
         connected ones watch on), and it is kept in memory a while."""
         table.status = status
-        for session_id in list(table.sessions.values()):
-            session = self._sessions.get(session_id)
-            if session is not None:
-                self._end_session(session, table, status, watch=True)
+        self._end_sessions(table, status)
         if self.store is not None:
             self.store.set_status(table.id, status, result)
         self._over.append((self.clock() + self.limits.keep_finished, table.id))
@@ -391,6 +387,13 @@ class Core:
         if table.creator == session.id:
             self._pass_creator(table)
 
+    def _end_sessions(self, table: RoomTable, reason: str) -> None:
+        """Every player's hold on the table ends (the connected ones watch on)."""
+        for session_id in list(table.sessions.values()):
+            session = self._sessions.get(session_id)
+            if session is not None:
+                self._end_session(session, table, reason, watch=True)
+
     def _pass_creator(self, table: RoomTable) -> None:
         """The creator is gone: the rights go to the next player at the table
         (one connected first); a live table with nobody left is closed."""
@@ -415,10 +418,7 @@ class Core:
         served = table.served
         result = None
         table.status = "closed"
-        for session_id in list(table.sessions.values()):
-            session = self._sessions.get(session_id)
-            if session is not None:
-                self._end_session(session, table, "closed", watch=True)
+        self._end_sessions(table, "closed")  # (before the leaves: the tokens end as closed)
         if served is not None:
             if table.game == "cash":
                 for seat in list(served.table.seats):
@@ -494,11 +494,3 @@ class Core:
             return
         if served.table.hand is None and not served.to_play and served.table.can_deal():
             served.start(FOREVER)
-
-    @staticmethod
-    def _is_over(table: RoomTable) -> bool:
-        served = table.served
-        if served is None:
-            return False
-        game = served.game
-        return game.finished if isinstance(game, Tournament) else game.over

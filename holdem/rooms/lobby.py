@@ -332,7 +332,7 @@ class Lobby(Core):
             names = dict(zip(result.plan.dealt, result.played.config.names or (), strict=False))
             self.store.save_hand(table.id, result, names)
         self._absent(table)
-        if self._is_over(table):
+        if served.finished:
             self._over_now(table, "finished", served.results())
         elif table.closing:
             self._tell_lobby(table, {"event": "table_closed"})

@@ -75,9 +75,6 @@ class _Connection(asyncio.Protocol):
                 out += room.handle(self.id, line)
         self.server.deliver(out)
 
-    def eof_received(self) -> bool | None:
-        return None  # (the transport closes: connection_lost follows)
-
     def connection_lost(self, exc: Exception | None) -> None:
         if self.id and self.server.connections.pop(self.id, None) is not None:
             self.server.deliver(self.server.room.disconnect(self.id))
@@ -97,8 +94,6 @@ class RoomServer:
         room.commit_at_once = False  # (the loop commits, before it writes: _drain, _flush)
         self._loop: asyncio.AbstractEventLoop | None = None
         self.server: asyncio.Server | None = None
-        #: connections closed for not reading what they were sent
-        self.slow_closed = 0
 
     async def start(self, host: str, port: int) -> int:
         """Listens on ``host:port`` (port 0: any free one); the port."""
@@ -151,7 +146,6 @@ class RoomServer:
             return
         transport.write(("\n".join(lines) + "\n").encode("ascii"))
         if transport.get_write_buffer_size() > self.room.limits.queue_bytes:
-            self.slow_closed += 1
             transport.abort()  # (connection_lost tells the room)
 
     def _flush(self) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..config import Structure
 from ..errors import ConfigError, ProtocolError, quote
+from ..protocol.messages import read_seconds, read_timer
 from ..table import Schedule
 from ..wire import Fields
 
@@ -57,9 +58,11 @@ def table_settings(f: Fields) -> dict[str, Any]:
         "public": f.boolean("public", default=False),
         "seats": f.integer("seats", default=6, minimum=2),
         "structure": f.token("structure", Structure, default=Structure.NO_LIMIT).value,
-        "pace": _seconds(f, "pace", 1.0, 60),
-        "pause": _seconds(f, "pause", 3.0, 60),
-        "timer": _timer_settings(f),
+        "pace": read_seconds(f, "pace", default=1.0, most=60),
+        "pause": read_seconds(f, "pause", default=3.0, most=60),
+        "timer": read_timer(
+            f.raw("timer", "a timer", default={}), seconds=30.0, time_bank=30.0, most=3600
+        ),
     }
     if settings["seats"] > 10:
         raise ProtocolError("invalid_field", "request.seats: 2 to 10", field="seats")
@@ -96,29 +99,3 @@ def table_settings(f: Fields) -> dict[str, Any]:
             raise ProtocolError("bad_config", "min_buy_in is at most max_buy_in",
                                 field="min_buy_in")  # fmt: skip
     return settings
-
-
-def _seconds(f: Fields, name: str, default: float, most: float) -> float:
-    value = f.raw(name, "seconds", default=default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= most:
-        raise ProtocolError("invalid_field", f"request.{name}: seconds from 0 to {most}, "
-                            f"not {quote(value)}", field=name)  # fmt: skip
-    return float(value)
-
-
-def _timer_settings(f: Fields) -> dict[str, Any]:
-    data = f.raw("timer", "a timer", default={})
-    t = Fields(data, "request.timer")
-    out = {
-        "seconds": _seconds(t, "seconds", 30.0, 3600),
-        "time_bank": _seconds(t, "time_bank", 30.0, 3600),
-        "policy": t.text("policy", default="check_fold"),
-    }
-    t.done()
-    if out["seconds"] <= 0:
-        raise ProtocolError("invalid_field", "request.timer.seconds: more than 0",
-                            field="timer.seconds")  # fmt: skip
-    if out["policy"] not in ("check_fold", "protect"):
-        raise ProtocolError("invalid_field", "request.timer.policy: 'check_fold' or 'protect'",
-                            field="timer.policy")  # fmt: skip
-    return out

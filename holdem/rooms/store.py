@@ -15,8 +15,8 @@ is on disk).
 
 >>> store = Store(":memory:")
 >>> store.new_table("t1", "ABCD-EFGH", "cash", public=False, settings={"seats": 6})
->>> store.find_code("ABCD-EFGH"), store.next_table_number()
-('t1', 2)
+>>> [row.code for row in store.tables()], store.next_table_number()
+(['ABCD-EFGH'], 2)
 """
 
 from __future__ import annotations
@@ -186,11 +186,6 @@ class Store:
             (encode(snapshot), self._clock(), ident),
         )
 
-    def find_code(self, code: str) -> str | None:
-        """The id of the table of a join code."""
-        row = self._db.execute("SELECT id FROM tables WHERE code = ?", (code,)).fetchone()
-        return None if row is None else str(row[0])
-
     def tables(self, *statuses: str) -> list[TableRow]:
         """The tables (of the statuses given), oldest first."""
         query = "SELECT id, code, game, public, settings, status, snapshot, result FROM tables"
@@ -320,21 +315,15 @@ class Store:
 def hand_record(hand: Hand) -> dict[str, Any]:
     """A finished hand as data: its configuration, every player's hole cards
     (by position), the board and the public log (the engine's wire forms);
-    :func:`hand_of` plays it again."""
-    config = hand.config
-    return {
-        "config": config.to_dict(),
-        "hole_cards": [
-            [format_card(c) for c in hand.hole_cards(seat) or ()] for seat in config.seat_numbers
-        ],
-        "board": [format_card(c) for c in hand.board],
-        "log": [record.to_dict() for record in hand.log],
-    }
+    :func:`hand_of` plays it again.  The store keeps it as :func:`hand_text`
+    writes it."""
+    record: dict[str, Any] = json.loads(hand_text(hand))
+    return record
 
 
 def hand_text(hand: Hand) -> str:
     """:func:`hand_record` as JSON text, written from the parts the protocol
-    already wrote for the hand's events (the same JSON)."""
+    already wrote for the hand's events."""
     config = hand.config
     hole = ",".join(
         "[" + ",".join(f'"{format_card(c)}"' for c in hand.hole_cards(seat) or ()) + "]"
