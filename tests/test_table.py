@@ -267,6 +267,10 @@ def test_bad_requests_are_refused_with_the_reason() -> None:
         Table(seats=11, small_blind=1, big_blind=2)
     with pytest.raises(ConfigError):
         Table(seats=6, small_blind=5, big_blind=2)
+    for button in (6, -1, True, "0"):  # (refused at once, not at the first hand)
+        with pytest.raises(ConfigError, match=r"button: a seat of the table \(0 to 5\)") as err:
+            Table(seats=6, small_blind=1, big_blind=2, button=button)  # type: ignore[arg-type]
+        assert err.value.field == "button"
 
 
 def test_every_event_reads_back_from_its_wire_form() -> None:

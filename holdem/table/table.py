@@ -228,6 +228,14 @@ class Table:
                 field="button_policy",
                 value=button_policy,
             )
+        if button is not None and (
+            isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < seats
+        ):
+            raise ConfigError(
+                f"button: a seat of the table (0 to {seats - 1}), not {button!r}",
+                field="button",
+                value=button,
+            )
         self.max_seats = seats
         self.structure = Structure(structure)
         self.button_policy: ButtonPolicy = button_policy
