@@ -130,7 +130,7 @@ class Screen:
         elif isinstance(event, HandEnded):
             self.hand_ended(event)
         elif isinstance(event, LevelUp):
-            ante = f", ante {event.ante:,}" if event.ante else ""
+            ante = f", {_ante_name(event)} {event.ante:,}" if event.ante else ""
             self.say(
                 f"Blinds go up: {event.small_blind:,}/{event.big_blind:,}{ante} "
                 f"(level {event.level + 1})",
@@ -151,7 +151,7 @@ class Screen:
     def hand_started(self, e: HandStarted) -> None:
         self.board, self._side = (), False
         self.names.update(zip(e.seats, e.names, strict=True))
-        ante = f" ante {e.ante:,}" if e.ante else ""
+        ante = f" {_ante_name(e)} {e.ante:,}" if e.ante else ""
         self.say()
         self.say(
             f"── Hand #{e.hand} · blinds {e.small_blind:,}/{e.big_blind:,}{ante} ──", bold=True
@@ -238,3 +238,8 @@ class Screen:
         clock = f" ({seconds:.0f}s)" if seconds is not None else ""
         mine = view.bets[seats.index(view.seat)] if view.seat in seats else 0
         self.say(f"Your move{clock}: {menu(legal, mine)}", fg="cyan", bold=True)
+
+
+def _ante_name(event: HandStarted | LevelUp) -> str:
+    """How the screen names a level's ante: the big blind's, or each player's."""
+    return "big blind ante" if event.big_blind_ante else "ante"

@@ -15,11 +15,13 @@ from holdem import Decision, LegalActions, PlayerView
 from holdem.errors import TableError
 from holdem.table import (
     Event,
+    HandStarted,
     LevelUp,
     PlayerEliminated,
     Schedule,
     Standings,
     Tournament,
+    event_from_dict,
 )
 
 
@@ -163,3 +165,18 @@ def test_a_tournament_driven_decision_by_decision_plays_as_play_hand_does() -> N
     over.run(shover)
     with pytest.raises(TableError, match="the tournament is over"):
         over.start_hand()
+
+
+def test_a_big_blind_ante_is_told_as_one_in_the_events() -> None:
+    events: list[Event] = []
+    game = Tournament(["Ann", "Bob", "Cid"], stack=5000, rng=3,
+                      schedule=Schedule.parse("10/20@1h, 20/40/40bba@5h"))  # fmt: skip
+    game.subscribe(events.append)
+    for _ in range(3):
+        game.play_hand(random_player(random.Random(2)))
+    started = [e for e in events if isinstance(e, HandStarted)]
+    assert [(e.ante, e.big_blind_ante) for e in started] == [(0, False), (40, True), (40, True)]
+    (level,) = [e for e in events if isinstance(e, LevelUp)]
+    assert (level.ante, level.big_blind_ante) == (40, True)
+    assert level.to_dict()["big_blind_ante"] is True
+    assert event_from_dict(started[1].to_dict()) == started[1]

@@ -101,7 +101,8 @@ class ChipsAdded:
 class HandStarted:
     """A hand is dealt: its number, the button's seat (not dealt in: a dead
     button), the blinds' seats (None: a dead small blind), the seats dealt in
-    with their stacks, the names, and the blinds and ante of the level."""
+    with their stacks, the names, and the blinds and ante of the level (the big blind's
+    ante, or each player's)."""
 
     kind: ClassVar[str] = "hand_started"
     hand: int
@@ -114,6 +115,8 @@ class HandStarted:
     small_blind: int
     big_blind: int
     ante: int = 0
+    #: the ante is the big blind's, posted by the big blind alone (not each player's)
+    big_blind_ante: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +151,8 @@ class LevelUp:
     small_blind: int
     big_blind: int
     ante: int = 0
+    #: the ante is the big blind's (see :class:`HandStarted`)
+    big_blind_ante: bool = False
 
 
 @dataclass(frozen=True, slots=True)

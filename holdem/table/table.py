@@ -592,6 +592,7 @@ class Table:
                     small_blind=b.small_blind,
                     big_blind=b.big_blind,
                     ante=b.ante,
+                    big_blind_ante=b.big_blind_ante,
                 )
             )
         self._tell_actions()

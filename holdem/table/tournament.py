@@ -135,6 +135,7 @@ class Tournament:
                         small_blind=level.small_blind,
                         big_blind=level.big_blind,
                         ante=level.ante,
+                        big_blind_ante=level.big_blind_ante,
                     )
                 )
 
