@@ -14,6 +14,7 @@ from rooms_helpers import FAST, check_stream, play_out, players
 
 from holdem.rooms import Limits, Room, Store, hand_of
 from holdem.rooms.codes import ALPHABET, Guesses, Rate, new_code, normal_code
+from holdem.rooms.store import SCHEMA, SCHEMA_VERSION, SeatRow
 
 
 def test_a_private_freezeout_of_two_people_and_four_bots_plays_to_a_winner(tmp_path: Path) -> None:
@@ -386,26 +387,67 @@ def test_a_table_that_stops_in_its_pause_leaves_no_step_due_in_the_past() -> Non
     assert when is None or when > now[0]  # (else the server's loop would spin)
 
 
-def test_seats_taken_during_the_hand_a_server_stopped_in_are_given_up(tmp_path: Path) -> None:
+def test_seats_taken_and_chips_added_during_the_hand_a_server_stopped_in_are_kept(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "room.sqlite"
     room = Room(Store(path), seed=1)
     ann, ben = players(room, 2)
-    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0,
+                      small_blind=1, big_blind=2, min_buy_in=40, max_buy_in=400,
+                      buy_in=100)  # fmt: skip
     ann.result("add_bots", table="t1", level="calling-station", count=1)
     ann.result("start", table="t1")
-    token = ben.result("join", code=made["code"], name="Ben")["token"]  # (mid-hand)
+    served = room.tables["t1"].served
+    assert served is not None and served.table.hand is not None
+    token = ben.result("join", code=made["code"], name="Ben", buy_in=150)["token"]  # (mid-hand)
     ann.result("add_bots", table="t1", level="hard", count=1)  # (mid-hand)
+    added = ann.result("add_chips", table="t1", chips=50)
+    assert added["now"] is False  # (Ann is in the hand: after it)
+    stacks = {s: p.chips for s, p in served.table.seats.items() if s in (2, 3)}
+    assert stacks == {2: 150, 3: 400}
     again = Room(Store(path), seed=2)  # (the first one killed in that hand)
     ann2, ben2, cat = players(again, 3)
     ann2.result("resume", token=made["token"])
-    served = again.tables["t1"].served
-    assert served is not None and set(served.table.seats) == {0, 1}
-    assert set(served.bots) == {1}  # (the bot added during the hand is not there)
-    error = ben2.ask("resume", token=token)["error"]
-    assert error["code"] == "token_expired" and "restarted" in error["message"]
-    assert ben2.result("join", code=made["code"], name="Ben")["seat"] == 2  # (again)
-    assert cat.result("join", code=made["code"], name="Cat")["seat"] == 3
-    assert 3 not in served.bots
+    resumed = again.tables["t1"].served
+    assert resumed is not None
+    seats = resumed.table.seats
+    assert {s: (p.name, p.chips) for s, p in seats.items()} == {
+        0: ("Ann", 150),  # (100 when the hand began, and the 50 added in it)
+        1: (seats[1].name, 400),
+        2: ("Ben", 150),
+        3: (seats[3].name, 400),
+    }
+    assert set(resumed.bots) == {1, 3} and resumed.levels[3] == "hard"
+    assert ben2.result("resume", token=token)["seat"] == 2
+    assert cat.result("join", code=made["code"], name="Cat")["seat"] == 4
+    # the chips added were counted once: the snapshot holds them now, nothing waits
+    assert all(row.added == 0 for row in Store(path).seats("t1"))
+    third = Room(Store(path), seed=3)
+    third_table = third.tables["t1"].served
+    assert third_table is not None and third_table.table.seats[0].chips == 150
+
+
+def test_a_room_file_of_the_first_schema_is_taken_to_this_one(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "room.sqlite"
+    db = sqlite3.connect(path)
+    first = SCHEMA.replace("    buy_in INTEGER,\n    added INTEGER NOT NULL DEFAULT 0,\n", "")
+    assert first != SCHEMA
+    db.executescript(first)
+    db.execute("INSERT INTO meta VALUES ('schema', '1')")
+    db.execute("INSERT INTO tables VALUES ('t1', 'ABCD-EFGH', 'cash', 0, '{}', 'closed', NULL, "
+               "NULL, 0, 0)")  # fmt: skip
+    db.execute("INSERT INTO seats VALUES ('t1', 0, 'Ann', NULL, NULL, 1)")
+    db.commit()
+    db.close()
+    store = Store(path)
+    assert store.seats("t1") == [SeatRow(seat=0, name="Ann", bot=None, token_hash=None,
+                                         creator=True, buy_in=None, added=0)]  # fmt: skip
+    store.close()
+    with sqlite3.connect(path) as check:
+        assert check.execute("SELECT value FROM meta").fetchone() == (str(SCHEMA_VERSION),)
 
 
 def test_a_cash_player_who_leaves_mid_hand_is_not_waited_for() -> None:

@@ -62,11 +62,9 @@ class Lobby(Core):
         self._touched.add(ident)
         if self.store is not None:
             self.store.new_table(ident, code, table.game, public=table.public, settings=settings)
-        session, token = self._seat_player(connection, table, 0, name, buy_in)
+        session, token = self._seat_player(connection, table, 0, name, buy_in, creator=True)
         table.creator = session.id
-        if self.store is not None:
-            self.store.save_seat(ident, 0, name, token_hash=session.token_hash, creator=True)
-            self._save(table)
+        self._save(table)
         return {
             "table": ident,
             "code": code,
@@ -107,14 +105,24 @@ class Lobby(Core):
         game.table.subscribe(lambda event: self._table_event(table, event))
 
     def _seat_player(
-        self, connection: Connection, table: RoomTable, seat: int, name: str, buy_in: int | None
+        self,
+        connection: Connection,
+        table: RoomTable,
+        seat: int,
+        name: str,
+        buy_in: int | None,
+        *,
+        creator: bool = False,
     ) -> tuple[Session, str]:
         """Seats a player (a new session, its token): in the waiting list of a
-        tournament, at a cash table with ``buy_in`` (default: the maximum)."""
+        tournament, at a cash table with ``buy_in`` (default: the maximum).
+        The store keeps the seat with its buy-in (a restart in the hand being
+        played seats the player again)."""
         token = new_token()
         session = Session(self._next_session, table.id, seat, name, token_hash(token),
                           connection=connection.id)  # fmt: skip
         self._next_session -= 1
+        chips = None
         if table.served is None:
             table.waiting[seat] = Entry(name, session=session.id)
         else:
@@ -128,6 +136,9 @@ class Lobby(Core):
             table.served.bots.pop(seat, None)
             table.served.levels.pop(seat, None)
             table.served.owners[seat] = session.id
+        if self.store is not None:
+            self.store.save_seat(table.id, seat, name, token_hash=session.token_hash,
+                                 creator=creator, buy_in=chips)  # fmt: skip
         self._sessions[session.id] = session
         self._by_token[session.token_hash] = session.id
         table.sessions[seat] = session.id
@@ -153,10 +164,8 @@ class Lobby(Core):
                                 field="name")  # fmt: skip
         seat = self._free_seat(table, wanted)
         check_buy_in(table.settings, buy_in)
-        session, token = self._seat_player(connection, table, seat, name, buy_in)
-        if self.store is not None:
-            self.store.save_seat(table.id, seat, name, token_hash=session.token_hash)
-            self._save(table)
+        _, token = self._seat_player(connection, table, seat, name, buy_in)
+        self._save(table)
         self._tell_lobby(table, {"event": "player_joined", "seat": seat, "name": name})
         self._play_on(table)
         return {"table": table.id, "seat": seat, "token": token, "state": self._state(table)}
@@ -217,16 +226,18 @@ class Lobby(Core):
         return {"table": table.id, "seats": seats, "state": self._state(table)}
 
     def _seat_bot(self, table: RoomTable, seat: int, name: str, level: str) -> None:
+        buy_in = None
         if table.served is None:
             table.waiting[seat] = Entry(name, bot=level)
         else:
             game = table.served.game
             assert isinstance(game, CashGame)
-            game.join(seat, name, game.max_buy_in)
+            buy_in = game.max_buy_in
+            game.join(seat, name, buy_in)
             table.served.bots[seat] = make_bot(level, seed=self._rng.getrandbits(32))
             table.served.levels[seat] = level
         if self.store is not None:
-            self.store.save_seat(table.id, seat, name, bot=level)
+            self.store.save_seat(table.id, seat, name, bot=level, buy_in=buy_in)
 
     # ------------------------------------------------------------ beginning
 
@@ -272,9 +283,10 @@ class Lobby(Core):
                 served.owners[new] = session.id
         if self.store is not None:
             self.store.replace_seats(table.id, [
-                SeatRow(new, e.name, e.bot,
-                        None if e.session is None else self._sessions[e.session].token_hash,
-                        e.session is not None and e.session == table.creator)
+                SeatRow(seat=new, name=e.name, bot=e.bot,
+                        token_hash=None if e.session is None
+                        else self._sessions[e.session].token_hash,
+                        creator=e.session is not None and e.session == table.creator)
                 for new, (_, e) in enumerate(order)
             ])  # fmt: skip
         table.waiting = {}
@@ -391,9 +403,10 @@ class Lobby(Core):
 
     def _resume_table(self, store: Store, row: TableRow) -> None:
         """One table made again.  Its game is as it was before the hand being
-        played; what the hand changed did not happen: a seat taken during it
-        is given up (its token ends, ``restarted``), and a player who left
-        during it (nobody holds the seat) leaves now."""
+        played, and what was asked during that hand is done again between
+        hands: a player who left in it (nobody holds the seat) leaves now, a
+        seat taken in it is taken again with its buy-in (a cash table), and
+        chips added in it are added."""
         table = RoomTable(row.id, row.code, row.game, row.public, row.settings, "",
                           creator=None, status=row.status)  # fmt: skip
         if row.snapshot is not None:
@@ -402,39 +415,61 @@ class Lobby(Core):
                 row.snapshot, rng=self._rng.getrandbits(64), timer=self._timer(table)
             )
             self._serve_game(table, game)
-        seated = None if table.served is None else table.served.table.seats
-        held: set[int] = set()
-        for kept in store.seats(row.id):
-            at = kept.seat
-            if seated is not None and (at not in seated or seated[at].name != kept.name):
-                store.free_seat(row.id, at, "restarted")  # (taken during the hand)
+        served = table.served
+        kept_seats = store.seats(row.id)
+        if served is not None:
+            seated = served.table.seats
+            held = {
+                k.seat for k in kept_seats if k.seat in seated and seated[k.seat].name == k.name
+            }
+            for seat in set(seated) - held:  # (they left during the hand)
+                if table.game == "cash":
+                    served.table.leave(seat)
+                else:
+                    served.table.away.add(seat)
+        for kept in kept_seats:
+            if served is not None and not self._seated_again(served, kept):
+                store.free_seat(row.id, kept.seat, "restarted")
                 continue
             if kept.bot is not None:
-                self._seat_again(table, at, Entry(kept.name, bot=kept.bot))
-                held.add(at)
+                self._seat_again(table, kept.seat, Entry(kept.name, bot=kept.bot))
             elif kept.token_hash is not None:
-                session = Session(self._next_session, row.id, at, kept.name, kept.token_hash)
+                session = Session(self._next_session, row.id, kept.seat, kept.name,
+                                  kept.token_hash)  # fmt: skip
                 self._next_session -= 1
                 self._sessions[session.id] = session
                 self._by_token[session.token_hash] = session.id
-                table.sessions[at] = session.id
+                table.sessions[kept.seat] = session.id
                 if kept.creator:
                     table.creator = session.id
-                self._seat_again(table, at, Entry(kept.name, session=session.id))
-                held.add(at)
+                self._seat_again(table, kept.seat, Entry(kept.name, session=session.id))
         self.tables[row.id] = table
         self._codes[row.code] = row.id
         self._touched.add(row.id)
-        if table.served is not None:
-            for seat in set(table.served.table.seats) - held:  # (they left during the hand)
-                if table.game == "cash":
-                    table.served.table.leave(seat)
-                else:
-                    table.served.table.away.add(seat)
         if table.creator is None:
             self._pass_creator(table)
         self._save(table)
         self._play_on(table)
+
+    @staticmethod
+    def _seated_again(served: ServedTable, kept: SeatRow) -> bool:
+        """Whether a stored seat is at the game made again: it was in the
+        snapshot, or it was taken during the hand that was cut (a cash seat,
+        taken again with its buy-in).  Chips added since the snapshot are
+        added again."""
+        game, seated = served.game, served.table.seats
+        try:
+            if kept.seat not in seated:
+                if not isinstance(game, CashGame) or kept.buy_in is None:
+                    return False
+                game.join(kept.seat, kept.name, kept.buy_in)
+            elif seated[kept.seat].name != kept.name:
+                return False
+            if kept.added and isinstance(game, CashGame):
+                game.add_chips(kept.seat, kept.added)
+        except (TableError, ConfigError):
+            return False  # (the table's limits refuse it now: the seat is given up)
+        return True
 
     def _seat_again(self, table: RoomTable, seat: int, entry: Entry) -> None:
         """A seat of the store, at a table made again (its player, or its bot)."""

@@ -46,6 +46,8 @@ class Seats(Core):
             now = game.add_chips(session.seat, chips)
         except TableError as exc:
             raise ProtocolError("table_error", str(exc), field="chips") from None
+        if self.store is not None and game.table.hand is not None:  # (no snapshot holds them)
+            self.store.add_chips(table.id, session.seat, chips)
         self._save(table)
         self._play_on(table)
         return {"table": table.id, "seat": session.seat, "chips": chips, "now": now}
@@ -184,8 +186,7 @@ class Seats(Core):
         self._old_tokens[session.token_hash] = "replaced"
         if self.store is not None:
             self.store.end_token(session.token_hash, "replaced")
-            self.store.save_seat(table.id, session.seat, session.name, token_hash=token_hash(new),
-                                 creator=table.creator == session.id)  # fmt: skip
+            self.store.set_token(table.id, session.seat, token_hash(new))
         session.token_hash = token_hash(new)
         self._by_token[session.token_hash] = session.id
         session.connection = connection.id

@@ -7,7 +7,11 @@ each table keeps, in ``tables.snapshot``, its game as it was before the
 hand being played began (``Tournament.snapshot()``, ``CashGame.snapshot()``),
 so that a server started again resumes it at the start of that hand.  A
 seat's token is kept only as its SHA-256; a token replaced or ended is
-kept as such, so that its use is refused as expired, not unknown.
+kept as such, so that its use is refused as expired, not unknown.  What the
+snapshot cannot hold yet, because a hand was being played when it was
+asked, is kept beside it: the chips a seat taken during that hand sat down
+with (``seats.buy_in``), and the chips added since the snapshot
+(``seats.added``, back to 0 with each snapshot).
 
 Writes go in one transaction until :meth:`Store.commit` (the server commits
 before it sends what a request or a timer caused: a hand a player saw end
@@ -49,7 +53,14 @@ __all__ = [
     "hand_text",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: The changes that take a file of each older schema to the next one.
+MIGRATIONS = {
+    1: (
+        "ALTER TABLE seats ADD COLUMN buy_in INTEGER",
+        "ALTER TABLE seats ADD COLUMN added INTEGER NOT NULL DEFAULT 0",
+    ),
+}
 #: The schema (``docs/rooms.md`` explains each column).
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -75,6 +86,8 @@ CREATE TABLE IF NOT EXISTS seats (
     bot TEXT,
     token_hash TEXT UNIQUE,
     creator INTEGER NOT NULL DEFAULT 0,
+    buy_in INTEGER,
+    added INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS old_tokens (
@@ -111,13 +124,17 @@ class TableRow:
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
-    """A seat as the store has it: a player (``token_hash``) or a bot (``bot``)."""
+    """A seat as the store has it: a player (``token_hash``) or a bot (``bot``);
+    at a cash table, the chips it sat down with (``buy_in``) and those added
+    since the table's snapshot (``added``)."""
 
     seat: int
     name: str
     bot: str | None
     token_hash: str | None
     creator: bool
+    buy_in: int | None = None
+    added: int = 0
 
 
 class Store:
@@ -131,16 +148,37 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
+        found = self._schema()
+        if found is not None and found < SCHEMA_VERSION:
+            self._migrate(found)
         self._db.executescript(SCHEMA)
-        found = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        found = self._schema()
         if found is None:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif found[0] != str(SCHEMA_VERSION):
+        elif found != SCHEMA_VERSION:
             raise ValueError(
-                f"{self.path}: a room data file of schema {found[0]}, "
+                f"{self.path}: a room data file of schema {found}, "
                 f"this server writes schema {SCHEMA_VERSION}"
             )
         self._db.commit()
+
+    def _schema(self) -> int | None:
+        """The schema of the file (None: a new file)."""
+        if not self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+            return None
+        found = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if found is None:
+            return None
+        return int(found[0]) if str(found[0]).isdigit() else -1
+
+    def _migrate(self, version: int) -> None:
+        """Takes a file of an older schema to this one, in one transaction."""
+        with self._db:
+            while version in MIGRATIONS:
+                for statement in MIGRATIONS[version]:
+                    self._db.execute(statement)
+                version += 1
+            self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(version),))
 
     @property
     def dirty(self) -> bool:
@@ -180,10 +218,20 @@ class Store:
         )
 
     def save_snapshot(self, ident: str, snapshot: dict[str, Any]) -> None:
-        """The game of the table as it is between hands."""
+        """The game of the table as it is between hands (it holds every chip
+        added before it)."""
         self._db.execute(
             "UPDATE tables SET snapshot = ?, updated = ? WHERE id = ?",
             (encode(snapshot), self._clock(), ident),
+        )
+        self._db.execute("UPDATE seats SET added = 0 WHERE table_id = ? AND added", (ident,))
+
+    def add_chips(self, ident: str, seat: int, chips: int) -> None:
+        """Chips added to a seat's stack while the snapshot cannot hold them
+        (a hand is being played)."""
+        self._db.execute(
+            "UPDATE seats SET added = added + ? WHERE table_id = ? AND seat = ?",
+            (chips, ident, seat),
         )
 
     def tables(self, *statuses: str) -> list[TableRow]:
@@ -219,11 +267,19 @@ class Store:
         bot: str | None = None,
         token_hash: str | None = None,
         creator: bool = False,
+        buy_in: int | None = None,
     ) -> None:
         self._db.execute(
-            "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, token_hash, creator)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (ident, seat, name, bot, token_hash, int(creator)),
+            "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, token_hash, creator, buy_in)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (ident, seat, name, bot, token_hash, int(creator), buy_in),
+        )
+
+    def set_token(self, ident: str, seat: int, token_hash: str) -> None:
+        """The seat's token is this one now (the old one ended first)."""
+        self._db.execute(
+            "UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?",
+            (token_hash, ident, seat),
         )
 
     def replace_seats(self, ident: str, seats: list[SeatRow]) -> None:
@@ -232,7 +288,7 @@ class Store:
         self._db.execute("DELETE FROM seats WHERE table_id = ?", (ident,))
         for row in seats:
             self.save_seat(ident, row.seat, row.name, bot=row.bot, token_hash=row.token_hash,
-                           creator=row.creator)  # fmt: skip
+                           creator=row.creator, buy_in=row.buy_in)  # fmt: skip
 
     def set_creator(self, ident: str, seat: int) -> None:
         """The table's creator is the player at ``seat`` now."""
@@ -240,11 +296,15 @@ class Store:
 
     def seats(self, ident: str) -> list[SeatRow]:
         rows = self._db.execute(
-            "SELECT seat, name, bot, token_hash, creator FROM seats WHERE table_id = ?"
-            " ORDER BY seat",
+            "SELECT seat, name, bot, token_hash, creator, buy_in, added FROM seats"
+            " WHERE table_id = ? ORDER BY seat",
             (ident,),
         ).fetchall()
-        return [SeatRow(r[0], r[1], r[2], r[3], bool(r[4])) for r in rows]
+        return [
+            SeatRow(seat=r[0], name=r[1], bot=r[2], token_hash=r[3], creator=bool(r[4]),
+                    buy_in=r[5], added=r[6])
+            for r in rows
+        ]  # fmt: skip
 
     def end_token(self, token_hash: str, reason: str) -> None:
         """The token no longer gives its seat (replaced, the seat left, ...)."""
