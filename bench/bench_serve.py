@@ -7,10 +7,15 @@ Run it from the repository root::
 
 The clients are bots that play over the protocol, half of the tables
 call-only players (they read a turn as text, as a script in any language
-might) and half random players (they read each turn's JSON and pick a legal
-move, raises and all-ins included); a busted player buys in again.  They
-all run in one process of their own beside the server (``--clients N``
-processes: more), each connection a client of its own with its own seat.
+might) and half random players (they read each turn's menu and pick a legal
+move, raises and all-ins included); a busted player buys in again.  Each
+connection is a client of its own with its own seat.  This script opens
+them, makes the tables and seats the players; then the play is the C
+program ``serve_clients.c`` (compiled here; one process for every
+connection, so that the clients take little of the CPUs the server is
+measured on), or with ``--python-clients`` this script itself (a turn's
+JSON read by ``json.loads``), in ``--clients N`` processes.  Without a C
+compiler the Python clients play.
 
 Measured, in one run: the hands a second across the server; the time from
 an action sent to the next player's ``turn`` event (50th and 99th
@@ -33,6 +38,7 @@ import platform
 import random
 import re
 import selectors
+import shutil
 import socket
 import subprocess
 import sys
@@ -132,9 +138,8 @@ def pick(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return rng.choice(options)
 
 
-def load(port: int, first: int, tables: int, seconds: float, seed: int) -> dict[str, Any]:
-    """Plays ``tables`` tables (numbered from ``first``) for ``seconds``: the
-    clients' counts and latencies."""
+def seated(port: int, first: int, tables: int, seed: int) -> list[list[Client]]:
+    """The clients of ``tables`` tables (numbered from ``first``), seated."""
     rng = random.Random(seed)
     clients: list[list[Client]] = []
     for t in range(tables):
@@ -150,6 +155,13 @@ def load(port: int, first: int, tables: int, seconds: float, seed: int) -> dict[
             joined = client.request("join", code=made["code"], name=f"p{first + t}-{i}")
             client.table, client.seat = joined["table"], joined["seat"]
         clients.append(seats)
+    return clients
+
+
+def load(port: int, first: int, tables: int, seconds: float, seed: int) -> dict[str, Any]:
+    """Plays ``tables`` tables (numbered from ``first``) for ``seconds``, the
+    clients in this process: their counts and latencies."""
+    clients = seated(port, first, tables, seed)
     selector = selectors.DefaultSelector()
     everyone = [c for seats in clients for c in seats]
     for client in everyone:
@@ -181,19 +193,77 @@ def load(port: int, first: int, tables: int, seconds: float, seed: int) -> dict[
                 client.out.clear()
                 acted[client.table] = time.perf_counter()
     elapsed = time.perf_counter() - start
-    hands = sum(seats[0].hands for seats in clients)
-    results = []
-    for seats in clients:
-        seats[0].sock.setblocking(True)
-        results.append(_state(seats[0]))
     return {
-        "hands": hands,
+        "hands": sum(seats[0].hands for seats in clients),
         "seconds": elapsed,
         "latencies": latencies,
         "errors": [e for c in everyone for e in c.errors],
         "leaks": sum(c.leaks for c in everyone),
-        "nets": [sum(r["net"] for r in state["results"].values()) for state in results],
+        "nets": _nets(clients),
     }
+
+
+def load_c(binary: str, port: int, tables: int, seconds: float, seed: int) -> dict[str, Any]:
+    """Plays ``tables`` tables for ``seconds``, the clients those of the C
+    program ``binary`` (their sockets inherited): their counts and latencies."""
+    clients = seated(port, 0, tables, seed)
+    everyone = [c for seats in clients for c in seats]
+    lines = [f"{seconds} {seed}"]
+    for seats in clients:
+        for i, client in enumerate(seats):
+            client.sock.setblocking(False)
+            lines.append(f"{client.sock.fileno()} {client.table} {client.seat} "
+                         f"{int(client.random)} {int(i == 0)}")  # fmt: skip
+    for seats in clients:
+        seats[0].sock.sendall(b'{"type":"start","table":"%s"}\n' % seats[0].table.encode())
+    start = time.perf_counter()
+    done = subprocess.run([binary], input="\n".join(lines) + "\n", capture_output=True,
+                          text=True, pass_fds=[c.sock.fileno() for c in everyone])  # fmt: skip
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"the C clients failed: {done.stderr.strip()}")
+    counts: dict[str, int] = {}
+    latencies: list[float] = []
+    first_error = ""
+    for line in done.stdout.splitlines():
+        key, _, value = line.partition(" ")
+        if key == "latency":
+            latencies.append(float(value))
+        elif key == "first_error":
+            first_error = value
+        else:
+            counts[key] = int(value)
+    for client in everyone:  # (what the C program left unread is read past)
+        client.buffer = b""
+    return {
+        "hands": counts["hands"],
+        "seconds": elapsed,
+        "latencies": latencies,
+        "errors": [first_error] * counts["errors"],
+        "leaks": counts["leaks"],
+        "nets": _nets(clients),
+    }
+
+
+def _nets(clients: list[list[Client]]) -> list[int]:
+    """Each table's results added up, once the play has stopped (zero: no chip lost)."""
+    nets = []
+    for seats in clients:
+        seats[0].sock.setblocking(True)
+        state = _state(seats[0])
+        nets.append(sum(r["net"] for r in state["results"].values()))
+    return nets
+
+
+def compile_clients(folder: str) -> str | None:
+    """``serve_clients.c`` compiled in ``folder``; None without a C compiler."""
+    compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if compiler is None:
+        return None
+    binary = str(Path(folder) / "serve_clients")
+    source = Path(__file__).with_name("serve_clients.c")
+    subprocess.run([compiler, "-O2", "-o", binary, str(source)], check=True)
+    return binary
 
 
 def _state(client: Client) -> dict[str, Any]:
@@ -223,14 +293,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50, help="tables (default 50)")
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds of play")
-    parser.add_argument("--clients", type=int, default=1, help="client processes")
+    parser.add_argument(
+        "--clients", type=int, default=1, help="processes of Python clients (with --python-clients)"
+    )
+    parser.add_argument(
+        "--python-clients",
+        action="store_true",
+        help="the clients in Python (json.loads), not the C program",
+    )
     parser.add_argument("--quick", action="store_true", help="10 tables for 5 seconds")
     args = parser.parse_args(argv)
     tables, seconds = (10, 5.0) if args.quick else (args.tables, args.seconds)
-    emit(header="serve", python=platform.python_version(), cpu=cpu_model(), cpus=os.cpu_count(),
-         holdem=library_version("holdem"), tables=tables, seats=SEATS, seconds=seconds,
-         client_processes=args.clients)  # fmt: skip
     with tempfile.TemporaryDirectory() as data:
+        binary = None if args.python_clients else compile_clients(data)
+        emit(header="serve", python=platform.python_version(), cpu=cpu_model(),
+             cpus=os.cpu_count(), holdem=library_version("holdem"), tables=tables, seats=SEATS,
+             seconds=seconds, clients="c" if binary else "python",
+             client_processes=1 if binary else args.clients)  # fmt: skip
         server = subprocess.Popen(
             [sys.executable, "-m", "holdem", "serve", "--listen", "127.0.0.1:0", "--data", data,
              "--max-connections", "2000", "--max-per-address", "2000", "--max-tables", "1000",
@@ -247,7 +326,9 @@ def main(argv: list[str] | None = None) -> int:
             firsts = [sum(shares[:i]) for i in range(args.clients)]
             jobs = [(port, first, share, seconds, i) for i, (first, share)
                     in enumerate(zip(firsts, shares, strict=True))]  # fmt: skip
-            if args.clients == 1:
+            if binary is not None:
+                parts = [load_c(binary, port, tables, seconds, 0)]
+            elif args.clients == 1:
                 parts = [_load(jobs[0])]
             else:
                 with multiprocessing.Pool(args.clients) as pool:

@@ -1,0 +1,238 @@
+/* The clients of the room server benchmark (bench_serve.py), in C: many
+   seats' connections in one process, so that the clients take little of the
+   machine the server is measured on.
+
+   bench_serve.py opens the connections, says hello, makes the tables and
+   seats the players, then starts this program with the sockets inherited
+   and one line a connection on stdin:
+
+       FD TABLE SEAT RANDOM COUNTS
+
+   (RANDOM 1: a random player, 0: call-only; COUNTS 1: the connection whose
+   hand_ended lines count the table's hands).  The first line of stdin is
+   "SECONDS SEED".  For SECONDS it answers every turn: call-only players
+   check when the menu allows it, else call (the turn read as text); random
+   players read the menu's fields and pick as bench_serve.pick does.  A
+   player left with no chips adds 200.  Then it prints, one a line:
+   "hands N", "errors N", "leaks N", "first_error TEXT" (when any), and
+   "latency SECONDS" for each time from an action sent to the table's next
+   turn.
+
+   It reads lines as text: the fields it needs are found by their keys. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MOST 4096
+#define BUFFER (1 << 18)
+
+typedef struct {
+    int fd, seat, random, counts, table;
+    char name[32];
+    char *in;
+    size_t have;
+} Client;
+
+static Client clients[MOST];
+static double acted[MOST]; /* by table: when its last action was sent (0: none) */
+static double *latencies;
+static size_t latency_count, latency_room;
+static long hands, errors, leaks;
+static char first_error[256];
+static unsigned long long rng_state;
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static double uniform(void) { /* xorshift64*, in [0, 1) */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (double)((rng_state * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
+}
+
+static void send_line(Client *c, const char *text, int length) {
+    int sent = 0;
+    while (sent < length) {
+        ssize_t n = send(c->fd, text + sent, (size_t)(length - sent), 0);
+        if (n < 0) {
+            if (errno == EAGAIN || errno == EINTR) continue;
+            perror("send");
+            exit(1);
+        }
+        sent += (int)n;
+    }
+}
+
+/* The value after "key": in the text from `from`: its start, or NULL. */
+static const char *after(const char *from, const char *key) {
+    const char *at = strstr(from, key);
+    return at ? at + strlen(key) : NULL;
+}
+
+/* A number field (-1: null or missing). */
+static long number(const char *from, const char *key) {
+    const char *at = after(from, key);
+    if (at == NULL || *at == 'n') return -1;
+    return strtol(at, NULL, 10);
+}
+
+static int boolean(const char *from, const char *key) {
+    const char *at = after(from, key);
+    return at != NULL && *at == 't';
+}
+
+static void act(Client *c, const char *kind, long to) {
+    char out[160];
+    int length = to >= 0
+        ? snprintf(out, sizeof out, "{\"type\":\"act\",\"table\":\"%s\",\"action\":{\"kind\":\"%s\",\"to\":%ld}}\n",
+                   c->name, kind, to)
+        : snprintf(out, sizeof out, "{\"type\":\"act\",\"table\":\"%s\",\"action\":{\"kind\":\"%s\"}}\n",
+                   c->name, kind);
+    send_line(c, out, length);
+    acted[c->table] = now();
+}
+
+static void random_move(Client *c, const char *legal) {
+    const char *options[3];
+    int count = 0;
+    int check = boolean(legal, "\"check\":");
+    long call = number(legal, "\"call\":");
+    if (check) options[count++] = "check";
+    if (call >= 0) options[count++] = "call";
+    if (boolean(legal, "\"fold\":") && !check) options[count++] = "fold";
+    const char *wager = after(legal, "\"wager\":");
+    if (wager != NULL && *wager == '"' && uniform() < 0.3) {
+        long low = number(legal, "\"min_to\":"), high = number(legal, "\"max_to\":");
+        long to = low + (long)(uniform() * (double)(high - low + 1));
+        act(c, strncmp(wager, "\"bet\"", 5) == 0 ? "bet" : "raise", to);
+        return;
+    }
+    if (number(legal, "\"all_in\":") >= 0 && uniform() < 0.05) {
+        act(c, "all_in", -1);
+        return;
+    }
+    act(c, count ? options[(int)(uniform() * count)] : "fold", -1);
+}
+
+/* The stack of `seat` in a hand_ended line (-1: not dealt in). */
+static long stack_of(const char *line, int seat) {
+    const char *seats = after(line, "\"seats\":[");
+    const char *stacks = after(line, "\"stacks\":[");
+    if (seats == NULL || stacks == NULL) return -1;
+    while (*seats && *seats != ']') {
+        char *end;
+        long s = strtol(seats, &end, 10);
+        long chips = strtol(stacks, (char **)&stacks, 10);
+        if (s == seat) return chips;
+        seats = *end == ',' ? end + 1 : end;
+        if (*stacks == ',') stacks++;
+    }
+    return -1;
+}
+
+static void read_line(Client *c, const char *line) {
+    if (strncmp(line, "{\"event\":\"turn\"", 15) == 0) {
+        double sent = acted[c->table];
+        if (sent > 0) {
+            if (latency_count == latency_room) {
+                latency_room = latency_room ? 2 * latency_room : 1 << 16;
+                latencies = realloc(latencies, latency_room * sizeof *latencies);
+            }
+            latencies[latency_count++] = now() - sent;
+            acted[c->table] = 0;
+        }
+        const char *legal = strstr(line, "\"legal\":{");
+        if (legal == NULL) return;
+        if (c->random)
+            random_move(c, legal);
+        else
+            act(c, boolean(legal, "\"check\":") ? "check" : "call", -1);
+    } else if (strncmp(line, "{\"event\":\"hole_cards\"", 21) == 0) {
+        if (number(line, "\"seat\":") != c->seat) leaks++;
+    } else if (strncmp(line, "{\"event\":\"hand_ended\"", 21) == 0) {
+        if (c->counts) hands++;
+        if (stack_of(line, c->seat) == 0) {
+            char out[96];
+            int length = snprintf(out, sizeof out,
+                                  "{\"type\":\"add_chips\",\"table\":\"%s\",\"chips\":200}\n", c->name);
+            send_line(c, out, length);
+        }
+    } else if (strncmp(line, "{\"id\":", 6) == 0 && strstr(line, "\"error\":") != NULL) {
+        if (!errors++) snprintf(first_error, sizeof first_error, "%.200s", line);
+    }
+}
+
+static void readable(Client *c) {
+    for (;;) {
+        ssize_t got = recv(c->fd, c->in + c->have, BUFFER - 1 - c->have, 0);
+        if (got == 0) {
+            fprintf(stderr, "the server closed a connection\n");
+            exit(1);
+        }
+        if (got < 0) {
+            if (errno == EAGAIN || errno == EINTR) return;
+            perror("recv");
+            exit(1);
+        }
+        c->have += (size_t)got;
+        c->in[c->have] = 0;
+        char *start = c->in, *end;
+        while ((end = memchr(start, '\n', c->have - (size_t)(start - c->in))) != NULL) {
+            *end = 0;
+            read_line(c, start);
+            start = end + 1;
+        }
+        c->have -= (size_t)(start - c->in);
+        memmove(c->in, start, c->have);
+        if (c->have >= BUFFER - 1) {
+            fprintf(stderr, "a line longer than the buffer\n");
+            exit(1);
+        }
+    }
+}
+
+int main(void) {
+    double seconds;
+    unsigned long long seed;
+    if (scanf("%lf %llu", &seconds, &seed) != 2) return 2;
+    rng_state = seed * 2654435761ULL + 88172645463325252ULL;
+    int count = 0;
+    char table_id[32];
+    int fd, seat, random, counts;
+    while (count < MOST && scanf("%d %31s %d %d %d", &fd, table_id, &seat, &random, &counts) == 5) {
+        Client *c = &clients[count++];
+        c->fd = fd, c->seat = seat, c->random = random, c->counts = counts;
+        snprintf(c->name, sizeof c->name, "%s", table_id);
+        c->table = atoi(table_id + 1) % MOST; /* (ids are t1, t2, ...) */
+        c->in = malloc(BUFFER);
+        c->have = 0;
+    }
+    int poll = epoll_create1(0);
+    for (int i = 0; i < count; i++) {
+        struct epoll_event e = {.events = EPOLLIN, .data.ptr = &clients[i]};
+        if (epoll_ctl(poll, EPOLL_CTL_ADD, clients[i].fd, &e) != 0) {
+            perror("epoll_ctl");
+            return 1;
+        }
+    }
+    double end = now() + seconds;
+    struct epoll_event ready[256];
+    while (now() < end) {
+        int n = epoll_wait(poll, ready, 256, 500);
+        for (int i = 0; i < n; i++) readable((Client *)ready[i].data.ptr);
+    }
+    printf("hands %ld\nerrors %ld\nleaks %ld\n", hands, errors, leaks);
+    if (errors) printf("first_error %s\n", first_error);
+    for (size_t i = 0; i < latency_count; i++) printf("latency %.6f\n", latencies[i]);
+    return 0;
+}
