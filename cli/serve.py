@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import click
 
 from holdem.config import Structure
 from holdem.histories import PhhWriter, PokerStarsWriter, record
-from holdem.rooms import Limits, Room, Store, hand_of, serve
+from holdem.rooms import Limits, Room, Store, hand_of, serve, table_number
 
 from .engine import parse_address
 
@@ -32,6 +34,14 @@ def _open_store(data: str) -> Store:
         raise click.BadParameter(f"{data}: {exc}", param_hint="'--data'") from None
 
 
+def _date_fields(when: float) -> dict[str, Any]:
+    """PHH's date fields of a moment (Unix time), in UTC (PHH's time without
+    a zone; PokerKit reads no ``time_zone_abbreviation``)."""
+    moment = datetime.datetime.fromtimestamp(when, datetime.UTC)
+    return {"year": moment.year, "month": moment.month, "day": moment.day,
+            "time": moment.time().replace(microsecond=0), "time_zone": "UTC"}  # fmt: skip
+
+
 def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, int]:
     """Every stored hand, to ``out`` (PHH, or PokerStars text): how many were
     written, and how many the form cannot hold (PHH has no pot-limit
@@ -44,14 +54,17 @@ def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, int]:
                 PokerStarsWriter(stream) if pokerstars else PhhWriter(stream, many=True)
             )
             games = {row.id: row.game for row in store.tables()}
-            for table, number, data in store.hands():
-                hand = hand_of(data)
+            for stored in store.hands():
+                hand = hand_of(stored.record)
                 if not pokerstars and hand.config.structure is Structure.POT_LIMIT:
                     skipped += 1
                     continue
-                history = record(hand, hand_id=f"{table}-{number}",
-                                 tournament=games.get(table) == "tournament",
-                                 fields={"table": table})  # fmt: skip
+                fields = {"table": stored.table, **_date_fields(stored.finished)}
+                tournament = games.get(stored.table) == "tournament"
+                if tournament:  # (its number: the table's)
+                    fields["tournament_id"] = str(table_number(stored.table))
+                history = record(hand, hand_id=stored.hand_id, tournament=tournament,
+                                 fields=fields)  # fmt: skip
                 writer.write(history)
                 written += 1
         part.replace(out)

@@ -7,6 +7,7 @@ other tables go on."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import random
@@ -284,6 +285,21 @@ def test_holdem_join_plays_a_freezeout_and_the_hands_export_as_phh(
                              capture_output=True, text=True, timeout=60)  # fmt: skip
     assert checked.returncode == 0, checked.stdout
     assert json.loads(checked.stdout)["summary"]["hands"] == count
+    text = tmp_path / "hands.txt"
+    done = subprocess.run(
+        [sys.executable, "-m", "holdem", "serve", "--data", str(server.data),
+         "--export", str(text), "--pokerstars"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    headers = [line for line in text.read_text().splitlines() if line.startswith("PokerStars")]
+    # each hand its own number (a tracker keeps one hand of a number), the
+    # tournament the table's number, the time it finished
+    numbers = [line.split("#")[1].split(":")[0] for line in headers]
+    assert len(set(numbers)) == len(headers) == count and numbers[0] == "1000000001"
+    year = datetime.datetime.now(datetime.UTC).year
+    assert all(": Tournament #1, " in line and f" - {year}/" in line and line.endswith(" UTC")
+               for line in headers)  # fmt: skip
 
 
 def test_holdem_join_without_a_server_says_so(tmp_path: Path) -> None:

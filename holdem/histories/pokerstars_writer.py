@@ -484,7 +484,8 @@ def _writer_fields(fields: dict[str, Any]) -> dict[str, Any]:
 def _phh_fields(fields: dict[str, Any]) -> dict[str, Any]:
     """PHH's optional fields that PokerStars text has a place for: the table, the
     number of seats, the currency, the date (``year``, ``month``, ``day``,
-    ``time``, ``time_zone_abbreviation``) and a tournament's level."""
+    ``time``, ``time_zone_abbreviation``), a tournament's level, and its
+    number (``_tournament_id``, as a PokerStars hand's goes to PHH)."""
     out: dict[str, Any] = {}
     table = fields.get("table")
     if isinstance(table, str | int) and not isinstance(table, bool):
@@ -510,6 +511,9 @@ def _phh_fields(fields: dict[str, Any]) -> dict[str, Any]:
         and re.fullmatch(r"\w+", str(level))
     ):
         out["level"] = str(level)
+    tournament = fields.get("tournament_id")
+    if isinstance(tournament, str) and _WRITER_FIELDS["tournament_id"](tournament):
+        out["tournament_id"] = tournament
     return out
 
 

@@ -10,7 +10,7 @@ SQLite; :class:`~holdem.rooms.client.RoomClient` talks to a server.
 from .client import RoomClient
 from .room import REQUESTS, Limits, Room
 from .server import RoomServer, serve
-from .store import Store, hand_of, hand_record
+from .store import Store, StoredHand, hand_of, hand_record, table_number
 
 __all__ = [
     "REQUESTS",
@@ -19,7 +19,9 @@ __all__ = [
     "RoomClient",
     "RoomServer",
     "Store",
+    "StoredHand",
     "hand_of",
     "hand_record",
     "serve",
+    "table_number",
 ]

@@ -47,6 +47,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "SeatRow",
     "Store",
+    "StoredHand",
     "TableRow",
     "hand_of",
     "hand_record",
@@ -135,6 +136,29 @@ class SeatRow:
     creator: bool
     buy_in: int | None = None
     added: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StoredHand:
+    """A finished hand as the store has it: its table, its number there, when
+    it finished (Unix time) and its record (:func:`hand_of` plays it again)."""
+
+    table: str
+    number: int
+    finished: float
+    record: dict[str, Any]
+
+    @property
+    def hand_id(self) -> str:
+        """The hand's number in the whole file, digits only (what PokerStars
+        text needs): the table's number, then the hand's in nine digits
+        (``t12``'s hand 5: ``12000000005``)."""
+        return f"{table_number(self.table)}{self.number:09d}"
+
+
+def table_number(ident: str) -> int:
+    """The number of a room's table id (``t12``: 12)."""
+    return int(ident.removeprefix("t"))
 
 
 class Store:
@@ -357,15 +381,18 @@ class Store:
         ).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
-    def hands(self, ident: str | None = None) -> Iterator[tuple[str, int, dict[str, Any]]]:
-        """Every stored hand (of one table): (table, number, record), in order."""
-        query = "SELECT table_id, number, hand FROM hands"
+    def hands(self, ident: str | None = None) -> Iterator[StoredHand]:
+        """Every stored hand (of one table), in order."""
+        query = "SELECT table_id, number, finished, hand FROM hands"
         args: tuple[str, ...] = ()
         if ident is not None:
             query += " WHERE table_id = ?"
             args = (ident,)
-        for table, number, text in self._db.execute(query + " ORDER BY table_id, number", args):
-            yield str(table), int(number), dict(json.loads(text))
+        for table, number, finished, text in self._db.execute(
+            query + " ORDER BY table_id, number", args
+        ):
+            yield StoredHand(table=str(table), number=int(number), finished=float(finished),
+                             record=dict(json.loads(text)))  # fmt: skip
 
     def hand_count(self, ident: str) -> int:
         row = self._db.execute("SELECT COUNT(*) FROM hands WHERE table_id = ?", (ident,))
