@@ -7,12 +7,14 @@ import asyncio
 import dataclasses
 import datetime
 import sqlite3
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import click
 
 from holdem.config import Structure
+from holdem.errors import HoldemError
 from holdem.histories import PhhWriter, PokerStarsWriter, record
 from holdem.rooms import Limits, Room, Store, hand_of, serve, table_number
 
@@ -42,11 +44,13 @@ def _date_fields(when: float) -> dict[str, Any]:
             "time": moment.time().replace(microsecond=0), "time_zone": "UTC"}  # fmt: skip
 
 
-def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, int]:
+def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, Counter[str]]:
     """Every stored hand, to ``out`` (PHH, or PokerStars text): how many were
-    written, and how many the form cannot hold (PHH has no pot-limit
-    hold'em).  The file appears whole or not at all."""
-    written = skipped = 0
+    written, and how many the form cannot hold, by why (PHH has no pot-limit
+    hold'em, no history a protected timeout).  The file appears whole or not
+    at all."""
+    written = 0
+    skipped: Counter[str] = Counter()
     part = out.with_name(f".{out.name}.part")
     try:
         with part.open("w", encoding="utf-8") as stream:
@@ -57,15 +61,18 @@ def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, int]:
             for stored in store.hands():
                 hand = hand_of(stored.record)
                 if not pokerstars and hand.config.structure is Structure.POT_LIMIT:
-                    skipped += 1
+                    skipped["PHH cannot hold pot-limit hold'em (--pokerstars writes them)"] += 1
                     continue
                 fields = {"table": stored.table, **_date_fields(stored.finished)}
                 tournament = games.get(stored.table) == "tournament"
                 if tournament:  # (its number: the table's)
                     fields["tournament_id"] = str(table_number(stored.table))
-                history = record(hand, hand_id=stored.hand_id, tournament=tournament,
-                                 fields=fields)  # fmt: skip
-                writer.write(history)
+                try:
+                    writer.write(record(hand, hand_id=stored.hand_id, tournament=tournament,
+                                        fields=fields))  # fmt: skip
+                except HoldemError as exc:  # (nothing of the hand written)
+                    skipped[str(exc)] += 1
+                    continue
                 written += 1
         part.replace(out)
     finally:
@@ -142,9 +149,8 @@ def serve_command(
                                          param_hint="'--export'")  # fmt: skip
             count, skipped = _export(store, path, pokerstars)
             click.echo(f"{count} hand{'s' * (count != 1)} written to {export}")
-            if skipped:
-                click.echo(f"{skipped} pot-limit hand{'s' * (skipped != 1)} left out: PHH "
-                           "cannot hold them (--pokerstars writes them)", err=True)  # fmt: skip
+            for why, left in sorted(skipped.items()):
+                click.echo(f"{left} hand{'s' * (left != 1)} left out: {why}", err=True)
             return
         limits = dataclasses.replace(
             Limits(), connections=max_connections, connections_per_address=max_per_address,

@@ -325,6 +325,55 @@ def test_disconnect_protection_keeps_an_absent_player_in_the_hand() -> None:
     assert "timeout" in kinds and "fold" not in kinds
 
 
+def test_an_export_leaves_out_a_protected_hand_and_says_why(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from holdem.cli.main import main
+
+    now = [0.0]
+    room = Room(Store(tmp_path / "room.sqlite"), seed=8, clock=lambda: now[0])
+    ann, ben = players(room, 2)
+    timer = {"seconds": 5, "time_bank": 0, "policy": "protect"}
+    made = ann.result("create_table", name="Ann", game="cash", timer=timer, pace=0, pause=0)
+    ben.result("join", code=made["code"], name="Ben")
+    ann.result("start", table="t1")
+    served = room.tables["t1"].served
+    assert served is not None
+    while served.table.hands_played < 1:  # (a hand both play)
+        hand = served.table.hand
+        assert hand is not None
+        legal = hand.legal_actions()
+        assert legal is not None
+        (ann if hand.actor == 0 else ben).result(
+            "act", table="t1", action={"kind": "check" if legal.check else "call"})  # fmt: skip
+    room.disconnect(ben.conn)
+    while served.table.hand is not None:  # (Ben, gone, is protected, then away: it stops)
+        hand = served.table.hand
+        if hand.actor == 0:
+            legal = hand.legal_actions()
+            assert legal is not None
+            kind = legal.wager.value if legal.wager and hand.street.label == "preflop" else (
+                "check" if legal.check else "call")  # fmt: skip
+            action: dict[str, object] = {"kind": kind}
+            if kind in ("bet", "raise"):
+                action["to"] = legal.min_to
+            ann.result("act", table="t1", action=action)
+        else:
+            now[0] += 6
+            room.tick()
+    assert room.store is not None
+    played = served.table.hands_played
+    logs = [r["log"] for r in (room.store.hand("t1", n) for n in range(1, played + 1)) if r]
+    protected = sum(any(a["kind"] == "timeout" for a in log) for log in logs)
+    assert len(logs) == played >= 2 and 1 <= protected < played
+    out = tmp_path / "hands.phhs"
+    result = CliRunner().invoke(main, ["serve", "--data", str(tmp_path), "--export", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"{played - protected} hand" in result.output and out.exists()
+    assert (f"{protected} hand{'s' * (protected != 1)} left out: a protected timeout has no "
+            "hand-history notation") in result.output  # fmt: skip
+
+
 # ---------------------------------------------------------------- review findings
 
 
