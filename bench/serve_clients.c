@@ -6,9 +6,10 @@
    seats the players, then starts this program with the sockets inherited
    and one line a connection on stdin:
 
-       FD TABLE SEAT RANDOM COUNTS
+       FD INDEX TABLE SEAT RANDOM COUNTS
 
-   (RANDOM 1: a random player, 0: call-only; COUNTS 1: the connection whose
+   (INDEX: the table's number in the benchmark, whatever server it is on;
+   RANDOM 1: a random player, 0: call-only; COUNTS 1: the connection whose
    hand_ended lines count the table's hands).  The first line of stdin is
    "SECONDS SEED".  For SECONDS it answers every turn: call-only players
    check when the menu allows it, else call (the turn read as text); random
@@ -208,12 +209,13 @@ int main(void) {
     rng_state = seed * 2654435761ULL + 88172645463325252ULL;
     int count = 0;
     char table_id[32];
-    int fd, seat, random, counts;
-    while (count < MOST && scanf("%d %31s %d %d %d", &fd, table_id, &seat, &random, &counts) == 5) {
+    int fd, index, seat, random, counts;
+    while (count < MOST &&
+           scanf("%d %d %31s %d %d %d", &fd, &index, table_id, &seat, &random, &counts) == 6) {
         Client *c = &clients[count++];
         c->fd = fd, c->seat = seat, c->random = random, c->counts = counts;
         snprintf(c->name, sizeof c->name, "%s", table_id);
-        c->table = atoi(table_id + 1) % MOST; /* (ids are t1, t2, ...) */
+        c->table = index % MOST;
         c->in = malloc(BUFFER);
         c->have = 0;
     }
