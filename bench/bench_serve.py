@@ -358,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
                 with multiprocessing.Pool(args.clients) as pool:
                     parts = pool.map(_load, jobs)
             peaks = [_peak_memory(server.pid) for server, _ in servers]
-            memory = None if None in peaks else sum(p for p in peaks if p is not None)
+            memory = None if None in peaks else round(sum(p for p in peaks if p is not None), 1)
             stored = sum(_stored_hands(Path(data) / str(k) / "room.sqlite")
                          for k in range(args.servers))  # fmt: skip
         finally:
