@@ -218,6 +218,19 @@ def test_the_time_bank_pays_for_slow_decisions_until_it_is_spent() -> None:
     assert timer.timed_out("Ann") and not timer.stop("Ann") and timer.bank("Ann") == 0
     with pytest.raises(ConfigError, match="seconds must be positive"):
         TimerRules(seconds=0)
+    # what a snapshot could not write (NaN, infinity) or a caller mistyped
+    for fields, said in (
+        ({"seconds": float("inf")}, "seconds must be a finite"),
+        ({"time_bank": float("nan")}, "time_bank must be a finite"),
+        ({"seconds": "30"}, "seconds is a number of seconds, not '30'"),
+        ({"time_bank": True}, "time_bank is a number"),
+        ({"protections_per_day": 1.5}, "protections_per_day is a whole number"),
+        ({"free_seat_after": "2"}, "free_seat_after is a whole number"),
+    ):
+        with pytest.raises(ConfigError, match=said) as err:
+            TimerRules(**fields)  # type: ignore[arg-type]
+        assert err.value.field == next(iter(fields))
+    assert TimerRules(free_seat_after=None).free_seat_after is None
 
 
 def test_a_top_up_waiting_for_a_hand_won_fills_the_stack_only_to_the_maximum() -> None:

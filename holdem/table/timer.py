@@ -29,6 +29,7 @@ Time comes in as an argument: ``clock`` gives seconds (monotonic) and
 from __future__ import annotations
 
 import datetime
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -61,6 +62,14 @@ class TimerRules:
     free_seat_after: int | None = 2
 
     def __post_init__(self) -> None:
+        for name in ("seconds", "time_bank"):  # (numbers a snapshot can write: no NaN, no inf)
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ConfigError(f"{name} is a number of seconds, not {value!r}", field=name,
+                                  value=value)  # fmt: skip
+            if not math.isfinite(value):
+                raise ConfigError(f"{name} must be a finite number of seconds, not {value!r}",
+                                  field=name, value=value)  # fmt: skip
         if not self.seconds > 0:
             raise ConfigError(
                 f"seconds must be positive, not {self.seconds!r}",
@@ -73,6 +82,13 @@ class TimerRules:
                 field="time_bank",
                 value=self.time_bank,
             )
+        for name in ("protections_per_day", "free_seat_after"):
+            value = getattr(self, name)
+            if (value is not None or name == "protections_per_day") and (
+                isinstance(value, bool) or not isinstance(value, int)
+            ):
+                raise ConfigError(f"{name} is a whole number, not {value!r}", field=name,
+                                  value=value)  # fmt: skip
         if self.policy not in ("check_fold", "protect"):
             raise ConfigError(
                 f"policy is 'check_fold' or 'protect', not {self.policy!r}",
