@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rooms_helpers import FAST, check_stream, play_out, players
@@ -475,6 +476,123 @@ def test_seats_taken_and_chips_added_during_the_hand_a_server_stopped_in_are_kep
     third = Room(Store(path), seed=3)
     third_table = third.tables["t1"].served
     assert third_table is not None and third_table.table.seats[0].chips == 150
+
+
+def _cut_hand_room(path: Path) -> tuple[Room, list[Any], dict[str, Any], list[float]]:
+    """A cash table (Ann, a bot, Ben at seat 2) whose hand being played Ben
+    is not in (he timed out twice and sits out): what a test then asks
+    happens during that hand."""
+    now = [0.0]
+    room = Room(Store(path), seed=1, clock=lambda: now[0])
+    ann, ben, cat = players(room, 3)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0, small_blind=1,
+                      big_blind=2, min_buy_in=40, max_buy_in=400, buy_in=100,
+                      timer={"seconds": 5, "time_bank": 0})  # fmt: skip
+    ann.result("add_bots", table="t1", level="calling-station", count=1)
+    ben.result("join", code=made["code"], name="Ben", buy_in=300, seat=2)
+    ann.result("start", table="t1")
+    served = room.tables["t1"].served
+    assert served is not None
+    while not (served.table.seats[2].status == "sitting_out" and served.table.hand is not None
+               and 2 not in served.table.hand.config.seats):  # fmt: skip
+        hand = served.table.hand
+        assert hand is not None
+        if hand.actor == 0:
+            legal = hand.legal_actions()
+            assert legal is not None
+            ann.result("act", table="t1", action={"kind": "check" if legal.check else "fold"})
+        else:
+            now[0] += 6  # (Ben times out)
+            room.tick()
+    return room, [ann, ben, cat], made, now
+
+
+@pytest.mark.parametrize("who", ["Cat", "Ben"])
+def test_a_seat_left_and_taken_again_in_the_hand_a_restart_cut_is_the_new_player_s(
+    tmp_path: Path, who: str
+) -> None:
+    path = tmp_path / "room.sqlite"
+    room, (_, ben, cat), made, now = _cut_hand_room(path)
+    served = room.tables["t1"].served
+    assert served is not None
+    before = served.table.seats[2].chips
+    assert ben.result("leave", table="t1")["left"]  # (not in the hand: at once)
+    token = cat.result("join", code=made["code"], name=who, buy_in=50, seat=2)["token"]
+    for restart in (2, 3):  # (twice: what the first one stored is right too)
+        again = Room(Store(path), seed=restart, clock=lambda: now[0])
+        resumed = again.tables["t1"].served
+        assert resumed is not None
+        assert (resumed.table.seats[2].name, resumed.table.seats[2].chips) == (who, 50)
+        results = resumed.results()["results"]
+        assert sum(r["net"] for r in results.values()) == 0
+        ben_in = 300 + (50 if who == "Ben" else 0)
+        assert (results["Ben"]["bought_in"], results["Ben"]["cashed_out"]) == (
+            ben_in, before + (50 if who == "Ben" else 0))  # fmt: skip
+        (player,) = players(again, 1)
+        token = player.result("resume", token=token)["token"]
+        assert [r.name for r in Store(path).seats("t1") if r.seat == 2] == [who]
+
+
+def test_a_player_who_left_in_the_hand_a_restart_cut_is_gone_after_it(tmp_path: Path) -> None:
+    path = tmp_path / "room.sqlite"
+    room = Room(Store(path), seed=1)
+    ann, ben = players(room, 2)
+    ann.result("create_table", name="Ann", game="cash", pace=0, pause=0, small_blind=1,
+               big_blind=2, min_buy_in=40, max_buy_in=400, buy_in=100)  # fmt: skip
+    made_code = room.tables["t1"].code
+    ben.result("join", code=made_code, name="Ben", buy_in=300)
+    ann.result("add_bots", table="t1", level="calling-station", count=1)
+    ann.result("start", table="t1")
+    assert ben.result("leave", table="t1")["left"] is False  # (in the hand: after it)
+    again = Room(Store(path), seed=2)
+    resumed = again.tables["t1"].served
+    assert resumed is not None
+    assert {p.name for p in resumed.table.seats.values()} == {"Ann", "Station 1"}
+    results = resumed.results()["results"]
+    assert results["Ben"]["cashed_out"] == 300 and sum(r["net"] for r in results.values()) == 0
+    assert [r.name for r in Store(path).seats("t1")] == ["Ann", "Station 1"]
+    # a tournament's stack plays on, away
+    tour = Room(Store(tmp_path / "t.sqlite"), seed=1)
+    ann, ben = players(tour, 2)
+    made = ann.result("create_table", name="Ann", game="tournament", **FAST)
+    ben.result("join", code=made["code"], name="Ben")
+    ann.result("add_bots", table="t1", level="calling-station", count=1)
+    ann.result("start", table="t1")
+    ben.result("leave", table="t1")
+    back = Room(Store(tmp_path / "t.sqlite"), seed=2).tables["t1"].served
+    assert back is not None and {back.table.seats[s].name for s in back.table.away} == {"Ben"}
+
+
+def test_a_migration_cut_short_leaves_the_file_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    import holdem.rooms.store as store_module
+
+    path = tmp_path / "room.sqlite"
+    with sqlite3.connect(path) as db:
+        db.executescript(SCHEMA.replace("    buy_in INTEGER,\n    added INTEGER NOT NULL "
+                                        "DEFAULT 0,\n", ""))  # fmt: skip
+        db.execute("INSERT INTO meta VALUES ('schema', '1')")
+    broken = {1: (store_module.MIGRATIONS[1][0], "ALTER TABLE nowhere ADD COLUMN x INTEGER")}
+    monkeypatch.setattr(store_module, "MIGRATIONS", broken)
+    with pytest.raises(sqlite3.OperationalError):
+        Store(path)
+    monkeypatch.undo()
+    with sqlite3.connect(path) as db:  # (the first change was rolled back with the rest)
+        columns = [row[1] for row in db.execute("PRAGMA table_info(seats)")]
+        assert "buy_in" not in columns
+        assert db.execute("SELECT value FROM meta").fetchone() == ("1",)
+    Store(path).close()  # (and it migrates whole now)
+    other = tmp_path / "newer.sqlite"
+    with sqlite3.connect(other) as db:
+        db.executescript(SCHEMA)
+        db.execute("INSERT INTO meta VALUES ('schema', '3.0')")
+    with pytest.raises(ValueError, match=r"schema 3\.0, this server writes schema 2"):
+        Store(other)
+    with sqlite3.connect(other) as db:
+        assert db.execute("SELECT value FROM meta").fetchone() == ("3.0",)
 
 
 def test_a_room_file_of_the_first_schema_is_taken_to_this_one(tmp_path: Path) -> None:

@@ -404,33 +404,18 @@ class Lobby(Core):
     def _resume_table(self, store: Store, row: TableRow) -> None:
         """One table made again.  Its game is as it was before the hand being
         played, and what was asked during that hand is done again between
-        hands: a player who left in it (nobody holds the seat) leaves now, a
-        seat taken in it is taken again with its buy-in (a cash table), and
-        chips added in it are added."""
+        hands (:meth:`_redo_cut_hand`)."""
         table = RoomTable(row.id, row.code, row.game, row.public, row.settings, "",
                           creator=None, status=row.status)  # fmt: skip
+        kept_seats = store.seats(row.id)
         if row.snapshot is not None:
             game_type = Tournament if row.game == "tournament" else CashGame
             game = game_type.from_snapshot(
                 row.snapshot, rng=self._rng.getrandbits(64), timer=self._timer(table)
             )
+            kept_seats = self._redo_cut_hand(store, row.id, game, kept_seats)
             self._serve_game(table, game)
-        served = table.served
-        kept_seats = store.seats(row.id)
-        if served is not None:
-            seated = served.table.seats
-            held = {
-                k.seat for k in kept_seats if k.seat in seated and seated[k.seat].name == k.name
-            }
-            for seat in set(seated) - held:  # (they left during the hand)
-                if table.game == "cash":
-                    served.table.leave(seat)
-                else:
-                    served.table.away.add(seat)
         for kept in kept_seats:
-            if served is not None and not self._seated_again(served, kept):
-                store.free_seat(row.id, kept.seat, "restarted")
-                continue
             if kept.bot is not None:
                 self._seat_again(table, kept.seat, Entry(kept.name, bot=kept.bot))
             elif kept.token_hash is not None:
@@ -452,24 +437,49 @@ class Lobby(Core):
         self._play_on(table)
 
     @staticmethod
-    def _seated_again(served: ServedTable, kept: SeatRow) -> bool:
-        """Whether a stored seat is at the game made again: it was in the
-        snapshot, or it was taken during the hand that was cut (a cash seat,
-        taken again with its buy-in).  Chips added since the snapshot are
-        added again."""
-        game, seated = served.game, served.table.seats
-        try:
-            if kept.seat not in seated:
-                if not isinstance(game, CashGame) or kept.buy_in is None:
-                    return False
-                game.join(kept.seat, kept.name, kept.buy_in)
-            elif seated[kept.seat].name != kept.name:
-                return False
-            if kept.added and isinstance(game, CashGame):
-                game.add_chips(kept.seat, kept.added)
-        except (TableError, ConfigError):
-            return False  # (the table's limits refuse it now: the seat is given up)
-        return True
+    def _redo_cut_hand(
+        store: Store, ident: str, game: Tournament | CashGame, rows: list[SeatRow]
+    ) -> list[SeatRow]:
+        """What was asked during the hand a restart cut, done again on the
+        game of the snapshot taken before it (nobody is told: the game is not
+        served yet); the stored seats that are at the game now.
+
+        A stored seat is the snapshot's (no ``buy_in``: taken before it, the
+        same player), taken during the hand (a ``buy_in``: at a cash table it
+        is taken again with it), or left during it (no token, no bot: at a
+        cash table the player leaves now, at a tournament the stack plays on
+        away).  Chips added during the hand are added."""
+        cash = isinstance(game, CashGame)
+        seated = game.table.seats
+        staying = {
+            r.seat
+            for r in rows
+            if r.buy_in is None and r.seat in seated and seated[r.seat].name == r.name
+            and (r.bot is not None or r.token_hash is not None)
+        }  # fmt: skip
+        for seat in set(seated) - staying:  # (they left during the hand)
+            if cash:
+                game.table.leave(seat)
+            else:
+                game.table.away.add(seat)
+        kept = []
+        for r in rows:
+            held = r.bot is not None or r.token_hash is not None
+            if r.seat not in staying:
+                if not (cash and held and r.buy_in is not None):
+                    if cash or held:  # (a tournament's stack left away keeps its row)
+                        store.free_seat(ident, r.seat, "restarted" if held else "left")
+                    continue
+                assert isinstance(game, CashGame)
+                try:
+                    game.join(r.seat, r.name, r.buy_in)
+                except (TableError, ConfigError):  # (the table's limits refuse it now)
+                    store.free_seat(ident, r.seat, "restarted")
+                    continue
+            if r.added and isinstance(game, CashGame):
+                game.add_chips(r.seat, r.added)
+            kept.append(r)
+        return kept
 
     def _seat_again(self, table: RoomTable, seat: int, entry: Entry) -> None:
         """A seat of the store, at a table made again (its player, or its bot)."""

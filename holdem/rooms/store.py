@@ -9,9 +9,9 @@ so that a server started again resumes it at the start of that hand.  A
 seat's token is kept only as its SHA-256; a token replaced or ended is
 kept as such, so that its use is refused as expired, not unknown.  What the
 snapshot cannot hold yet, because a hand was being played when it was
-asked, is kept beside it: the chips a seat taken during that hand sat down
-with (``seats.buy_in``), and the chips added since the snapshot
-(``seats.added``, back to 0 with each snapshot).
+asked, is kept beside it: the chips a seat taken since the snapshot sat
+down with (``seats.buy_in``), and the chips added since the snapshot
+(``seats.added``); each snapshot clears both.
 
 Writes go in one transaction until :meth:`Store.commit` (the server commits
 before it sends what a request or a timer caused: a hand a player saw end
@@ -125,9 +125,10 @@ class TableRow:
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
-    """A seat as the store has it: a player (``token_hash``) or a bot (``bot``);
-    at a cash table, the chips it sat down with (``buy_in``) and those added
-    since the table's snapshot (``added``)."""
+    """A seat as the store has it: a player (``token_hash``; None: the player
+    left during the hand being played) or a bot (``bot``); at a cash table,
+    since the table's snapshot, the chips it sat down with (``buy_in``:
+    None, it was taken before) and those added (``added``)."""
 
     seat: int
     name: str
@@ -173,36 +174,40 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         found = self._schema()
-        if found is not None and found < SCHEMA_VERSION:
-            self._migrate(found)
+        if found is not None and found != str(SCHEMA_VERSION):
+            if not found.isdigit() or int(found) not in MIGRATIONS:
+                raise ValueError(
+                    f"{self.path}: a room data file of schema {found}, "
+                    f"this server writes schema {SCHEMA_VERSION}"
+                )
+            self._migrate(int(found))
         self._db.executescript(SCHEMA)
-        found = self._schema()
         if found is None:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif found != SCHEMA_VERSION:
-            raise ValueError(
-                f"{self.path}: a room data file of schema {found}, "
-                f"this server writes schema {SCHEMA_VERSION}"
-            )
         self._db.commit()
 
-    def _schema(self) -> int | None:
-        """The schema of the file (None: a new file)."""
+    def _schema(self) -> str | None:
+        """The schema of the file, as it says it (None: a new file)."""
         if not self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
             return None
         found = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        if found is None:
-            return None
-        return int(found[0]) if str(found[0]).isdigit() else -1
+        return None if found is None else str(found[0])
 
     def _migrate(self, version: int) -> None:
-        """Takes a file of an older schema to this one, in one transaction."""
-        with self._db:
+        """Takes a file of an older schema to this one, in one transaction
+        (its changes of the schema too: a migration cut short leaves the file
+        as it was)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
             while version in MIGRATIONS:
                 for statement in MIGRATIONS[version]:
                     self._db.execute(statement)
                 version += 1
             self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(version),))
+        except BaseException:
+            self._db.rollback()
+            raise
+        self._db.commit()
 
     @property
     def dirty(self) -> bool:
@@ -248,7 +253,11 @@ class Store:
             "UPDATE tables SET snapshot = ?, updated = ? WHERE id = ?",
             (encode(snapshot), self._clock(), ident),
         )
-        self._db.execute("UPDATE seats SET added = 0 WHERE table_id = ? AND added", (ident,))
+        self._db.execute(
+            "UPDATE seats SET buy_in = NULL, added = 0"
+            " WHERE table_id = ? AND (buy_in IS NOT NULL OR added)",
+            (ident,),
+        )
 
     def add_chips(self, ident: str, seat: int, chips: int) -> None:
         """Chips added to a seat's stack while the snapshot cannot hold them
