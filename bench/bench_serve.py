@@ -104,6 +104,9 @@ class Client:
     def answer(self, line: bytes) -> bool:
         """Reads one line; True when it was this seat's turn (answered)."""
         if b'"turn"' in line[:40]:
+            if b'"seat":%d,' % self.seat not in line[:80]:  # (another seat's view)
+                self.leaks += 1
+                return False
             if not self.random:
                 kind = b"check" if b'"check":true' in line else b"call"
                 self.out.append(b'{"type":"act","table":"%s","action":{"kind":"%s"}}'

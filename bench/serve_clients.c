@@ -125,10 +125,18 @@ static void random_move(Client *c, const char *legal) {
     act(c, count ? options[(int)(uniform() * count)] : "fold", -1);
 }
 
+/* The value after the last "key": in the text (the event's own field, after
+   those of the objects it holds), or NULL. */
+static const char *after_last(const char *from, const char *key) {
+    const char *found = NULL, *at;
+    while ((at = strstr(from, key)) != NULL) found = at, from = at + 1;
+    return found ? found + strlen(key) : NULL;
+}
+
 /* The stack of `seat` in a hand_ended line (-1: not dealt in). */
 static long stack_of(const char *line, int seat) {
-    const char *seats = after(line, "\"seats\":[");
-    const char *stacks = after(line, "\"stacks\":[");
+    const char *seats = after_last(line, "\"seats\":[");
+    const char *stacks = after_last(line, "\"stacks\":[");
     if (seats == NULL || stacks == NULL) return -1;
     while (*seats && *seats != ']') {
         char *end;
@@ -143,6 +151,10 @@ static long stack_of(const char *line, int seat) {
 
 static void read_line(Client *c, const char *line) {
     if (strncmp(line, "{\"event\":\"turn\"", 15) == 0) {
+        if (number(line, "\"seat\":") != c->seat) { /* (another seat's view: its cards) */
+            leaks++;
+            return;
+        }
         double sent = acted[c->table];
         if (sent > 0) {
             if (latency_count == latency_room) {

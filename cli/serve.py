@@ -57,14 +57,17 @@ def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, Counter[str
             writer: PhhWriter | PokerStarsWriter = (
                 PokerStarsWriter(stream) if pokerstars else PhhWriter(stream, many=True)
             )
-            games = {row.id: row.game for row in store.tables()}
+            rows = {row.id: row for row in store.tables()}
             for stored in store.hands():
                 hand = hand_of(stored.record)
                 if not pokerstars and hand.config.structure is Structure.POT_LIMIT:
                     skipped["PHH cannot hold pot-limit hold'em (--pokerstars writes them)"] += 1
                     continue
-                fields = {"table": stored.table, **_date_fields(stored.finished)}
-                tournament = games.get(stored.table) == "tournament"
+                row = rows.get(stored.table)
+                fields: dict[str, Any] = {"table": stored.table, **_date_fields(stored.finished)}
+                if row is not None and isinstance(row.settings.get("seats"), int):
+                    fields["seat_count"] = row.settings["seats"]
+                tournament = row is not None and row.game == "tournament"
                 if tournament:  # (its number: the table's)
                     fields["tournament_id"] = str(table_number(stored.table))
                 try:
