@@ -4,6 +4,7 @@ sitting out and missed blinds, new players, chips carried from hand to hand."""
 from __future__ import annotations
 
 import inspect
+import itertools
 import json
 import random
 from dataclasses import MISSING, FrozenInstanceError, fields
@@ -249,6 +250,34 @@ def test_changes_asked_during_a_hand_wait_for_its_end() -> None:
     assert table.seats[1].chips == result.stacks[1] + 50
 
 
+@pytest.mark.parametrize("new_seat", [1, 3, 5])
+def test_a_moving_button_makes_nobody_post_the_big_blind_twice_when_a_player_sits_down(
+    new_seat: int,
+) -> None:
+    for hands_before in range(1, 5):
+        table = Table(6, small_blind=1, big_blind=2, button_policy="moving", rng=1)
+        started: list[HandStarted] = []
+        table.subscribe(started.append, kinds=[HandStarted])  # type: ignore[arg-type]
+        for seat, name in ((0, "Ann"), (2, "Bob"), (4, "Cid")):
+            table.sit(seat, name, 200)
+        for number in range(hands_before + 4):
+            if number == hands_before:
+                table.sit(new_seat, "Dee", 200)
+            table.play_hand(passive)
+        names = [dict(zip(e.seats, e.names, strict=True)) for e in started]
+        big = [n[e.big_blind_seat] for n, e in zip(names, started, strict=True)]
+        assert all(a != b for a, b in itertools.pairwise(big)), (new_seat, hands_before, big)
+        first = started[hands_before]  # (Dee waits while she sits where the blinds go now)
+        if _between_seats(new_seat, started[hands_before - 1].button,
+                          started[hands_before - 1].big_blind_seat):  # fmt: skip
+            assert new_seat not in first.seats
+        assert first.button != new_seat
+
+
+def _between_seats(seat: int, start: int, end: int) -> bool:
+    return start < seat < end if start < end else seat > start or seat < end
+
+
 def test_bad_requests_are_refused_with_the_reason() -> None:
     table = table_of(["Ann", None, None])
     with pytest.raises(TableError, match="seat 0 is taken by Ann"):
@@ -343,6 +372,7 @@ def test_random_cash_sessions_keep_the_rules(seats: int, seed: int, policy: str)
             chips_in += table.seats[seat].chips
     decide = random_player(rng)
     last = None
+    big_blind_player = ""
     for _ in range(60):
         # between hands: joins, leaves, sit-outs, comebacks, top-ups
         for seat in range(seats):
@@ -388,10 +418,14 @@ def test_random_cash_sessions_keep_the_rules(seats: int, seed: int, policy: str)
                     or between(now.button, before.button, before.big_blind)
                 )
                 assert now.big_blind != before.big_blind
-            else:  # to the next player dealt in (heads-up: not the last big blind)
-                nxt = min((s for s in now.dealt if s > before.button), default=now.dealt[0])
-                assert now.button == nxt or (now.heads_up and now.big_blind == nxt)
+            else:  # forward to a player dealt in
+                assert now.button in now.dealt
+            # nobody posts the big blind twice in a row (R3), under either policy
+            dealt_names = dict(zip(now.dealt, result.played.config.names or (), strict=True))
+            assert dealt_names[now.big_blind] != big_blind_player
         last = result
+        big_blind_player = dict(zip(result.plan.dealt, result.played.config.names or (),
+                                    strict=True))[result.plan.big_blind]  # fmt: skip
         on_table = sum(s.chips for s in table.seats.values())
         assert on_table + chips_out + raked == chips_in
 

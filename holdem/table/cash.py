@@ -238,10 +238,10 @@ class CashGame:
         time on ``clock`` (from the seconds it had played), ``timer`` as in
         :meth:`Table.from_snapshot`; the data checked as there."""
         v = snap.read(data, where, _CASH_FIELDS)
-        table = Table.from_snapshot(v["table"], rng=rng, timer=timer, where=f"{where}.table")
-        if table.tournament:
+        if v["table"].get("tournament") is True:  # (before its players are read as one's)
             field = f"{where}.table.tournament"
             raise ConfigError(f"{field}: a cash game's table is not a tournament's", field=field)
+        table = Table.from_snapshot(v["table"], rng=rng, timer=timer, where=f"{where}.table")
         seconds: float | None = v["seconds"]
         game = cls.__new__(cls)
         began = None if seconds is None else clock() - seconds
