@@ -93,6 +93,7 @@ def test_a_default_freezeout_ends_with_one_winner_and_every_place() -> None:
 def test_a_custom_schedule_by_hands_with_antes() -> None:
     game = Tournament(["Ann", "Bob", "Cid"], stack=500, rng=2,
                       schedule=Schedule.parse("10/20/2@3h, 20/40/5@3h"))  # fmt: skip
+    assert game.table.blinds.hands == 3  # (the first level's length told as the later ones')
     blinds = []
     for _ in range(8):
         if game.finished:

@@ -77,6 +77,7 @@ class Tournament:
                 field="seats",
                 value=seats,
             )
+        table.set_blinds(level)  # (the schedule's own level: with its length)
         for seat, name in enumerate(names):
             table.sit(seat, name, stack)
         self._setup(standings, schedule, stack, table, level_index, clock, None)
