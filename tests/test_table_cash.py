@@ -60,6 +60,15 @@ def test_buy_ins_stay_within_the_table_limits() -> None:
         game.add_chips(0, 60)
     with pytest.raises(ConfigError, match="minimum must be positive and at most the maximum"):
         CashGame(small_blind=1, big_blind=2, min_buy_in=300, max_buy_in=200)
+    for settings, said in (
+        ({"min_buy_in": "40"}, "min_buy_in is a whole number, not '40'"),
+        ({"max_hands": 1.5}, "max_hands is a whole number"),
+        ({"max_hands": True}, "max_hands is a whole number"),
+        ({"max_seconds": float("inf")}, "max_seconds is a finite number"),
+    ):
+        with pytest.raises(ConfigError, match=said) as err:  # (not a TypeError deep inside)
+            CashGame(small_blind=1, big_blind=2, **settings)  # type: ignore[arg-type]
+        assert err.value.field == next(iter(settings))
 
 
 def test_rake_has_a_cap_and_no_flop_no_drop() -> None:

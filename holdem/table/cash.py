@@ -13,6 +13,7 @@ by hands or time, an optional rake, and each player's result.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -95,6 +96,20 @@ class CashGame:
         """The game's state (checked): a new one's, or one made from a snapshot."""
         self.table = table
         big_blind = table.blinds.big_blind
+        for name, value, whole in (("min_buy_in", min_buy_in, True),
+                                   ("max_buy_in", max_buy_in, True),
+                                   ("max_hands", max_hands, True),
+                                   ("max_seconds", max_seconds, False)):  # fmt: skip
+            if value is None:
+                continue
+            kinds = int if whole else int | float
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, kinds)
+                or (not whole and not math.isfinite(value))
+            ):
+                what = "a whole number" if whole else "a finite number of seconds"
+                raise ConfigError(f"{name} is {what}, not {value!r}", field=name, value=value)
         self.min_buy_in = 40 * big_blind if min_buy_in is None else min_buy_in
         self.max_buy_in = 100 * big_blind if max_buy_in is None else max_buy_in
         if not 0 < self.min_buy_in <= self.max_buy_in:
