@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from holdem.config import Structure
-from holdem.errors import HoldemError
+from holdem.errors import HistoryFormatError, HoldemError
 from holdem.histories import PhhWriter, PokerStarsWriter, record
 from holdem.rooms import Limits, Room, Store, hand_of, serve, table_number
 
@@ -73,7 +73,10 @@ def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, Counter[str
                 try:
                     writer.write(record(hand, hand_id=stored.hand_id, tournament=tournament,
                                         fields=fields))  # fmt: skip
-                except HoldemError as exc:  # (nothing of the hand written)
+                except HistoryFormatError as exc:  # (nothing of the hand written)
+                    skipped[exc.reason] += 1
+                    continue
+                except HoldemError as exc:
                     skipped[str(exc)] += 1
                     continue
                 written += 1
