@@ -278,6 +278,26 @@ def _between_seats(seat: int, start: int, end: int) -> bool:
     return start < seat < end if start < end else seat > start or seat < end
 
 
+def test_a_player_waiting_for_the_big_blind_may_choose_to_post_instead() -> None:
+    table = Table(6, small_blind=1, big_blind=2, rng=3)
+    for seat, name in enumerate(["Ann", "Bob", "Cid", "Dee", "Eve"]):
+        table.sit(seat, name, 200)
+    table.sit_out(4)
+    while not table.seats[4].missed_big:  # (the big blind passes Eve while she is away)
+        table.play_hand(passive)
+    table.sit_in(4)
+    assert table.seats[4].status == "waiting"
+    table.sit_in(4, post=True)  # (she would rather post than wait)
+    assert table.seats[4].status == "posting"
+    for _ in range(6):
+        result = table.play_hand(passive)
+        if 4 in result.plan.dealt:
+            break
+    assert (4, "big") in result.plan.posts and result.plan.big_blind != 4
+    with pytest.raises(TableError, match="Eve is not sitting out"):
+        table.sit_in(4)
+
+
 def test_bad_requests_are_refused_with_the_reason() -> None:
     table = table_of(["Ann", None, None])
     with pytest.raises(TableError, match="seat 0 is taken by Ann"):

@@ -453,8 +453,15 @@ class Table:
     def sit_in(self, seat: int, *, post: bool = False) -> None:
         """The player comes back.  Owing no blinds, they are dealt in at once;
         owing some, they post them (``post``: the big blind live and the small
-        blind dead) or wait for the big blind."""
+        blind dead) or wait for the big blind.  A player waiting for the big
+        blind (back, or rebought after losing every chip) may choose to post
+        instead: ``sit_in(seat, post=True)`` again."""
         state = self._seat(seat)
+        if state.status == "waiting" and post:
+            state.status = "posting"
+            self._plans.changed(seat)
+            self.emit(SatIn(seat=seat, name=state.name, how="posting"))
+            return
         if state.status != "sitting_out":
             raise TableError(f"{state.name} is not sitting out", seat=seat)
         if not state.chips:
