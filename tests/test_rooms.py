@@ -595,6 +595,24 @@ def test_a_migration_cut_short_leaves_the_file_as_it_was(
         assert db.execute("SELECT value FROM meta").fetchone() == ("3.0",)
 
 
+def test_a_cash_player_back_from_sitting_out_waits_for_the_big_blind_or_posts(
+    tmp_path: Path,
+) -> None:
+    room, (ann, ben, _), _, _ = _cut_hand_room(tmp_path / "room.sqlite")
+    served = room.tables["t1"].served
+    assert served is not None
+    while not served.table.seats[2].missed_big:  # (the big blind passes Ben, away)
+        hand = served.table.hand
+        assert hand is not None
+        legal = hand.legal_actions()
+        assert legal is not None
+        ann.result("act", table="t1", action={"kind": "check" if legal.check else "fold"})
+    assert ben.result("back", table="t1")["status"] == "waiting"
+    assert ben.result("back", table="t1", post=True)["status"] == "posting"
+    error = ben.ask("back", table="t1", post="yes")["error"]
+    assert error["code"] == "invalid_field" and error["field"] == "post"
+
+
 def test_a_room_file_of_the_first_schema_is_taken_to_this_one(tmp_path: Path) -> None:
     import sqlite3
 

@@ -54,14 +54,20 @@ class Seats(Core):
 
     def _back(self, connection: Connection, f: Fields) -> dict[str, Any]:
         table = self._table_of(connection, f, join=False)
+        post = f.boolean("post", default=False)
         f.done()
         session = self._own(connection, table)
-        self._come_back(table, session.seat)
+        self._come_back(table, session.seat, post=post)
         session.away = False
-        return {"table": table.id, "seat": session.seat, "back": True}
+        served = table.served
+        info = None if served is None else served.table.seat(session.seat)
+        return {"table": table.id, "seat": session.seat, "back": True,
+                "status": None if info is None else info.status}  # fmt: skip
 
-    def _come_back(self, table: RoomTable, seat: int) -> None:
-        """A player away (two timeouts) or sitting out is dealt in again."""
+    def _come_back(self, table: RoomTable, seat: int, *, post: bool = False) -> None:
+        """A player away (two timeouts) or sitting out is dealt in again; at a
+        cash table, one who owes blinds waits for the big blind, or with
+        ``post`` posts them to be dealt in at once (R3)."""
         served = table.served
         if served is None:
             return
@@ -69,9 +75,11 @@ class Seats(Core):
         if seat in t.away:
             t.come_back(seat)
         info = t.seat(seat)
-        if info is not None and info.status == "sitting_out":
+        if info is not None and (
+            info.status == "sitting_out" or (post and info.status == "waiting")
+        ):
             try:
-                t.sit_in(seat)
+                t.sit_in(seat, post=post)
             except TableError as exc:  # (no chips: add_chips first)
                 raise ProtocolError("table_error", str(exc)) from None
         self._save(table)
