@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import json
 import random
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rooms_helpers import FAST, check_stream, play_out, players
 
 from holdem.rooms import Limits, Room, Store, hand_of
@@ -611,6 +614,80 @@ def test_a_cash_player_back_from_sitting_out_waits_for_the_big_blind_or_posts(
     assert ben.result("back", table="t1", post=True)["status"] == "posting"
     error = ben.ask("back", table="t1", post="yes")["error"]
     assert error["code"] == "invalid_field" and error["field"] == "post"
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**32))
+def test_random_cash_sessions_with_restarts_keep_every_chip_and_every_seat(seed: int) -> None:
+    """Joins, leaves, top-ups, decisions and timeouts at random, and servers
+    killed at random (a room made again on the same file): after each
+    restart the results add up to zero, every seat at the game is played by
+    somebody (a session or a bot) and is in the store."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "room.sqlite"
+        now = [0.0]
+        room = Room(Store(path), seed=seed, clock=lambda: now[0])
+        (ann,) = players(room, 1)
+        made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0,
+                          small_blind=1, big_blind=2, min_buy_in=40, max_buy_in=400,
+                          buy_in=200, timer={"seconds": 5, "time_bank": 0})  # fmt: skip
+        ann.result("add_bots", table="t1", level="calling-station", count=1)
+        ann.result("start", table="t1")
+        tokens = {"Ann": made["token"]}
+        names = iter(f"P{i}" for i in range(1000))
+        conn = None
+        for _ in range(150):
+            table = room.tables.get("t1")
+            if table is None or not table.live:  # (everybody left: closed)
+                break
+            served = table.served
+            assert served is not None
+            if conn is not None and conn.conn in room._connections:
+                room.disconnect(conn.conn)  # (one connection a step: gone after it)
+            (conn,) = players(room, 1)
+            roll = rng.random()
+            if roll < 0.08:
+                name = next(names)
+                reply = conn.ask("join", code=made["code"], name=name, buy_in=rng.randint(40, 400))
+                if "result" in reply:
+                    tokens[name] = reply["result"]["token"]
+            elif roll < 0.25 and tokens:
+                name = rng.choice(sorted(tokens))
+                reply = conn.ask("resume", token=tokens.pop(name))
+                if "result" in reply:
+                    tokens[name] = reply["result"]["token"]
+                    if roll < 0.14:
+                        conn.ask("leave", table="t1")
+                        tokens.pop(name)
+                    else:
+                        conn.ask("add_chips", table="t1", chips=rng.randint(1, 200))
+            elif roll < 0.31:
+                room = Room(Store(path), seed=rng.randrange(2**32), clock=lambda: now[0])
+                conn = None
+                served = room.tables["t1"].served
+                assert served is not None
+                results = served.results()["results"]
+                assert sum(r["net"] for r in results.values()) == 0
+                stored = {r.seat for r in Store(path).seats("t1")}
+                for seat in served.table.seats:
+                    assert seat in served.owners or seat in served.bots, seat
+                    assert seat in stored, seat
+            else:  # the player to act decides, or the timer plays the seat
+                hand = served.table.hand
+                session = None if hand is None else served.owners.get(hand.actor or -1)
+                owner = next((n for n in tokens if session is not None
+                              and room._sessions[session].name == n), None)  # fmt: skip
+                if hand is None or owner is None:
+                    now[0] += 6
+                    room.tick()
+                    continue
+                reply = conn.ask("resume", token=tokens.pop(owner))
+                tokens[owner] = reply["result"]["token"]
+                legal = hand.legal_actions()
+                assert legal is not None
+                kind = "check" if legal.check else "call" if rng.random() < 0.7 else "fold"
+                conn.ask("act", table="t1", action={"kind": kind})
 
 
 def test_a_room_file_of_the_first_schema_is_taken_to_this_one(tmp_path: Path) -> None:
