@@ -195,11 +195,14 @@ def load(ports: list[int], first: int, tables: int, seconds: float, seed: int) -
             if not data:
                 raise RuntimeError("the server closed a connection")
             now = time.perf_counter()
+            refused = len(client.errors)
             for line in client.lines(data):
                 if client.answer(line):
                     sent = acted.pop(client.index, None)
                     if sent is not None:
                         latencies.append(now - sent)
+            if len(client.errors) > refused:  # (a refused action: no turn follows it)
+                acted.pop(client.index, None)
             if client.out:
                 client.sock.sendall(b"\n".join(client.out) + b"\n")
                 client.out.clear()

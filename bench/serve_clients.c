@@ -182,6 +182,7 @@ static void read_line(Client *c, const char *line) {
         }
     } else if (strncmp(line, "{\"id\":", 6) == 0 && strstr(line, "\"error\":") != NULL) {
         if (!errors++) snprintf(first_error, sizeof first_error, "%.200s", line);
+        acted[c->table] = 0; /* (a refused action: no turn follows it) */
     }
 }
 
