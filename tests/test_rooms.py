@@ -662,7 +662,10 @@ def test_random_cash_sessions_with_restarts_keep_every_chip_and_every_seat(seed:
                         tokens.pop(name)
                     else:
                         conn.ask("add_chips", table="t1", chips=rng.randint(1, 200))
-            elif roll < 0.31:
+            elif roll < 0.28:  # (a turn's time runs out)
+                now[0] += 6
+                room.tick()
+            elif roll < 0.34:
                 room = Room(Store(path), seed=rng.randrange(2**32), clock=lambda: now[0])
                 conn = None
                 served = room.tables["t1"].served
@@ -675,7 +678,8 @@ def test_random_cash_sessions_with_restarts_keep_every_chip_and_every_seat(seed:
                     assert seat in stored, seat
             else:  # the player to act decides, or the timer plays the seat
                 hand = served.table.hand
-                session = None if hand is None else served.owners.get(hand.actor or -1)
+                actor = None if hand is None else hand.actor
+                session = None if actor is None else served.owners.get(actor)
                 owner = next((n for n in tokens if session is not None
                               and room._sessions[session].name == n), None)  # fmt: skip
                 if hand is None or owner is None:

@@ -15,8 +15,8 @@ Two button policies:
   (a dead small blind: nobody posts it) and the button may sit on an empty
   seat (a dead button).  Nobody posts the big blind twice in a row, nobody
   skips it, and a player takes the button only after the blinds.
-- ``"moving"`` (casual games): the button moves to the next player dealt in
-  last hand, the blinds follow it; nobody owes missed blinds, but a player
+- ``"moving"`` (casual games): the button moves to the next player dealt
+  in, the blinds follow it; nobody owes missed blinds, but a player
   sitting between the last button and the last big blind (new, or back from
   sitting out) waits until the button has passed (R3), so nobody posts the
   big blind twice in a row.
@@ -335,23 +335,21 @@ def _missed(
 
 
 def _moving(seats: Mapping[int, Seat], last: Positions, tournament: bool) -> Plan | None:
-    """The button to the next player dealt in last hand (the last small
-    blind, when still there), the blinds after it.  A player sitting where
-    the button and the blinds pass over now, between the last button and the
-    last big blind (not dealt in last hand: those seats sat side by side),
-    waits until the button has passed (R3), so nobody posts the big blind
-    twice in a row; a new player takes the button once they have played
-    (unless too few others are left).  Nobody owes missed blinds."""
+    """The button to the next player dealt in (the last small blind, when
+    still there), the blinds after it.  A player sitting where the button and
+    the blinds pass over now, between the last button and the last big blind
+    (not dealt in last hand: those seats sat side by side, but for the small
+    blind's), waits until the button has passed (R3), so nobody posts the big
+    blind twice in a row.  Nobody owes missed blinds."""
     dealt = _present(seats, tournament)
     if len(dealt) < 2:
         return None
-    passed = [s for s in dealt if s != last.small_blind
-              and _between(s, last.button, last.big_blind)]  # fmt: skip
+    passed = [s for s in dealt if _between(s, last.button, last.big_blind)
+              and (s != last.small_blind or seats[s].new)]  # fmt: skip
     if len(dealt) - len(passed) >= 2:
         dealt = [s for s in dealt if s not in passed]
     elif len(dealt) > 2:  # (too few dealt in last hand are left: the big blind moves on)
         big = _after(last.big_blind, dealt)[0]
         before = [s for s in reversed(_after(big, dealt)) if s != big]
         return _from_button(dealt, before[1], last.big_blind)
-    played = [s for s in dealt if not seats[s].new]
-    return _from_button(dealt, _after(last.button, played or dealt)[0], last.big_blind)
+    return _from_button(dealt, _after(last.button, dealt)[0], last.big_blind)
