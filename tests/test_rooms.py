@@ -622,7 +622,8 @@ def test_random_cash_sessions_with_restarts_keep_every_chip_and_every_seat(seed:
     """Joins, leaves, top-ups, decisions and timeouts at random, and servers
     killed at random (a room made again on the same file): after each
     restart the results add up to zero, every seat at the game is played by
-    somebody (a session or a bot) and is in the store."""
+    somebody (a session or a bot) and is in the store, and each player has
+    the chips they had when the cut hand began, and those they added in it."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "room.sqlite"
@@ -635,6 +636,7 @@ def test_random_cash_sessions_with_restarts_keep_every_chip_and_every_seat(seed:
         ann.result("add_bots", table="t1", level="calling-station", count=1)
         ann.result("start", table="t1")
         tokens = {"Ann": made["token"]}
+        added: dict[str, tuple[int, int]] = {}  # name -> (hand, chips added in it for after it)
         names = iter(f"P{i}" for i in range(1000))
         conn = None
         for _ in range(150):
@@ -661,21 +663,43 @@ def test_random_cash_sessions_with_restarts_keep_every_chip_and_every_seat(seed:
                         conn.ask("leave", table="t1")
                         tokens.pop(name)
                     else:
-                        conn.ask("add_chips", table="t1", chips=rng.randint(1, 200))
+                        chips = rng.randint(1, 200)
+                        reply = conn.ask("add_chips", table="t1", chips=chips)
+                        number = served.table.hands_played + 1
+                        if "result" in reply and not reply["result"]["now"]:
+                            before = added.get(name, (number, 0))
+                            added[name] = (
+                                number,
+                                chips + (before[1] if before[0] == number else 0),
+                            )
             elif roll < 0.28:  # (a turn's time runs out)
                 now[0] += 6
                 room.tick()
             elif roll < 0.34:
+                # what each player should have: the chips they began the cut hand with
+                # (those not in it: what they have), and those they added in it
+                hand = served.table.hand
+                number = served.table.hands_played + 1
+                began = (
+                    {}
+                    if hand is None
+                    else dict(zip(hand.config.names or (), hand.config.stacks, strict=True))
+                )
+                due = {p.name: began.get(p.name, p.chips) for p in served.table.seats.values()}
+                for name, (when, chips) in added.items():
+                    if when == number and name in due:
+                        due[name] += chips
                 room = Room(Store(path), seed=rng.randrange(2**32), clock=lambda: now[0])
-                conn = None
+                conn, added = None, {}  # (what was added is on the stacks again now)
                 served = room.tables["t1"].served
                 assert served is not None
                 results = served.results()["results"]
                 assert sum(r["net"] for r in results.values()) == 0
                 stored = {r.seat for r in Store(path).seats("t1")}
-                for seat in served.table.seats:
+                for seat, player in served.table.seats.items():
                     assert seat in served.owners or seat in served.bots, seat
                     assert seat in stored, seat
+                    assert player.chips == due[player.name], (player.name, due)
             else:  # the player to act decides, or the timer plays the seat
                 hand = served.table.hand
                 actor = None if hand is None else hand.actor
