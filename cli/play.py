@@ -19,7 +19,7 @@ import click
 from holdem import ActionKind, Decision, LegalActions, PlayerView, evaluate
 from holdem.bots import BOTS, make_bot
 from holdem.config import Structure
-from holdem.histories import PhhWriter, PokerStarsWriter, record
+from holdem.histories import PhhWriter, PokerStarsWriter, date_fields, record
 from holdem.protocol.programs import PREFIX, Program, parse_command
 from holdem.table import (
     ActionTaken,
@@ -242,15 +242,7 @@ class Histories:
         self.count = 0
 
     def write(self, result: HandResult, *, tournament: bool, fields: dict[str, object]) -> None:
-        now = datetime.datetime.now(datetime.UTC)
-        fields = {
-            **fields,
-            "year": now.year,
-            "month": now.month,
-            "day": now.day,
-            "time": now.time().replace(microsecond=0, tzinfo=None),
-            "time_zone_abbreviation": "UTC",
-        }
+        fields = {**fields, **date_fields(datetime.datetime.now(datetime.UTC))}
         history = record(
             result.played,
             hand_id=str(result.hand),

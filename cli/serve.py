@@ -15,7 +15,7 @@ import click
 
 from holdem.config import Structure
 from holdem.errors import HistoryFormatError, HoldemError
-from holdem.histories import PhhWriter, PokerStarsWriter, record
+from holdem.histories import PhhWriter, PokerStarsWriter, date_fields, record
 from holdem.rooms import Limits, Room, Store, hand_of, serve, table_number
 
 from .engine import parse_address
@@ -34,14 +34,6 @@ def _open_store(data: str) -> Store:
         return Store(folder / DATA_FILE)
     except (OSError, sqlite3.Error, ValueError) as exc:
         raise click.BadParameter(f"{data}: {exc}", param_hint="'--data'") from None
-
-
-def _date_fields(when: float) -> dict[str, Any]:
-    """PHH's date fields of a moment (Unix time), in UTC (PHH's time without
-    a zone; PokerKit reads no ``time_zone_abbreviation``)."""
-    moment = datetime.datetime.fromtimestamp(when, datetime.UTC)
-    return {"year": moment.year, "month": moment.month, "day": moment.day,
-            "time": moment.time().replace(microsecond=0), "time_zone": "UTC"}  # fmt: skip
 
 
 def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, Counter[str]]:
@@ -64,7 +56,8 @@ def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, Counter[str
                     skipped["PHH cannot hold pot-limit hold'em (--pokerstars writes them)"] += 1
                     continue
                 row = rows.get(stored.table)
-                fields: dict[str, Any] = {"table": stored.table, **_date_fields(stored.finished)}
+                finished = datetime.datetime.fromtimestamp(stored.finished, datetime.UTC)
+                fields: dict[str, Any] = {"table": stored.table, **date_fields(finished)}
                 if row is not None and isinstance(row.settings.get("seats"), int):
                     fields["seat_count"] = row.settings["seats"]
                 tournament = row is not None and row.game == "tournament"
@@ -73,11 +66,8 @@ def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, Counter[str
                 try:
                     writer.write(record(hand, hand_id=stored.hand_id, tournament=tournament,
                                         fields=fields))  # fmt: skip
-                except HistoryFormatError as exc:  # (nothing of the hand written)
-                    skipped[exc.reason] += 1
-                    continue
-                except HoldemError as exc:
-                    skipped[str(exc)] += 1
+                except HoldemError as exc:  # (nothing of the hand written)
+                    skipped[exc.reason if isinstance(exc, HistoryFormatError) else str(exc)] += 1
                     continue
                 written += 1
         part.replace(out)

@@ -810,3 +810,24 @@ def test_the_c_toml_reader_reads_most_edited_hands_itself() -> None:
         lines[i] = lines[i][:j] + rng.choice("0123456789 ,'") + lines[i][j + 1 :]
         read += agrees_with_tomllib(lines)
     assert read > 200, read
+
+
+def test_date_fields_give_a_moment_in_utc_to_both_forms() -> None:
+    import datetime
+
+    from holdem import Hand, HandConfig
+    from holdem.histories import date_fields, record, to_phh, to_pokerstars
+
+    moment = datetime.datetime(2026, 12, 1, 20, 43, 25, 999, tzinfo=datetime.timezone(
+        datetime.timedelta(hours=-5)))  # fmt: skip
+    fields = date_fields(moment)
+    assert fields == {"year": 2026, "month": 12, "day": 2, "time": datetime.time(1, 43, 25),
+                      "time_zone": "UTC"}  # fmt: skip
+    hand = Hand(HandConfig((100, 100), 0, 1, 2), rng=1)
+    while not hand.done:
+        legal = hand.legal_actions()
+        assert legal is not None
+        hand.act(legal.check_or_fold())
+    history = record(hand, hand_id="7", fields=fields)
+    assert " - 2026/12/02 1:43:25 UTC" in to_pokerstars(history).splitlines()[0]
+    assert to_phh(history)["time_zone"] == "UTC"

@@ -61,7 +61,7 @@ if TYPE_CHECKING:
         decimal_places,
     )
     from .parallel import MAX_JOBS, SPLIT_BYTES, validate_files
-    from .phh import PhhWriter, read_phh, read_phh_text, to_phh, write_phh
+    from .phh import PhhWriter, date_fields, read_phh, read_phh_text, to_phh, write_phh
     from .playback import (
         Replay,
         completed_claims,
@@ -107,7 +107,7 @@ _EXPORTS = {
         "decimal_places",
     ),
     "parallel": ("MAX_JOBS", "SPLIT_BYTES", "validate_files"),
-    "phh": ("PhhWriter", "read_phh", "read_phh_text", "to_phh", "write_phh"),
+    "phh": ("PhhWriter", "date_fields", "read_phh", "read_phh_text", "to_phh", "write_phh"),
     "pokerstars": ("read_pokerstars", "read_pokerstars_text"),
     "pokerstars_writer": ("PokerStarsWriter", "to_pokerstars", "write_pokerstars"),
     "playback": (
@@ -159,6 +159,7 @@ __all__ = [
     "Problem",
     "Replay",
     "completed_claims",
+    "date_fields",
     "decimal_places",
     "detect_format",
     "find_files",

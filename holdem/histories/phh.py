@@ -24,6 +24,7 @@ button posts the small one): the model stores what each player posts.
 
 from __future__ import annotations
 
+import datetime
 import io
 import re
 import tomllib
@@ -57,7 +58,7 @@ from .model import (
     decimal_places,
 )
 
-__all__ = ["PhhWriter", "read_phh", "read_phh_text", "to_phh", "write_phh"]
+__all__ = ["PhhWriter", "date_fields", "read_phh", "read_phh_text", "to_phh", "write_phh"]
 
 #: Arrays and tables nested deeper than this are refused (PHH's are 2 deep).
 MAX_DEPTH = 32
@@ -1153,6 +1154,17 @@ def _field_name(key: str, value: Any) -> str:
 _DATE = re.compile(
     r"(\d{4})/(\d{1,2})/(\d{1,2})\s*-?\s*(\d{1,2}):(\d{2}):(\d{2})(?:\s*\(?(ET)\)?)?"
 )
+
+
+def date_fields(moment: datetime.datetime) -> dict[str, Any]:
+    """PHH's date fields of a moment, for :func:`~holdem.histories.record`'s
+    ``fields``: ``year``, ``month``, ``day`` and ``time`` in UTC, with
+    ``time_zone`` ``"UTC"`` (a zone PokerKit reads; PokerStars text writes
+    the date with ``UTC``)."""
+    moment = moment.astimezone(datetime.UTC)
+    return {"year": moment.year, "month": moment.month, "day": moment.day,
+            "time": moment.time().replace(microsecond=0, tzinfo=None),
+            "time_zone": "UTC"}  # fmt: skip
 
 
 def _date_fields(text: str) -> dict[str, Any]:
