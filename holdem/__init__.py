@@ -97,9 +97,11 @@ def __getattr__(name: str) -> Any:
         from importlib.metadata import PackageNotFoundError, version
 
         try:
-            return version("holdem")
+            found = version("holdem")
         except PackageNotFoundError:  # pragma: no cover - running from a source tree
-            return "0+unknown"
+            found = "0+unknown"
+        globals()[name] = found  # (read once: a room server says it in every hello)
+        return found
     raise AttributeError(f"module 'holdem' has no attribute {name!r}")
 
 
