@@ -5,7 +5,7 @@
   reads holdem._core's tables (see csrc/hd_fastcall.c for why);
 - holdem._engine: the state and rules of one hand (csrc/hd_hand.c) and the
   C base class of holdem.hand.Hand on them (csrc/hd_engine.c), reading the
-  same tables.
+  same tables; and the JSON text of its views and records (csrc/hd_json.c).
 
 All three use the limited API, so one abi3 wheel serves
 CPython 3.11 and later.
@@ -32,7 +32,7 @@ fastcall = extension(
     "holdem._fastcall",
     ["csrc/hd_fastcall.c", "csrc/hd_shuffle.c", "csrc/hd_toml.c", "csrc/hd_phh.c"],
 )
-engine = extension("holdem._engine", ["csrc/hd_engine.c", "csrc/hd_hand.c"])
+engine = extension("holdem._engine", ["csrc/hd_engine.c", "csrc/hd_hand.c", "csrc/hd_json.c"])
 
 setup(
     cffi_modules=["csrc/build_ffi.py:ffibuilder"],

@@ -1661,6 +1661,17 @@ static PyMethodDef module_methods[] = {
     {"script_cards", (PyCFunction)(void (*)(void))script_cards, METH_FASTCALL, script_cards_doc},
     {"bind_config", (PyCFunction)(void (*)(void))bind_config, METH_FASTCALL, bind_config_doc},
     {"restack", (PyCFunction)(void (*)(void))restack, METH_FASTCALL, restack_doc},
+    {"bind_json", (PyCFunction)(void (*)(void))hd_bind_json, METH_FASTCALL,
+     "bind_json($module, view, slots, cards, statuses, kinds, phases, streets, /)\n--\n\n"
+     "Binds the JSON writers to PlayerView (the names of its slots, in the order\n"
+     "of holdem.views._VIEW_FIELDS) and to the texts of the cards (52), the\n"
+     "statuses, and the members of ActionKind, Phase and Street."},
+    {"view_json", (PyCFunction)(void (*)(void))hd_view_json, METH_FASTCALL,
+     "view_json($module, view, since, config_text, /)\n--\n\n"
+     "encode(view.to_dict(since)) (config_text: the configuration's JSON),\n"
+     "written in C; None for a view with an outcome (the hand is over)."},
+    {"record_json", (PyCFunction)(void (*)(void))hd_record_json, METH_O,
+     "record_json($module, record, /)\n--\n\nencode(record.to_dict()), written in C."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -134,6 +134,11 @@ PyObject *hd_new_ref(PyObject *o);
 PyObject *hd_log_record(HandCore *h, int kind, int p, int street, int64_t amount, int64_t to, int all_in, PyObject *cards, int pot);
 PyObject *hd_card_pair(int8_t a, int8_t b);
 
+/* --- hd_json.c: the JSON text of views and records (module functions) */
+PyObject *hd_bind_json(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *hd_view_json(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *hd_record_json(PyObject *self, PyObject *record);
+
 /* --- hd_hand.c: the rules; -1 or NULL on error (an exception is set) */
 int hd_run(HandCore *h);
 int hd_advance(HandCore *h, int p);

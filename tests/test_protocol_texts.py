@@ -1,6 +1,6 @@
-"""The JSON text of a program's turn (holdem.protocol.texts): written from kept
-parts for speed, it must say exactly what the view's wire form says, for any
-view of any hand (any seat, the spectator, every delta)."""
+"""The JSON text of a program's turn (holdem.protocol.texts): written in C for
+speed, it must be exactly the text of the view's wire form, for any view of
+any hand (any seat, the spectator, every delta), and each record's too."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from holdem import Decision, Hand, HandConfig, LegalActions
 from holdem.errors import WireError
 from holdem.protocol import texts
-from holdem.protocol.texts import view_text
+from holdem.protocol.messages import encode
+from holdem.protocol.texts import records_text, view_text
 from holdem.views import PlayerView
 
 
@@ -37,17 +38,34 @@ def test_a_view_s_text_is_its_wire_form(config: HandConfig, seed: int) -> None:
             since = min(since, view.log_length)
             text = view_text(view, since)
             assert text.isascii()
+            assert text == encode(view.to_dict(since))  # (the same keys, order, spacing)
             assert json.loads(text) == view.to_dict(since)
+    for record in hand.log:
+        assert records_text((record,)) == f"[{encode(record.to_dict())}]"
 
 
-def test_the_keeps_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_configurations_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(texts, "MOST_KEPT", 3)
-    hand = Hand(HandConfig((100,) * 6, 0, 1, 2), rng=3)
-    while not hand.done:
+    for stack in range(100, 110):
+        hand = Hand(HandConfig((stack,) * 6, 0, 1, 2), rng=3)
         view = hand.view(hand.actor)
         assert json.loads(view_text(view)) == view.to_dict()
-        assert len(texts._RECORDS) <= 3 and len(texts._NUMBERS) <= 3
-        hand.act(Decision.check() if view.legal and view.legal.check else Decision.call())
+        assert len(texts._CONFIGS) <= 3
+        hand.act(Decision.call())
+        assert view_text(hand.view(0)) == encode(hand.view(0).to_dict())
+
+
+def test_the_c_writer_refuses_what_is_no_view_or_record() -> None:
+    from holdem import _engine
+
+    hand = Hand(HandConfig((100, 100), 0, 1, 2), rng=1)
+    view = hand.view(0)
+    with pytest.raises(ValueError, match=r"log index 9 is outside 0\.\.\d"):
+        view_text(view, 9)
+    with pytest.raises(TypeError):
+        _engine.view_json(view.to_dict(), 0, "{}")
+    with pytest.raises(TypeError):
+        _engine.record_json(("call", 1))
 
 
 def test_a_delta_leaves_the_configuration_out_and_its_reader_puts_it_back() -> None:

@@ -1,19 +1,21 @@
-"""The JSON text of a view, written from kept parts: what a program's ``turn``
-line carries (:mod:`~holdem.protocol.programs`), made at every decision.
+"""The JSON text of a view, of a log's records and of a protocol message,
+made at every decision: what a program's ``turn`` line carries
+(:mod:`~holdem.protocol.programs`), and a server's ``turn`` and ``action``
+events.
 
-:func:`view_text` gives the same JSON as ``encode(view.to_dict(since))``
-(the same keys and values; a test holds it to that over random hands), in
-a fraction of the time: the parts that do not change within a hand or
-between hands (the configuration, each record, a legal menu, the cards,
-the statuses) are written once and kept, and the numbers are joined as
-text.  The keeps are bounded: each is emptied when it grows past
-:data:`MOST_KEPT` entries.
+:func:`view_text` gives the same text as ``encode(view.to_dict(since))``,
+and a record's the same as ``encode(record.to_dict())``, written in C
+(``csrc/hd_json.c``) from the objects the engine built, a tenth of what
+the dicts and the encoder cost (a test holds them to that over random
+hands).  A view of a hand that is over, whose outcome only Python writes,
+goes the slow way.  A hand's configuration is written once and kept
+(:func:`config_text`, at most :data:`MOST_KEPT`).
 
 >>> from holdem import Hand, HandConfig
 >>> import json
 >>> hand = Hand(HandConfig((100, 100), 0, 1, 2), rng=1)
 >>> view = hand.view(hand.actor)
->>> json.loads(view_text(view)) == view.to_dict()
+>>> view_text(view) == encode(view.to_dict())
 True
 """
 
@@ -22,27 +24,32 @@ from __future__ import annotations
 import json.encoder
 from typing import Any
 
-from ..actions import Action, LegalActions, Street
+from .. import _engine
+from ..actions import STATUS_NAMES, Action, ActionKind, Phase, Street
 from ..cards import format_card
 from ..config import HandConfig
-from ..views import PlayerView
+from ..hand import Hand  # (the engine bound to its records first)
+from ..views import _VIEW_FIELDS, PlayerView
 from .messages import encode
 
 __all__ = ["MOST_KEPT", "config_text", "message_text", "plain", "records_text", "view_text"]
 
-#: The most entries a keep holds before it is emptied.
+#: The most configurations :func:`config_text` keeps before it forgets them.
 MOST_KEPT = 4096
 
-_CARDS = tuple(f'"{format_card(c)}"' for c in range(52))
-_STREETS = {street: street.label for street in Street}
-_BOOL = {True: "true", False: "false"}
-_RECORDS: dict[int, tuple[Action, str]] = {}  # by id: the record kept beside its text
-_NUMBERS: dict[tuple[int, ...], str] = {}
-#: the joined text of a log, by its first record's id: (first, length, last, text)
-_LOGS: dict[int, tuple[Action, int, Action, str]] = {}
-_MENUS: dict[LegalActions, str] = {}
-_STATUSES: dict[tuple[int, ...], str] = {}
-_CONFIGS: dict[int, tuple[HandConfig, str]] = {}  # by id, as the records
+_engine.bind_json(
+    PlayerView,
+    _VIEW_FIELDS,
+    tuple(format_card(c) for c in range(52)),
+    STATUS_NAMES,
+    tuple(kind.value for kind in ActionKind),
+    tuple(phase.value for phase in Phase),
+    tuple(street.label for street in Street),
+)
+_view_json = _engine.view_json
+_record = _engine.record_json
+_CONFIGS: dict[int, tuple[HandConfig, str]] = {}  # by id: the configuration kept beside its text
+_ = Hand
 
 
 def config_text(config: HandConfig) -> str:
@@ -57,147 +64,14 @@ def config_text(config: HandConfig) -> str:
 
 
 def records_text(log: tuple[Action, ...]) -> str:
-    """The JSON list of a log's records (each written once, as :func:`view_text` does)."""
-    return f"[{_log_text(log)}]"
-
-
-def _log_text(log: tuple[Action, ...]) -> str:
-    """The records of a log, written and joined: kept by the log's first
-    record, so that a hand's next view adds only its new records (the views
-    of a hand share their records)."""
-    if not log:
-        return ""
-    first = log[0]
-    kept = _LOGS.get(id(first))
-    if kept is not None and kept[0] is first:
-        _, count, last, text = kept
-        if count <= len(log) and log[count - 1] is last:
-            if count == len(log):
-                return text
-            text = f"{text},{','.join([_record(r) for r in log[count:]])}"
-            _LOGS[id(first)] = (first, len(log), log[-1], text)
-            return text
-    text = ",".join([_record(r) for r in log])
-    if len(_LOGS) >= MOST_KEPT:
-        _LOGS.clear()
-    _LOGS[id(first)] = (first, len(log), log[-1], text)
-    return text
-
-
-def _cards(cards: tuple[int, ...]) -> str:
-    return "[" + ",".join([_CARDS[c] for c in cards]) + "]"
-
-
-def _numbers(values: tuple[int, ...]) -> str:
-    text = _NUMBERS.get(values)
-    if text is None:
-        if len(_NUMBERS) >= MOST_KEPT:
-            _NUMBERS.clear()
-        text = _NUMBERS[values] = "[" + ",".join(map(str, values)) + "]"
-    return text
-
-
-def _record(record: Action) -> str:
-    # Records are kept by identity (hashing one hashes its enum, slowly): a
-    # hand's log holds the same records from view to view.  The record is
-    # kept too, so that its id is not another's while it is in the keep.
-    kept = _RECORDS.get(id(record))
-    if kept is None or kept[0] is not record:
-        if len(_RECORDS) >= MOST_KEPT:
-            _RECORDS.clear()
-        kept = _RECORDS[id(record)] = (record, _write_record(record))
-    return kept[1]
-
-
-def _write_record(r: Action) -> str:
-    """``encode(r.to_dict())``, written field by field (tokens need no escapes)."""
-    text = f'{{"kind":"{r.kind.value}","street":"{_STREETS[r.street]}"'
-    if r.seat is not None:
-        text += f',"seat":{r.seat}'
-    if r.amount:
-        text += f',"amount":{r.amount}'
-    if r.to:
-        text += f',"to":{r.to}'
-    if r.all_in:
-        text += ',"all_in":true'
-    if r.cards:
-        text += f',"cards":{_cards(r.cards)}'
-    if r.pot >= 0:
-        text += f',"pot":{r.pot}'
-    return text + "}"
-
-
-def _menu(legal: LegalActions) -> str:
-    """``encode(legal.to_dict())``, kept by value (a table's menus repeat)."""
-    text = _MENUS.get(legal)
-    if text is None:
-        if len(_MENUS) >= MOST_KEPT:
-            _MENUS.clear()
-        wager = "null" if legal.wager is None else f'"{legal.wager.value}"'
-        text = _MENUS[legal] = (
-            f'{{"seat":{legal.seat},"fold":{_BOOL[legal.fold]},"check":{_BOOL[legal.check]},'
-            f'"call":{_opt(legal.call)},"wager":{wager},"min_to":{_opt(legal.min_to)},'
-            f'"max_to":{_opt(legal.max_to)},"all_in":{_opt(legal.all_in)},'
-            f'"show":{_BOOL[legal.show]},"muck":{_BOOL[legal.muck]},"bet":{legal.bet}}}'
-        )
-    return text
-
-
-def _opt(value: int | None) -> str:
-    return "null" if value is None else str(value)
+    """The JSON list of a log's records."""
+    return f"[{','.join(map(_record, log))}]"
 
 
 def view_text(view: PlayerView, since: int = 0) -> str:
-    """``encode(view.to_dict(since))``, written from kept parts."""
-    log = view.log_since(since)
-    hole = view.hole_cards
-    seat, actor, legal, outcome = view.seat, view.actor, view.legal, view.outcome
-    codes = view._codes
-    statuses = _STATUSES.get(codes)
-    if statuses is None:
-        if len(_STATUSES) >= MOST_KEPT:
-            _STATUSES.clear()
-        statuses = _STATUSES[codes] = "[" + ",".join(f'"{s}"' for s in view.statuses) + "]"
-    records = _log_text(log)
-    shown = view.shown
-    parts = [
-        '{"seat":',
-        "null" if seat is None else str(seat),
-        ',"hole_cards":',
-        _cards(hole) if hole else "null",
-        ',"phase":"',
-        view.phase.value,
-        '","street":"',
-        view.street.label,
-        '","board":',
-        _cards(view.board),
-        ',"stacks":',
-        _numbers(view.stacks),
-        ',"bets":',
-        _numbers(view.bets),
-        ',"contributions":',
-        _numbers(view.contributions),
-        ',"statuses":',
-        statuses,
-        ',"pot":',
-        str(view.pot),
-        ',"current_bet":',
-        str(view.current_bet),
-        ',"actor":',
-        "null" if actor is None else str(actor),
-        ',"legal":',
-        "null" if legal is None else _menu(legal),
-        ',"shown":',
-        "[" + ",".join([f'{{"seat":{s},"cards":{_cards(c)}}}' for s, c in shown]) + "]"
-        if shown
-        else "[]",
-        ',"outcome":',
-        "null" if outcome is None else encode(outcome.to_dict()),
-    ]
-    if not since:
-        parts += (',"config":', config_text(view.config))
-    parts += (',"log_start":', str(since), ',"log":[', records, "]}")
-    return "".join(parts)
+    """``encode(view.to_dict(since))``, written in C but for a hand that is over."""
+    text = _view_json(view, since, "" if since else config_text(view.config))
+    return encode(view.to_dict(since)) if text is None else text
 
 
 def message_text(message: dict[str, Any]) -> str:
