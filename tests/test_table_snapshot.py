@@ -291,6 +291,22 @@ def play_on(game: Game, clock: Clock, seed: int, hands: int) -> Driver:
     return driver
 
 
+def assert_entries_written_as_their_fields_say(table: Table) -> None:
+    """A snapshot's players and ledger are written at once (a literal each), as
+    the generic writer of their fields writes them."""
+    from holdem.table import snapshot as snap
+    from holdem.table.table import _LEDGER_FIELDS, _PLAYER_FIELDS
+
+    data = table.snapshot()
+    assert data["players"] == [
+        snap.write((seat, table._seats[seat]), _PLAYER_FIELDS) for seat in sorted(table._seats)
+    ]
+    assert data["ledger"] == [snap.write(e, _LEDGER_FIELDS) for e in table.ledger().items()]
+    assert [list(entry) for entry in data["players"]] == [
+        [f.name for f in _PLAYER_FIELDS] for _ in data["players"]
+    ]
+
+
 def resumed_plays_the_same(
     kind: str, seats: int, seed: int, before: int, after: int
 ) -> Counter[str]:
@@ -298,6 +314,7 @@ def resumed_plays_the_same(
     game, clock = new_game(kind, seats, seed)
     first = play_on(game, clock, seed + 1, before)
     data = round_trip(game.snapshot())
+    assert_entries_written_as_their_fields_say(table_of(game))
     clock2 = Clock(clock.now)
     again = restore(game, data, seed + 2, clock2)
     assert type(again) is type(game)

@@ -286,10 +286,7 @@ class Table:
     def ledger(self) -> dict[str, Ledger]:
         """Each player's chips brought and taken away, and hands dealt, by name
         (a cash game's results: :class:`~holdem.table.CashGame`)."""
-        hands: dict[str, int] = dict.fromkeys(self._chips_in_out, 0)
-        for names, count in self._dealt_names.items():
-            for name in names:
-                hands[name] += count
+        hands = _hands_dealt(self)
         return {
             name: Ledger(brought=brought, taken=taken, hands=hands[name])
             for name, (brought, taken) in self._chips_in_out.items()
@@ -1002,6 +999,46 @@ _LEDGER_FIELDS = (
 assert tuple(f.name for f in _LEDGER_FIELDS[1:]) == Ledger._fields
 
 
+def _hands_dealt(table: Table) -> dict[str, int]:
+    """The hands each player of the ledger was dealt, by name."""
+    hands: dict[str, int] = dict.fromkeys(table._chips_in_out, 0)
+    for names, count in table._dealt_names.items():
+        for name in names:
+            hands[name] += count
+    return hands
+
+
+# A table's snapshot is taken after every hand of a room server: its players
+# and ledger are written at once here (a literal, not a call a field), the
+# same entries as snap.write(entry, _PLAYER_FIELDS / _LEDGER_FIELDS), which
+# tests/test_table_snapshot.py holds them to.
+def _player_data(seat: int, p: Player) -> dict[str, Any]:
+    """A player's entry of a snapshot, as ``snap.write((seat, p), _PLAYER_FIELDS)``."""
+    return {
+        "seat": seat,
+        "name": p.name,
+        "chips": p.chips,
+        "status": p.status,
+        "missed_small": p.missed_small,
+        "missed_big": p.missed_big,
+        "new": p.new,
+    }
+
+
+def _ledger_data(table: Table) -> list[dict[str, Any]]:
+    """The ledger's entries of a snapshot, as ``snap.write(entry, _LEDGER_FIELDS)`` each."""
+    hands = _hands_dealt(table)
+    return [
+        {"name": name, "brought": brought, "taken": taken, "hands": hands[name]}
+        for name, (brought, taken) in table._chips_in_out.items()
+    ]
+
+
+assert tuple(_player_data(0, Player("Ann", 1, "playing", new=False))) == tuple(
+    f.name for f in _PLAYER_FIELDS
+)
+
+
 def _optional(value: Any, to_data: Callable[[Any], Any]) -> Any:
     return None if value is None else to_data(value)
 
@@ -1034,15 +1071,11 @@ _TABLE_FIELDS = (
     Field("hands_played", attrgetter("hands_played"), snap.integer()),
     Field(
         "players",
-        lambda t: [snap.write(e, _PLAYER_FIELDS) for e in sorted(t._seats.items())],
+        lambda t: [_player_data(seat, p) for seat, p in sorted(t._seats.items())],
         snap.records(_PLAYER_FIELDS),
     ),
     Field("away", lambda t: sorted(t.away), lambda f, n: f.integers(n)),
-    Field(
-        "ledger",
-        lambda t: [snap.write(e, _LEDGER_FIELDS) for e in t.ledger().items()],
-        snap.records(_LEDGER_FIELDS),
-    ),
+    Field("ledger", lambda t: _ledger_data(t), snap.records(_LEDGER_FIELDS)),
     Field(
         "timer",
         lambda t: _optional(t.timer, TurnTimer.snapshot),
