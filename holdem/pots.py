@@ -121,6 +121,11 @@ class Pot:
         return pot
 
 
+#: Each hand value's description, once written (every hand ended at a showdown
+#: tells its shown hands with theirs).
+_DESCRIPTIONS: dict[int, str] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class ShownHand:
     """Hole cards shown at showdown, with the value the engine read from them (R10)."""
@@ -132,7 +137,12 @@ class ShownHand:
     @property
     def description(self) -> str:
         """The hand as players say it: ``'Two Pair, Kings and Nines'``."""
-        return describe(self.value)
+        text = _DESCRIPTIONS.get(self.value)
+        if text is None:
+            text = describe(self.value)
+            if len(_DESCRIPTIONS) < 8192:  # (a hand has one of 7,462 values)
+                _DESCRIPTIONS[self.value] = text
+        return text
 
     def to_dict(self) -> dict[str, Any]:
         """The wire form (the description is for people; ``from_dict`` ignores it)."""

@@ -197,18 +197,28 @@ EVENT_TYPES: tuple[type[Any], ...] = (
 _TYPES: dict[str, type[Any]] = {t.kind: t for t in EVENT_TYPES}
 
 
-def _to_dict(self: Any) -> dict[str, Any]:
-    """The wire form: ``event`` (the kind), then the fields (records in their own
-    wire form, tuples as lists)."""
-    out: dict[str, Any] = {"event": self.kind}
-    for f in fields(self):
-        value = getattr(self, f.name)
-        if isinstance(value, Action | Outcome):
-            value = value.to_dict()
-        elif isinstance(value, tuple):
-            value = list(value)
-        out[f.name] = value
-    return out
+def _make_to_dict(cls: type[Any]) -> Callable[[Any], dict[str, Any]]:
+    """The type's ``to_dict``: the wire form, ``event`` (the kind), then the
+    fields in order (records in their own wire form, tuples as lists): one
+    dict literal a type, made from its fields' types (a server writes an
+    event for each of a hand's steps)."""
+    items = [f'"event": {cls.kind!r}']
+    for f in fields(cls):
+        hint = str(f.type)
+        if hint in ("Action", "Outcome"):
+            value = f"self.{f.name}.to_dict()"
+        elif hint.startswith("tuple["):
+            value = f"list(self.{f.name})"
+        else:
+            assert hint in ("int", "str", "bool", "int | None"), hint  # (a new kind: say how)
+            value = f"self.{f.name}"
+        items.append(f"{f.name!r}: {value}")
+    scope: dict[str, Any] = {}
+    exec(f"def to_dict(self):\n    return {{{', '.join(items)}}}\n", scope)
+    to_dict: Callable[[Any], dict[str, Any]] = scope["to_dict"]
+    to_dict.__qualname__ = f"{cls.__qualname__}.to_dict"
+    to_dict.__doc__ = "The wire form: ``event`` (the kind), then the fields."
+    return to_dict
 
 
 def _slot_init(cls: type[Any]) -> Callable[..., None]:
@@ -235,7 +245,7 @@ def _slot_init(cls: type[Any]) -> Callable[..., None]:
 
 
 for _type in _TYPES.values():
-    _type.to_dict = _to_dict
+    _type.to_dict = _make_to_dict(_type)
     _type.__init__ = _slot_init(_type)
 
 
