@@ -79,7 +79,7 @@ class Fields:
     __slots__ = ("_data", "_seen", "where")
 
     def __init__(self, data: object, where: str) -> None:
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):  # (a dict: at once)
             raise WireError(
                 f"{where}: expected an object, not {_kind_of(data)}", field=where, value=data
             )
@@ -193,6 +193,8 @@ class Fields:
 
     def done(self) -> None:
         """Refuses fields this reader did not ask for."""
+        if self._seen.issuperset(self._data):
+            return
         extra = sorted(str(k) for k in self._data if k not in self._seen)
         if extra:
             raise self.error(extra[0], self._data[extra[0]], "unknown field")

@@ -101,14 +101,15 @@ class ServedTable:
 
     # ------------------------------------------------------------ who is told what
 
-    def audience(self) -> set[int]:
-        return self.watchers | set(self.owners.values())
+    def audience(self) -> list[int]:
+        """The clients told the table's events (each once, in order)."""
+        return sorted({*self.watchers, *self.owners.values()})
 
-    def _out(self, message: dict[str, Any], to: set[int] | None = None) -> None:
+    def _out(self, message: dict[str, Any], to: list[int] | None = None) -> None:
         message["table"] = self.id
         if self.full_information:
             message["full_information"] = True
-        self._send(sorted(self.audience() if to is None else to), message)
+        self._send(self.audience() if to is None else to, message)
 
     def _tell(self, event: Event) -> None:
         if type(event) is ActionTaken:  # (the record itself: written once, quickly)
@@ -138,9 +139,7 @@ class ServedTable:
                 "seat": seat,
                 "cards": [format_card(c) for c in cards],
             }
-            self._out(
-                message, None if self.full_information else {owner} if owner is not None else set()
-            )
+            self._out(message, None if self.full_information else [] if owner is None else [owner])
 
     # ------------------------------------------------------------ playing
 
@@ -263,7 +262,7 @@ class ServedTable:
             self.deadline = self.timer.deadline(name)
         message = self.turn_message(seat)
         assert message is not None
-        self._out(message, {self.owners[seat]})
+        self._out(message, [self.owners[seat]])
 
     def turn_message(self, seat: int) -> dict[str, Any] | None:
         """The ``turn`` event of ``seat`` when it is to act (its timer running
@@ -287,7 +286,7 @@ class ServedTable:
         message = self.turn_message(seat)
         owner = self.owners.get(seat)
         if message is not None and owner is not None:
-            self._out(message, {owner})
+            self._out(message, [owner])
 
     def act(self, seat: int, decision: Decision) -> bool:
         """The decision of the client playing ``seat``, whose turn it is; False
@@ -337,8 +336,10 @@ class ServedTable:
     @property
     def next_time(self) -> float | None:
         """When :meth:`tick` has work next: a timer running out, a paced step."""
-        times = [t for t in (self.deadline, self.due) if t is not None]
-        return min(times, default=None)
+        deadline, due = self.deadline, self.due
+        if deadline is None or (due is not None and due < deadline):
+            return due
+        return deadline
 
 
 def _refusal(hand: Hand, seat: int, decision: Decision, legal: LegalActions) -> str:
