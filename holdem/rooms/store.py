@@ -13,9 +13,12 @@ asked, is kept beside it: the chips a seat taken since the snapshot sat
 down with (``seats.buy_in``), and the chips added since the snapshot
 (``seats.added``); each snapshot clears both.
 
-Writes go in one transaction until :meth:`Store.commit` (the server commits
-before it sends what a request or a timer caused: a hand a player saw end
-is on disk).
+Writes wait in memory until :meth:`Store.commit`, which runs them in order
+in one short transaction (the server commits before it sends what a request
+or a timer caused: a hand a player saw end is on disk).  So several
+processes (``holdem serve --workers N``) share the file: each holds its
+lock only for the moment of its commit, never while it serves.  A read
+commits what waits first: it sees every write made before it.
 
 >>> store = Store(":memory:")
 >>> store.new_table("t1", "ABCD-EFGH", "cash", public=False, settings={"seats": 6})
@@ -43,6 +46,7 @@ from ..table import HandResult
 from ..wire import Fields
 
 __all__ = [
+    "BUSY_SECONDS",
     "SCHEMA",
     "SCHEMA_VERSION",
     "SeatRow",
@@ -55,6 +59,8 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 2
+#: The most seconds a commit waits for another process's to end.
+BUSY_SECONDS = 10.0
 #: The changes that take a file of each older schema to the next one.
 MIGRATIONS = {
     1: (
@@ -163,13 +169,18 @@ def table_number(ident: str) -> int:
 
 
 class Store:
-    """The SQLite file of a room server (``":memory:"``: kept in memory)."""
+    """The SQLite file of a room server (``":memory:"``: kept in memory).
+    ``busy``: the most seconds a commit waits for another process's."""
 
-    def __init__(self, path: str | Path, *, clock: Any = time.time) -> None:
+    def __init__(
+        self, path: str | Path, *, clock: Any = time.time, busy: float = BUSY_SECONDS
+    ) -> None:
         self.path = str(path)
         self._clock = clock
-        # (one thread, the server's loop; autocommit off: commit() ends each batch)
-        self._db = sqlite3.connect(self.path, isolation_level="DEFERRED")
+        # (one thread, the server's loop; transactions begun and ended by hand:
+        # a read outside one sees what every process committed)
+        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=busy)
+        self._pending: list[tuple[str, tuple[Any, ...]]] = []  # the writes not committed
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
@@ -183,8 +194,8 @@ class Store:
             self._migrate(int(found))
         self._db.executescript(SCHEMA)
         if found is None:
-            self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        self._db.commit()
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
+                             (str(SCHEMA_VERSION),))  # fmt: skip
 
     def _schema(self) -> str | None:
         """The schema of the file, as it says it (None: a new file)."""
@@ -211,37 +222,63 @@ class Store:
 
     @property
     def dirty(self) -> bool:
-        """Whether changes wait for :meth:`commit`."""
-        return self._db.in_transaction
+        """Whether writes wait for :meth:`commit`."""
+        return bool(self._pending)
+
+    def _write(self, sql: str, args: tuple[Any, ...]) -> None:
+        self._pending.append((sql, args))
+
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+        """A query, once the writes waiting are in the file (it sees them)."""
+        self.commit()
+        return self._db.execute(sql, args)
 
     def commit(self) -> None:
-        """Writes what was changed since the last commit to the file."""
-        if self._db.in_transaction:
-            self._db.commit()
+        """Writes what waits to the file, in order, in one transaction (which
+        waits up to ``busy`` seconds for another process's commit to end).
+        When the file is busy longer (or the disk fails) the writes stay to be
+        tried again; a write the file refuses (a bug) is dropped with its batch."""
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for sql, args in pending:
+                db.execute(sql, args)
+            db.execute("COMMIT")
+        except BaseException as exc:
+            if db.in_transaction:
+                db.rollback()
+            if isinstance(exc, sqlite3.OperationalError):
+                self._pending[:0] = pending
+            raise
 
     def close(self) -> None:
-        self._db.commit()
-        self._db.close()
+        try:
+            self.commit()
+        finally:
+            self._db.close()
 
     # ------------------------------------------------------------ tables
 
     def next_table_number(self) -> int:
         """The number of the next table's id (``t<number>``)."""
-        row = self._db.execute("SELECT MAX(CAST(SUBSTR(id, 2) AS INTEGER)) FROM tables").fetchone()
+        row = self._read("SELECT MAX(CAST(SUBSTR(id, 2) AS INTEGER)) FROM tables").fetchone()
         return int(row[0] or 0) + 1
 
     def new_table(
         self, ident: str, code: str, game: str, *, public: bool, settings: dict[str, Any]
     ) -> None:
         now = self._clock()
-        self._db.execute(
+        self._write(
             "INSERT INTO tables (id, code, game, public, settings, status, created, updated)"
             " VALUES (?, ?, ?, ?, ?, 'waiting', ?, ?)",
             (ident, code, game, int(public), json.dumps(settings), now, now),
         )
 
     def set_status(self, ident: str, status: str, result: dict[str, Any] | None = None) -> None:
-        self._db.execute(
+        self._write(
             "UPDATE tables SET status = ?, result = COALESCE(?, result), updated = ? WHERE id = ?",
             (status, None if result is None else json.dumps(result), self._clock(), ident),
         )
@@ -249,11 +286,11 @@ class Store:
     def save_snapshot(self, ident: str, snapshot: dict[str, Any]) -> None:
         """The game of the table as it is between hands (it holds every chip
         added before it)."""
-        self._db.execute(
+        self._write(
             "UPDATE tables SET snapshot = ?, updated = ? WHERE id = ?",
             (encode(snapshot), self._clock(), ident),
         )
-        self._db.execute(
+        self._write(
             "UPDATE seats SET buy_in = NULL, added = 0"
             " WHERE table_id = ? AND (buy_in IS NOT NULL OR added)",
             (ident,),
@@ -262,7 +299,7 @@ class Store:
     def add_chips(self, ident: str, seat: int, chips: int) -> None:
         """Chips added to a seat's stack while the snapshot cannot hold them
         (a hand is being played)."""
-        self._db.execute(
+        self._write(
             "UPDATE seats SET added = added + ? WHERE table_id = ? AND seat = ?",
             (chips, ident, seat),
         )
@@ -274,7 +311,7 @@ class Store:
         if statuses:
             query += f" WHERE status IN ({', '.join('?' * len(statuses))})"
             args = statuses
-        rows = self._db.execute(query + " ORDER BY created, id", args).fetchall()
+        rows = self._read(query + " ORDER BY created, id", args).fetchall()
         return [
             TableRow(
                 id=r[0],
@@ -302,7 +339,7 @@ class Store:
         creator: bool = False,
         buy_in: int | None = None,
     ) -> None:
-        self._db.execute(
+        self._write(
             "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, token_hash, creator, buy_in)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (ident, seat, name, bot, token_hash, int(creator), buy_in),
@@ -310,7 +347,7 @@ class Store:
 
     def set_token(self, ident: str, seat: int, token_hash: str) -> None:
         """The seat's token is this one now (the old one ended first)."""
-        self._db.execute(
+        self._write(
             "UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?",
             (token_hash, ident, seat),
         )
@@ -318,17 +355,17 @@ class Store:
     def replace_seats(self, ident: str, seats: list[SeatRow]) -> None:
         """The table's seats are these now (a tournament that begins seats its
         players from seat 0): their tokens stay theirs."""
-        self._db.execute("DELETE FROM seats WHERE table_id = ?", (ident,))
+        self._write("DELETE FROM seats WHERE table_id = ?", (ident,))
         for row in seats:
             self.save_seat(ident, row.seat, row.name, bot=row.bot, token_hash=row.token_hash,
                            creator=row.creator, buy_in=row.buy_in)  # fmt: skip
 
     def set_creator(self, ident: str, seat: int) -> None:
         """The table's creator is the player at ``seat`` now."""
-        self._db.execute("UPDATE seats SET creator = (seat = ?) WHERE table_id = ?", (seat, ident))
+        self._write("UPDATE seats SET creator = (seat = ?) WHERE table_id = ?", (seat, ident))
 
     def seats(self, ident: str) -> list[SeatRow]:
-        rows = self._db.execute(
+        rows = self._read(
             "SELECT seat, name, bot, token_hash, creator, buy_in, added FROM seats"
             " WHERE table_id = ? ORDER BY seat",
             (ident,),
@@ -341,29 +378,26 @@ class Store:
 
     def end_token(self, token_hash: str, reason: str) -> None:
         """The token no longer gives its seat (replaced, the seat left, ...)."""
-        row = self._db.execute(
-            "SELECT table_id, seat FROM seats WHERE token_hash = ?", (token_hash,)
-        ).fetchone()
-        if row is None:
-            return
-        self._db.execute(
-            "INSERT OR REPLACE INTO old_tokens VALUES (?, ?, ?, ?, ?)",
-            (token_hash, row[0], row[1], reason, self._clock()),
+        # (in SQL alone: it reads the seat as the writes before it left it)
+        self._write(
+            "INSERT OR REPLACE INTO old_tokens"
+            " SELECT token_hash, table_id, seat, ?, ? FROM seats WHERE token_hash = ?",
+            (reason, self._clock(), token_hash),
         )
-        self._db.execute("UPDATE seats SET token_hash = NULL WHERE token_hash = ?", (token_hash,))
+        self._write("UPDATE seats SET token_hash = NULL WHERE token_hash = ?", (token_hash,))
 
     def free_seat(self, ident: str, seat: int, reason: str) -> None:
         """The seat is nobody's now (its token, if any, ends with ``reason``)."""
-        row = self._db.execute(
-            "SELECT token_hash FROM seats WHERE table_id = ? AND seat = ?", (ident, seat)
-        ).fetchone()
-        if row is not None and row[0] is not None:
-            self.end_token(row[0], reason)
-        self._db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (ident, seat))
+        self._write(
+            "INSERT OR REPLACE INTO old_tokens SELECT token_hash, table_id, seat, ?, ? FROM seats"
+            " WHERE table_id = ? AND seat = ? AND token_hash IS NOT NULL",
+            (reason, self._clock(), ident, seat),
+        )
+        self._write("DELETE FROM seats WHERE table_id = ? AND seat = ?", (ident, seat))
 
     def old_token(self, token_hash: str) -> str | None:
         """Why a token that gave a seat no longer does (None: never one)."""
-        row = self._db.execute(
+        row = self._read(
             "SELECT reason FROM old_tokens WHERE token_hash = ?", (token_hash,)
         ).fetchone()
         return None if row is None else str(row[0])
@@ -372,7 +406,7 @@ class Store:
 
     def save_hand(self, ident: str, result: HandResult, names: dict[int, str | None]) -> None:
         """A finished hand of the table (its number is the table's count)."""
-        self._db.execute(
+        self._write(
             "INSERT OR REPLACE INTO hands VALUES (?, ?, ?, ?, ?)",
             (
                 ident,
@@ -385,7 +419,7 @@ class Store:
 
     def hand(self, ident: str, number: int) -> dict[str, Any] | None:
         """A stored hand's record (:func:`hand_record`), or None."""
-        row = self._db.execute(
+        row = self._read(
             "SELECT hand FROM hands WHERE table_id = ? AND number = ?", (ident, number)
         ).fetchone()
         return None if row is None else dict(json.loads(row[0]))
@@ -397,14 +431,12 @@ class Store:
         if ident is not None:
             query += " WHERE table_id = ?"
             args = (ident,)
-        for table, number, finished, text in self._db.execute(
-            query + " ORDER BY table_id, number", args
-        ):
+        for table, number, finished, text in self._read(query + " ORDER BY table_id, number", args):
             yield StoredHand(table=str(table), number=int(number), finished=float(finished),
                              record=dict(json.loads(text)))  # fmt: skip
 
     def hand_count(self, ident: str) -> int:
-        row = self._db.execute("SELECT COUNT(*) FROM hands WHERE table_id = ?", (ident,))
+        row = self._read("SELECT COUNT(*) FROM hands WHERE table_id = ?", (ident,))
         return int(row.fetchone()[0])
 
 
