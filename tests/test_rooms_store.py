@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from holdem.rooms import Store
-from holdem.rooms.store import SeatRow
+from holdem.rooms.store import LiveRow, SeatRow
 
 
 def _rows(path: Path, query: str) -> list[tuple[Any, ...]]:
@@ -82,6 +82,9 @@ def test_tokens_ended_and_seats_freed_leave_the_rows_they_always_did(tmp_path: P
     assert old == [("Ann" * 10, "t1", 0, "replaced", 100.0), ("Ben" * 10, "t1", 1, "busted", 100.0),
                    ("Cy" * 10, "t1", 2, "left", 200.0)]  # fmt: skip
     assert store.old_token("Ben" * 10) == "busted" and store.old_token("nobody") is None
+    assert store.token_table("Ann2" * 10) == ("t1", True)
+    assert store.token_table("Cy" * 10) == ("t1", False)
+    assert store.token_table("nobody") is None
 
 
 def test_two_connections_to_one_file_commit_in_turn_and_both_land(tmp_path: Path) -> None:
@@ -99,7 +102,13 @@ def test_two_connections_to_one_file_commit_in_turn_and_both_land(tmp_path: Path
     second.commit()
     assert [row.id for row in first.tables()] == [f"t{n}" for n in range(1, 21)]
     assert second.next_table_number() == 21
-    assert [row.seat for n in range(1, 21) for row in second.seats(f"t{n}")] == [0] * 20
+    assert first.table_with_code("CODE-0004") == "t4" and first.table_with_code("NONE") is None
+    live = second.live_tables()
+    assert [row.id for row in live] == [f"t{n}" for n in range(1, 21)]  # (by number)
+    assert live[0] == LiveRow(id="t1", game="cash", public=True, status="waiting",
+                              settings={"seats": 6, "small_blind": 1, "big_blind": 2},
+                              players=1)  # fmt: skip
+    assert first.public("t2") is False and first.public("t99") is None
 
 
 def test_a_commit_that_waits_too_long_keeps_its_writes_for_the_next(tmp_path: Path) -> None:

@@ -106,6 +106,7 @@ ERROR_CODES: dict[str, str] = {
     "table_full": "every seat of the table is taken",
     "game_started": "the tournament has begun: nobody joins it now",
     "not_creator": "only the table's creator may do that",
+    "other_worker": "another worker process serves that table: open a new connection for it",
 }
 
 

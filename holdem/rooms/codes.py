@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import mmap
 import secrets
 from collections import deque
 
@@ -27,6 +28,7 @@ __all__ = [
     "ALPHABET",
     "Guesses",
     "Rate",
+    "Tally",
     "new_code",
     "new_token",
     "normal_code",
@@ -139,3 +141,25 @@ class Rate:
             return False
         self._left = left - 1
         return True
+
+
+class Tally:
+    """Counts that the worker processes of one server share (``holdem serve
+    --workers N``): each worker writes its own (``slot``), and reads the
+    total.  Made before the workers are forked (shared memory they inherit);
+    each slot is one machine word, written and read whole.
+
+    >>> tally = Tally(2)
+    >>> tally.set(0, 3); tally.set(1, 4); tally.total()
+    7
+    """
+
+    def __init__(self, slots: int) -> None:
+        self._memory = mmap.mmap(-1, 8 * slots)  # (anonymous, shared with children)
+        self._counts = memoryview(self._memory).cast("q")
+
+    def set(self, slot: int, count: int) -> None:
+        self._counts[slot] = count
+
+    def total(self) -> int:
+        return sum(self._counts)

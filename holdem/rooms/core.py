@@ -7,6 +7,12 @@ The requests themselves are :mod:`~holdem.rooms.lobby`'s (tables made,
 joined, filled, begun, closed) and :mod:`~holdem.rooms.seats`'s (a seat
 played, left, taken up again); :class:`~holdem.rooms.room.Room` puts them
 together.
+
+A room may be one *worker* of several that share a server's tables out
+(``holdem serve --workers N``, :mod:`~holdem.rooms.workers`): worker ``k`` of
+``N`` makes and serves the tables ``t<n>`` with ``(n - 1) % N == k``, and
+finds in the store (which they share) the table of a code or a token that
+is another's.
 """
 
 from __future__ import annotations
@@ -23,8 +29,8 @@ from ..errors import ConfigError, ProtocolError, quote
 from ..protocol.tables import ServedTable
 from ..protocol.texts import message_text
 from ..wire import Fields
-from .codes import Guesses, normal_code
-from .store import Store
+from .codes import Guesses, Tally, normal_code
+from .store import Store, table_number
 
 __all__ = ["Core", "Limits", "Outgoing"]
 
@@ -135,10 +141,20 @@ class Core:
         limits: Limits | None,
         seed: int | None,
         clock: Callable[[], float],
+        worker: int = 0,
+        workers: int = 1,
+        generation: int = 0,
+        tally: Tally | None = None,
     ) -> None:
+        if not 0 <= worker < workers or generation < 0:
+            raise ConfigError(f"worker {worker} of {workers} (generation {generation}): "
+                              "a worker is 0 to workers - 1")  # fmt: skip
         self.store = store
         self.limits = limits or Limits()
         self.clock = clock
+        #: this room's number among the server's workers, and their number
+        self.worker, self.workers = worker, workers
+        self.tally = tally  # (the connections of every worker, when they are several)
         self._rng = random.Random(secrets.randbits(64) if seed is None else seed)
         self.tables: dict[str, RoomTable] = {}
         self._codes: dict[str, str] = {}  # code -> table
@@ -146,9 +162,15 @@ class Core:
         self._sessions: dict[int, Session] = {}
         self._by_token: dict[str, int] = {}  # token hash -> session
         self._old_tokens: dict[str, str] = {}  # token hash -> why it ended (the latest)
-        self._next_connection = 1
+        # a worker's connections are numbered apart from the others' (and from
+        # those of the worker it started again after: its generation)
+        self._next_connection = worker + 1 + workers * (generation << 32)
         self._next_session = -1
-        self._next_table = 1 if store is None else store.next_table_number()
+        first = 1 if store is None else store.next_table_number()
+        self._next_table = first + (worker - (first - 1)) % workers  # (the first of its own)
+        #: the connections whose line is for another worker (it serves them
+        #: from that line on; see Room.moving_to)
+        self._moving: dict[int, int] = {}
         self._guesses = Guesses(self.limits.guesses, self.limits.guess_seconds)
         # when each table has work for tick() (a heap, stale entries skipped),
         # the tables with hands waiting, those touched since the last flush,
@@ -298,6 +320,31 @@ class Core:
 
     # ------------------------------------------------------------ finding
 
+    def owner(self, ident: str) -> int | None:
+        """The worker that serves the table ``ident`` (None: not a table's id)."""
+        if not ident.startswith("t") or not ident[1:].isdigit() or ident[1:2] == "0":
+            return None
+        return (table_number(ident) - 1) % self.workers
+
+    def _elsewhere(self, ident: str | None) -> bool:
+        """Whether the table ``ident`` is another worker's."""
+        if ident is None or self.workers == 1 or ident in self.tables:
+            return False
+        owner = self.owner(ident)
+        return owner is not None and owner != self.worker
+
+    @staticmethod
+    def _holds(connection: Connection) -> bool:
+        """Whether the connection plays or watches a table here (it stays here)."""
+        return bool(connection.sessions or connection.watching)
+
+    def _other_worker(self, what: str) -> ProtocolError:
+        return ProtocolError(
+            "other_worker",
+            f"{what} is served by another worker process of this server than the tables "
+            "this connection plays or watches: open a new connection for it",
+        )
+
     def _table_of(self, connection: Connection, f: Fields, *, join: bool) -> RoomTable:
         """The table a request names: by ``code`` (any table), or by ``table``
         (a public one, or one the connection plays or watches)."""
@@ -318,6 +365,13 @@ class Core:
         ):
             self._touched.add(ident)
             return found
+        if (
+            self._elsewhere(ident)
+            and self._holds(connection)
+            and self.store is not None
+            and self.store.public(ident)
+        ):
+            raise self._other_worker(f"table {ident}")
         what = "no public table" if join else "no table you play or watch"
         raise ProtocolError("unknown_table", f"{what} {quote(ident)}", field="table")
 
@@ -335,6 +389,10 @@ class Core:
         now = self._may_guess(connection)
         code = normal_code(text)
         ident = None if code is None else self._codes.get(code)
+        if ident is None and code is not None and self.workers > 1 and self.store is not None:
+            elsewhere = self.store.table_with_code(code)
+            if self._elsewhere(elsewhere) and self._holds(connection):
+                raise self._other_worker(f"table {elsewhere}")
         if ident is None or ident not in self.tables:
             self._guesses.failed(connection.address, now)
             raise ProtocolError("unknown_code", f"no table has the code {quote(text)}",

@@ -24,7 +24,7 @@ from ..wire import Fields
 from .codes import new_code, new_token, token_hash
 from .core import Connection, Core, Entry, RoomTable, Session
 from .settings import bot_name, check_buy_in, player_name, table_settings
-from .store import SeatRow, Store, TableRow
+from .store import SeatRow, Store, TableRow, table_number
 
 __all__ = ["Lobby"]
 
@@ -37,7 +37,10 @@ class Lobby(Core):
     def _create(self, connection: Connection, f: Fields) -> dict[str, Any]:
         limits = self.limits
         live = [t for t in self.tables.values() if t.live]
-        if len(live) >= limits.tables:
+        held = len(live)
+        if self.workers > 1 and self.store is not None:  # (every worker's)
+            held = len(self.store.live_tables())
+        if held >= limits.tables:
             raise ProtocolError("limit", f"this server holds at most {limits.tables} tables")
         if sum(1 for t in live if t.address == connection.address) >= limits.tables_per_address:
             raise ProtocolError(
@@ -56,7 +59,7 @@ class Lobby(Core):
         if table.game == "cash":
             self._start_cash(table, self._rng.getrandbits(64))
             check_buy_in(table.settings, buy_in)
-        self._next_table += 1
+        self._next_table += self.workers
         self.tables[ident] = table
         self._codes[code] = ident
         self._touched.add(ident)
@@ -296,22 +299,23 @@ class Lobby(Core):
     # ------------------------------------------------------------ listing, watching
 
     def _list(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        """The public tables waiting or being played: this worker's as they
+        are, the other workers' as they last committed them to the store."""
         f.done()
-        tables = []
-        for table in self.tables.values():
-            if not table.public or not table.live:
-                continue
-            s = table.settings
-            blinds = (
-                {"small_blind": s["small_blind"], "big_blind": s["big_blind"]}
-                if table.game == "cash"
-                else None
-            )
-            tables.append({
-                "table": table.id, "game": table.game, "status": table.status,
-                "players": len(self._taken(table)), "max_seats": table.seats,
-                "blinds": blinds, "joinable": table.game == "cash" or table.served is None,
-            })  # fmt: skip
+        tables = [
+            _listed(table.id, table.game, table.status, table.settings,
+                    len(self._taken(table)), begun=table.served is not None)
+            for table in self.tables.values()
+            if table.public and table.live
+        ]  # fmt: skip
+        if self.workers > 1 and self.store is not None:
+            tables += [
+                _listed(row.id, row.game, row.status, row.settings, row.players,
+                        begun=row.status != "waiting")
+                for row in self.store.live_tables()
+                if row.public and self._elsewhere(row.id)
+            ]  # fmt: skip
+            tables.sort(key=lambda t: table_number(t["table"]))
         return {"tables": tables}
 
     def _watch(self, connection: Connection, f: Fields) -> dict[str, Any]:
@@ -394,6 +398,9 @@ class Lobby(Core):
         """The tables the store holds that were not over, each as it was before
         the hand being played when the server stopped (new cards)."""
         for row in store.tables("waiting", "playing"):
+            owner = self.owner(row.id)
+            if (0 if owner is None else owner) != self.worker:  # (another worker's)
+                continue
             try:
                 self._resume_table(store, row)
             except (HoldemError, KeyError, TypeError, ValueError) as exc:
@@ -491,3 +498,18 @@ class Lobby(Core):
             served.levels[seat] = entry.bot
         elif entry.session is not None:
             served.owners[seat] = entry.session
+
+
+def _listed(ident: str, game: str, status: str, settings: dict[str, Any], players: int, *,
+            begun: bool) -> dict[str, Any]:  # fmt: skip
+    """A table as ``list_tables`` tells of it."""
+    blinds = (
+        {"small_blind": settings["small_blind"], "big_blind": settings["big_blind"]}
+        if game == "cash"
+        else None
+    )
+    return {
+        "table": ident, "game": game, "status": status, "players": players,
+        "max_seats": int(settings["seats"]), "blinds": blinds,
+        "joinable": game == "cash" or not begun,
+    }  # fmt: skip

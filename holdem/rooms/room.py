@@ -24,6 +24,11 @@ the events it would have been told wait for it (the latest
 >>> _ = ask(ben, type="hello", version=1)
 >>> ask(ben, id=2, type="join", code=made["code"], name="Ben")[0]["result"]["seat"]
 1
+
+One of a server's workers (``worker=k, workers=N``) serves the tables it
+owns and sends a connection that names another's table, and has no table
+here, on to that worker (:meth:`Room.moving_to`, :meth:`Room.release`,
+:meth:`Room.adopt`).
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from ..protocol.messages import (
     request_id,
 )
 from ..wire import Fields
-from .codes import Rate
+from .codes import Rate, Tally, normal_code, token_hash
 from .core import Connection, Limits, Outgoing
 from .lobby import Lobby
 from .seats import Seats
@@ -79,7 +84,13 @@ class Room(Lobby, Seats):
     """A room server's tables, seats and connections.  ``store``: where the
     tables and hands are kept (None: nowhere), its tables resumed at once;
     ``seed``: the cards' and the bots' seeds (None: from the system's random
-    source); ``clock``: seconds, monotonic (the turn timers, the rates)."""
+    source); ``clock``: seconds, monotonic (the turn timers, the rates).
+
+    ``worker`` of ``workers``: the share of a server's tables this room
+    serves (its own, ``t<n>`` with ``(n - 1) % workers == worker``; the
+    store shared with the other workers); ``generation``: how many times
+    this worker was started before (its connections' numbers stay new);
+    ``tally``: the connections every worker holds (the server's limit)."""
 
     def __init__(
         self,
@@ -88,8 +99,13 @@ class Room(Lobby, Seats):
         limits: Limits | None = None,
         seed: int | None = None,
         clock: Callable[[], float] = time.monotonic,
+        worker: int = 0,
+        workers: int = 1,
+        generation: int = 0,
+        tally: Tally | None = None,
     ) -> None:
-        super().__init__(store, limits, seed, clock)
+        super().__init__(store, limits, seed, clock, worker, workers, generation, tally)
+        self._count_connections()
         if store is not None:
             self._resume_tables(store)
 
@@ -99,7 +115,8 @@ class Room(Lobby, Seats):
         """A new connection from ``address``: its number.  Refused past the
         limits (:class:`~holdem.errors.ProtocolError` ``too_many_connections``)."""
         limits = self.limits
-        if len(self._connections) >= limits.connections:
+        held = len(self._connections) if self.tally is None else self.tally.total()
+        if held >= limits.connections:
             raise ProtocolError(
                 "too_many_connections",
                 f"this server takes {limits.connections} connections at once",
@@ -111,15 +128,47 @@ class Room(Lobby, Seats):
                 f"at most {limits.connections_per_address} connections from one address",
             )
         ident = self._next_connection
-        self._next_connection += 1
+        self._next_connection += self.workers
         rate = Rate(limits.lines_per_second, limits.burst, self.clock())
         self._connections[ident] = Connection(ident, address, rate)
+        self._count_connections()
         return ident
+
+    def adopt(self, conn: int, address: str, *, hello: bool) -> None:
+        """A connection another worker of the server sent on (:meth:`release`),
+        with its number and whether it said hello.  No limit refuses it: it
+        is the server's already."""
+        if conn in self._connections:
+            raise ProtocolError("internal_error", f"connection {conn} is here already")
+        rate = Rate(self.limits.lines_per_second, self.limits.burst, self.clock())
+        self._connections[conn] = Connection(conn, address, rate, hello=hello)
+        self._count_connections()
+
+    def moving_to(self, conn: int) -> int | None:
+        """The worker the connection's last line is for (None: it was served
+        here).  That line was not answered: the connection, its line and what
+        follows go to that worker (:meth:`release`), which serves them."""
+        return self._moving.get(conn)
+
+    def release(self, conn: int) -> Connection | None:
+        """Lets go of a connection that moves to another worker, without the
+        end of a disconnection (it plays and watches nothing here): what it
+        was (its address, its hello), or None when it is gone."""
+        self._moving.pop(conn, None)
+        connection = self._connections.pop(conn, None)
+        self._count_connections()
+        return connection
+
+    def _count_connections(self) -> None:
+        if self.tally is not None:
+            self.tally.set(self.worker, len(self._connections))
 
     def disconnect(self, conn: int) -> Outgoing:
         """The connection is gone: its seats wait for their players (the timer
         plays them), and it watches nothing."""
+        self._moving.pop(conn, None)
         connection = self._connections.pop(conn, None)
+        self._count_connections()
         if connection is not None:
             for session_id in connection.sessions:
                 session = self._sessions.get(session_id)
@@ -138,17 +187,26 @@ class Room(Lobby, Seats):
 
     # ------------------------------------------------------------ requests
 
-    def handle(self, conn: int, line: bytes | str) -> Outgoing:
+    def handle(self, conn: int, line: bytes | str, *, moved: bool = False) -> Outgoing:
         """Serves one line of a connection: its reply, then what it caused.
         Past the connection's rate the line is answered ``rate_limited`` and
-        not served (whatever it holds)."""
+        not served (whatever it holds).
+
+        A line of a connection that holds no table here and names another
+        worker's table is not answered: :meth:`moving_to` says where it
+        goes.  ``moved``: the line came here so (it is served here, whatever
+        it names)."""
         connection = self._connections.get(conn)
         if connection is None:
             return []
         if not connection.rate.take(self.clock()):
             message = error_reply(_id_of(line), self._too_fast())
         else:
-            message = answer(line, lambda request: self._serve(connection, request), REQUESTS)
+            message = answer(
+                line, lambda request: self._serve(connection, request, moved), REQUESTS
+            )
+            if self._moving and conn in self._moving:
+                return self._flush()
         self._out.insert(0, (conn, encode(message)))
         return self._flush()
 
@@ -174,7 +232,7 @@ class Room(Lobby, Seats):
             f"more than {self.limits.lines_per_second:g} lines a second: this one was not served",
         )
 
-    def _serve(self, connection: Connection, request: Request) -> dict[str, Any]:
+    def _serve(self, connection: Connection, request: Request, moved: bool) -> dict[str, Any]:
         f = request.fields
         kind = request.type
         self._evict(self.clock())
@@ -182,8 +240,62 @@ class Room(Lobby, Seats):
             return self._hello(connection, f)
         if not connection.hello:
             raise ProtocolError("hello_first", 'say hello first: {"type": "hello", "version": 1}')
+        if self.workers > 1 and not moved and not self._holds(connection):
+            owner = self._owner_of(connection, kind, f)
+            if owner is not None and owner != self.worker:
+                self._moving[connection.id] = owner
+                return {}  # (not sent: the owner answers)
         serve = _HANDLERS[kind]
         return serve(self, connection, f)
+
+    def _owner_of(self, connection: Connection, kind: str, f: Fields) -> int | None:
+        """The worker that serves what a request names (None: here, or nothing
+        it names is known: the request is answered here).  A new table goes
+        to the worker with the fewest tables; an address refused its guesses
+        is answered here (``rate_limited``)."""
+        if kind == "create_table":
+            return self._least_loaded()
+        if kind == "list_tables":
+            return None
+        store = self.store
+        if kind == "resume":
+            hashed = token_hash(f.text("token"))
+            if hashed in self._by_token or store is None or not self._may_guess_now(connection):
+                return None
+            found = store.token_table(hashed)
+            return None if found is None else self._owner_if(found[0])
+        code = f.text("code", default=None)
+        if code is not None:
+            normal = normal_code(code)
+            if normal is None or normal in self._codes or store is None:
+                return None
+            if not self._may_guess_now(connection):
+                return None
+            return self._owner_if(store.table_with_code(normal))
+        ident = f.text("table", default=None)
+        return self._owner_if(ident)
+
+    def _owner_if(self, ident: str | None) -> int | None:
+        """The worker of the table ``ident`` when it is another's."""
+        if ident is None or not self._elsewhere(ident):
+            return None
+        return self.owner(ident)
+
+    def _may_guess_now(self, connection: Connection) -> bool:
+        return self._guesses.allowed(connection.address, self.clock())
+
+    def _least_loaded(self) -> int | None:
+        """The worker a new table goes to: the one with the fewest tables
+        waiting or being played (this one when it has as few as any)."""
+        if self.store is None:
+            return None
+        counts = [0] * self.workers
+        for row in self.store.live_tables():
+            owner = self.owner(row.id)
+            if owner is not None:
+                counts[owner] += 1
+        fewest = min(range(self.workers), key=lambda k: counts[k])
+        return None if counts[fewest] >= counts[self.worker] else fewest
 
     def _hello(self, connection: Connection, f: Fields) -> dict[str, Any]:
         version = f.integer("version")

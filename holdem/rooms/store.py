@@ -49,6 +49,7 @@ __all__ = [
     "BUSY_SECONDS",
     "SCHEMA",
     "SCHEMA_VERSION",
+    "LiveRow",
     "SeatRow",
     "Store",
     "StoredHand",
@@ -127,6 +128,19 @@ class TableRow:
     status: str
     snapshot: dict[str, Any] | None
     result: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class LiveRow:
+    """A table waiting or being played, as the store has it, with the number
+    of its seats taken (``players``)."""
+
+    id: str
+    game: str
+    public: bool
+    status: str
+    settings: dict[str, Any]
+    players: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,6 +415,42 @@ class Store:
             "SELECT reason FROM old_tokens WHERE token_hash = ?", (token_hash,)
         ).fetchone()
         return None if row is None else str(row[0])
+
+    # ------------------------------------------------------------ finding (other workers')
+
+    def table_with_code(self, code: str) -> str | None:
+        """The id of the table of a join code (None: no table has it)."""
+        row = self._read("SELECT id FROM tables WHERE code = ?", (code,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def token_table(self, token_hash: str) -> tuple[str, bool] | None:
+        """The id of the table of a seat's token, and whether it still gives
+        the seat (False: it ended; None: no seat ever had it)."""
+        row = self._read(
+            "SELECT table_id, 1 FROM seats WHERE token_hash = ?"
+            " UNION ALL SELECT table_id, 0 FROM old_tokens WHERE token_hash = ? LIMIT 1",
+            (token_hash, token_hash),
+        ).fetchone()
+        return None if row is None else (str(row[0]), bool(row[1]))
+
+    def public(self, ident: str) -> bool | None:
+        """Whether the table is public (None: no such table)."""
+        row = self._read("SELECT public FROM tables WHERE id = ?", (ident,)).fetchone()
+        return None if row is None else bool(row[0])
+
+    def live_tables(self) -> list[LiveRow]:
+        """The tables waiting or being played, with their seats taken, by number."""
+        rows = self._read(
+            "SELECT t.id, t.game, t.public, t.status, t.settings,"
+            " (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id)"
+            " FROM tables t WHERE t.status IN ('waiting', 'playing')"
+            " ORDER BY CAST(SUBSTR(t.id, 2) AS INTEGER)"
+        ).fetchall()
+        return [
+            LiveRow(id=r[0], game=r[1], public=bool(r[2]), status=r[3],
+                    settings=json.loads(r[4]), players=int(r[5]))
+            for r in rows
+        ]  # fmt: skip
 
     # ------------------------------------------------------------ hands
 
