@@ -3,11 +3,12 @@
 own connection to one store, as two processes have.  Tables and connections
 are numbered by the rule; a connection that names the other worker's table
 (by id, code or token) is handed on to it; ``list_tables`` sees both; a
-connection that plays here is told ``other_worker``; and the limits count
-every worker."""
+connection that plays here is told ``other_worker``; the limits count
+every worker; and the channels hand a socket and its unread input on."""
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from rooms_helpers import FAST, Player
 
 from holdem.rooms import Limits, Room, Store
 from holdem.rooms.codes import Tally
+from holdem.rooms.handover import INLINE, Channels, Moved, Unread, channels_for, supported
 
 
 class Client(Player):
@@ -199,3 +201,64 @@ def test_a_guesser_held_back_is_not_handed_on_with_the_right_code(tmp_path: Path
 def test_workers_numbers_are_checked() -> None:
     with pytest.raises(ValueError, match="a worker is 0 to workers - 1"):
         Room(worker=2, workers=2)
+
+
+# ---------------------------------------------------------------- the channels
+
+
+def test_a_reader_s_line_begun_goes_on_in_another_reader() -> None:
+    first = Unread(limit=10)
+    assert first.feed(b'{"a":1}\n{"b"') == [b'{"a":1}']
+    second = Unread(limit=10)
+    second.restore(*first.take_rest())
+    assert first.take_rest() == (b"", False)
+    assert second.feed(b":2}\n") == [b'{"b":2}']
+    assert first.feed(b"x" * 20) == [None]  # (too long: the rest of it is skipped)
+    third = Unread(limit=10)
+    third.restore(*first.take_rest())
+    assert third.feed(b"yyy\n{}\n") == [b"{}"]
+
+
+needs_channels = pytest.mark.skipif(supported() is not None, reason="no Unix packet sockets")
+
+
+@needs_channels
+@pytest.mark.parametrize("size", [100, 3 * INLINE])
+def test_a_connection_and_its_unread_input_go_to_another_worker(size: int) -> None:
+    (inbox, outbox), = channels_for(1)  # fmt: skip
+    sender, receiver = Channels(socket.socket(), {0: outbox}), Channels(inbox, {})
+    listener = socket.create_server(("127.0.0.1", 0))
+    client = socket.create_connection(listener.getsockname())
+    served, _ = listener.accept()
+    lines: list[bytes | None] = [b'{"type":"join"}', None, b"x" * size, b""]
+    moved = Moved(conn=7, address="10.0.0.1", hello=True, lines=lines, part=b'{"ty',
+                  skipping=False)  # fmt: skip
+    assert receiver.receive() == []
+    assert sender.send(0, served.fileno(), moved)
+    served.close()  # (the connection lives on in the message)
+    ((sock, got),) = receiver.receive()
+    assert got == moved
+    client.sendall(b'pe":"hello"}\n')
+    assert sock.recv(100) == b'pe":"hello"}\n'
+    sock.sendall(b"ok\n")
+    assert client.recv(100) == b"ok\n"
+    for s in (sock, client, listener, inbox, outbox):
+        s.close()
+
+
+@needs_channels
+def test_a_full_inbox_says_so_and_takes_the_connection_later() -> None:
+    (inbox, outbox), = channels_for(1)  # fmt: skip
+    sender = Channels(socket.socket(), {0: outbox})
+    a, b = socket.socketpair()
+    moved = Moved(conn=1, address="x", hello=True, lines=[b"y" * 20000])
+    sent = 0
+    while sender.send(0, a.fileno(), moved):
+        sent += 1
+        assert sent < 10_000
+    received = Channels(inbox, {}).receive()
+    assert len(received) == sent > 0 and sender.send(0, a.fileno(), moved)
+    for sock, _ in received:
+        sock.close()
+    for s in (a, b, inbox, outbox):
+        s.close()

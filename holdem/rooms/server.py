@@ -7,6 +7,10 @@ connection with more than :attr:`Limits.queue_bytes` unsent is closed (its
 seats wait for it, played by the turn timer).  The timers run on the loop's
 own clock, whatever the clients do.  Lines longer than
 :attr:`Limits.line_bytes` are answered ``line_too_long`` and skipped.
+
+As one of a server's workers (``channels``), it hands a connection whose
+line is another worker's on to that worker (:mod:`~holdem.rooms.handover`),
+and takes up those the others hand to it.
 """
 
 from __future__ import annotations
@@ -19,8 +23,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ProtocolError
-from ..protocol.messages import Lines
 from .core import Outgoing
+from .handover import Channels, Moved, Unread
 from .room import Room
 
 __all__ = ["FLUSH", "URGENT", "RoomServer", "serve"]
@@ -34,17 +38,22 @@ FLUSH = 0.05
 #: reply to a request without an id) wait up to FLUSH seconds.
 URGENT = ('{"event":"turn"', '{"id":')
 _NOT_URGENT = '{"id":null,"result"'
+#: Seconds between looks at a connection being handed on (its output written?),
+#: and the most it waits (a client that does not read is closed).
+_HANDOVER_POLL = 0.005
+_HANDOVER_SECONDS = 10.0
 
 
 class _Connection(asyncio.Protocol):
-    """One client's connection."""
+    """One client's connection (``moved``: one another worker handed on)."""
 
-    def __init__(self, server: RoomServer) -> None:
+    def __init__(self, server: RoomServer, moved: Moved | None = None) -> None:
         self.server = server
         self.transport: asyncio.Transport | None = None
         self.id = 0
-        self.lines = Lines(server.room.limits.line_bytes)
+        self.lines = Unread(server.room.limits.line_bytes)
         self.pending: list[str] = []  # lines not written yet
+        self.moved = moved
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         stream: asyncio.Transport = transport  # type: ignore[assignment]  # (a socket's)
@@ -53,26 +62,49 @@ class _Connection(asyncio.Protocol):
         if sock is not None:  # (the kernel's buffer bounded too: the queue is the bound)
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
+        room = self.server.room
+        moved, self.moved = self.moved, None
+        if moved is not None:
+            try:
+                room.adopt(moved.conn, moved.address, hello=moved.hello)
+            except ProtocolError:
+                stream.abort()
+                return
+            self.id = moved.conn
+            self.server.connections[self.id] = self
+            self.lines.restore(moved.part, moved.skipping)
+            self.serve(moved.lines, moved=True)
+            return
         peer = stream.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
         try:
-            self.id = self.server.room.connect(address)
+            self.id = room.connect(address)
         except ProtocolError as exc:
-            stream.write((self.server.room.refuse(exc) + "\n").encode("ascii"))
+            stream.write((room.refuse(exc) + "\n").encode("ascii"))
             stream.close()
             return
         self.server.connections[self.id] = self
 
     def data_received(self, data: bytes) -> None:
-        if not self.id:
-            return
+        if self.id:
+            self.serve(self.lines.feed(data))
+
+    def serve(self, lines: list[bytes | None], *, moved: bool = False) -> None:
+        """Serves the lines read (``moved``: the first came with the
+        connection from another worker), up to one that another worker must
+        serve: that one and the rest go there with the connection."""
         room = self.server.room
         out: Outgoing = []
-        for line in self.lines.feed(data):
+        several = self.server.channels is not None
+        for index, line in enumerate(lines):
             if line is None:
                 out += room.too_long(self.id)
             elif line.strip():
-                out += room.handle(self.id, line)
+                out += room.handle(self.id, line, moved=moved and index == 0)
+                if several and (worker := room.moving_to(self.id)) is not None:
+                    self.server.deliver(out)
+                    self.server.hand_over(self, worker, lines[index:])
+                    return
         self.server.deliver(out)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -81,11 +113,14 @@ class _Connection(asyncio.Protocol):
 
 
 class RoomServer:
-    """A :class:`Room` served on a TCP port."""
+    """A :class:`Room` served on a TCP port (``channels``: as one worker of
+    several, :mod:`~holdem.rooms.workers`)."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, channels: Channels | None = None) -> None:
         self.room = room
+        self.channels = channels
         self.connections: dict[int, _Connection] = {}
+        self._adopting: set[asyncio.Task[Any]] = set()
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
         self._flusher: asyncio.TimerHandle | None = None
@@ -93,14 +128,84 @@ class RoomServer:
         self._draining = False
         room.commit_at_once = False  # (the loop commits, before it writes: _drain, _flush)
         self._loop: asyncio.AbstractEventLoop | None = None
-        self.server: asyncio.Server | None = None
+        self.servers: list[asyncio.Server] = []
 
-    async def start(self, host: str, port: int) -> int:
-        """Listens on ``host:port`` (port 0: any free one); the port."""
-        self._loop = asyncio.get_running_loop()
-        self.server = await self._loop.create_server(lambda: _Connection(self), host, port)
+    async def start(
+        self, host: str | None = None, port: int = 0, *,
+        sockets: list[socket.socket] | None = None,
+    ) -> int:  # fmt: skip
+        """Listens on ``host:port`` (port 0: any free one), or on the
+        listening ``sockets`` given (a server's workers share them); the port."""
+        loop = self._loop = asyncio.get_running_loop()
+        if sockets is None:
+            self.servers = [await loop.create_server(lambda: _Connection(self), host, port)]
+        else:
+            self.servers = [await loop.create_server(lambda: _Connection(self), sock=sock)
+                            for sock in sockets]  # fmt: skip
+        if self.channels is not None:
+            loop.add_reader(self.channels.inbox.fileno(), self._take_handed)
         self.deliver([])  # (the tables resumed from the store play on)
-        return int(self.server.sockets[0].getsockname()[1])
+        return int(self.servers[0].sockets[0].getsockname()[1])
+
+    # ------------------------------------------------------------ between workers
+
+    def hand_over(self, client: _Connection, worker: int, lines: list[bytes | None]) -> None:
+        """Hands a connection on to another worker with the lines it has not
+        served (the first is that worker's): reading stops, what the client
+        was owed is written, and once it is all sent the socket goes."""
+        assert self.channels is not None and client.transport is not None
+        connection = self.room.release(client.id)
+        self.connections.pop(client.id, None)
+        client.transport.pause_reading()
+        if connection is None:  # (cannot be: it sent the line)
+            client.transport.abort()
+            return
+        part, skipping = client.lines.take_rest()
+        moved = Moved(conn=client.id, address=connection.address, hello=connection.hello,
+                      lines=lines, part=part, skipping=skipping)  # fmt: skip
+        if client.pending:
+            self.room.commit()  # (what it is told is on disk first)
+            self._write(client)
+        assert self._loop is not None
+        self._send_on(client, worker, moved, self._loop.time() + _HANDOVER_SECONDS)
+
+    def _send_on(self, client: _Connection, worker: int, moved: Moved, deadline: float) -> None:
+        transport = client.transport
+        assert transport is not None and self.channels is not None and self._loop is not None
+        if transport.is_closing():  # (the client went, or did not read: nothing to hand on)
+            return
+        if self._loop.time() > deadline:  # (it does not read what it was sent)
+            transport.abort()
+            return
+        sent = False
+        if not transport.get_write_buffer_size():
+            sock = transport.get_extra_info("socket")
+            try:
+                sent = self.channels.send(worker, sock.fileno(), moved)
+            except OSError:  # (it cannot go: the client connects again)
+                transport.abort()
+                return
+        if sent:
+            transport.abort()  # (the socket lives on in the other worker)
+        else:  # (its output not all written yet, or the worker's inbox full)
+            self._loop.call_later(_HANDOVER_POLL, self._send_on, client, worker, moved, deadline)
+
+    def _take_handed(self) -> None:
+        """Takes up the connections other workers handed on to this one."""
+        assert self.channels is not None and self._loop is not None
+        for sock, moved in self.channels.receive():
+            task = self._loop.create_task(self._adopt(sock, moved))
+            self._adopting.add(task)
+            task.add_done_callback(self._adopting.discard)
+
+    async def _adopt(self, sock: socket.socket, moved: Moved) -> None:
+        assert self._loop is not None
+        try:
+            await self._loop.connect_accepted_socket(lambda: _Connection(self, moved), sock)
+        except OSError:  # (the client is gone already)
+            sock.close()
+
+    # ------------------------------------------------------------ writing
 
     def deliver(self, out: Outgoing) -> None:
         """Queues each connection its lines.  Those that somebody waits for
@@ -181,11 +286,18 @@ class RoomServer:
         self._flush()
         if self._timer is not None:
             self._timer.cancel()
-        if self.server is not None:
-            self.server.close()
+        if self.channels is not None and self._loop is not None:
+            self._loop.remove_reader(self.channels.inbox.fileno())
+        for server in self.servers:
+            server.close()
         for client in list(self.connections.values()):
             if client.transport is not None:
                 client.transport.close()
+
+    async def wait_closed(self) -> None:
+        """Waits until the listening sockets are closed."""
+        for server in self.servers:
+            await server.wait_closed()
 
 
 async def serve(
@@ -211,8 +323,7 @@ async def serve(
         await stop.wait()
     finally:
         server.close()
-        assert server.server is not None
-        await server.server.wait_closed()
+        await server.wait_closed()
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGINT)
     if interrupted:
