@@ -16,7 +16,8 @@ import click
 from holdem.config import Structure
 from holdem.errors import HistoryFormatError, HoldemError
 from holdem.histories import PhhWriter, PokerStarsWriter, date_fields, record
-from holdem.rooms import Limits, Room, Store, hand_of, serve, table_number
+from holdem.rooms import Limits, Room, Store, hand_of, serve, serve_workers, table_number
+from holdem.rooms.handover import supported
 
 from .engine import parse_address
 
@@ -84,6 +85,7 @@ Examples:
   holdem serve --listen 0.0.0.0:7777         friends on other machines can join
   holdem serve --data ~/poker/room --max-tables 20
   holdem serve --data ~/poker/room --export hands.phhs
+  holdem serve --listen 0.0.0.0:7777 --workers 2   a busy server, on 2 CPUs
 \b
 Then: holdem join --create --server HOST:7777 (prints a join code), and
 friends: holdem join CODE --server HOST:7777. See docs/rooms.md.
@@ -119,6 +121,9 @@ friends: holdem join CODE --server HOST:7777. See docs/rooms.md.
     help="Write every stored hand to FILE as PHH, then exit.",
 )
 @click.option("--pokerstars", is_flag=True, help="With --export: PokerStars text instead.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Processes that share the tables out, on one port and one data file: "
+              "for a busy server, one per CPU (one process serves on one CPU).")  # fmt: skip
 def serve_command(
     listen: str,
     data: str,
@@ -130,6 +135,7 @@ def serve_command(
     max_queue: int,
     export: str | None,
     pokerstars: bool,
+    workers: int,
 ) -> None:
     """Serves a room: people create private tables and share their join codes,
     friends join by code, bots fill the empty seats, and the game runs to the
@@ -154,14 +160,47 @@ def serve_command(
             burst=max(int(2 * rate), 1), queue_bytes=max_queue,
         )  # fmt: skip
         host, port = parse_address(listen)
+        if workers > 1:
+            store.close()  # (each worker opens its own: no connection crosses a fork)
+            _serve_workers(data, host, port, workers, limits)
+            return
         room = Room(store, limits=limits)
         resumed = len(room.tables)
 
         def ready(bound: int) -> None:
-            again = f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else ""
-            click.echo(f"holdem serve: listening on {host}:{bound}, data in "
-                       f"{Path(data) / DATA_FILE}{again}", err=True)  # fmt: skip
+            _listening(host, bound, data, resumed)
 
         asyncio.run(serve(room, host, port, ready=ready))
     finally:
         store.close()
+
+
+def _serve_workers(data: str, host: str, port: int, workers: int, limits: Limits) -> None:
+    """The room served by ``workers`` processes (``--workers``)."""
+    why = supported()
+    if why is not None:
+        raise click.BadParameter(f"{workers}: {why} (only --workers 1 here)",
+                                 param_hint="'--workers'")  # fmt: skip
+
+    def ready(bound: int, resumed: int) -> None:
+        _listening(host, bound, data, resumed, workers)
+
+    def log(line: str) -> None:
+        click.echo(f"holdem serve: {line}", err=True)
+
+    try:
+        serve_workers(Path(data) / DATA_FILE, host, port, workers=workers, limits=limits,
+                      ready=ready, log=log)  # fmt: skip
+    except OSError as exc:
+        raise click.BadParameter(f"{host}:{port}: {exc.strerror or exc}",
+                                 param_hint="'--listen'") from None  # fmt: skip
+    except RuntimeError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _listening(host: str, bound: int, data: str, resumed: int, workers: int = 1) -> None:
+    """The line that says the server is ready (tests and the benchmark read it)."""
+    again = f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else ""
+    processes = f", {workers} workers" if workers > 1 else ""
+    click.echo(f"holdem serve: listening on {host}:{bound}, data in "
+               f"{Path(data) / DATA_FILE}{again}{processes}", err=True)  # fmt: skip

@@ -1,14 +1,24 @@
-"""Helpers of the room tests: clients that play scripted moves, and the check
-that a client's stream never holds a card it should not see."""
+"""Helpers of the room tests: clients that play scripted moves, the check
+that a client's stream never holds a card it should not see, and ``holdem
+serve`` in its own process."""
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
-from holdem.rooms import Room, Store
+from holdem.errors import ProtocolError
+from holdem.rooms import Room, RoomClient, Store
 
 #: A quick freezeout: blinds that rise fast, small stacks, no pauses.
 FAST = {"pace": 0, "pause": 0, "stack": 400, "schedule": "@5h, 10/20, 20/40, 40/80"}
@@ -146,3 +156,89 @@ def check_stream(store: Store, table: str, stream: list[dict[str, Any]], seat: i
         assert not leaked, (message, leaked)
         checked += 1
     return checked
+
+
+class Server:
+    """``holdem serve`` on a free loopback port, its data in ``data``."""
+
+    def __init__(self, data: Path, *options: str) -> None:
+        self.data = data
+        self.options = options
+        self.process: subprocess.Popen[str] | None = None
+        self.port = 0
+        self._said = b""
+
+    def start(self) -> Server:
+        command = [sys.executable, "-m", "holdem", "serve", "--listen", "127.0.0.1:0",
+                   "--data", str(self.data), *self.options]  # fmt: skip
+        self.process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+        assert self.process.stderr is not None
+        line = self.process.stderr.readline()
+        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+        assert found, line
+        self.port = int(found.group(1))
+        return self
+
+    def client(self, name: str = "") -> RoomClient:
+        return RoomClient("127.0.0.1", self.port, timeout=20, name=name)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()  # (SIGKILL: nothing is flushed or closed)
+        self.process.wait()
+
+    def workers(self) -> list[int]:
+        """The worker processes of a ``--workers`` server (Linux), by pid."""
+        assert self.process is not None
+        pid = self.process.pid
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        return sorted(int(child) for child in children)
+
+    def said(self, pattern: str, seconds: float = 20) -> str:
+        """The next line the server writes on stderr that holds ``pattern``."""
+        assert self.process is not None and self.process.stderr is not None
+        fd = self.process.stderr.fileno()  # (read past the text buffer: nothing waits in it)
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            while b"\n" in self._said:
+                line, _, self._said = self._said.partition(b"\n")
+                if re.search(pattern, line.decode()):
+                    return line.decode()
+            if select.select([fd], [], [], 0.1)[0]:
+                self._said += os.read(fd, 4096)
+        raise AssertionError(f"the server did not say {pattern!r}")
+
+    def stop(self) -> int:
+        assert self.process is not None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+
+def play(clients: dict[str, RoomClient], streams: dict[str, list[dict[str, Any]]],
+         rng: random.Random, *, until: Any, seconds: float = 60,
+         passive: bool = False) -> None:  # fmt: skip
+    """Every client answers its turns until ``until()`` (``passive``: checking
+    or calling, so that nobody busts)."""
+    deadline = time.monotonic() + seconds
+    while not until():
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        for name, client in clients.items():
+            for message in client.poll(0.005):
+                streams[name].append(message)
+                if message.get("event") == "turn":
+                    decision = move(message, rng)
+                    if passive:
+                        legal = message["view"]["legal"]
+                        decision = {"kind": "check" if legal["check"] else "call"}
+                    try:
+                        client.request("act", table=message["table"], action=decision)
+                    except ProtocolError as exc:
+                        assert exc.code == "not_your_turn", exc
+            streams[name].extend(client.events)
+            client.events.clear()

@@ -12,7 +12,6 @@ import json
 import os
 import random
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -22,52 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rooms_helpers import FAST, check_stream, move
+from rooms_helpers import FAST, Server, check_stream, play
 
 from holdem.errors import ProtocolError
-from holdem.rooms import RoomClient, Store
+from holdem.rooms import Store
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="signals and process groups")
-
-
-class Server:
-    """``holdem serve`` on a free loopback port, its data in ``data``."""
-
-    def __init__(self, data: Path, *options: str) -> None:
-        self.data = data
-        self.options = options
-        self.process: subprocess.Popen[str] | None = None
-        self.port = 0
-
-    def start(self) -> Server:
-        command = [sys.executable, "-m", "holdem", "serve", "--listen", "127.0.0.1:0",
-                   "--data", str(self.data), *self.options]  # fmt: skip
-        self.process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
-        assert self.process.stderr is not None
-        line = self.process.stderr.readline()
-        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
-        assert found, line
-        self.port = int(found.group(1))
-        return self
-
-    def client(self, name: str = "") -> RoomClient:
-        return RoomClient("127.0.0.1", self.port, timeout=20, name=name)
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.kill()  # (SIGKILL: nothing is flushed or closed)
-        self.process.wait()
-
-    def stop(self) -> int:
-        assert self.process is not None
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        return self.process.returncode
 
 
 @pytest.fixture
@@ -75,30 +34,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running = Server(tmp_path / "room").start()
     yield running
     running.stop()
-
-
-def play(clients: dict[str, RoomClient], streams: dict[str, list[dict[str, Any]]],
-         rng: random.Random, *, until: Any, seconds: float = 60,
-         passive: bool = False) -> None:  # fmt: skip
-    """Every client answers its turns until ``until()`` (``passive``: checking
-    or calling, so that nobody busts)."""
-    deadline = time.monotonic() + seconds
-    while not until():
-        assert time.monotonic() < deadline, "the game did not get there in time"
-        for name, client in clients.items():
-            for message in client.poll(0.005):
-                streams[name].append(message)
-                if message.get("event") == "turn":
-                    decision = move(message, rng)
-                    if passive:
-                        legal = message["view"]["legal"]
-                        decision = {"kind": "check" if legal["check"] else "call"}
-                    try:
-                        client.request("act", table=message["table"], action=decision)
-                    except ProtocolError as exc:
-                        assert exc.code == "not_your_turn", exc
-            streams[name].extend(client.events)
-            client.events.clear()
 
 
 def test_a_private_freezeout_over_tcp_plays_to_a_winner_and_hides_the_cards(

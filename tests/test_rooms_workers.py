@@ -9,6 +9,7 @@ every worker; and the channels hand a socket and its unread input on."""
 from __future__ import annotations
 
 import socket
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -262,3 +263,19 @@ def test_a_full_inbox_says_so_and_takes_the_connection_later() -> None:
         sock.close()
     for s in (a, b, inbox, outbox):
         s.close()
+
+
+def test_workers_are_refused_where_the_system_cannot_pass_sockets(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delattr(socket, "SCM_RIGHTS", raising=False)
+    assert supported() is not None
+    if sys.platform == "win32":
+        return
+    from click.testing import CliRunner
+
+    from holdem.cli.main import main
+
+    result = CliRunner().invoke(main, ["serve", "--workers", "2", "--data", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "--workers" in result.output and "Traceback" not in result.output

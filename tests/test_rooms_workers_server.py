@@ -1,0 +1,241 @@
+"""``holdem serve --workers 2`` over loopback: the tables end on both
+workers and every join works whichever worker accepted it; every connection
+lists every public table; a token resumes from a new connection; a worker
+killed mid-hand is started again and its table resumes with every chip; a
+second table on the other worker is ``other_worker``; Ctrl-C stops every
+process and one process then resumes every table; a supervisor killed takes
+its workers with it."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rooms_helpers import Server, play
+
+from holdem.errors import ProtocolError
+from holdem.rooms import RoomClient
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="fork, passed sockets, /proc"
+)
+
+CASH = {"game": "cash", "pace": 0, "pause": 0, "small_blind": 1, "big_blind": 2,
+        "min_buy_in": 100, "max_buy_in": 100}  # fmt: skip
+
+
+def _gone(pid: int) -> bool:
+    """Whether a process has ended (a zombie nobody reaps has ended too)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def _wait_gone(pids: list[int], seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not all(_gone(pid) for pid in pids):
+        assert time.monotonic() < deadline, [p for p in pids if not _gone(p)]
+        time.sleep(0.05)
+
+
+def _tables(server: Server, count: int, public: bool = True,
+            first: int = 0) -> list[dict[str, Any]]:  # fmt: skip
+    """``count`` cash tables, each made by its own client (Ann0, Ann1, ...
+    from ``first``) with a friend who joined by code from a new connection;
+    ``start`` sent."""
+    made = []
+    for k in range(first, first + count):
+        ann = server.client(f"Ann{k}")
+        table = ann.request("create_table", name=f"Ann{k}", public=public, **CASH)
+        ben = server.client(f"Ben{k}")
+        joined = ben.request("join", code=table["code"], name=f"Ben{k}")
+        assert joined["table"] == table["table"] and joined["seat"] == 1
+        ann.request("start", table=table["table"])
+        tokens = {f"Ann{k}": table["token"], f"Ben{k}": joined["token"]}
+        made.append({**table, "clients": {f"Ann{k}": ann, f"Ben{k}": ben}, "tokens": tokens})
+    return made
+
+
+def _play_hands(tables: list[dict[str, Any]], hands: int, seed: int = 1) -> None:
+    """Every table plays ``hands`` more hands (its two players calling)."""
+    clients = {n: c for t in tables for n, c in t["clients"].items()}
+    streams: dict[str, list[dict[str, Any]]] = {name: [] for name in clients}
+    first = {t["table"]: next(iter(t["clients"])) for t in tables}
+
+    def ended(ident: str) -> int:
+        return sum(m.get("event") == "hand_ended" for m in streams[first[ident]])
+
+    play(clients, streams, random.Random(seed), passive=True, seconds=30,
+         until=lambda: all(ended(t["table"]) >= hands for t in tables))  # fmt: skip
+
+
+def _nets(client: RoomClient, ident: str) -> int:
+    return sum(r["net"] for r in client.request("state", table=ident)["results"].values())
+
+
+def test_two_workers_share_the_tables_and_every_join_and_resume_works(tmp_path: Path) -> None:
+    server = Server(tmp_path / "room", "--workers", "2").start()
+    try:
+        tables = _tables(server, 4)
+        tables += _tables(server, 1, public=False, first=4)
+        idents = [t["table"] for t in tables]
+        numbers = [int(ident[1:]) for ident in idents]
+        assert len(set(numbers)) == 5 and {n % 2 for n in numbers} == {0, 1}  # (both workers)
+        assert sorted(numbers)[:4] == [1, 2, 3, 4]  # (the fewest tables: each its next)
+        _play_hands(tables, 2)
+        for t in tables:
+            assert _nets(next(iter(t["clients"].values())), t["table"]) == 0
+        for _ in range(3):  # any connection lists every public table
+            listed = server.client().request("list_tables")["tables"]
+            assert [x["table"] for x in listed] == sorted(idents[:4])  # (by number)
+            assert all(x["players"] == 2 and x["joinable"] for x in listed)
+        # a player comes back from a new connection with the token
+        ben = tables[1]["clients"]["Ben1"]
+        ben.close()
+        back = server.client("Ben")
+        resumed = back.request("resume", token=tables[1]["tokens"]["Ben1"])
+        assert resumed["table"] == tables[1]["table"] and resumed["seat"] == 1
+        assert back.request("state", table=tables[1]["table"])["seats"][1]["connected"]
+        # a second table on the other worker: a new connection is needed
+        other = next(t for t in tables if (int(t["table"][1:]) - numbers[1]) % 2)
+        with pytest.raises(ProtocolError) as refused:
+            back.request("watch", table=other["table"])
+        assert refused.value.code == "other_worker"
+        assert server.client().request("watch", table=other["table"])["table"] == other["table"]
+    finally:
+        assert server.stop() == 130
+
+
+def test_a_worker_killed_mid_hand_is_started_again_and_its_table_resumes(
+    tmp_path: Path,
+) -> None:
+    server = Server(tmp_path / "room", "--workers", "2").start()
+    try:
+        tables = _tables(server, 2)
+        _play_hands(tables, 2)
+        workers = server.workers()
+        assert len(workers) == 2
+        victim = workers[0]
+        hands = {t["table"]: next(iter(t["clients"].values())).request(
+            "state", table=t["table"])["hands_played"] for t in tables}  # fmt: skip
+        os.kill(victim, signal.SIGKILL)  # mid-hand: the tables play without pauses
+        said = server.said(rf"worker \d \(pid {victim}\) was killed by SIGKILL")
+        assert "started again" in said
+        deadline = time.monotonic() + 10
+        while len(server.workers()) < 2 or victim in server.workers():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        for t in tables:  # every player comes back with the token
+            for name, token in t["tokens"].items():
+                client = server.client(name)
+                resumed = client.request("resume", token=token)
+                assert resumed["table"] == t["table"]
+                t["clients"][name].close()
+                t["clients"][name] = client
+            state = client.request("state", table=t["table"])
+            assert state["status"] == "playing"
+            assert state["hands_played"] >= hands[t["table"]] - 1
+            assert sum(s["chips"] for s in state["seats"]) == 200  # (every chip)
+            assert _nets(client, t["table"]) == 0
+        _play_hands(tables, 1)
+    finally:
+        assert server.stop() == 130
+
+
+def test_ctrl_c_stops_every_worker_and_one_process_resumes_every_table(tmp_path: Path) -> None:
+    server = Server(tmp_path / "room", "--workers", "2").start()
+    tables = _tables(server, 4)
+    _play_hands(tables, 1)
+    workers = server.workers()
+    assert server.stop() == 130
+    _wait_gone(workers, 1)  # (the supervisor waited for them: no zombie, no orphan)
+    with sqlite3.connect(tmp_path / "room" / "room.sqlite") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert db.execute("SELECT COUNT(*) FROM tables WHERE status = 'playing'").fetchone()[0] == 4
+    alone = Server(tmp_path / "room").start()
+    try:
+        for t in tables:
+            name, token = next(iter(t["tokens"].items()))
+            state = alone.client(name).request("resume", token=token)["state"]
+            assert state["status"] == "playing"
+            assert sum(s["chips"] for s in state["seats"]) == 200
+    finally:
+        alone.stop()
+
+
+def test_a_killed_supervisor_takes_its_workers_with_it(tmp_path: Path) -> None:
+    server = Server(tmp_path / "room", "--workers", "2").start()
+    workers = server.workers()
+    client = server.client("Ann")
+    client.request("create_table", name="Ann", **CASH)
+    server.kill()
+    _wait_gone(workers)
+    store = sqlite3.connect(tmp_path / "room" / "room.sqlite")
+    assert len(store.execute("SELECT id FROM tables").fetchall()) == 1  # (committed, kept)
+    store.close()
+
+
+def test_workers_refuse_a_port_in_use_with_one_line(tmp_path: Path) -> None:
+    import socket
+    import subprocess
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "holdem", "serve", "--listen", f"127.0.0.1:{port}",
+             "--data", str(tmp_path / "room"), "--workers", "2"],
+            capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert "--listen" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_lines_sent_at_once_are_all_answered_in_order_across_a_handover(tmp_path: Path) -> None:
+    import json
+    import socket
+
+    server = Server(tmp_path / "room", "--workers", "2", "--rate", "1000").start()
+    try:
+        made = [server.client(f"Ann{k}").request("create_table", name=f"Ann{k}", **CASH)
+                for k in range(2)]  # fmt: skip
+        assert {int(m["table"][1:]) % 2 for m in made} == {0, 1}  # (one is elsewhere)
+        for m in made:
+            lines = [{"id": 1, "type": "hello", "version": 1},
+                     {"id": 2, "type": "join", "code": m["code"], "name": "Ben"},
+                     {"id": 3, "type": "state", "table": m["table"]}]  # fmt: skip
+            lines += [{"id": 10 + k, "type": "legal", "table": m["table"], "pad": "x" * 9000}
+                      for k in range(5)]  # fmt: skip  # (45 KB: more than a message holds)
+            text = "".join(json.dumps(line) + "\n" for line in lines)
+            text += '{"id": 4, "x": "' + "y" * 20000 + '"}\n'  # (too long: answered so)
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=20)
+            sock.sendall(text.encode() + b'{"id": 5, "type": "le')
+            time.sleep(0.2)
+            sock.sendall(f'ave", "table": "{m["table"]}"}}\n'.encode())
+            data = b""
+            replies: list[dict[str, Any]] = []
+            while len(replies) < 10:  # (the replies; the table's events come between)
+                chunk = sock.recv(1 << 16)
+                assert chunk, data
+                data += chunk
+                whole = data[: data.rfind(b"\n") + 1]
+                replies = [json.loads(line) for line in whole.splitlines()
+                           if line.startswith(b'{"id"')]  # fmt: skip
+            assert [r["id"] for r in replies] == [1, 2, 3, 10, 11, 12, 13, 14, None, 5]
+            assert replies[1]["result"]["table"] == m["table"]
+            assert replies[2]["result"]["seats"][1]["name"] == "Ben"
+            assert {r["error"]["code"] for r in replies[3:8]} == {"unknown_field"}
+            assert replies[8]["error"]["code"] == "line_too_long"
+            assert replies[9]["result"]["seat"] == 1
+            sock.close()
+    finally:
+        server.stop()
