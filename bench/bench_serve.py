@@ -25,9 +25,11 @@ zero) and cards leaked (a client told another seat's hole cards), all of
 which must be zero.  The goal: 1,000 hands a second with a 99th percentile
 under 50 ms on a 2-core machine.
 
-``--servers N`` is an experiment: N independent servers, the tables shared
-out between them (each server both kinds), which bounds what one server in
-N processes could do; it prints no ``target`` lines.
+``--workers N`` runs the server as ``holdem serve --workers N`` (one
+server, its tables shared out between N processes).  ``--servers N`` is an
+experiment: N independent servers, the tables shared out between them
+(each server both kinds), which bounds what one server in N processes
+could do; it prints no ``target`` lines.
 
 Output: one JSON object a line, the ``target`` lines last.
 """
@@ -295,14 +297,14 @@ def _state(client: Client) -> dict[str, Any]:
             return json.loads(line)["result"]  # type: ignore[no-any-return]
 
 
-def _start_server(data: Path) -> tuple[subprocess.Popen[str], int]:
-    """``holdem serve`` on a free loopback port, its data in ``data``: the
-    process and its port."""
+def _start_server(data: Path, workers: int = 1) -> tuple[subprocess.Popen[str], int]:
+    """``holdem serve`` (``--workers``) on a free loopback port, its data in
+    ``data``: the process and its port."""
     data.mkdir()
     server = subprocess.Popen(
         [sys.executable, "-m", "holdem", "serve", "--listen", "127.0.0.1:0", "--data", str(data),
          "--max-connections", "2000", "--max-per-address", "2000", "--max-tables", "1000",
-         "--tables-per-address", "1000", "--rate", "1000"],
+         "--tables-per-address", "1000", "--rate", "1000", "--workers", str(workers)],
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert server.stderr is not None
@@ -339,6 +341,12 @@ def main(argv: list[str] | None = None) -> int:
         help="independent servers, the tables shared out between them (an "
         "experiment: what a server in N processes could do; not the target)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes of the server (holdem serve --workers N; default 1)",
+    )
     parser.add_argument("--quick", action="store_true", help="10 tables for 5 seconds")
     args = parser.parse_args(argv)
     tables, seconds = (10, 5.0) if args.quick else (args.tables, args.seconds)
@@ -347,8 +355,9 @@ def main(argv: list[str] | None = None) -> int:
         emit(header="serve", python=platform.python_version(), cpu=cpu_model(),
              cpus=os.cpu_count(), holdem=library_version("holdem"), tables=tables, seats=SEATS,
              seconds=seconds, clients="c" if binary else "python",
-             client_processes=1 if binary else args.clients, servers=args.servers)  # fmt: skip
-        servers = [_start_server(Path(data) / str(k)) for k in range(args.servers)]
+             client_processes=1 if binary else args.clients, servers=args.servers,
+             workers=args.workers)  # fmt: skip
+        servers = [_start_server(Path(data) / str(k), args.workers) for k in range(args.servers)]
         ports = [port for _, port in servers]
         try:
             shares = [tables // args.clients + (i < tables % args.clients)
@@ -399,13 +408,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _peak_memory(pid: int) -> float | None:
-    """The process's peak resident set, in MB (Linux)."""
+    """The peak resident set of the process and its children (a server's
+    workers), in MB (Linux)."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         return None
     found = re.search(r"VmHWM:\s+(\d+) kB", status)
-    return round(int(found.group(1)) / 1024, 1) if found else None
+    if found is None:
+        return None
+    mine = round(int(found.group(1)) / 1024, 1)
+    theirs = [_peak_memory(int(child)) for child in children]
+    return None if None in theirs else round(mine + sum(t for t in theirs if t), 1)
 
 
 def _stored_hands(path: Path) -> int:
