@@ -239,3 +239,26 @@ def test_lines_sent_at_once_are_all_answered_in_order_across_a_handover(tmp_path
             sock.close()
     finally:
         server.stop()
+
+
+def test_a_ctrl_c_at_the_terminal_stops_every_process_and_starts_none_again(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+
+    # (a terminal's Ctrl-C goes to the whole process group: the workers too)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "holdem", "serve", "--listen", "127.0.0.1:0",
+         "--data", str(tmp_path / "room"), "--workers", "2"],
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    assert server.stderr is not None
+    assert "listening on" in server.stderr.readline()
+    pid = server.pid
+    workers = [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    os.killpg(pid, signal.SIGINT)
+    assert server.wait(timeout=15) == 130
+    rest = server.stderr.read()
+    assert "started again" not in rest and "Traceback" not in rest, rest
+    assert rest.strip() == "holdem serve: interrupted"
+    _wait_gone(workers, 1)

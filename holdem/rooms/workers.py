@@ -212,6 +212,8 @@ class _Supervisor:
         with contextlib.suppress(BlockingIOError):
             while os.read(self.wake_in, 512):
                 pass
+        if {signal.SIGINT, signal.SIGTERM} & set(self.signals):
+            self.stopping = True  # (a Ctrl-C reaches the workers too: none is started again)
         self._read_notes()
         self._reap()
 
@@ -249,6 +251,7 @@ class _Supervisor:
             if worker is None:
                 continue
             worker.pid = 0
+            self.tally.set(worker.number, 0)  # (its connections are gone with it)
             self._read_notes()
             if self.stopping or (worker.resumed is None and worker.generation == 0):
                 continue  # (stopped; or it could not start: start() says so)
