@@ -874,3 +874,78 @@ def test_a_table_the_store_cannot_make_again_is_closed_with_the_reason(tmp_path:
     assert "t1" not in again.tables
     (row,) = Store(path).tables()
     assert row.status == "closed" and "could not be resumed" in row.result["error"]
+
+
+def _lockstep_rooms(seed: int) -> tuple[list[Room], list[list[int]], str]:
+    """Two rooms alike (seed, clock), each with a cash table of four players
+    begun: the second never serves an ``act`` at once (the general reader
+    only).  Their connections by room, and the table's id."""
+    now = [100.0]
+    rooms = [Room(seed=seed, clock=lambda: now[0]) for _ in range(2)]
+    rooms[1]._act_at_once = lambda connection, line: None  # type: ignore[method-assign]
+    conns: list[list[int]] = []
+    table = ""
+    for room in rooms:
+        mine = [room.connect(f"10.0.0.{i}") for i in range(4)]
+        for conn in mine:
+            room.handle(conn, '{"type":"hello","version":1}')
+        made = json.loads(room.handle(mine[0], json.dumps(
+            {"type": "create_table", "name": "p0", "game": "cash", "pace": 0, "pause": 0}
+        ))[0][1])["result"]  # fmt: skip
+        for i, conn in enumerate(mine[1:], 1):
+            room.handle(conn, json.dumps({"type": "join", "code": made["code"], "name": f"p{i}"}))
+        room.handle(mine[0], json.dumps({"type": "start", "table": made["table"]}))
+        conns.append(mine)
+        table = made["table"]
+    return rooms, conns, table
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.lists(st.integers(0, 2**16), min_size=20, max_size=60))
+def test_an_act_served_at_once_answers_and_does_what_the_general_reader_does(
+    seed: int, rolls: list[int]
+) -> None:
+    """Every line of a random stream of acts, good and bad, gets the same
+    reply and the same events from a room that serves the usual ones at once
+    as from one that reads each with the general reader."""
+    rooms, conns, table = _lockstep_rooms(seed)
+    view = rooms[0].tables[table].served
+    assert view is not None
+    for roll in rolls:
+        hand = view.table.hand
+        actor = hand.actor if hand is not None and hand.actor is not None else 0
+        legal = hand.legal_actions() if hand is not None else None
+        who = actor if roll % 5 else (actor + 1) % 4  # (now and then a seat out of turn)
+        action: Any = {"kind": "check"} if legal is not None and legal.check else {"kind": "call"}
+        if legal is not None and legal.wager is not None and roll % 7 == 0:
+            action = {"kind": legal.wager.value, "to": legal.min_to + roll % 3}
+        ident: Any = [None, roll, str(roll), True, 2**70, -1][roll % 6]
+        request: Any = {"type": "act", "table": table, "action": action}
+        if ident is not None:
+            request["id"] = ident
+        variant = roll % 23
+        if variant == 1:
+            request["table"] = "t99"
+        elif variant == 2:
+            request["table"] = [table]
+        elif variant == 3:
+            request["action"] = {"kind": "raise", "to": 10**9}
+        elif variant == 4:
+            request["extra"] = 1
+        elif variant == 5:
+            request["action"] = {"kind": "deal_board"}
+        elif variant == 6:
+            del request["action"]
+        line = json.dumps(request)
+        if variant == 7:
+            line = line[:-3]
+        elif variant == 8:
+            line = line.replace('"act"', '"\\u0061ct"')  # (the same request, escaped)
+        outs = [room.handle(mine[who], line) for room, mine in zip(rooms, conns, strict=True)]
+        positions = [[(mine.index(c), text) for c, text in out] for out, mine in zip(
+            outs, conns, strict=True)]  # fmt: skip
+        assert positions[0] == positions[1], line
+        raised = legal is not None and legal.wager is not None and roll % 7 == 0
+        if roll % 5 and not 1 <= variant <= 8 and roll % 6 < 2 and not raised and legal:
+            # (a good decision of the seat to act, with a good id: taken)
+            assert '"in_time":true' in outs[0][0][1], (line, outs[0][0])

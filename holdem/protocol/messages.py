@@ -40,6 +40,7 @@ __all__ = [
     "answer",
     "encode",
     "error_reply",
+    "internal_error",
     "parse_line",
     "read_request",
     "read_seconds",
@@ -222,7 +223,12 @@ def answer(
     except WireError as exc:
         return error_reply(ident, wire_error(exc))
     except Exception as exc:  # a bug: said, and the server goes on
-        return error_reply(ident, ProtocolError("internal_error", f"{type(exc).__name__}: {exc}"))
+        return error_reply(ident, internal_error(exc))
+
+
+def internal_error(exc: Exception) -> ProtocolError:
+    """The error a bug in serving a request is answered with (the server goes on)."""
+    return ProtocolError("internal_error", f"{type(exc).__name__}: {exc}")
 
 
 def parse_line(line: bytes | str) -> dict[str, Any]:

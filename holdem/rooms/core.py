@@ -172,10 +172,13 @@ class Core:
         #: from that line on; see Room.moving_to)
         self._moving: dict[int, int] = {}
         self._guesses = Guesses(self.limits.guesses, self.limits.guess_seconds)
-        # when each table has work for tick() (a heap, stale entries skipped),
+        # when each table has work for tick() (a heap: a table's earliest time
+        # noted, which is checked when it comes and put off if it moved later;
+        # one entry or so a table, not one a decision),
         # the tables with hands waiting, those touched since the last flush,
         # and the tables over, by when they leave memory
         self._times: list[tuple[float, str]] = []
+        self._queued: dict[str, float] = {}  # each table's earliest time in the heap
         self._waiting: set[str] = set()
         self._touched: set[str] = set()
         self._over: deque[tuple[float, str]] = deque()
@@ -249,10 +252,13 @@ class Core:
         now = self.clock()
         times = self._times
         while times and times[0][0] <= now:
-            _, ident = heapq.heappop(times)
+            when, ident = heapq.heappop(times)
+            if self._queued.get(ident) != when:
+                continue  # (superseded by an earlier time of the table)
+            del self._queued[ident]
             table = self.tables.get(ident)
             if table is not None and table.served is not None:
-                self._touched.add(ident)
+                self._touched.add(ident)  # (its next time is noted again)
                 next_time = table.served.next_time
                 if next_time is not None and next_time <= now:
                     table.served.tick(now)
@@ -266,13 +272,21 @@ class Core:
 
     def next_time(self) -> float | None:
         """When :meth:`tick` has work next (on the clock), if ever."""
-        times = self._times
+        times, queued = self._times, self._queued
         while times:
             when, ident = times[0]
-            table = self.tables.get(ident)
-            if table is not None and table.served is not None and table.served.next_time == when:
-                return when
-            heapq.heappop(times)  # (stale: the table's time is another now, or it is gone)
+            if queued.get(ident) == when:
+                table = self.tables.get(ident)
+                served = None if table is None else table.served
+                actual = None if served is None else served.next_time
+                if actual == when:
+                    return when
+                if actual is not None:  # (put off: a turn answered, another begun)
+                    heapq.heapreplace(times, (actual, ident))
+                    queued[ident] = actual
+                    continue
+                del queued[ident]  # (none now, or the table is gone)
+            heapq.heappop(times)  # (stale: superseded, or the table's time is gone)
         return None
 
     def busy(self) -> bool:
@@ -289,7 +303,10 @@ class Core:
                 continue
             when = served.next_time
             if when is not None:
-                heapq.heappush(self._times, (when, ident))
+                queued = self._queued.get(ident)
+                if queued is None or when < queued:  # (a later time waits its turn)
+                    heapq.heappush(self._times, (when, ident))
+                    self._queued[ident] = when
             if served.waiting:
                 self._waiting.add(ident)
             else:

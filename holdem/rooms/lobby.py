@@ -105,7 +105,7 @@ class Lobby(Core):
         )  # fmt: skip
         served.watchers = table.watchers  # (one set; the engine's creator, 0, is nobody here)
         table.served = served
-        game.table.subscribe(lambda event: self._table_event(table, event))
+        game.table.subscribe(lambda event: self._seat_freed(table, event), kinds=[SeatFreed])
 
     def _seat_player(
         self,
@@ -355,11 +355,10 @@ class Lobby(Core):
             self._close_now(table)
         self._save(table)
 
-    def _table_event(self, table: RoomTable, event: Event) -> None:
+    def _seat_freed(self, table: RoomTable, event: Event) -> None:
         """A seat freed (left, busted, timed out): the store forgets it, and
         its player's session ends (a connected player watches on)."""
-        if not isinstance(event, SeatFreed):
-            return
+        assert isinstance(event, SeatFreed)  # (the only kind it is told)
         if self.store is not None:
             self.store.free_seat(table.id, event.seat, event.reason)
         session = self._sessions.get(table.sessions.get(event.seat, 0))

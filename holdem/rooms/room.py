@@ -201,6 +201,9 @@ class Room(Lobby, Seats):
             return []
         if not connection.rate.take(self.clock()):
             message = error_reply(_id_of(line), self._too_fast())
+        elif (done := self._act_at_once(connection, line)) is not None:
+            self._out.insert(0, (conn, done))
+            return self._flush()
         else:
             message = answer(
                 line, lambda request: self._serve(connection, request, moved), REQUESTS

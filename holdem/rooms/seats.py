@@ -4,10 +4,13 @@ menu, histories), leaving it, and taking it up again with its token."""
 
 from __future__ import annotations
 
+import json
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from ..actions import Decision
-from ..errors import ProtocolError, TableError, quote
+from ..errors import ProtocolError, TableError, WireError, quote
+from ..protocol.messages import encode, error_reply, internal_error
 from ..protocol.tables import history_text
 from ..protocol.texts import plain
 from ..table import CashGame
@@ -18,11 +21,62 @@ from .store import hand_of
 
 __all__ = ["Seats"]
 
+#: The fields an ``act`` may have (the one request :meth:`Seats._act_at_once` reads).
+_ACT_FIELDS = frozenset(("id", "type", "table", "action"))
+
 
 class Seats(Core):
     """The requests of a seat's player (see :class:`~holdem.rooms.room.Room`)."""
 
     # ------------------------------------------------------------ playing
+
+    def _act_at_once(self, connection: Connection, line: bytes | str) -> str | None:
+        """The reply to an ``act`` in its usual form (the table of a seat this
+        connection plays, a decision, an integer id or none), served without
+        the general reader of requests: a player's every decision comes so.
+        None for any other line, and for one whose error the general reader
+        must answer (nothing was done: it reads the line again, and finds the
+        same).  The reply is the one :meth:`_act` gives, word for word."""
+        if not connection.hello or not connection.sessions:
+            return None
+        try:
+            data = json.loads(line.decode() if isinstance(line, bytes) else line)
+        except (ValueError, RecursionError):  # (not UTF-8, not JSON, nested too deep)
+            return None
+        if type(data) is not dict or data.get("type") != "act" or not _ACT_FIELDS.issuperset(data):
+            return None
+        ident = data.get("id")
+        if ident is not None and (type(ident) is not int or not -(2**63) <= ident < 2**63):
+            return None
+        table_id = data.get("table")
+        if type(table_id) is not str:
+            return None
+        session = None
+        for session_id in connection.sessions:
+            found = self._sessions.get(session_id)
+            if found is not None and found.table == table_id:
+                session = found
+                break
+        table = self.tables.get(table_id)
+        if session is None or table is None or table.served is None:
+            return None
+        try:
+            decision = Decision.from_dict(data.get("action"), where="request.action")
+        except WireError:
+            return None
+        self._evict(self.clock())
+        self._touched.add(table.id)
+        try:
+            in_time = table.served.act(session.seat, decision)
+        except ProtocolError:
+            return None
+        except Exception as exc:  # a bug: answered as the general reader answers it
+            return encode(error_reply(ident, internal_error(exc)))
+        return (
+            f'{{"id":{"null" if ident is None else ident},"result":{{"table":'
+            f'{encode_basestring_ascii(table.id)},"seat":{session.seat},'
+            f'"in_time":{"true" if in_time else "false"}}}}}'
+        )
 
     def _act(self, connection: Connection, f: Fields) -> dict[str, Any]:
         table = self._table_of(connection, f, join=False)
