@@ -81,6 +81,7 @@ class Connection:
     hello: bool = False
     sessions: set[int] = field(default_factory=set)  # the seats it plays
     watching: set[str] = field(default_factory=set)  # the tables it watches
+    out: list[str] = field(default_factory=list)  # its lines not taken yet (Core.told)
 
 
 @dataclass(slots=True)
@@ -182,24 +183,30 @@ class Core:
         self._waiting: set[str] = set()
         self._touched: set[str] = set()
         self._over: deque[tuple[float, str]] = deque()
-        self._out: Outgoing = []
+        #: the connections that have lines waiting in their outboxes
+        #: (``Connection.out``), and those of them with a line somebody waits
+        #: for (a turn, a reply to a request with an id, an error)
+        self.told: set[int] = set()
+        self.urgent: set[int] = set()
         #: what handle() and tick() changed is committed before they return
         #: (False: the caller calls commit() before it sends their lines, once
         #: for many: the server does)
         self.commit_at_once = True
+        #: whether handle(), tick() and disconnect() return the lines they
+        #: caused (False: they stay in the outboxes for the caller to take,
+        #: Core.told and Core.urgent saying whose: the server does)
+        self.returns_lines = True
 
     # ------------------------------------------------------------ sending
 
     def _send(self, targets: list[int], message: dict[str, Any]) -> None:
-        """To connections (positive numbers) and seats' sessions (negative);
-        the message written once for all."""
+        """To connections (positive numbers) and seats' sessions (negative):
+        into their outboxes, the message written once for all."""
         line = ""
-        out = self._out
+        connections, told = self._connections, self.told
+        urgent = message.get("event") == "turn"
         for target in targets:
-            if target > 0:
-                if target not in self._connections:
-                    continue
-            else:
+            if target < 0:
                 session = self._sessions.get(target)
                 if session is None:
                     continue
@@ -210,9 +217,46 @@ class Core:
                     session.backlog.append(message)
                     continue
                 target = session.connection
+            connection = connections.get(target)
+            if connection is None:
+                continue
             if not line:
                 line = message_text(message)
-            out.append((target, line))
+            connection.out.append(line)
+            told.add(target)
+            if urgent:
+                self.urgent.add(target)
+
+    def _put(self, connection: Connection, line: str, *, at: int | None = None,
+             urgent: bool = True) -> None:  # fmt: skip
+        """A line into a connection's outbox (``at``: in that place)."""
+        if at is None:
+            connection.out.append(line)
+        else:
+            connection.out.insert(at, line)
+        self.told.add(connection.id)
+        if urgent:
+            self.urgent.add(connection.id)
+
+    def outbox(self, conn: int) -> list[str] | None:
+        """The lines waiting for a connection, to be written and emptied by
+        whoever takes them (:attr:`returns_lines` False); None: it is gone."""
+        connection = self._connections.get(conn)
+        return None if connection is None else connection.out
+
+    def _take(self, first: int | None = None) -> Outgoing:
+        """The lines of every outbox, in order (those of connection ``first``
+        first), the outboxes emptied."""
+        told = sorted(self.told, key=lambda conn: (conn != first, conn))
+        out: Outgoing = []
+        for conn in told:
+            connection = self._connections.get(conn)
+            if connection is not None:
+                out.extend([(conn, line) for line in connection.out])
+                connection.out.clear()
+        self.told.clear()
+        self.urgent.clear()
+        return out
 
     def _tell(self, target: int, message: dict[str, Any]) -> None:
         self._send([target], message)
@@ -225,13 +269,14 @@ class Core:
         message["table"] = table.id
         self._send(sorted(table.sessions.values()) + sorted(table.watchers), message)
 
-    def _flush(self) -> Outgoing:
+    def _flush(self, first: int | None = None) -> Outgoing:
+        """The end of a request or a tick: the tables' times noted, the store
+        committed (when at once), and the lines it caused taken (when returned)."""
         if self._touched:
             self._note_times()
-        out, self._out = self._out, []
         if self.commit_at_once:
             self.commit()
-        return out
+        return self._take(first) if self.returns_lines else []
 
     def commit(self) -> None:
         """Writes to the store what was changed: before anybody is told of it."""

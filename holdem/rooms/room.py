@@ -199,19 +199,21 @@ class Room(Lobby, Seats):
         connection = self._connections.get(conn)
         if connection is None:
             return []
+        mark = len(connection.out)  # (the reply goes before what the request caused)
         if not connection.rate.take(self.clock()):
-            message = error_reply(_id_of(line), self._too_fast())
-        elif (done := self._act_at_once(connection, line)) is not None:
-            self._out.insert(0, (conn, done))
-            return self._flush()
-        else:
+            reply = encode(error_reply(_id_of(line), self._too_fast()))
+        elif (done := self._act_at_once(connection, line)) is None:
             message = answer(
                 line, lambda request: self._serve(connection, request, moved), REQUESTS
             )
             if self._moving and conn in self._moving:
-                return self._flush()
-        self._out.insert(0, (conn, encode(message)))
-        return self._flush()
+                return self._flush(conn)
+            reply = encode(message)
+        else:
+            reply = done
+        # (a reply is waited for but a result without an id's: that one goes with the rest)
+        self._put(connection, reply, at=mark, urgent=not reply.startswith('{"id":null,"result"'))
+        return self._flush(conn)
 
     def too_long(self, conn: int) -> Outgoing:
         """The answer to a line longer than :attr:`Limits.line_bytes` (it counts
@@ -223,7 +225,8 @@ class Room(Lobby, Seats):
         error = ProtocolError("line_too_long", f"a line longer than {limit:,} bytes")
         if not connection.rate.take(self.clock()):
             error = self._too_fast()
-        return [(conn, encode(error_reply(None, error)))]
+        self._put(connection, encode(error_reply(None, error)))
+        return self._flush(conn)
 
     def refuse(self, error: ProtocolError) -> str:
         """The line of an error that no request caused (a connection refused)."""

@@ -23,21 +23,15 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ProtocolError
-from .core import Outgoing
 from .handover import Channels, Moved, Unread
 from .room import Room
 
-__all__ = ["FLUSH", "URGENT", "RoomServer", "serve"]
+__all__ = ["FLUSH", "RoomServer", "serve"]
 
 #: Bytes the kernel holds for a connection's output (beyond them, the queue).
 SOCKET_BUFFER = 128 * 1024
 #: The most seconds a line waits to be written with others (see deliver).
 FLUSH = 0.05
-#: The lines written at once begin so: a turn, a reply to a request with an
-#: id (its client waits for it), an error.  The rest (the table's events, the
-#: reply to a request without an id) wait up to FLUSH seconds.
-URGENT = ('{"event":"turn"', '{"id":')
-_NOT_URGENT = '{"id":null,"result"'
 #: Seconds between looks at a connection being handed on (its output written?),
 #: and the most it waits (a client that does not read is closed).
 _HANDOVER_POLL = 0.005
@@ -52,7 +46,6 @@ class _Connection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.id = 0
         self.lines = Unread(server.room.limits.line_bytes)
-        self.pending: list[str] = []  # lines not written yet
         self.moved = moved
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -94,22 +87,22 @@ class _Connection(asyncio.Protocol):
         connection from another worker), up to one that another worker must
         serve: that one and the rest go there with the connection."""
         room = self.server.room
-        out: Outgoing = []
         several = self.server.channels is not None
         for index, line in enumerate(lines):
             if line is None:
-                out += room.too_long(self.id)
+                room.too_long(self.id)
             elif line.strip():
-                out += room.handle(self.id, line, moved=moved and index == 0)
+                room.handle(self.id, line, moved=moved and index == 0)
                 if several and (worker := room.moving_to(self.id)) is not None:
-                    self.server.deliver(out)
+                    self.server.deliver()
                     self.server.hand_over(self, worker, lines[index:])
                     return
-        self.server.deliver(out)
+        self.server.deliver()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.id and self.server.connections.pop(self.id, None) is not None:
-            self.server.deliver(self.server.room.disconnect(self.id))
+            self.server.room.disconnect(self.id)
+            self.server.deliver()
 
 
 class RoomServer:
@@ -124,9 +117,9 @@ class RoomServer:
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
         self._flusher: asyncio.TimerHandle | None = None
-        self._urgent: set[int] = set()  # connections with lines to write at once
         self._draining = False
         room.commit_at_once = False  # (the loop commits, before it writes: _drain, _flush)
+        room.returns_lines = False  # (the lines wait in the room's outboxes: deliver)
         self._loop: asyncio.AbstractEventLoop | None = None
         self.servers: list[asyncio.Server] = []
 
@@ -144,7 +137,7 @@ class RoomServer:
                             for sock in sockets]  # fmt: skip
         if self.channels is not None:
             loop.add_reader(self.channels.inbox.fileno(), self._take_handed)
-        self.deliver([])  # (the tables resumed from the store play on)
+        self.deliver()  # (the tables resumed from the store play on)
         return int(self.servers[0].sockets[0].getsockname()[1])
 
     # ------------------------------------------------------------ between workers
@@ -154,7 +147,11 @@ class RoomServer:
         served (the first is that worker's): reading stops, what the client
         was owed is written, and once it is all sent the socket goes."""
         assert self.channels is not None and client.transport is not None
-        connection = self.room.release(client.id)
+        room = self.room
+        if room.outbox(client.id):  # (what it was owed, before the room lets it go)
+            room.commit()  # (what it is told is on disk first)
+            self._write(client.id)
+        connection = room.release(client.id)
         self.connections.pop(client.id, None)
         client.transport.pause_reading()
         if connection is None:  # (cannot be: it sent the line)
@@ -163,9 +160,6 @@ class RoomServer:
         part, skipping = client.lines.take_rest()
         moved = Moved(conn=client.id, address=connection.address, hello=connection.hello,
                       lines=lines, part=part, skipping=skipping)  # fmt: skip
-        if client.pending:
-            self.room.commit()  # (what it is told is on disk first)
-            self._write(client)
         assert self._loop is not None
         self._send_on(client, worker, moved, self._loop.time() + _HANDOVER_SECONDS)
 
@@ -207,58 +201,60 @@ class RoomServer:
 
     # ------------------------------------------------------------ writing
 
-    def deliver(self, out: Outgoing) -> None:
-        """Queues each connection its lines.  Those that somebody waits for
-        (:data:`URGENT`) are written at once, or, when the store has changes
-        to commit first, once the loop has served what else is ready (one
-        commit for all); the rest within :data:`FLUSH` seconds, many lines a
-        write.  Then sets the timer for the next work of the room."""
-        for conn, line in out:
-            client = self.connections.get(conn)
-            if client is None:
-                continue
-            client.pending.append(line)
-            if line.startswith(URGENT) and not line.startswith(_NOT_URGENT):
-                self._urgent.add(conn)
-            elif self._flusher is None:
-                assert self._loop is not None
-                self._flusher = self._loop.call_later(FLUSH, self._flush)
-        if self._urgent and not self.room.uncommitted:  # (nothing to commit first: now)
-            self._drain()
-        elif self._urgent and not self._draining:
-            assert self._loop is not None
-            self._draining = True
-            self._loop.call_soon(self._drain)
-        elif self._flusher is None and self.room.uncommitted:  # (hands nobody was told of)
-            assert self._loop is not None
-            self._flusher = self._loop.call_later(FLUSH, self._flush)
+    def deliver(self) -> None:
+        """Writes what the room's last work caused (the lines wait in its
+        outboxes).  The lines somebody waits for (a turn, a reply to a request
+        with an id, an error: :attr:`Room.urgent`) are written at once, or,
+        when the store has changes to commit first, once the loop has served
+        what else is ready (one commit for all); the rest within
+        :data:`FLUSH` seconds, many lines a write.  Then sets the timer for
+        the next work of the room."""
+        room = self.room
+        loop = self._loop
+        assert loop is not None
+        if room.urgent:
+            if not room.uncommitted:  # (nothing to commit first: now)
+                self._drain()
+            elif not self._draining:
+                self._draining = True
+                loop.call_soon(self._drain)
+        if self._flusher is None and (room.told or room.uncommitted):  # (and hands nobody saw)
+            self._flusher = loop.call_later(FLUSH, self._flush)
         self._arm()
 
     def _drain(self) -> None:
         """Commits the store, then writes the lines somebody waits for."""
         self._draining = False
-        self.room.commit()
-        urgent, self._urgent = self._urgent, set()
-        for conn in urgent:
-            client = self.connections.get(conn)
-            if client is not None:
-                self._write(client)
+        room = self.room
+        room.commit()
+        for conn in room.urgent:
+            self._write(conn)
+        room.urgent.clear()
 
-    def _write(self, client: _Connection) -> None:
-        lines, client.pending = client.pending, []
-        transport = client.transport
-        if not lines or transport is None or transport.is_closing():
+    def _write(self, conn: int) -> None:
+        """Writes a connection's lines waiting (a client gone: they go too)."""
+        room = self.room
+        room.told.discard(conn)
+        lines = room.outbox(conn)
+        if not lines:
             return
-        transport.write(("\n".join(lines) + "\n").encode("ascii"))
-        if transport.get_write_buffer_size() > self.room.limits.queue_bytes:
+        text = "\n".join(lines) + "\n"
+        lines.clear()
+        client = self.connections.get(conn)
+        transport = None if client is None else client.transport
+        if transport is None or transport.is_closing():
+            return
+        transport.write(text.encode("ascii"))
+        if transport.get_write_buffer_size() > room.limits.queue_bytes:
             transport.abort()  # (connection_lost tells the room)
 
     def _flush(self) -> None:
         self._flusher = None
-        self.room.commit()
-        for client in list(self.connections.values()):
-            if client.pending:
-                self._write(client)
+        room = self.room
+        room.commit()
+        for conn in list(room.told):
+            self._write(conn)
+        room.urgent.clear()
 
     def _arm(self) -> None:
         loop = self._loop
@@ -280,7 +276,8 @@ class RoomServer:
     def _tick(self) -> None:
         self._timer = None
         self._timer_at = None
-        self.deliver(self.room.tick())
+        self.room.tick()
+        self.deliver()
 
     def close(self) -> None:
         self._flush()
