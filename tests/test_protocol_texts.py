@@ -117,3 +117,27 @@ def test_a_message_s_text_is_its_plain_form_s_json() -> None:
         text = message_text(message)
         assert text.isascii()
         assert json.loads(text) == json.loads(encode(plain(message)))
+
+
+def test_a_table_s_own_lines_of_records_and_turns_are_their_messages() -> None:
+    """The lines a served table writes itself (every record, every turn) say
+    what its message says, whatever the table's id."""
+    from json.encoder import encode_basestring_ascii
+
+    from holdem.protocol.messages import encode
+    from holdem.protocol.texts import action_line, plain, turn_line
+
+    hand = Hand(HandConfig((100, 100, 100), 0, 1, 2), rng=4)
+    for table in ("t1", 't\u00e9"x'):
+        quoted = encode_basestring_ascii(table)
+        for record in hand.log:
+            line = action_line(7, record, quoted)
+            message = {"event": "action", "hand": 7, "action": record, "table": table}
+            assert line.isascii() and json.loads(line) == json.loads(encode(plain(message)))
+        view = hand.view(hand.actor)
+        for seconds in (None, 3.25):
+            line = turn_line(7, view.seat, view, quoted, seconds)
+            message = {"event": "turn", "hand": 7, "seat": view.seat, "view": view, "table": table}
+            if seconds is not None:
+                message["seconds"] = seconds
+            assert line.isascii() and json.loads(line) == json.loads(encode(plain(message)))

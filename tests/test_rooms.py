@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rooms_helpers import FAST, check_stream, play_out, players
 
+from holdem.protocol.messages import encode
 from holdem.rooms import Limits, Room, Store, hand_of
 from holdem.rooms.codes import ALPHABET, Guesses, Rate, new_code, normal_code
 from holdem.rooms.store import SCHEMA, SCHEMA_VERSION, SeatRow
@@ -945,6 +946,8 @@ def test_an_act_served_at_once_answers_and_does_what_the_general_reader_does(
         positions = [[(mine.index(c), text) for c, text in out] for out, mine in zip(
             outs, conns, strict=True)]  # fmt: skip
         assert positions[0] == positions[1], line
+        for _, text in outs[0]:  # (each line as the encoder writes its message)
+            assert encode(json.loads(text)) == text
         raised = legal is not None and legal.wager is not None and roll % 7 == 0
         if roll % 5 and not 1 <= variant <= 8 and roll % 6 < 2 and not raised and legal:
             # (a good decision of the seat to act, with a good id: taken)

@@ -92,8 +92,8 @@ class Engine:
                 table.advance()
         return self._flush()
 
-    def _send(self, clients: list[int], message: dict[str, Any]) -> None:
-        written = plain(message)  # (made plain once for all)
+    def _send(self, clients: list[int], message: dict[str, Any], line: str = "") -> None:
+        written = plain(message)  # (made plain once for all; its clients read messages)
         self._out.extend([(client, written) for client in clients if client in self._clients])
 
     def _flush(self) -> Outgoing:

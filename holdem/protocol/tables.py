@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from ..actions import PLAYER_KINDS, ActionKind, Decision, LegalActions
@@ -36,6 +37,8 @@ from ..table import (
     Tournament,
     TurnTimer,
 )
+from ..table.events import EVENT_TYPES
+from .texts import action_line, turn_line
 
 __all__ = ["KEEP_HANDS", "SLICE", "ServedTable", "history_text"]
 
@@ -44,8 +47,10 @@ KEEP_HANDS = 500
 #: Hands a table begins at one go before the engine serves its other work.
 SLICE = 50
 
-#: How a table's messages leave it: ``send(clients, message)``, the clients in order.
-Send = Callable[[list[int], dict[str, Any]], None]
+#: How a table's messages leave it: ``send(clients, message, line)``, the
+#: clients in order; ``line``: the message's text when the table wrote it
+#: (its turns and records), else "" (written from the message if needed).
+Send = Callable[[list[int], dict[str, Any], str], None]
 
 
 class ServedTable:
@@ -93,7 +98,9 @@ class ServedTable:
         self.due: float | None = None  # when the paced bot decides, or the next hand begins
         self.after_hand = after_hand  # told of each hand as it ends
         self.keep = keep  # finished hands kept for history requests
-        self.table.subscribe(self._tell)
+        self._quoted_id = encode_basestring_ascii(ident)  # (in the lines it writes)
+        self.table.subscribe(self._tell_action, kinds=[ActionTaken])
+        self.table.subscribe(self._tell, kinds=[t for t in EVENT_TYPES if t is not ActionTaken])
 
     @property
     def kind(self) -> str:
@@ -105,18 +112,23 @@ class ServedTable:
         """The clients told the table's events (each once, in order)."""
         return sorted({*self.watchers, *self.owners.values()})
 
-    def _out(self, message: dict[str, Any], to: list[int] | None = None) -> None:
+    def _out(self, message: dict[str, Any], to: list[int] | None = None, line: str = "") -> None:
         message["table"] = self.id
         if self.full_information:
             message["full_information"] = True
-        self._send(self.audience() if to is None else to, message)
+            line = ""  # (written from the message, which says so)
+        self._send(self.audience() if to is None else to, message, line)
+
+    def _tell_action(self, event: Event) -> None:
+        """A record of the hand: its line written at once (the most common event)."""
+        assert type(event) is ActionTaken
+        hand, action = event.hand, event.action
+        self._out({"event": "action", "hand": hand, "action": action},
+                  line=action_line(hand, action, self._quoted_id))  # fmt: skip
+        if action.kind is ActionKind.DEAL_HOLE:
+            self._tell_hole_cards(hand)
 
     def _tell(self, event: Event) -> None:
-        if type(event) is ActionTaken:  # (the record itself: written once, quickly)
-            self._out({"event": "action", "hand": event.hand, "action": event.action})
-            if event.action.kind is ActionKind.DEAL_HOLE:
-                self._tell_hole_cards(event.hand)
-            return
         self._out(event.to_dict())  # type: ignore[union-attr]  # (set on every event type)
         if isinstance(event, SeatFreed):  # (left, busted or timed out: nobody plays it now)
             self.owners.pop(event.seat, None)
@@ -133,13 +145,17 @@ class ServedTable:
             owner = self.owners.get(seat)
             if not self.full_information and owner is None:
                 continue
-            message = {
-                "event": "hole_cards",
-                "hand": number,
-                "seat": seat,
-                "cards": [format_card(c) for c in cards],
-            }
-            self._out(message, None if self.full_information else [] if owner is None else [owner])
+            names = [format_card(c) for c in cards]
+            message = {"event": "hole_cards", "hand": number, "seat": seat, "cards": names}
+            if self.full_information:
+                self._out(message)
+            elif owner is not None:  # (the line as encode(message) writes it)
+                self._out(
+                    message,
+                    [owner],
+                    f'{{"event":"hole_cards","hand":{number},"seat":'
+                    f'{seat},"cards":["{names[0]}","{names[1]}"],"table":{self._quoted_id}}}',
+                )
 
     # ------------------------------------------------------------ playing
 
@@ -260,9 +276,15 @@ class ServedTable:
             name = self.table.name(seat)
             self.timer.start(name)
             self.deadline = self.timer.deadline(name)
+        self._tell_turn_to(self.owners[seat], seat)
+
+    def _tell_turn_to(self, owner: int, seat: int) -> None:
+        """Tells ``owner`` the turn of ``seat``, if it is to act."""
         message = self.turn_message(seat)
-        assert message is not None
-        self._out(message, [self.owners[seat]])
+        if message is not None:
+            line = turn_line(message["hand"], seat, message["view"], self._quoted_id,
+                             message.get("seconds"))  # fmt: skip
+            self._out(message, [owner], line)
 
     def turn_message(self, seat: int) -> dict[str, Any] | None:
         """The ``turn`` event of ``seat`` when it is to act (its timer running
@@ -283,10 +305,9 @@ class ServedTable:
     def tell_turn_again(self, seat: int) -> None:
         """Tells the client playing ``seat`` its turn again, if it is to act
         (the timer is not started again)."""
-        message = self.turn_message(seat)
         owner = self.owners.get(seat)
-        if message is not None and owner is not None:
-            self._out(message, [owner])
+        if owner is not None:
+            self._tell_turn_to(owner, seat)
 
     def act(self, seat: int, decision: Decision) -> bool:
         """The decision of the client playing ``seat``, whose turn it is; False

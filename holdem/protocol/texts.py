@@ -32,7 +32,16 @@ from ..hand import Hand  # (the engine bound to its records first)
 from ..views import _VIEW_FIELDS, PlayerView
 from .messages import encode
 
-__all__ = ["MOST_KEPT", "config_text", "message_text", "plain", "records_text", "view_text"]
+__all__ = [
+    "MOST_KEPT",
+    "action_line",
+    "config_text",
+    "message_text",
+    "plain",
+    "records_text",
+    "turn_line",
+    "view_text",
+]
 
 #: The most configurations :func:`config_text` keeps before it forgets them.
 MOST_KEPT = 4096
@@ -74,28 +83,31 @@ def view_text(view: PlayerView, since: int = 0) -> str:
     return encode(view.to_dict(since)) if text is None else text
 
 
+def action_line(hand: int, record: Action, table: str) -> str:
+    """The line of an ``action`` event (``table``: the table's id, quoted):
+    ``message_text`` of ``{"event": "action", "hand": .., "action": .., "table": ..}``."""
+    return f'{{"event":"action","hand":{hand},"action":{_record(record)},"table":{table}}}'
+
+
+def turn_line(hand: int, seat: int, view: PlayerView, table: str, seconds: float | None) -> str:
+    """The line of a ``turn`` event (``table``: the table's id, quoted), as
+    ``message_text`` writes its message."""
+    timed = "" if seconds is None else f',"seconds":{float(seconds)!r}'
+    return (
+        f'{{"event":"turn","hand":{hand},"seat":{seat},"view":{view_text(view)},'
+        f'"table":{table}{timed}}}'
+    )
+
+
 def message_text(message: dict[str, Any]) -> str:
-    """A message's line (without its end), its record (an ``action``) or view
-    (a ``view``) written from kept parts: the same JSON as
-    ``encode(plain(message))``."""
+    """A message's line (without its end), its record (an ``action``) and view
+    (a ``view``) written by their own writers: the same JSON as
+    ``encode(plain(message))``.  (A served table writes the lines of its
+    records and turns itself: :func:`action_line`, :func:`turn_line`.)"""
     view = message.get("view")
     record = message.get("action")
     if type(view) is not PlayerView and type(record) is not Action:
         return encode(message)
-    keys = message.keys()
-    if type(record) is Action and keys == _ACTION_KEYS:  # (the most common, then turns)
-        table = _quoted(message["table"])
-        return (
-            f'{{"event":"action","hand":{message["hand"]},"action":{_record(record)},'
-            f'"table":{table}}}'
-        )
-    if type(view) is PlayerView and keys in (_TURN_KEYS, _TIMED_TURN_KEYS):
-        seconds = message.get("seconds")
-        timed = "" if seconds is None else f',"seconds":{float(seconds)!r}'
-        return (
-            f'{{"event":"turn","hand":{message["hand"]},"seat":{message["seat"]},'
-            f'"view":{view_text(view)},"table":{_quoted(message["table"])}{timed}}}'
-        )
     parts = [encode({k: v for k, v in message.items() if k != "view" and k != "action"})[1:-1]]
     if type(view) is PlayerView:
         parts.append(f'"view":{view_text(view)}')
@@ -104,9 +116,6 @@ def message_text(message: dict[str, Any]) -> str:
     return "{" + ",".join(part for part in parts if part) + "}"
 
 
-_ACTION_KEYS = {"event", "hand", "action", "table"}
-_TURN_KEYS = {"event", "hand", "seat", "view", "table"}
-_TIMED_TURN_KEYS = _TURN_KEYS | {"seconds"}
 _quoted = json.encoder.encode_basestring_ascii
 
 

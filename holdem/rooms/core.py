@@ -199,10 +199,10 @@ class Core:
 
     # ------------------------------------------------------------ sending
 
-    def _send(self, targets: list[int], message: dict[str, Any]) -> None:
+    def _send(self, targets: list[int], message: dict[str, Any], line: str = "") -> None:
         """To connections (positive numbers) and seats' sessions (negative):
-        into their outboxes, the message written once for all."""
-        line = ""
+        into their outboxes, the message written once for all (``line``: as
+        written already)."""
         connections, told = self._connections, self.told
         urgent = message.get("event") == "turn"
         for target in targets:

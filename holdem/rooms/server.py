@@ -118,6 +118,7 @@ class RoomServer:
         self._timer_at: float | None = None
         self._flusher: asyncio.TimerHandle | None = None
         self._draining = False
+        self._arming = False
         room.commit_at_once = False  # (the loop commits, before it writes: _drain, _flush)
         room.returns_lines = False  # (the lines wait in the room's outboxes: deliver)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -220,7 +221,9 @@ class RoomServer:
                 loop.call_soon(self._drain)
         if self._flusher is None and (room.told or room.uncommitted):  # (and hands nobody saw)
             self._flusher = loop.call_later(FLUSH, self._flush)
-        self._arm()
+        if not self._arming:  # (once for all the loop served in one pass)
+            self._arming = True
+            loop.call_soon(self._arm)
 
     def _drain(self) -> None:
         """Commits the store, then writes the lines somebody waits for."""
@@ -257,6 +260,9 @@ class RoomServer:
         room.urgent.clear()
 
     def _arm(self) -> None:
+        """Sets the timer for the room's next work (its turn timers, paced
+        steps, hands waiting)."""
+        self._arming = False
         loop = self._loop
         if loop is None:
             return
