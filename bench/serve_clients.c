@@ -188,7 +188,8 @@ static void read_line(Client *c, const char *line) {
 
 static void readable(Client *c) {
     for (;;) {
-        ssize_t got = recv(c->fd, c->in + c->have, BUFFER - 1 - c->have, 0);
+        size_t room = BUFFER - 1 - c->have;
+        ssize_t got = recv(c->fd, c->in + c->have, room, 0);
         if (got == 0) {
             fprintf(stderr, "the server closed a connection\n");
             exit(1);
@@ -212,6 +213,9 @@ static void readable(Client *c) {
             fprintf(stderr, "a line longer than the buffer\n");
             exit(1);
         }
+        /* (less than asked: nothing more is there now, and the poll, level
+           triggered, says when more comes: no recv that finds nothing) */
+        if ((size_t)got < room) return;
     }
 }
 
