@@ -150,6 +150,8 @@ class Game:
         self.token: str = joined["token"]
         self.creator = bool(joined.get("creator"))
         self.turn: dict[str, Any] | None = None  # the turn being asked
+        #: its view (a turn's view is a delta of the seat's last one in the hand)
+        self.view: PlayerView | None = None
         self.deadline: float | None = None
         self.warned: set[int] = set()
         self.own: tuple[int, ...] = ()
@@ -244,7 +246,9 @@ class Game:
         seconds = message.get("seconds")
         self.deadline = None if seconds is None else time.monotonic() + float(seconds)
         self.warned = {w for w in WARNINGS if seconds is not None and w >= seconds}
-        view = PlayerView.from_dict(message["view"])
+        data = message["view"]
+        view = PlayerView.from_dict(data, self.view if data.get("log_start") else None)
+        self.view = view
         legal = view.legal
         assert legal is not None
         if legal.show or legal.muck:  # (the rooms' showdown: show, or muck a beaten hand)
@@ -307,7 +311,8 @@ class Game:
         if self.turn is None:
             self._lobby(line)
             return
-        view = PlayerView.from_dict(self.turn["view"])
+        view = self.view
+        assert view is not None  # (read with the turn)
         legal = view.legal
         assert isinstance(legal, LegalActions)
         mine = view.bets[view.config.seat_numbers.index(self.seat)]

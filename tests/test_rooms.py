@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rooms_helpers import FAST, check_stream, play_out, players
+from rooms_helpers import FAST, check_stream, move, play_out, players
 
 from holdem.protocol.messages import encode
 from holdem.rooms import Limits, Room, Store, hand_of
@@ -952,3 +952,37 @@ def test_an_act_served_at_once_answers_and_does_what_the_general_reader_does(
         if roll % 5 and not 1 <= variant <= 8 and roll % 6 < 2 and not raised and legal:
             # (a good decision of the seat to act, with a good id: taken)
             assert '"in_time":true' in outs[0][0][1], (line, outs[0][0])
+
+
+def test_a_turn_s_view_is_a_delta_of_the_seat_s_last_one_and_reads_back_whole() -> None:
+    """Within a hand a turn's view holds only the records since the seat's
+    last turn (and no configuration): read with the view before, it is the
+    view the seat would be given whole (``view``), and the first turn of each
+    hand, or one told again after a resume, is whole."""
+    from holdem import PlayerView
+
+    room = Room(seed=5)
+    people = players(room, 3)
+    made = people[0].result("create_table", name="p0", game="cash", pace=0, pause=0)
+    for i, person in enumerate(people[1:], 1):
+        person.result("join", code=made["code"], name=f"p{i}")
+    people[0].result("start", table=made["table"])
+    kept: dict[int, PlayerView] = {}
+    deltas = wholes = 0
+    rng = random.Random(3)
+    for _ in range(60):
+        pending = [(p, t) for p in people for t in p.turns()]
+        if not pending:
+            break
+        person, turn = pending[0]
+        turn["_answered"] = True
+        data = turn["view"]
+        delta = data["log_start"] > 0
+        assert delta == ("config" not in data)
+        view = PlayerView.from_dict(data, kept.get(person.conn) if delta else None)
+        kept[person.conn] = view
+        deltas, wholes = deltas + delta, wholes + (not delta)
+        whole = person.result("view", table=made["table"])["view"]
+        assert view.to_dict() == whole
+        person.ask("act", table=made["table"], action=move(turn, rng))
+    assert deltas > 10 and wholes > 3

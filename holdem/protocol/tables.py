@@ -38,6 +38,7 @@ from ..table import (
     TurnTimer,
 )
 from ..table.events import EVENT_TYPES
+from ..views import PlayerView
 from .texts import action_line, turn_line
 
 __all__ = ["KEEP_HANDS", "SLICE", "ServedTable", "history_text"]
@@ -92,6 +93,8 @@ class ServedTable:
         self.kept: OrderedDict[int, Hand] = OrderedDict()
         self.deadline: float | None = None  # when the client to act runs out of time
         self._told_turn: tuple[int, int] | None = None  # (hand, log length) last told
+        #: by seat, the (hand, log length) of the view its last turn line held
+        self._told_views: dict[int, tuple[int, int]] = {}
         #: seconds before each bot's decision, and after each hand, so that
         #: people see what happens (0: at once)
         self.pace, self.pause = pace, pause
@@ -278,13 +281,21 @@ class ServedTable:
             self.deadline = self.timer.deadline(name)
         self._tell_turn_to(self.owners[seat], seat)
 
-    def _tell_turn_to(self, owner: int, seat: int) -> None:
-        """Tells ``owner`` the turn of ``seat``, if it is to act."""
+    def _tell_turn_to(self, owner: int, seat: int, *, whole: bool = False) -> None:
+        """Tells ``owner`` the turn of ``seat``, if it is to act.  Its line's
+        view is a delta of the one the seat was told last in the hand (as
+        programs are told, docs/protocol.md), or ``whole``; the message
+        itself holds the whole view (a player told it later, a program)."""
         message = self.turn_message(seat)
-        if message is not None:
-            line = turn_line(message["hand"], seat, message["view"], self._quoted_id,
-                             message.get("seconds"))  # fmt: skip
-            self._out(message, [owner], line)
+        if message is None:
+            return
+        view: PlayerView = message["view"]
+        number = message["hand"]
+        told = self._told_views.get(seat)
+        since = told[1] if told is not None and told[0] == number and not whole else 0
+        self._told_views[seat] = (number, view.log_length)
+        line = turn_line(number, seat, view, self._quoted_id, message.get("seconds"), since)
+        self._out(message, [owner], line)
 
     def turn_message(self, seat: int) -> dict[str, Any] | None:
         """The ``turn`` event of ``seat`` when it is to act (its timer running
@@ -307,7 +318,7 @@ class ServedTable:
         (the timer is not started again)."""
         owner = self.owners.get(seat)
         if owner is not None:
-            self._tell_turn_to(owner, seat)
+            self._tell_turn_to(owner, seat, whole=True)
 
     def act(self, seat: int, decision: Decision) -> bool:
         """The decision of the client playing ``seat``, whose turn it is; False

@@ -89,12 +89,15 @@ def action_line(hand: int, record: Action, table: str) -> str:
     return f'{{"event":"action","hand":{hand},"action":{_record(record)},"table":{table}}}'
 
 
-def turn_line(hand: int, seat: int, view: PlayerView, table: str, seconds: float | None) -> str:
+def turn_line(
+    hand: int, seat: int, view: PlayerView, table: str, seconds: float | None, since: int = 0
+) -> str:
     """The line of a ``turn`` event (``table``: the table's id, quoted), as
-    ``message_text`` writes its message."""
+    ``message_text`` writes its message; ``since``: its view a delta from
+    that record on (:meth:`PlayerView.to_dict`)."""
     timed = "" if seconds is None else f',"seconds":{float(seconds)!r}'
     return (
-        f'{{"event":"turn","hand":{hand},"seat":{seat},"view":{view_text(view)},'
+        f'{{"event":"turn","hand":{hand},"seat":{seat},"view":{view_text(view, since)},'
         f'"table":{table}{timed}}}'
     )
 

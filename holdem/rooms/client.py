@@ -11,7 +11,10 @@ their reply, and the events the server sends between them
         print("tell your friends:", made["code"])
 
 A refused request raises :class:`~holdem.errors.ProtocolError` with the
-server's code and message.
+server's code and message.  A ``turn`` event's view is whole at a hand's
+first turn and a delta of the seat's last one after it
+(``PlayerView.from_dict(view, previous)`` puts it together; ``holdem join``
+does so).
 """
 
 from __future__ import annotations
