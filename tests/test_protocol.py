@@ -589,3 +589,45 @@ def test_a_finished_session_takes_nobody() -> None:
     assert client.events("table_finished")
     assert client.code({"type": "sit", "table": table, "seat": 0, "name": "x",
                         "chips": 200}) == "game_over"  # fmt: skip
+
+
+def test_a_served_table_s_audience_follows_every_change_of_its_owners_and_watchers() -> None:
+    """The audience is kept between events: every way of changing who plays
+    or watches works it out again."""
+    from holdem.protocol.tables import ServedTable
+    from holdem.table import CashGame
+
+    game = CashGame(6, small_blind=1, big_blind=2)
+    table = ServedTable("t1", game, creator=7, bots={}, send=lambda clients, message, line: None)
+
+    def fresh() -> list[int]:
+        return sorted({*table.watchers, *table.owners.values()})
+
+    owners, watchers = table.owners, table.watchers
+    changes = [
+        lambda: owners.__setitem__(0, 11),
+        lambda: owners.update({1: 12}),
+        lambda: owners.setdefault(2, 13),
+        lambda: owners.__ior__({3: 14}),
+        lambda: owners.pop(1),
+        lambda: owners.__delitem__(0),
+        lambda: owners.popitem(),
+        lambda: owners.clear(),
+        lambda: watchers.add(21),
+        lambda: watchers.update({22, 23}),
+        lambda: watchers.discard(22),
+        lambda: watchers.remove(23),
+        lambda: watchers.__ior__({24, 25}),
+        lambda: watchers.__isub__({24}),
+        lambda: watchers.__iand__({25, 7}),
+        lambda: watchers.__ixor__({26}),
+        lambda: watchers.symmetric_difference_update({27}),
+        lambda: watchers.difference_update({27}),
+        lambda: watchers.intersection_update({25, 26}),
+        lambda: watchers.pop(),
+        lambda: watchers.clear(),
+    ]
+    for change in changes:
+        assert table.audience() == fresh()  # (kept)
+        change()
+        assert table.audience() == fresh(), change

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from json.encoder import encode_basestring_ascii
-from typing import Any
+from typing import Any, Self
 
 from ..actions import PLAYER_KINDS, ActionKind, Decision, LegalActions
 from ..bots import Bot
@@ -54,6 +55,111 @@ SLICE = 50
 Send = Callable[[list[int], dict[str, Any], str], None]
 
 
+class Owners(dict[int, int]):
+    """A served table's clients, by the seat each plays: each change calls
+    ``changed`` (the table's audience is worked out again)."""
+
+    __slots__ = ("_changed",)
+
+    def __init__(self, changed: Callable[[], None]) -> None:
+        super().__init__()
+        self._changed = changed
+
+    def __setitem__(self, seat: int, client: int) -> None:
+        super().__setitem__(seat, client)
+        self._changed()
+
+    def __delitem__(self, seat: int) -> None:
+        super().__delitem__(seat)
+        self._changed()
+
+    def pop(self, seat: int, *default: Any) -> Any:
+        self._changed()
+        return super().pop(seat, *default)
+
+    def popitem(self) -> tuple[int, int]:
+        self._changed()
+        return super().popitem()
+
+    def clear(self) -> None:
+        super().clear()
+        self._changed()
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        super().update(*args, **kwargs)
+        self._changed()
+
+    def setdefault(self, seat: int, client: int) -> int:
+        self._changed()
+        return super().setdefault(seat, client)
+
+    def __ior__(self, other: Any) -> Self:  # type: ignore[override,misc]
+        self.update(other)
+        return self
+
+
+class Watchers(set[int]):
+    """A served table's watching clients: each change calls ``changed``."""
+
+    __slots__ = ("_changed",)
+
+    def __init__(self, changed: Callable[[], None], clients: Iterable[int] = ()) -> None:
+        super().__init__(clients)
+        self._changed = changed
+
+    def add(self, client: int) -> None:
+        super().add(client)
+        self._changed()
+
+    def discard(self, client: object) -> None:
+        super().discard(client)
+        self._changed()
+
+    def remove(self, client: int) -> None:
+        super().remove(client)
+        self._changed()
+
+    def pop(self) -> int:
+        self._changed()
+        return super().pop()
+
+    def clear(self) -> None:
+        super().clear()
+        self._changed()
+
+    def update(self, *others: Iterable[int]) -> None:
+        super().update(*others)
+        self._changed()
+
+    def difference_update(self, *others: Iterable[Any]) -> None:
+        super().difference_update(*others)
+        self._changed()
+
+    def intersection_update(self, *others: Iterable[Any]) -> None:
+        super().intersection_update(*others)
+        self._changed()
+
+    def symmetric_difference_update(self, other: Iterable[int]) -> None:
+        super().symmetric_difference_update(other)
+        self._changed()
+
+    def __ior__(self, other: AbstractSet[int]) -> Self:  # type: ignore[override,misc]
+        self.update(other)
+        return self
+
+    def __iand__(self, other: AbstractSet[object]) -> Self:
+        self.intersection_update(other)
+        return self
+
+    def __isub__(self, other: AbstractSet[object]) -> Self:
+        self.difference_update(other)
+        return self
+
+    def __ixor__(self, other: AbstractSet[int]) -> Self:  # type: ignore[override,misc]
+        self.symmetric_difference_update(other)
+        return self
+
+
 class ServedTable:
     """One table of the engine: ``game`` (a tournament or a cash game) and its
     :class:`~holdem.table.Table`, the engine's ``bots`` by seat, the clients
@@ -81,8 +187,9 @@ class ServedTable:
         self.creator = creator
         self.bots = bots
         self.levels: dict[int, str] = {}  # seat -> the level of its bot
-        self.owners: dict[int, int] = {}  # seat -> client
-        self.watchers: set[int] = {creator}
+        self._audience: list[int] | None = None  # (worked out again after a change)
+        self.owners: Owners = Owners(self._changed)  # seat -> client
+        self.watchers: Watchers = Watchers(self._changed, (creator,))
         self.full_information = full_information
         self.timer = timer
         self._clock = clock
@@ -112,8 +219,15 @@ class ServedTable:
     # ------------------------------------------------------------ who is told what
 
     def audience(self) -> list[int]:
-        """The clients told the table's events (each once, in order)."""
-        return sorted({*self.watchers, *self.owners.values()})
+        """The clients told the table's events (each once, in order; kept
+        until the owners or the watchers change)."""
+        audience = self._audience
+        if audience is None:
+            audience = self._audience = sorted({*self.watchers, *self.owners.values()})
+        return audience
+
+    def _changed(self) -> None:
+        self._audience = None
 
     def _out(self, message: dict[str, Any], to: list[int] | None = None, line: str = "") -> None:
         message["table"] = self.id

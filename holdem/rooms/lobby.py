@@ -103,7 +103,11 @@ class Lobby(Core):
             after_hand=lambda result: self._after_hand(table, result),
             keep=1 if self.store is not None else KEEP_HANDS,  # (the store has them all)
         )  # fmt: skip
-        served.watchers = table.watchers  # (one set; the engine's creator, 0, is nobody here)
+        # (one set, the served table's, which tells it of each change; the
+        # engine's creator, 0, is nobody here)
+        served.watchers.clear()
+        served.watchers.update(table.watchers)
+        table.watchers = served.watchers
         table.served = served
         game.table.subscribe(lambda event: self._seat_freed(table, event), kinds=[SeatFreed])
 
