@@ -631,3 +631,21 @@ def test_a_served_table_s_audience_follows_every_change_of_its_owners_and_watche
         assert table.audience() == fresh()  # (kept)
         change()
         assert table.audience() == fresh(), change
+
+
+@pytest.mark.parametrize(
+    "line",
+    [b'{"type":"act"}', '{"a": [1, {"b": null}]}  \r', b"{}", '{"a":1} {"b":2}', "[1]", " {}",
+     b"\xff{}", '{"a":', "", '"text"', '{"a":1}x'],
+)  # fmt: skip
+def test_a_quick_object_is_json_s_reading_of_one_object_or_none(line: bytes | str) -> None:
+    from holdem.protocol.messages import quick_object
+
+    text = line.decode(errors="replace") if isinstance(line, bytes) else line
+    try:
+        expected = json.loads(text)
+    except ValueError:
+        expected = None
+    if not text.startswith("{") or not isinstance(expected, dict):
+        expected = None
+    assert quick_object(line) == expected

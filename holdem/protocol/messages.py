@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import json.encoder
+import json.scanner
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +43,7 @@ __all__ = [
     "error_reply",
     "internal_error",
     "parse_line",
+    "quick_object",
     "read_request",
     "read_seconds",
     "read_timer",
@@ -127,6 +129,8 @@ def _reject_constant(name: str) -> Any:
 
 # (one decoder for every line: json.loads with options makes one a call)
 _DECODE = json.JSONDecoder(parse_constant=_reject_constant).decode
+# (the C scanner where there is one: json.loads but its Python wrapper)
+_SCAN = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # (typeshed)
 
 
 def _depth(value: object, limit: int = MAX_DEPTH) -> bool:
@@ -224,6 +228,23 @@ def answer(
         return error_reply(ident, wire_error(exc))
     except Exception as exc:  # a bug: said, and the server goes on
         return error_reply(ident, internal_error(exc))
+
+
+def quick_object(line: bytes | str) -> Any:
+    """The value of a line that is one JSON object (UTF-8) and nothing more,
+    read by the C scanner alone (no checks of depth or length: a caller that
+    then reads every field it takes); None for anything else, which
+    :func:`parse_line` reads and says what is wrong with."""
+    try:
+        text = line.decode() if isinstance(line, bytes) else line
+        if not text.startswith("{"):
+            return None
+        value, end = _SCAN(text, 0)
+    except (StopIteration, ValueError, RecursionError):
+        return None
+    if end != len(text) and text[end:].strip():
+        return None
+    return value
 
 
 def internal_error(exc: Exception) -> ProtocolError:

@@ -4,13 +4,12 @@ menu, histories), leaving it, and taking it up again with its token."""
 
 from __future__ import annotations
 
-import json
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from ..actions import Decision
 from ..errors import ProtocolError, TableError, WireError, quote
-from ..protocol.messages import encode, error_reply, internal_error
+from ..protocol.messages import encode, error_reply, internal_error, quick_object
 from ..protocol.tables import history_text
 from ..protocol.texts import plain
 from ..table import CashGame
@@ -39,10 +38,7 @@ class Seats(Core):
         same).  The reply is the one :meth:`_act` gives, word for word."""
         if not connection.hello or not connection.sessions:
             return None
-        try:
-            data = json.loads(line.decode() if isinstance(line, bytes) else line)
-        except (ValueError, RecursionError):  # (not UTF-8, not JSON, nested too deep)
-            return None
+        data = quick_object(line)
         if type(data) is not dict or data.get("type") != "act" or not _ACT_FIELDS.issuperset(data):
             return None
         ident = data.get("id")
