@@ -39,7 +39,6 @@ from ..table import (
     TurnTimer,
 )
 from ..table.events import EVENT_TYPES
-from ..views import PlayerView
 from .texts import action_line, turn_line
 
 __all__ = ["KEEP_HANDS", "SLICE", "ServedTable", "history_text"]
@@ -385,7 +384,8 @@ class ServedTable:
         }
 
     def _tell_turn(self, hand: Hand, seat: int) -> None:
-        told = (self.table.hands_played + 1, len(hand.log))
+        number = self.table.hands_played + 1
+        told = (number, len(hand.log))
         if self._told_turn == told:
             return
         self._told_turn = told
@@ -393,46 +393,33 @@ class ServedTable:
             name = self.table.name(seat)
             self.timer.start(name)
             self.deadline = self.timer.deadline(name)
-        self._tell_turn_to(self.owners[seat], seat)
+        self._turn_to(self.owners[seat], hand, number, seat)
 
-    def _tell_turn_to(self, owner: int, seat: int, *, whole: bool = False) -> None:
-        """Tells ``owner`` the turn of ``seat``, if it is to act.  Its line's
-        view is a delta of the one the seat was told last in the hand (as
-        programs are told, docs/protocol.md), or ``whole``; the message
-        itself holds the whole view (a player told it later, a program)."""
-        message = self.turn_message(seat)
-        if message is None:
-            return
-        view: PlayerView = message["view"]
-        number = message["hand"]
+    def _turn_to(
+        self, owner: int, hand: Hand, number: int, seat: int, *, whole: bool = False
+    ) -> None:
+        """Tells ``owner`` it is ``seat``'s turn in hand ``number`` (its timer
+        running as it is).  The line's view is a delta of the one the seat was
+        told last in the hand (as programs are told, docs/protocol.md), or
+        ``whole``; the message itself holds the whole view (a player told it
+        later, a program)."""
+        view = hand.view(seat)
+        message: dict[str, Any] = {"event": "turn", "hand": number, "seat": seat, "view": view}
+        seconds = None
+        if self.deadline is not None:
+            seconds = message["seconds"] = round(max(0.0, self.deadline - self._clock()), 3)
         told = self._told_views.get(seat)
         since = told[1] if told is not None and told[0] == number and not whole else 0
         self._told_views[seat] = (number, view.log_length)
-        line = turn_line(number, seat, view, self._quoted_id, message.get("seconds"), since)
-        self._out(message, [owner], line)
-
-    def turn_message(self, seat: int) -> dict[str, Any] | None:
-        """The ``turn`` event of ``seat`` when it is to act (its timer running
-        as it is: for a client that comes back), else None."""
-        hand = self.table.hand
-        if hand is None or hand.done or hand.actor != seat:
-            return None
-        message: dict[str, Any] = {
-            "event": "turn",
-            "hand": self.table.hands_played + 1,
-            "seat": seat,
-            "view": hand.view(seat),
-        }
-        if self.deadline is not None:
-            message["seconds"] = round(max(0.0, self.deadline - self._clock()), 3)
-        return message
+        self._out(message, [owner], turn_line(number, seat, view, self._quoted_id, seconds, since))
 
     def tell_turn_again(self, seat: int) -> None:
-        """Tells the client playing ``seat`` its turn again, if it is to act
-        (the timer is not started again)."""
+        """Tells the client playing ``seat`` its turn again, whole, if it is to
+        act (the timer is not started again)."""
         owner = self.owners.get(seat)
-        if owner is not None:
-            self._tell_turn_to(owner, seat, whole=True)
+        hand = self.table.hand
+        if owner is not None and hand is not None and not hand.done and hand.actor == seat:
+            self._turn_to(owner, hand, self.table.hands_played + 1, seat, whole=True)
 
     def act(self, seat: int, decision: Decision) -> bool:
         """The decision of the client playing ``seat``, whose turn it is; False

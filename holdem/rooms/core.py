@@ -203,11 +203,11 @@ class Core:
         """To connections (positive numbers) and seats' sessions (negative):
         into their outboxes, the message written once for all (``line``: as
         written already)."""
-        connections, told = self._connections, self.told
+        connections, sessions, told = self._connections, self._sessions, self.told
         urgent = message.get("event") == "turn"
         for target in targets:
             if target < 0:
-                session = self._sessions.get(target)
+                session = sessions.get(target)
                 if session is None:
                     continue
                 if session.connection is None:  # (nobody there: kept for the player)
