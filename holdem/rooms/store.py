@@ -210,6 +210,14 @@ class Store:
         if found is None:
             self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
                              (str(SCHEMA_VERSION),))  # fmt: skip
+        #: the tables whose seats hold a buy-in or chips added since their
+        #: snapshot (the next snapshot clears them; the others have none)
+        self._beside: set[str] = {
+            str(row[0])
+            for row in self._db.execute(
+                "SELECT DISTINCT table_id FROM seats WHERE buy_in IS NOT NULL OR added"
+            )
+        }
 
     def _schema(self) -> str | None:
         """The schema of the file, as it says it (None: a new file)."""
@@ -304,11 +312,13 @@ class Store:
             "UPDATE tables SET snapshot = ?, updated = ? WHERE id = ?",
             (encode(snapshot), self._clock(), ident),
         )
-        self._write(
-            "UPDATE seats SET buy_in = NULL, added = 0"
-            " WHERE table_id = ? AND (buy_in IS NOT NULL OR added)",
-            (ident,),
-        )
+        if ident in self._beside:
+            self._beside.discard(ident)
+            self._write(
+                "UPDATE seats SET buy_in = NULL, added = 0"
+                " WHERE table_id = ? AND (buy_in IS NOT NULL OR added)",
+                (ident,),
+            )
 
     def add_chips(self, ident: str, seat: int, chips: int) -> None:
         """Chips added to a seat's stack while the snapshot cannot hold them
@@ -317,6 +327,7 @@ class Store:
             "UPDATE seats SET added = added + ? WHERE table_id = ? AND seat = ?",
             (chips, ident, seat),
         )
+        self._beside.add(ident)
 
     def tables(self, *statuses: str) -> list[TableRow]:
         """The tables (of the statuses given), oldest first."""
@@ -358,6 +369,8 @@ class Store:
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (ident, seat, name, bot, token_hash, int(creator), buy_in),
         )
+        if buy_in is not None:
+            self._beside.add(ident)
 
     def set_token(self, ident: str, seat: int, token_hash: str) -> None:
         """The seat's token is this one now (the old one ended first)."""
