@@ -47,9 +47,8 @@ static void buf_free(buf_t *b) {
     if (b->data != b->small) PyMem_Free(b->data);
 }
 
-/* Room for n more bytes (0, or -1 with MemoryError). */
-static int buf_room(buf_t *b, size_t n) {
-    if (b->len + n <= b->cap) return 0;
+/* Room for n more bytes, made (0, or -1 with MemoryError). */
+static int buf_grow(buf_t *b, size_t n) {
     size_t cap = b->cap * 2;
     while (cap < b->len + n) cap *= 2;
     char *data = PyMem_Malloc(cap);
@@ -64,7 +63,12 @@ static int buf_room(buf_t *b, size_t n) {
     return 0;
 }
 
-static int put(buf_t *b, const char *text, size_t n) {
+/* Room for n more bytes (0, or -1 with MemoryError). */
+static inline int buf_room(buf_t *b, size_t n) {
+    return b->len + n <= b->cap ? 0 : buf_grow(b, n);
+}
+
+static inline int put(buf_t *b, const char *text, size_t n) {
     if (buf_room(b, n) < 0) return -1;
     memcpy(b->data + b->len, text, n);
     b->len += n;
@@ -73,9 +77,16 @@ static int put(buf_t *b, const char *text, size_t n) {
 
 #define PUT(b, literal) put((b), (literal), sizeof(literal) - 1)
 
-static int put_str(buf_t *b, const char *text) { return put(b, text, strlen(text)); }
+static inline int put_str(buf_t *b, const char *text) { return put(b, text, strlen(text)); }
 
-static int put_i64(buf_t *b, long long v) {
+static inline int put_i64(buf_t *b, long long v) {
+    if (buf_room(b, 21) < 0) return -1;
+    char *out = b->data + b->len;
+    if (v >= 0 && v < 10) { /* (most of a view's numbers are small) */
+        *out = (char)('0' + v);
+        b->len += 1;
+        return 0;
+    }
     char digits[24];
     int n = 0;
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
@@ -83,14 +94,15 @@ static int put_i64(buf_t *b, long long v) {
         digits[n++] = (char)('0' + u % 10);
         u /= 10;
     } while (u);
-    if (buf_room(b, (size_t)n + 1) < 0) return -1;
-    if (v < 0) b->data[b->len++] = '-';
-    while (n) b->data[b->len++] = digits[--n];
+    size_t at = 0;
+    if (v < 0) out[at++] = '-';
+    while (n) out[at++] = digits[--n];
+    b->len += at;
     return 0;
 }
 
 /* An int object's value (-1 with an error when it is not an int). */
-static int read_int(PyObject *o, long long *v) {
+static inline int read_int(PyObject *o, long long *v) {
     if (!PyLong_Check(o) || PyBool_Check(o)) {
         PyErr_Format(PyExc_TypeError, "hd_json: an int, not %R", o);
         return -1;
@@ -99,7 +111,7 @@ static int read_int(PyObject *o, long long *v) {
     return *v == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
-static int put_int(buf_t *b, PyObject *o) {
+static inline int put_int(buf_t *b, PyObject *o) {
     long long v;
     return read_int(o, &v) < 0 ? -1 : put_i64(b, v);
 }
