@@ -141,3 +141,32 @@ def test_a_table_s_own_lines_of_records_and_turns_are_their_messages() -> None:
             if seconds is not None:
                 message["seconds"] = seconds
             assert line.isascii() and json.loads(line) == json.loads(encode(plain(message)))
+
+
+def test_a_table_event_s_line_is_the_encoder_s_text_of_its_message() -> None:
+    """The line of each kind of table event, as the served table writes it
+    (a writer a type, made from its fields), is the encoder's own text of the
+    event's wire form with the table's id: over random games that meet every
+    kind (busts, rebuys, sit-outs, timeouts, levels, eliminations)."""
+    from json.encoder import encode_basestring_ascii
+
+    from test_table_snapshot import KINDS, new_game, play_on, table_of
+
+    from holdem.protocol.messages import encode
+    from holdem.protocol.texts import event_line
+
+    seen: set[str] = set()
+    for seed in range(12):
+        game, clock = new_game(KINDS[seed % len(KINDS)], 2 + seed % 8, seed * 7919)
+        ident = ["t1", 't\u00e9"9'][seed % 2]
+        quoted = encode_basestring_ascii(ident)
+
+        def check(event: object, ident: str = ident, quoted: str = quoted) -> None:
+            wire = {**event.to_dict(), "table": ident}  # type: ignore[attr-defined]
+            assert event_line(event, quoted) == encode(wire)  # type: ignore[arg-type]
+            seen.add(wire["event"])
+
+        table_of(game).subscribe(check)
+        play_on(game, clock, seed, 25)
+    assert seen >= {"seat_taken", "seat_freed", "sat_out", "chips_added", "hand_started",
+                    "action", "hand_ended", "level_up", "player_eliminated"}, seen  # fmt: skip

@@ -31,7 +31,7 @@ from ..errors import ConfigError, ProtocolError, TableError, quote
 from ..table import CashGame, Schedule, TimerRules, Tournament, TurnTimer
 from ..wire import Fields
 from .messages import VERSION, Request, answer, read_timer
-from .tables import ServedTable, history_text
+from .tables import Message, ServedTable, history_text
 from .texts import plain
 
 __all__ = ["MAX_TABLES", "Engine"]
@@ -92,8 +92,10 @@ class Engine:
                 table.advance()
         return self._flush()
 
-    def _send(self, clients: list[int], message: dict[str, Any], line: str = "") -> None:
-        written = plain(message)  # (made plain once for all; its clients read messages)
+    def _send(self, clients: list[int], message: Message, line: str = "") -> None:
+        if not isinstance(message, dict):
+            message = message()  # (its clients read messages, not lines)
+        written = plain(message)  # (made plain once for all)
         self._out.extend([(client, written) for client in clients if client in self._clients])
 
     def _flush(self) -> Outgoing:

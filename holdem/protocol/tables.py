@@ -39,7 +39,7 @@ from ..table import (
     TurnTimer,
 )
 from ..table.events import EVENT_TYPES
-from .texts import action_line, turn_line
+from .texts import action_line, event_line, turn_line
 
 __all__ = ["KEEP_HANDS", "SLICE", "ServedTable", "history_text"]
 
@@ -48,10 +48,13 @@ KEEP_HANDS = 500
 #: Hands a table begins at one go before the engine serves its other work.
 SLICE = 50
 
+#: A message, or (with its line) what makes it when it is needed after all
+#: (a player away keeps the message: the line alone goes to the others).
+Message = dict[str, Any] | Callable[[], dict[str, Any]]
 #: How a table's messages leave it: ``send(clients, message, line)``, the
 #: clients in order; ``line``: the message's text when the table wrote it
-#: (its turns and records), else "" (written from the message if needed).
-Send = Callable[[list[int], dict[str, Any], str], None]
+#: (its events), else "" (written from the message, a dict then, if needed).
+Send = Callable[[list[int], Message, str], None]
 
 
 class Owners(dict[int, int]):
@@ -245,7 +248,15 @@ class ServedTable:
             self._tell_hole_cards(hand)
 
     def _tell(self, event: Event) -> None:
-        self._out(event.to_dict())  # type: ignore[union-attr]  # (set on every event type)
+        if self.full_information:
+            self._out(event.to_dict())  # type: ignore[union-attr]  # (set on every event type)
+        else:  # (its line written at once; its message made only for a player away)
+            ident = self.id
+
+            def message() -> dict[str, Any]:
+                return {**event.to_dict(), "table": ident}  # type: ignore[union-attr]
+
+            self._send(self.audience(), message, event_line(event, self._quoted_id))
         if isinstance(event, SeatFreed):  # (left, busted or timed out: nobody plays it now)
             self.owners.pop(event.seat, None)
             self.bots.pop(event.seat, None)

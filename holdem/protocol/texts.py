@@ -22,6 +22,8 @@ True
 from __future__ import annotations
 
 import json.encoder
+from collections.abc import Callable
+from dataclasses import fields
 from typing import Any
 
 from .. import _engine
@@ -29,6 +31,8 @@ from ..actions import STATUS_NAMES, Action, ActionKind, Phase, Street
 from ..cards import format_card
 from ..config import HandConfig
 from ..hand import Hand  # (the engine bound to its records first)
+from ..pots import Outcome
+from ..table.events import Event
 from ..views import _VIEW_FIELDS, PlayerView
 from .messages import encode
 
@@ -36,7 +40,9 @@ __all__ = [
     "MOST_KEPT",
     "action_line",
     "config_text",
+    "event_line",
     "message_text",
+    "outcome_text",
     "plain",
     "records_text",
     "turn_line",
@@ -100,6 +106,90 @@ def turn_line(
         f'{{"event":"turn","hand":{hand},"seat":{seat},"view":{view_text(view, since)},'
         f'"table":{table}{timed}}}'
     )
+
+
+def outcome_text(outcome: Outcome) -> str:
+    """``encode(outcome.to_dict())``, written field by field."""
+    pots = ",".join([
+        f'{{"amount":{p.amount},"eligible":{_ints(p.eligible)},"winners":{_ints(p.winners)},'
+        f'"shares":{_ints(p.shares)}}}'
+        for p in outcome.pots
+    ])  # fmt: skip
+    shown = ",".join([
+        f'{{"seat":{h.seat},"cards":{_card_list(h.cards)},"value":{h.value},'
+        f'"description":{_quoted(h.description)}}}'
+        for h in outcome.shown
+    ])  # fmt: skip
+    return (
+        f'{{"pots":[{pots}],"shown":[{shown}],"mucked":{_ints(outcome.mucked)},'
+        f'"returned":{_ints(outcome.returned)},"net":{_ints(outcome.net)},'
+        f'"stacks":{_ints(outcome.stacks)},"showdown":{"true" if outcome.showdown else "false"}}}'
+    )
+
+
+def _ints(values: tuple[int, ...]) -> str:
+    return f"[{','.join(map(str, values))}]"
+
+
+def _card_list(cards: tuple[int, ...]) -> str:
+    return f"[{','.join([_CARD_TEXTS[c] for c in cards])}]"
+
+
+def _texts(values: tuple[str, ...]) -> str:
+    return f"[{','.join(map(_quoted, values))}]"
+
+
+def _optional_int(value: int | None) -> str:
+    return "null" if value is None else str(value)
+
+
+_CARD_TEXTS = tuple(f'"{format_card(c)}"' for c in range(52))
+
+
+def event_line(event: Event, table: str) -> str:
+    """The line of a table's event (``table``: the table's id, quoted): the
+    text of ``encode({**event.to_dict(), "table": ..})``, written by a writer
+    of the event's type made from its fields (like its ``to_dict``)."""
+    write = _EVENT_WRITERS.get(type(event))
+    if write is None:
+        write = _EVENT_WRITERS[type(event)] = _event_writer(type(event))
+    return write(event, table)
+
+
+def _event_writer(kind: type[Any]) -> Callable[[Any, str], str]:
+    """A type's line writer, one f-string from its fields' types."""
+    pieces: list[tuple[str, str]] = [(f'{{"event":"{kind.kind}"', "")]  # (text, then a value)
+    for f in fields(kind):
+        hint = str(f.type)
+        value = _FIELD_WRITERS.get(hint)
+        assert value is not None, hint  # (a new kind of field: say how it is written)
+        pieces.append((f',"{f.name}":', value.format(f"e.{f.name}")))
+    pieces.append((',"table":', "table"))
+    body = "".join(
+        text.replace("{", "{{").replace("}", "}}") + (f"{{{value}}}" if value else "")
+        for text, value in pieces
+    )
+    scope: dict[str, Any] = {
+        "_record": _record, "outcome_text": outcome_text, "_ints": _ints, "_texts": _texts,
+        "_optional_int": _optional_int, "_quoted": _quoted,
+    }  # fmt: skip
+    exec(f"def write(e, table):\n    return f'{body}}}}}'\n", scope)
+    write: Callable[[Any, str], str] = scope["write"]
+    return write
+
+
+#: How a field of each type is written (``{}``: the field).
+_FIELD_WRITERS = {
+    "int": "{}",
+    "bool": '"true" if {} else "false"',
+    "str": "_quoted({})",
+    "int | None": "_optional_int({})",
+    "tuple[int, ...]": "_ints({})",
+    "tuple[str, ...]": "_texts({})",
+    "Action": "_record({})",
+    "Outcome": "outcome_text({})",
+}
+_EVENT_WRITERS: dict[type[Any], Callable[[Any, str], str]] = {}
 
 
 def message_text(message: dict[str, Any]) -> str:

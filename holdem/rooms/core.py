@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..errors import ConfigError, ProtocolError, quote
-from ..protocol.tables import ServedTable
+from ..protocol.tables import Message, ServedTable
 from ..protocol.texts import message_text
 from ..wire import Fields
 from .codes import Guesses, Tally, normal_code
@@ -199,12 +199,17 @@ class Core:
 
     # ------------------------------------------------------------ sending
 
-    def _send(self, targets: list[int], message: dict[str, Any], line: str = "") -> None:
+    def _send(self, targets: list[int], message: Message, line: str = "") -> None:
         """To connections (positive numbers) and seats' sessions (negative):
         into their outboxes, the message written once for all (``line``: as
-        written already)."""
+        written already; ``message`` may then be what makes it, for a player
+        away)."""
         connections, sessions, told = self._connections, self._sessions, self.told
-        urgent = message.get("event") == "turn"
+        if line:
+            urgent = line.startswith('{"event":"turn"')
+        else:
+            assert isinstance(message, dict)  # (a message made later comes with its line)
+            urgent = message.get("event") == "turn"
         for target in targets:
             if target < 0:
                 session = sessions.get(target)
@@ -214,6 +219,8 @@ class Core:
                     if len(session.backlog) >= self.limits.backlog:
                         session.backlog.popleft()
                         session.dropped += 1
+                    if not isinstance(message, dict):
+                        message = message()
                     session.backlog.append(message)
                     continue
                 target = session.connection
@@ -221,7 +228,7 @@ class Core:
             if connection is None:
                 continue
             if not line:
-                line = message_text(message)
+                line = message_text(message)  # type: ignore[arg-type]  # (a dict: above)
             connection.out.append(line)
             told.add(target)
             if urgent:
