@@ -986,3 +986,28 @@ def test_a_turn_s_view_is_a_delta_of_the_seat_s_last_one_and_reads_back_whole() 
         assert view.to_dict() == whole
         person.ask("act", table=made["table"], action=move(turn, rng))
     assert deltas > 10 and wholes > 3
+
+
+def test_a_cash_player_who_loses_every_chip_sits_out_and_is_not_told_away() -> None:
+    """Busted at a cash table: the player sits out until a rebuy, which is not
+    being away for timing out (``away`` says two timeouts in a row)."""
+    room = Room(seed=3)
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0, seats=2)
+    ben.result("join", code=made["code"], name="Ben")
+    ann.result("start", table=made["table"])
+    busted = None
+    for _ in range(60):
+        for person in (ann, ben):
+            for turn in list(person.turns()):
+                turn["_answered"] = True
+                legal = turn["view"]["legal"]
+                action = {"kind": "all_in"} if legal["all_in"] is not None else {"kind": "call"}
+                person.ask("act", table=made["table"], action=action)
+        out = [p for p in (ann, ben) if any(m.get("event") == "sat_out" for m in p.stream)]
+        if out:
+            busted = out[0]
+            break
+    assert busted is not None
+    assert not any(m.get("event") == "away" for p in (ann, ben) for m in p.stream)
+    assert busted.result("add_chips", table=made["table"], chips=200)["now"]

@@ -381,15 +381,12 @@ class Lobby(Core):
             info = served.table.seat(seat)
             if session is None or info is None:
                 continue
-            if (
-                table.game == "cash"
-                and not table.public
-                and timer is not None
-                and info.status != "sitting_out"
-                and timer.in_a_row(info.name) >= 2
-            ):
-                served.table.sit_out(seat)
-            away = seat in served.table.away or info.status == "sitting_out"
+            timed_out = timer is not None and timer.in_a_row(info.name) >= 2
+            if table.game == "cash" and not table.public and timed_out:
+                if info.status != "sitting_out":
+                    served.table.sit_out(seat)
+            # (a cash player who lost every chip sits out too, until a rebuy: not away)
+            away = seat in served.table.away or timed_out
             if away and not session.away:
                 session.away = True
                 self._tell(session_id, {"event": "away", "table": table.id, "seat": seat,
