@@ -50,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -220,9 +221,13 @@ def load(ports: list[int], first: int, tables: int, seconds: float, seed: int) -
     }
 
 
-def load_c(binary: str, ports: list[int], tables: int, seconds: float, seed: int) -> dict[str, Any]:
+def load_c(
+    binary: str, ports: list[int], tables: int, seconds: float, seed: int,
+    mark: Callable[[], None] = lambda: None,
+) -> dict[str, Any]:  # fmt: skip
     """Plays ``tables`` tables for ``seconds``, the clients those of the C
-    program ``binary`` (their sockets inherited): their counts and latencies."""
+    program ``binary`` (their sockets inherited): their counts and latencies
+    (``mark``: called as the play begins and as it ends)."""
     clients = seated(ports, 0, tables, seed)
     everyone = [c for seats in clients for c in seats]
     lines = [f"{seconds} {seed}"]
@@ -233,10 +238,12 @@ def load_c(binary: str, ports: list[int], tables: int, seconds: float, seed: int
                          f"{int(client.random)} {int(i == 0)}")  # fmt: skip
     for seats in clients:
         seats[0].sock.sendall(b'{"type":"start","table":"%s"}\n' % seats[0].table.encode())
+    mark()
     start = time.perf_counter()
     done = subprocess.run([binary], input="\n".join(lines) + "\n", capture_output=True,
                           text=True, pass_fds=[c.sock.fileno() for c in everyone])  # fmt: skip
     elapsed = time.perf_counter() - start
+    mark()
     if done.returncode != 0:
         raise RuntimeError(f"the C clients failed: {done.stderr.strip()}")
     counts: dict[str, int] = {}
@@ -308,9 +315,28 @@ def _start_server(data: Path, workers: int = 1) -> tuple[subprocess.Popen[str], 
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert server.stderr is not None
-    found = re.search(r":(\d+),", server.stderr.readline())
-    assert found, "the server did not say its port"
+    said = server.stderr.readline()
+    found = re.search(r"listening on .*:(\d+),", said)
+    if found is None:
+        server.kill()
+        raise RuntimeError(f"holdem serve did not start: {said.strip() or server.stderr.read()}")
     return server, int(found.group(1))
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """The user and system seconds a process and its children (a server's
+    workers) have run (Linux; zeros elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0, 0.0
+    user, system = int(fields[11]) / tick, int(fields[12]) / tick
+    for child in children:
+        u, k = cpu_seconds(int(child))
+        user, system = user + u, system + k
+    return user, system
 
 
 def _load(args: tuple[list[int], int, int, float, int]) -> dict[str, Any]:
@@ -344,8 +370,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--workers",
         type=int,
-        default=1,
-        help="processes of the server (holdem serve --workers N; default 1)",
+        default=os.cpu_count() or 1,
+        help="processes of the server (holdem serve --workers N; default: one a CPU, "
+        "as a busy server runs)",
     )
     parser.add_argument("--quick", action="store_true", help="10 tables for 5 seconds")
     args = parser.parse_args(argv)
@@ -365,8 +392,14 @@ def main(argv: list[str] | None = None) -> int:
             firsts = [sum(shares[:i]) for i in range(args.clients)]
             jobs = [(ports, first, share, seconds, i) for i, (first, share)
                     in enumerate(zip(firsts, shares, strict=True))]  # fmt: skip
+            readings: list[tuple[float, float]] = []
+
+            def mark() -> None:  # (the servers' CPU time as the play begins and ends)
+                times = [cpu_seconds(server.pid) for server, _ in servers]
+                readings.append((sum(u for u, _ in times), sum(k for _, k in times)))
+
             if binary is not None:
-                parts = [load_c(binary, ports, tables, seconds, 0)]
+                parts = [load_c(binary, ports, tables, seconds, 0, mark)]
             elif args.clients == 1:
                 parts = [_load(jobs[0])]
             else:
@@ -393,6 +426,11 @@ def main(argv: list[str] | None = None) -> int:
     emit(result="latency_ms", samples=len(latencies), p50=round(p50, 2), p99=round(p99, 2),
          max=round(1000 * max(latencies, default=0), 2))  # fmt: skip
     emit(result="server_memory_mb", peak_rss=memory)
+    if len(readings) == 2 and hands:  # (the C clients: the play timed alone)
+        user, system = (b - a for a, b in zip(readings[0], readings[1], strict=True))
+        emit(result="server_cpu", user_seconds=round(user, 2), system_seconds=round(system, 2),
+             ms_per_hand=round(1000 * (user + system) / hands, 3),
+             cpus_busy=round((user + system) / elapsed, 2))  # fmt: skip
     emit(result="faults", protocol_errors=len(errors), chips_lost=lost, cards_leaked=leaks,
          first_error=errors[0] if errors else None)  # fmt: skip
     if args.servers > 1:
