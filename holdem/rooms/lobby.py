@@ -382,9 +382,9 @@ class Lobby(Core):
             if session is None or info is None:
                 continue
             timed_out = timer is not None and timer.in_a_row(info.name) >= 2
-            if table.game == "cash" and not table.public and timed_out:
-                if info.status != "sitting_out":
-                    served.table.sit_out(seat)
+            private_cash = table.game == "cash" and not table.public
+            if private_cash and timed_out and info.status != "sitting_out":
+                served.table.sit_out(seat)
             # (a cash player who lost every chip sits out too, until a rebuy: not away)
             away = seat in served.table.away or timed_out
             if away and not session.away:

@@ -35,7 +35,7 @@ from .codes import Tally
 from .core import Limits
 from .handover import Channels, channels_for
 from .room import Room
-from .server import RoomServer
+from .server import RoomServer, tune_collector
 from .store import Store
 
 __all__ = ["listen", "serve_workers"]
@@ -325,6 +325,7 @@ class _Supervisor:
         try:
             room = Room(store, limits=self.limits, worker=k, workers=len(self.workers),
                         generation=worker.generation, tally=self.tally)  # fmt: skip
+            tune_collector()
             asyncio.run(self._serve(room, channels, k, parent))
         except Exception as exc:
             self._note(k, f"failed {type(exc).__name__}: {exc}")
