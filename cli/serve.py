@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime
+import os
 import sqlite3
 from collections import Counter
 from pathlib import Path
@@ -170,9 +171,18 @@ def serve_command(
         def ready(bound: int) -> None:
             _listening(host, bound, data, resumed)
 
-        asyncio.run(serve(room, host, port, ready=ready))
+        try:
+            asyncio.run(serve(room, host, port, ready=ready))
+        except OSError as exc:  # (the port taken, or not this machine's address)
+            raise _cannot_listen(host, port, exc) from None
     finally:
         store.close()
+
+
+def _cannot_listen(host: str, port: int, exc: OSError) -> click.BadParameter:
+    """What the system said when the server could not listen on ``host:port``."""
+    why = os.strerror(exc.errno) if exc.errno else str(exc)
+    return click.BadParameter(f"{host}:{port}: {why}", param_hint="'--listen'")
 
 
 def _serve_workers(data: str, host: str, port: int, workers: int, limits: Limits) -> None:
@@ -192,8 +202,7 @@ def _serve_workers(data: str, host: str, port: int, workers: int, limits: Limits
         serve_workers(Path(data) / DATA_FILE, host, port, workers=workers, limits=limits,
                       ready=ready, log=log)  # fmt: skip
     except OSError as exc:
-        raise click.BadParameter(f"{host}:{port}: {exc.strerror or exc}",
-                                 param_hint="'--listen'") from None  # fmt: skip
+        raise _cannot_listen(host, port, exc) from None
     except RuntimeError as exc:
         raise click.ClickException(str(exc)) from None
 

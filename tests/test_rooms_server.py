@@ -188,6 +188,22 @@ def test_serve_refuses_a_data_folder_it_cannot_use(tmp_path: Path) -> None:
     assert "error" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_serve_on_a_port_taken_says_so(tmp_path: Path, workers: str) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "holdem", "serve", "--data", str(tmp_path / "room"),
+             "--listen", f"127.0.0.1:{port}", "--workers", workers],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    assert result.returncode == 2
+    assert f"'--listen': 127.0.0.1:{port}: Address already in use" in result.stderr
+    assert "Traceback" not in result.stderr and "output" not in result.stderr
+
+
 def test_holdem_join_plays_a_freezeout_and_the_hands_export_as_phh(
     server: Server, tmp_path: Path
 ) -> None:
