@@ -38,6 +38,8 @@ __all__ = ["Core", "Limits", "Outgoing"]
 FOREVER = 10**12
 #: Tokens that ended kept in memory, for the error that tells why.
 _OLD_TOKENS = 100_000
+#: the most lists of targets kept resolved (Core._send)
+_RESOLVED = 4096
 Outgoing = list[tuple[int, str]]
 
 
@@ -188,6 +190,11 @@ class Core:
         #: for (a turn, a reply to a request with an id, an error)
         self.told: set[int] = set()
         self.urgent: set[int] = set()
+        #: by id, lists of targets (a table's audience, kept until it changes)
+        #: each resolved to its connections' outboxes and numbers, while all
+        #: are connected: emptied by _rewired at every change of who a
+        #: session's connection is, or which connections and sessions exist
+        self._resolved: dict[int, tuple[list[int], list[list[str]], list[int]]] = {}
         #: what handle() and tick() changed is committed before they return
         #: (False: the caller calls commit() before it sends their lines, once
         #: for many: the server does)
@@ -210,12 +217,26 @@ class Core:
         else:
             assert isinstance(message, dict)  # (a message made later comes with its line)
             urgent = message.get("event") == "turn"
+        known = self._resolved.get(id(targets))
+        if known is not None and known[0] is targets:  # (all connected, as last time)
+            if not line:
+                line = message_text(message)  # type: ignore[arg-type]  # (a dict: above)
+            for box in known[1]:
+                box.append(line)
+            told.update(known[2])
+            if urgent:
+                self.urgent.update(known[2])
+            return
+        boxes: list[list[str]] | None = [] if len(targets) > 1 else None
+        numbers: list[int] = []
         for target in targets:
             if target < 0:
                 session = sessions.get(target)
                 if session is None:
+                    boxes = None
                     continue
                 if session.connection is None:  # (nobody there: kept for the player)
+                    boxes = None
                     if len(session.backlog) >= self.limits.backlog:
                         session.backlog.popleft()
                         session.dropped += 1
@@ -226,6 +247,7 @@ class Core:
                 target = session.connection
             connection = connections.get(target)
             if connection is None:
+                boxes = None
                 continue
             if not line:
                 line = message_text(message)  # type: ignore[arg-type]  # (a dict: above)
@@ -233,6 +255,18 @@ class Core:
             told.add(target)
             if urgent:
                 self.urgent.add(target)
+            if boxes is not None:
+                boxes.append(connection.out)
+                numbers.append(target)
+        if boxes is not None:  # (every target connected: kept for the next lines)
+            if len(self._resolved) >= _RESOLVED:
+                self._resolved.clear()
+            self._resolved[id(targets)] = (targets, boxes, numbers)
+
+    def _rewired(self) -> None:
+        """A session's connection, or the connections or sessions there are,
+        changed: the targets resolved before are resolved again."""
+        self._resolved.clear()
 
     def _put(self, connection: Connection, line: str, *, at: int | None = None,
              urgent: bool = True) -> None:  # fmt: skip
@@ -495,6 +529,7 @@ class Core:
         for it), and the creator's rights go to another player.  ``watch``:
         the player's connection watches the table on."""
         self._sessions.pop(session.id, None)
+        self._rewired()
         self._by_token.pop(session.token_hash, None)
         if len(self._old_tokens) >= _OLD_TOKENS:
             del self._old_tokens[next(iter(self._old_tokens))]

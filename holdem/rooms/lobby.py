@@ -147,6 +147,7 @@ class Lobby(Core):
             self.store.save_seat(table.id, seat, name, token_hash=session.token_hash,
                                  creator=creator, buy_in=chips)  # fmt: skip
         self._sessions[session.id] = session
+        self._rewired()
         self._by_token[session.token_hash] = session.id
         table.sessions[seat] = session.id
         connection.sessions.add(session.id)
@@ -430,6 +431,7 @@ class Lobby(Core):
                                   kept.token_hash)  # fmt: skip
                 self._next_session -= 1
                 self._sessions[session.id] = session
+                self._rewired()
                 self._by_token[session.token_hash] = session.id
                 table.sessions[kept.seat] = session.id
                 if kept.creator:

@@ -156,6 +156,7 @@ class Room(Lobby, Seats):
         was (its address, its hello), or None when it is gone."""
         self._moving.pop(conn, None)
         connection = self._connections.pop(conn, None)
+        self._rewired()
         self._count_connections()
         return connection
 
@@ -168,6 +169,7 @@ class Room(Lobby, Seats):
         plays them), and it watches nothing."""
         self._moving.pop(conn, None)
         connection = self._connections.pop(conn, None)
+        self._rewired()
         self._count_connections()
         if connection is not None:
             for session_id in connection.sessions:

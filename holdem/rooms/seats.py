@@ -252,6 +252,7 @@ class Seats(Core):
         session.token_hash = token_hash(new)
         self._by_token[session.token_hash] = session.id
         session.connection = connection.id
+        self._rewired()
         connection.sessions.add(session.id)
         missed, dropped = [plain(m) for m in session.backlog], session.dropped
         session.backlog.clear()
