@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from holdem import Decision, Hand, HandConfig, LegalActions
+from holdem.cards import format_card
 from holdem.errors import WireError
 from holdem.protocol import texts
 from holdem.protocol.messages import encode
@@ -120,12 +121,12 @@ def test_a_message_s_text_is_its_plain_form_s_json() -> None:
 
 
 def test_a_table_s_own_lines_of_records_and_turns_are_their_messages() -> None:
-    """The lines a served table writes itself (every record, every turn) say
-    what its message says, whatever the table's id."""
+    """The lines a served table writes itself (every record, every player's
+    cards, every turn) say what its message says, whatever the table's id."""
     from json.encoder import encode_basestring_ascii
 
     from holdem.protocol.messages import encode
-    from holdem.protocol.texts import action_line, plain, turn_line
+    from holdem.protocol.texts import action_line, hole_cards_line, plain, turn_line
 
     hand = Hand(HandConfig((100, 100, 100), 0, 1, 2), rng=4)
     for table in ("t1", 't\u00e9"x'):
@@ -134,6 +135,14 @@ def test_a_table_s_own_lines_of_records_and_turns_are_their_messages() -> None:
             line = action_line(7, record, quoted)
             message = {"event": "action", "hand": 7, "action": record, "table": table}
             assert line.isascii() and json.loads(line) == json.loads(encode(plain(message)))
+        for seat in range(3):
+            cards = hand.hole_cards(seat)
+            assert cards is not None
+            line = hole_cards_line(7, seat, cards, quoted)
+            names = [format_card(c) for c in cards]
+            message = {"event": "hole_cards", "hand": 7, "seat": seat, "cards": names,
+                       "table": table}  # fmt: skip
+            assert line.isascii() and line == encode(message)
         view = hand.view(hand.actor)
         for seconds in (None, 3.25):
             line = turn_line(7, view.seat, view, quoted, seconds)

@@ -39,7 +39,7 @@ from ..table import (
     TurnTimer,
 )
 from ..table.events import EVENT_TYPES
-from .texts import action_line, event_line, turn_line
+from .texts import action_line, event_line, hole_cards_line, turn_line
 
 __all__ = ["KEEP_HANDS", "SLICE", "ServedTable", "history_text"]
 
@@ -276,13 +276,8 @@ class ServedTable:
             message = {"event": "hole_cards", "hand": number, "seat": seat, "cards": names}
             if self.full_information:
                 self._out(message)
-            elif owner is not None:  # (the line as encode(message) writes it)
-                self._out(
-                    message,
-                    [owner],
-                    f'{{"event":"hole_cards","hand":{number},"seat":'
-                    f'{seat},"cards":["{names[0]}","{names[1]}"],"table":{self._quoted_id}}}',
-                )
+            elif owner is not None:
+                self._out(message, [owner], hole_cards_line(number, seat, cards, self._quoted_id))
 
     # ------------------------------------------------------------ playing
 

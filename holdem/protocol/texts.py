@@ -41,6 +41,7 @@ __all__ = [
     "action_line",
     "config_text",
     "event_line",
+    "hole_cards_line",
     "message_text",
     "outcome_text",
     "plain",
@@ -93,6 +94,16 @@ def action_line(hand: int, record: Action, table: str) -> str:
     """The line of an ``action`` event (``table``: the table's id, quoted):
     ``message_text`` of ``{"event": "action", "hand": .., "action": .., "table": ..}``."""
     return f'{{"event":"action","hand":{hand},"action":{_record(record)},"table":{table}}}'
+
+
+def hole_cards_line(hand: int, seat: int, cards: tuple[int, ...], table: str) -> str:
+    """The line of a ``hole_cards`` event (``table``: the table's id, quoted):
+    ``encode`` of ``{"event": "hole_cards", "hand": .., "seat": .., "cards":
+    [names], "table": ..}``."""
+    return (
+        f'{{"event":"hole_cards","hand":{hand},"seat":{seat},"cards":{_card_list(cards)},'
+        f'"table":{table}}}'
+    )
 
 
 def turn_line(
