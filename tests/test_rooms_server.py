@@ -25,6 +25,7 @@ from rooms_helpers import FAST, Server, check_stream, play
 
 from holdem.errors import ProtocolError
 from holdem.rooms import Store
+from holdem.rooms.handover import supported
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="signals and process groups")
 
@@ -188,7 +189,9 @@ def test_serve_refuses_a_data_folder_it_cannot_use(tmp_path: Path) -> None:
     assert "error" in result.stderr and "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("workers", [
+    "1", pytest.param("2", marks=pytest.mark.skipif(supported() is not None, reason="no workers")),
+])  # fmt: skip
 def test_serve_on_a_port_taken_says_so(tmp_path: Path, workers: str) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
