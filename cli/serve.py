@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime
-import os
 import sqlite3
 from collections import Counter
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Any
 import click
 
 from holdem.config import Structure
-from holdem.errors import HistoryFormatError, HoldemError
+from holdem.errors import HistoryFormatError, HoldemError, ListenError
 from holdem.histories import PhhWriter, PokerStarsWriter, date_fields, record
 from holdem.rooms import Limits, Room, Store, hand_of, serve, serve_workers, table_number
 from holdem.rooms.handover import supported
@@ -173,16 +172,10 @@ def serve_command(
 
         try:
             asyncio.run(serve(room, host, port, ready=ready))
-        except OSError as exc:  # (the port taken, or not this machine's address)
-            raise _cannot_listen(host, port, exc) from None
+        except ListenError as exc:  # (the port taken, or not this machine's address)
+            raise click.BadParameter(str(exc), param_hint="'--listen'") from None
     finally:
         store.close()
-
-
-def _cannot_listen(host: str, port: int, exc: OSError) -> click.BadParameter:
-    """What the system said when the server could not listen on ``host:port``."""
-    why = os.strerror(exc.errno) if exc.errno else str(exc)
-    return click.BadParameter(f"{host}:{port}: {why}", param_hint="'--listen'")
 
 
 def _serve_workers(data: str, host: str, port: int, workers: int, limits: Limits) -> None:
@@ -201,8 +194,8 @@ def _serve_workers(data: str, host: str, port: int, workers: int, limits: Limits
     try:
         serve_workers(Path(data) / DATA_FILE, host, port, workers=workers, limits=limits,
                       ready=ready, log=log)  # fmt: skip
-    except OSError as exc:
-        raise _cannot_listen(host, port, exc) from None
+    except ListenError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--listen'") from None
     except RuntimeError as exc:
         raise click.ClickException(str(exc)) from None
 

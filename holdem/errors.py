@@ -6,6 +6,8 @@ leaves also derive from the builtin a caller would expect (``ValueError``).
 
 from __future__ import annotations
 
+import os
+
 
 class HoldemError(Exception):
     """Base class of every error holdem raises on purpose."""
@@ -118,6 +120,18 @@ class WireError(HoldemError, ValueError):
 class SimulationError(HoldemError, RuntimeError):
     """A part of a simulation failed (a bot raised, a worker process died):
     the message says which hands or tournaments, and what went wrong."""
+
+
+class ListenError(HoldemError, OSError):
+    """A server cannot listen where it was asked (``HOST:PORT: the system's
+    reason``: the port taken, an address not this machine's)."""
+
+    @classmethod
+    def at(cls, host: str | None, port: int, exc: OSError) -> ListenError:
+        # (a name's lookup says its own reason; asyncio's bind error wraps it)
+        plain = exc.errno is not None and exc.errno > 0
+        why = os.strerror(exc.errno) if plain else exc.strerror or str(exc)  # type: ignore[arg-type]
+        return cls(f"{host or '*'}:{port}: {why}")
 
 
 class ProtocolError(HoldemError, ValueError):

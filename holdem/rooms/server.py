@@ -23,7 +23,7 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ProtocolError
+from ..errors import ListenError, ProtocolError
 from .handover import Channels, Moved, Unread
 from .room import Room
 
@@ -146,11 +146,15 @@ class RoomServer:
         self, host: str | None = None, port: int = 0, *,
         sockets: list[socket.socket] | None = None,
     ) -> int:  # fmt: skip
-        """Listens on ``host:port`` (port 0: any free one), or on the
-        listening ``sockets`` given (a server's workers share them); the port."""
+        """Listens on ``host:port`` (port 0: any free one; :class:`ListenError`
+        when it cannot), or on the listening ``sockets`` given (a server's
+        workers share them); the port."""
         loop = self._loop = asyncio.get_running_loop()
         if sockets is None:
-            self.servers = [await loop.create_server(lambda: _Connection(self), host, port)]
+            try:
+                self.servers = [await loop.create_server(lambda: _Connection(self), host, port)]
+            except OSError as exc:
+                raise ListenError.at(host, port, exc) from None
         else:
             self.servers = [await loop.create_server(lambda: _Connection(self), sock=sock)
                             for sock in sockets]  # fmt: skip

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import ListenError
 from .codes import Tally
 from .core import Limits
 from .handover import Channels, channels_for
@@ -70,11 +71,11 @@ class _Worker:
 def listen(host: str, port: int) -> list[socket.socket]:
     """Listening TCP sockets on ``host:port``, as asyncio's ``create_server``
     makes them (one an address the host name has; port 0: a free port, the
-    same for every address)."""
-    infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
-                               flags=socket.AI_PASSIVE)  # fmt: skip
+    same for every address); :class:`ListenError` when it cannot."""
     sockets: list[socket.socket] = []
     try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)  # fmt: skip
         for family, kind, proto, _, address in dict.fromkeys(infos):
             sock = socket.socket(family, kind, proto)
             sockets.append(sock)
@@ -86,9 +87,11 @@ def listen(host: str, port: int) -> list[socket.socket]:
             sock.bind(address)
             sock.listen(1024)
             sock.setblocking(False)
-    except BaseException:
+    except BaseException as exc:
         for sock in sockets:
             sock.close()
+        if isinstance(exc, OSError):
+            raise ListenError.at(host, port, exc) from None
         raise
     return sockets
 
@@ -107,8 +110,8 @@ def serve_workers(
     ``workers`` processes until SIGINT (then :class:`KeyboardInterrupt`,
     once every worker has stopped) or SIGTERM.  ``ready(port, resumed)``:
     every worker serves, the tables resumed from the store counted;
-    ``log``: a line for each worker started again.  :class:`OSError`: the
-    port cannot be had; :class:`RuntimeError`: a worker could not start."""
+    ``log``: a line for each worker started again.  :class:`ListenError`:
+    the port cannot be had; :class:`RuntimeError`: a worker could not start."""
     Store(path).close()  # (the file made or migrated once, before the workers open it)
     listeners = listen(host, port)
     bound = int(listeners[0].getsockname()[1])
