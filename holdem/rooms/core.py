@@ -429,12 +429,12 @@ class Core:
             return None
         return (table_number(ident) - 1) % self.workers
 
-    def _elsewhere(self, ident: str | None) -> bool:
-        """Whether the table ``ident`` is another worker's."""
+    def _elsewhere(self, ident: str | None) -> int | None:
+        """The worker of the table ``ident`` when it is another's (else None)."""
         if ident is None or self.workers == 1 or ident in self.tables:
-            return False
+            return None
         owner = self.owner(ident)
-        return owner is not None and owner != self.worker
+        return None if owner == self.worker else owner
 
     @staticmethod
     def _holds(connection: Connection) -> bool:
@@ -469,7 +469,7 @@ class Core:
             self._touched.add(ident)
             return found
         if (
-            self._elsewhere(ident)
+            self._elsewhere(ident) is not None
             and self._holds(connection)
             and self.store is not None
             and self.store.public(ident)
@@ -494,7 +494,7 @@ class Core:
         ident = None if code is None else self._codes.get(code)
         if ident is None and code is not None and self.workers > 1 and self.store is not None:
             elsewhere = self.store.table_with_code(code)
-            if self._elsewhere(elsewhere) and self._holds(connection):
+            if self._elsewhere(elsewhere) is not None and self._holds(connection):
                 raise self._other_worker(f"table {elsewhere}")
         if ident is None or ident not in self.tables:
             self._guesses.failed(connection.address, now)

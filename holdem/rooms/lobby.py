@@ -318,7 +318,7 @@ class Lobby(Core):
                 _listed(row.id, row.game, row.status, row.settings, row.players,
                         begun=row.status != "waiting")
                 for row in self.store.live_tables()
-                if row.public and self._elsewhere(row.id)
+                if row.public and self._elsewhere(row.id) is not None
             ]  # fmt: skip
             tables.sort(key=lambda t: table_number(t["table"]))
         return {"tables": tables}

@@ -129,9 +129,7 @@ class Room(Lobby, Seats):
             )
         ident = self._next_connection
         self._next_connection += self.workers
-        rate = Rate(limits.lines_per_second, limits.burst, self.clock())
-        self._connections[ident] = Connection(ident, address, rate)
-        self._count_connections()
+        self._add_connection(ident, address, hello=False)
         return ident
 
     def adopt(self, conn: int, address: str, *, hello: bool) -> None:
@@ -140,6 +138,9 @@ class Room(Lobby, Seats):
         is the server's already."""
         if conn in self._connections:
             raise ProtocolError("internal_error", f"connection {conn} is here already")
+        self._add_connection(conn, address, hello=hello)
+
+    def _add_connection(self, conn: int, address: str, *, hello: bool) -> None:
         rate = Rate(self.limits.lines_per_second, self.limits.burst, self.clock())
         self._connections[conn] = Connection(conn, address, rate, hello=hello)
         self._count_connections()
@@ -167,10 +168,7 @@ class Room(Lobby, Seats):
     def disconnect(self, conn: int) -> Outgoing:
         """The connection is gone: its seats wait for their players (the timer
         plays them), and it watches nothing."""
-        self._moving.pop(conn, None)
-        connection = self._connections.pop(conn, None)
-        self._rewired()
-        self._count_connections()
+        connection = self.release(conn)
         if connection is not None:
             for session_id in connection.sessions:
                 session = self._sessions.get(session_id)
@@ -249,15 +247,15 @@ class Room(Lobby, Seats):
         if not connection.hello:
             raise ProtocolError("hello_first", 'say hello first: {"type": "hello", "version": 1}')
         if self.workers > 1 and not moved and not self._holds(connection):
-            owner = self._owner_of(connection, kind, f)
-            if owner is not None and owner != self.worker:
+            owner = self._owner_of(connection, kind, f)  # (another worker, or None)
+            if owner is not None:
                 self._moving[connection.id] = owner
                 return {}  # (not sent: the owner answers)
         serve = _HANDLERS[kind]
         return serve(self, connection, f)
 
     def _owner_of(self, connection: Connection, kind: str, f: Fields) -> int | None:
-        """The worker that serves what a request names (None: here, or nothing
+        """The other worker that serves what a request names (None: here, or nothing
         it names is known: the request is answered here).  A new table goes
         to the worker with the fewest tables; an address refused its guesses
         is answered here (``rate_limited``)."""
@@ -271,7 +269,7 @@ class Room(Lobby, Seats):
             if hashed in self._by_token or store is None or not self._may_guess_now(connection):
                 return None
             found = store.token_table(hashed)
-            return None if found is None else self._owner_if(found[0])
+            return None if found is None else self._elsewhere(found[0])
         code = f.text("code", default=None)
         if code is not None:
             normal = normal_code(code)
@@ -279,15 +277,9 @@ class Room(Lobby, Seats):
                 return None
             if not self._may_guess_now(connection):
                 return None
-            return self._owner_if(store.table_with_code(normal))
+            return self._elsewhere(store.table_with_code(normal))
         ident = f.text("table", default=None)
-        return self._owner_if(ident)
-
-    def _owner_if(self, ident: str | None) -> int | None:
-        """The worker of the table ``ident`` when it is another's."""
-        if ident is None or not self._elsewhere(ident):
-            return None
-        return self.owner(ident)
+        return self._elsewhere(ident)
 
     def _may_guess_now(self, connection: Connection) -> bool:
         return self._guesses.allowed(connection.address, self.clock())

@@ -220,7 +220,7 @@ class Seats(Core):
         session_id = self._by_token.get(hashed)
         if session_id is None and self.workers > 1 and self._holds(connection):
             found = None if self.store is None else self.store.token_table(hashed)
-            if found is not None and found[1] and self._elsewhere(found[0]):
+            if found is not None and found[1] and self._elsewhere(found[0]) is not None:
                 raise self._other_worker(f"the seat of this token (table {found[0]})")
         if session_id is None:
             self._guesses.failed(connection.address, now)
