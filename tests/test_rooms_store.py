@@ -5,6 +5,7 @@ before it; two connections to one file commit in turn."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from holdem.rooms.store import LiveRow, SeatRow
 
 def _rows(path: Path, query: str) -> list[tuple[Any, ...]]:
     """What another connection reads in the file (committed data only)."""
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db:
         return db.execute(query).fetchall()
 
 
@@ -124,3 +125,21 @@ def test_a_commit_that_waits_too_long_keeps_its_writes_for_the_next(tmp_path: Pa
     other.close()
     store.commit()
     assert _rows(path, "SELECT id FROM tables") == [("t1",)]
+
+
+def test_a_snapshot_after_a_dropped_batch_still_clears_the_seats_buy_ins(tmp_path: Path) -> None:
+    # (a batch the file refuses is dropped, the seats' clearing with it: the
+    # next snapshot must clear them, or a resume counts the buy-in twice)
+    path = tmp_path / "room.sqlite"
+    store = Store(path)
+    store.new_table("t1", "ABCD-EFGH", "cash", public=False, settings={"seats": 6})
+    store.save_seat("t1", 0, "Ann", token_hash="a" * 64, creator=True, buy_in=200)
+    store.commit()
+    store.save_snapshot("t1", {"hands": 1})
+    store.new_table("t1", "ABCD-EFGH", "cash", public=False, settings={"seats": 6})  # (refused)
+    with pytest.raises(sqlite3.IntegrityError):
+        store.commit()
+    assert _rows(path, "SELECT buy_in FROM seats") == [(200,)]
+    store.save_snapshot("t1", {"hands": 2})
+    store.commit()
+    assert _rows(path, "SELECT buy_in, added FROM seats") == [(None, 0)]

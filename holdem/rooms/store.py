@@ -28,6 +28,7 @@ commits what waits first: it sees every write made before it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -212,12 +213,7 @@ class Store:
                              (str(SCHEMA_VERSION),))  # fmt: skip
         #: the tables whose seats hold a buy-in or chips added since their
         #: snapshot (the next snapshot clears them; the others have none)
-        self._beside: set[str] = {
-            str(row[0])
-            for row in self._db.execute(
-                "SELECT DISTINCT table_id FROM seats WHERE buy_in IS NOT NULL OR added"
-            )
-        }
+        self._beside = self._tables_beside()
 
     def _schema(self) -> str | None:
         """The schema of the file, as it says it (None: a new file)."""
@@ -274,7 +270,17 @@ class Store:
                 db.rollback()
             if isinstance(exc, sqlite3.OperationalError):
                 self._pending[:0] = pending
+            else:  # (dropped: the seats' clearing with it, maybe)
+                with contextlib.suppress(sqlite3.Error):
+                    self._beside = self._tables_beside()
             raise
+
+    def _tables_beside(self) -> set[str]:
+        """The tables whose seats hold, in the file, a buy-in or chips added."""
+        rows = self._db.execute(
+            "SELECT DISTINCT table_id FROM seats WHERE buy_in IS NOT NULL OR added"
+        )
+        return {str(row[0]) for row in rows}
 
     def close(self) -> None:
         try:
@@ -405,22 +411,23 @@ class Store:
 
     def end_token(self, token_hash: str, reason: str) -> None:
         """The token no longer gives its seat (replaced, the seat left, ...)."""
-        # (in SQL alone: it reads the seat as the writes before it left it)
-        self._write(
-            "INSERT OR REPLACE INTO old_tokens"
-            " SELECT token_hash, table_id, seat, ?, ? FROM seats WHERE token_hash = ?",
-            (reason, self._clock(), token_hash),
-        )
+        self._end_tokens("token_hash = ?", (token_hash,), reason)
         self._write("UPDATE seats SET token_hash = NULL WHERE token_hash = ?", (token_hash,))
 
     def free_seat(self, ident: str, seat: int, reason: str) -> None:
         """The seat is nobody's now (its token, if any, ends with ``reason``)."""
-        self._write(
-            "INSERT OR REPLACE INTO old_tokens SELECT token_hash, table_id, seat, ?, ? FROM seats"
-            " WHERE table_id = ? AND seat = ? AND token_hash IS NOT NULL",
-            (reason, self._clock(), ident, seat),
-        )
+        self._end_tokens("table_id = ? AND seat = ? AND token_hash IS NOT NULL", (ident, seat),
+                         reason)  # fmt: skip
         self._write("DELETE FROM seats WHERE table_id = ? AND seat = ?", (ident, seat))
+
+    def _end_tokens(self, where: str, args: tuple[Any, ...], reason: str) -> None:
+        """The tokens of the seats ``where`` says kept as ended, with ``reason``
+        (in SQL alone: it reads the seats as the writes before it left them)."""
+        self._write(
+            "INSERT OR REPLACE INTO old_tokens"
+            f" SELECT token_hash, table_id, seat, ?, ? FROM seats WHERE {where}",
+            (reason, self._clock(), *args),
+        )
 
     def old_token(self, token_hash: str) -> str | None:
         """Why a token that gave a seat no longer does (None: never one)."""
