@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from rooms_helpers import FAST, Player
 
+from holdem.errors import ProtocolError
 from holdem.rooms import Limits, Room, Store
 from holdem.rooms.codes import Tally
 from holdem.rooms.handover import INLINE, Channels, Moved, Unread, channels_for, supported
@@ -175,7 +176,7 @@ def test_the_server_s_limits_count_every_worker_s_connections_and_tables(
     rooms = _workers(tmp_path / "room.sqlite", limits=Limits(connections=3, tables=2))
     ann, ben, cy = Client(rooms, 0), Client(rooms, 0), Client(rooms, 1)
     for room in rooms:  # three in all: both workers refuse a fourth
-        with pytest.raises(Exception, match="takes 3 connections"):
+        with pytest.raises(ProtocolError, match="takes 3 connections"):
             room.connect("10.0.0.9")
     rooms[0].disconnect(ben.conn)
     dan = Client(rooms, 1)
@@ -227,7 +228,8 @@ needs_channels = pytest.mark.skipif(supported() is not None, reason="no Unix pac
 @pytest.mark.parametrize("size", [100, 3 * INLINE])
 def test_a_connection_and_its_unread_input_go_to_another_worker(size: int) -> None:
     (inbox, outbox), = channels_for(1)  # fmt: skip
-    sender, receiver = Channels(socket.socket(), {0: outbox}), Channels(inbox, {})
+    own = socket.socket()  # (the sender's own inbox: not read here)
+    sender, receiver = Channels(own, {0: outbox}), Channels(inbox, {})
     listener = socket.create_server(("127.0.0.1", 0))
     client = socket.create_connection(listener.getsockname())
     served, _ = listener.accept()
@@ -243,14 +245,15 @@ def test_a_connection_and_its_unread_input_go_to_another_worker(size: int) -> No
     assert sock.recv(100) == b'pe":"hello"}\n'
     sock.sendall(b"ok\n")
     assert client.recv(100) == b"ok\n"
-    for s in (sock, client, listener, inbox, outbox):
+    for s in (sock, client, listener, inbox, outbox, own):
         s.close()
 
 
 @needs_channels
 def test_a_full_inbox_says_so_and_takes_the_connection_later() -> None:
     (inbox, outbox), = channels_for(1)  # fmt: skip
-    sender = Channels(socket.socket(), {0: outbox})
+    own = socket.socket()  # (the sender's own inbox: not read here)
+    sender = Channels(own, {0: outbox})
     a, b = socket.socketpair()
     moved = Moved(conn=1, address="x", hello=True, lines=[b"y" * 20000])
     sent = 0
@@ -261,7 +264,7 @@ def test_a_full_inbox_says_so_and_takes_the_connection_later() -> None:
     assert len(received) == sent > 0 and sender.send(0, a.fileno(), moved)
     for sock, _ in received:
         sock.close()
-    for s in (a, b, inbox, outbox):
+    for s in (a, b, inbox, outbox, own):
         s.close()
 
 

@@ -39,7 +39,7 @@ class Lobby(Core):
         live = [t for t in self.tables.values() if t.live]
         held = len(live)
         if self.workers > 1 and self.store is not None:  # (every worker's)
-            held = len(self.store.live_tables())
+            held = len(self.store.live_table_ids())
         if held >= limits.tables:
             raise ProtocolError("limit", f"this server holds at most {limits.tables} tables")
         if sum(1 for t in live if t.address == connection.address) >= limits.tables_per_address:

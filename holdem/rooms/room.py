@@ -290,8 +290,8 @@ class Room(Lobby, Seats):
         if self.store is None:
             return None
         counts = [0] * self.workers
-        for row in self.store.live_tables():
-            owner = self.owner(row.id)
+        for ident in self.store.live_table_ids():
+            owner = self.owner(ident)
             if owner is not None:
                 counts[owner] += 1
         fewest = min(range(self.workers), key=lambda k: counts[k])

@@ -458,6 +458,11 @@ class Store:
         row = self._read("SELECT public FROM tables WHERE id = ?", (ident,)).fetchone()
         return None if row is None else bool(row[0])
 
+    def live_table_ids(self) -> list[str]:
+        """The ids of the tables waiting or being played (what counts them)."""
+        rows = self._read("SELECT id FROM tables WHERE status IN ('waiting', 'playing')")
+        return [str(row[0]) for row in rows]
+
     def live_tables(self) -> list[LiveRow]:
         """The tables waiting or being played, with their seats taken, by number."""
         rows = self._read(
