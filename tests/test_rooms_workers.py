@@ -17,9 +17,10 @@ import pytest
 from rooms_helpers import FAST, Player
 
 from holdem.errors import ProtocolError
+from holdem.protocol.messages import Lines
 from holdem.rooms import Limits, Room, Store
 from holdem.rooms.codes import Tally
-from holdem.rooms.handover import INLINE, Channels, Moved, Unread, channels_for, supported
+from holdem.rooms.handover import INLINE, Channels, Moved, channels_for, supported
 
 
 class Client(Player):
@@ -209,14 +210,14 @@ def test_workers_numbers_are_checked() -> None:
 
 
 def test_a_reader_s_line_begun_goes_on_in_another_reader() -> None:
-    first = Unread(limit=10)
+    first = Lines(limit=10)
     assert first.feed(b'{"a":1}\n{"b"') == [b'{"a":1}']
-    second = Unread(limit=10)
+    second = Lines(limit=10)
     second.restore(*first.take_rest())
     assert first.take_rest() == (b"", False)
     assert second.feed(b":2}\n") == [b'{"b":2}']
     assert first.feed(b"x" * 20) == [None]  # (too long: the rest of it is skipped)
-    third = Unread(limit=10)
+    third = Lines(limit=10)
     third.restore(*first.take_rest())
     assert third.feed(b"yyy\n{}\n") == [b"{}"]
 

@@ -398,6 +398,24 @@ class Lines:
 
     def end(self) -> list[bytes | None]:
         """The last line, when the stream ends without a line end."""
-        part, self._part = bytes(self._part), bytearray()
-        skipping, self._skipping = self._skipping, False
+        part, skipping = self.take_rest()
         return [] if skipping or not part.strip() else [part]
+
+    def take_rest(self) -> tuple[bytes, bool]:
+        """The line begun, and whether the rest of a line too long is being
+        skipped; this reader then holds nothing (a room server's connection
+        handed on to another worker takes them along).
+
+        >>> lines = Lines()
+        >>> lines.feed(b'{"a": 1}\\n{"b"'), lines.take_rest()
+        ([b'{"a": 1}'], (b'{"b"', False))
+        """
+        rest = (bytes(self._part), self._skipping)
+        self._part.clear()
+        self._skipping = False
+        return rest
+
+    def restore(self, part: bytes, skipping: bool) -> None:
+        """Goes on from another reader's :meth:`take_rest`."""
+        self._part[:] = part
+        self._skipping = skipping

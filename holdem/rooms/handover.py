@@ -12,11 +12,9 @@ read from it and not served (the line that named the other worker's table,
 the lines after it, a line begun).  The channels are the server's, not a
 worker's: a message sent to a worker being started again waits for it.
 
->>> lines = Unread()
->>> lines.feed(b'{"a": 1}\\n{"b"')
-[b'{"a": 1}']
->>> lines.take_rest()
-(b'{"b"', False)
+The line begun goes with it: :meth:`Lines.take_rest
+<holdem.protocol.messages.Lines.take_rest>` here, :meth:`Lines.restore
+<holdem.protocol.messages.Lines.restore>` there.
 """
 
 from __future__ import annotations
@@ -30,9 +28,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Any
 
-from ..protocol.messages import Lines
-
-__all__ = ["INLINE", "Channels", "Moved", "Unread", "channels_for", "supported"]
+__all__ = ["INLINE", "Channels", "Moved", "channels_for", "supported"]
 
 #: Bytes of unread input a message carries itself; more go in a file sent with it.
 INLINE = 32 * 1024
@@ -54,24 +50,6 @@ class Moved:
     lines: list[bytes | None]
     part: bytes = b""
     skipping: bool = False
-
-
-class Unread(Lines):
-    """:class:`~holdem.protocol.messages.Lines` whose line begun can be
-    handed on with the connection, and taken up again where it went."""
-
-    def take_rest(self) -> tuple[bytes, bool]:
-        """The line begun, and whether the rest of a line too long is being
-        skipped (this reader then holds nothing)."""
-        rest = (bytes(self._part), self._skipping)
-        self._part.clear()
-        self._skipping = False
-        return rest
-
-    def restore(self, part: bytes, skipping: bool) -> None:
-        """Goes on from another reader's :meth:`take_rest`."""
-        self._part[:] = part
-        self._skipping = skipping
 
 
 def supported() -> str | None:

@@ -24,7 +24,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ListenError, ProtocolError
-from .handover import Channels, Moved, Unread
+from ..protocol.messages import Lines
+from .handover import Channels, Moved
 from .room import Room
 
 __all__ = ["FLUSH", "RoomServer", "serve", "tune_collector"]
@@ -63,7 +64,7 @@ class _Connection(asyncio.Protocol):
         self.server = server
         self.transport: asyncio.Transport | None = None
         self.id = 0
-        self.lines = Unread(server.room.limits.line_bytes)
+        self.lines = Lines(server.room.limits.line_bytes)
         self.moved = moved
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
