@@ -325,6 +325,17 @@ class RoomServer:
         for server in self.servers:
             await server.wait_closed()
 
+    async def serve_until(self, stop: asyncio.Event) -> None:
+        """Serves until ``stop`` is set (or the task is cancelled), then
+        closes: the listening sockets, and every connection once its last
+        lines are written."""
+        try:
+            await stop.wait()
+        finally:
+            self.close()
+            await self.wait_closed()
+            await asyncio.sleep(0)  # (the connections' last lines written)
+
 
 async def serve(
     room: Room,
@@ -348,10 +359,8 @@ async def serve(
     if ready is not None:
         ready(bound)
     try:
-        await stop.wait()
+        await server.serve_until(stop)
     finally:
-        server.close()
-        await server.wait_closed()
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGINT)
     if interrupted:

@@ -353,12 +353,7 @@ class _Supervisor:
 
         loop.call_later(_PARENT_POLL, look)
         self._note(k, f"ready {len(room.tables)}")
-        try:
-            await stop.wait()
-        finally:
-            server.close()
-            await server.wait_closed()
-            await asyncio.sleep(0)  # (the connections' last lines written)
+        await server.serve_until(stop)
 
     def _note(self, k: int, text: str) -> None:
         """A line to the supervisor (one write: lines of workers do not mix)."""
