@@ -181,7 +181,7 @@ def test_a_killed_supervisor_takes_its_workers_with_it(tmp_path: Path) -> None:
     server.kill()
     _wait_gone(workers)
     store = sqlite3.connect(tmp_path / "room" / "room.sqlite")
-    assert len(store.execute("SELECT id FROM tables").fetchall()) == 1  # (committed, kept)
+    assert len(store.execute("SELECT id FROM tables").fetchall()) == 1  # (the file readable after)
     store.close()
 
 
