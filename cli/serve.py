@@ -164,7 +164,7 @@ def serve_command(
             store.close()  # (each worker opens its own: no connection crosses a fork)
             _serve_workers(data, host, port, workers, limits)
             return
-        room = Room(store, limits=limits)
+        room = Room(store, limits=limits, log=_log)
         resumed = len(room.tables)
 
         def ready(bound: int) -> None:
@@ -175,7 +175,14 @@ def serve_command(
         except ListenError as exc:  # (the port taken, or not this machine's address)
             raise click.BadParameter(str(exc), param_hint="'--listen'") from None
     finally:
-        store.close()
+        _close(store)
+
+
+def _close(store: Store) -> None:
+    left = store.close()
+    if left:
+        _log(f"{left} writes could not be stored before the server stopped (nobody was told "
+             "what they hold): their tables resume from what was stored")  # fmt: skip
 
 
 def _serve_workers(data: str, host: str, port: int, workers: int, limits: Limits) -> None:
@@ -188,16 +195,18 @@ def _serve_workers(data: str, host: str, port: int, workers: int, limits: Limits
     def ready(bound: int, resumed: int) -> None:
         _listening(host, bound, data, resumed, workers)
 
-    def log(line: str) -> None:
-        click.echo(f"holdem serve: {line}", err=True)
-
     try:
         serve_workers(Path(data) / DATA_FILE, host, port, workers=workers, limits=limits,
-                      ready=ready, log=log)  # fmt: skip
+                      ready=ready, log=_log)  # fmt: skip
     except ListenError as exc:
         raise click.BadParameter(str(exc), param_hint="'--listen'") from None
     except RuntimeError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def _log(line: str) -> None:
+    """A line of the server's on stderr (a failure of the store, a recovery)."""
+    click.echo(f"holdem serve: {line}", err=True)
 
 
 def _listening(host: str, bound: int, data: str, resumed: int, workers: int = 1) -> None:

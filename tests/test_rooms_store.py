@@ -67,13 +67,13 @@ def test_tokens_ended_and_seats_freed_leave_the_rows_they_always_did(tmp_path: P
         store.save_seat("t1", seat, name, token_hash=name * 10, creator=seat == 0)
     store.save_seat("t1", 3, "Bot 1", bot="easy")
     # Ann comes back (a new token), Ben's seat is freed, a bot's too, Cy leaves
-    store.end_token("Ann" * 10, "replaced")
+    store.end_token("t1", "Ann" * 10, "replaced")
     store.set_token("t1", 0, "Ann2" * 10)
     store.free_seat("t1", 1, "busted")
     store.free_seat("t1", 3, "left")
     now[0] = 200.0
-    store.end_token("Cy" * 10, "left")
-    store.end_token("nobody", "left")  # (no seat has it: nothing)
+    store.end_token("t1", "Cy" * 10, "left")
+    store.end_token("t1", "nobody", "left")  # (no seat has it: nothing)
     assert store.dirty
     assert store.seats("t1") == [
         SeatRow(seat=0, name="Ann", bot=None, token_hash="Ann2" * 10, creator=True),
@@ -127,19 +127,30 @@ def test_a_commit_that_waits_too_long_keeps_its_writes_for_the_next(tmp_path: Pa
     assert _rows(path, "SELECT id FROM tables") == [("t1",)]
 
 
-def test_a_snapshot_after_a_dropped_batch_still_clears_the_seats_buy_ins(tmp_path: Path) -> None:
-    # (a batch the file refuses is dropped, the seats' clearing with it: the
-    # next snapshot must clear them, or a resume counts the buy-in twice)
+def test_a_refused_write_drops_its_table_s_writes_from_it_on_and_keeps_the_rest(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "room.sqlite"
     store = Store(path)
-    store.new_table("t1", "ABCD-EFGH", "cash", public=False, settings={"seats": 6})
-    store.save_seat("t1", 0, "Ann", token_hash="a" * 64, creator=True, buy_in=200)
+    for ident, code in (("t1", "ABCD-EFGH"), ("t2", "JKMN-PQRS")):
+        store.new_table(ident, code, "cash", public=False, settings={"seats": 6})
+        store.save_seat(ident, 0, "Ann", token_hash=ident * 32, creator=True, buy_in=200)
     store.commit()
-    store.save_snapshot("t1", {"hands": 1})
+    store.save_snapshot("t1", {"hands": 1})  # (kept: before the refused write)
+    store.save_snapshot("t2", {"hands": 1})
     store.new_table("t1", "ABCD-EFGH", "cash", public=False, settings={"seats": 6})  # (refused)
-    with pytest.raises(sqlite3.IntegrityError):
-        store.commit()
-    assert _rows(path, "SELECT buy_in FROM seats") == [(200,)]
-    store.save_snapshot("t1", {"hands": 2})
+    store.save_snapshot("t1", {"hands": 2})  # (dropped: after it)
+    store.save_snapshot("t2", {"hands": 2})
     store.commit()
-    assert _rows(path, "SELECT buy_in, added FROM seats") == [(None, 0)]
+    refused = store.take_refused()
+    assert list(refused) == ["t1"] and isinstance(refused["t1"], sqlite3.IntegrityError)
+    assert store.take_refused() == {} and not store.dirty
+    assert _rows(path, "SELECT id, snapshot FROM tables ORDER BY id") == [
+        ("t1", '{"hands":1}'), ("t2", '{"hands":2}')]  # fmt: skip
+    # (the seats' buy-ins cleared by the snapshots kept; a later snapshot clears no more)
+    assert _rows(path, "SELECT buy_in, added FROM seats") == [(None, 0), (None, 0)]
+    store.save_seat("t1", 1, "Ben", token_hash="b" * 64, buy_in=100)
+    store.save_snapshot("t1", {"hands": 3})
+    store.commit()
+    assert _rows(path, "SELECT seat, buy_in FROM seats WHERE table_id = 't1'") == [
+        (0, None), (1, None)]  # fmt: skip

@@ -110,6 +110,8 @@ ERROR_CODES: dict[str, str] = {
     "game_started": "the tournament has begun: nobody joins it now",
     "not_creator": "only the table's creator may do that",
     "other_worker": "another worker process serves that table: open a new connection for it",
+    "store_unavailable": "the server cannot store the games now (a full disk): try again soon",
+    "table_stopped": "the server could not store the table's game: it waits for a restart",
 }
 
 

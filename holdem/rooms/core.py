@@ -18,19 +18,22 @@ is another's.
 from __future__ import annotations
 
 import heapq
+import json
 import random
 import secrets
+import sqlite3
 from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..errors import ConfigError, ProtocolError, quote
+from ..protocol.messages import error_reply
 from ..protocol.tables import Message, ServedTable
 from ..protocol.texts import message_text
 from ..wire import Fields
 from .codes import Guesses, Tally, normal_code
-from .store import Store, table_number
+from .store import Store, passing, table_number
 
 __all__ = ["Core", "Limits", "Outgoing"]
 
@@ -40,6 +43,8 @@ FOREVER = 10**12
 _OLD_TOKENS = 100_000
 #: the most lists of targets kept resolved (Core._send)
 _RESOLVED = 4096
+#: Seconds between tries of a store that cannot write (a full disk).
+RETRY = 1.0
 Outgoing = list[tuple[int, str]]
 
 
@@ -84,6 +89,7 @@ class Connection:
     sessions: set[int] = field(default_factory=set)  # the seats it plays
     watching: set[str] = field(default_factory=set)  # the tables it watches
     out: list[str] = field(default_factory=list)  # its lines not taken yet (Core.told)
+    held: list[str] = field(default_factory=list)  # its lines not stored yet (Core.stalled)
 
 
 @dataclass(slots=True)
@@ -123,8 +129,9 @@ class RoomTable:
     waiting: dict[int, Entry] = field(default_factory=dict)
     sessions: dict[int, int] = field(default_factory=dict)  # seat -> session
     watchers: set[int] = field(default_factory=set)  # connections
-    status: str = "waiting"  # waiting | playing | finished | closed
+    status: str = "waiting"  # waiting | playing | finished | closed | stopped
     closing: bool = False  # closes when the hand being played ends
+    stopped: str = ""  # why the table stopped (the store refused its game)
 
     @property
     def seats(self) -> int:
@@ -155,6 +162,16 @@ class Core:
         self.store = store
         self.limits = limits or Limits()
         self.clock = clock
+        #: what the room says of its store's failures, a line each (the
+        #: server's stderr)
+        self.log: Callable[[str], object] = lambda line: None
+        #: why the store cannot write now (None: it can); meanwhile the
+        #: tables wait, their clock stopped (game_clock), and requests are
+        #: refused: what they caused could not be kept
+        self.stalled: str | None = None
+        self._stalled_since = 0.0  # (on the room's clock)
+        self._paused = 0.0  # seconds the tables' clock stood still
+        self._retry_at = 0.0
         #: this room's number among the server's workers, and their number
         self.worker, self.workers = worker, workers
         self.tally = tally  # (the connections of every worker, when they are several)
@@ -319,15 +336,135 @@ class Core:
             self.commit()
         return self._take(first) if self.returns_lines else []
 
-    def commit(self) -> None:
-        """Writes to the store what was changed: before anybody is told of it."""
-        if self.store is not None:
-            self.store.commit()
+    def commit(self) -> bool:
+        """Writes to the store what was changed: before anybody is told of it.
+        Whether all of it is stored: a table whose game the store refuses is
+        stopped (:meth:`_stop_table`); when the store cannot write now (a full
+        disk), the room stalls (:attr:`stalled`) until :meth:`tick` finds it
+        can, and the lines waiting are held until then."""
+        store = self.store
+        if store is None:
+            return True
+        if self.stalled is None:
+            try:
+                store.commit()
+            except sqlite3.Error as exc:
+                if not passing(exc):
+                    raise
+                self._stall(str(exc))
+        for ident, refused in store.take_refused().items():
+            self._stop_table(ident, refused)
+        return self.stalled is None
 
     @property
     def uncommitted(self) -> bool:
-        """Whether the store has changes :meth:`commit` has not written."""
-        return self.store is not None and self.store.dirty
+        """Whether the store has changes :meth:`commit` has not written (and
+        would try to write now: not while the room is stalled)."""
+        return self.store is not None and self.store.dirty and self.stalled is None
+
+    # ------------------------------------------------------------ a store that fails
+
+    def game_clock(self) -> float:
+        """The tables' clock (their turn timers, paced steps, pauses): the
+        room's, standing still while the room is stalled."""
+        if self.stalled is not None:
+            return self._stalled_since - self._paused
+        return self.clock() - self._paused
+
+    def _stall(self, why: str) -> None:
+        """The store cannot write now: every line not yet sent is held (what
+        caused it is not stored), and the tables wait."""
+        self.stalled = why
+        self._stalled_since = self.clock()
+        self._retry_at = self._stalled_since + RETRY
+        for connection in self._connections.values():
+            if connection.out:
+                connection.held.extend(connection.out)
+                connection.out.clear()
+        self.told.clear()
+        self.urgent.clear()
+        self.log(f"cannot store the tables' games ({why}): every table waits and requests "
+                 f"are refused until it can; trying again every {RETRY:g} s")  # fmt: skip
+
+    def _try_store_again(self) -> bool:
+        """Tries a stalled store again: whether it wrote (the lines held are
+        sent then, and the tables play on where they stood)."""
+        assert self.store is not None
+        now = self.clock()
+        if now < self._retry_at:
+            return False
+        try:
+            self.store.commit()
+        except sqlite3.Error as exc:
+            self._retry_at = now + RETRY
+            if passing(exc) and str(exc) == self.stalled:
+                return False
+            if passing(exc):  # (another reason: a line of its own)
+                self._stall(str(exc))
+                return False
+            raise
+        waited = now - self._stalled_since
+        self._paused += waited
+        self.stalled = None
+        for connection in self._connections.values():
+            if connection.held:
+                connection.out[:0] = connection.held
+                connection.held.clear()
+                self.told.add(connection.id)
+                self.urgent.add(connection.id)
+        self.log(f"storing again after {waited:.0f} s: the tables play on")
+        for ident, refused in self.store.take_refused().items():
+            self._stop_table(ident, refused)
+        return True
+
+    def _stop_table(self, ident: str, exc: sqlite3.Error) -> None:
+        """The store refused a write of the table's game: the table stops
+        where the store kept it.  What was not kept is not told (its events
+        waiting are dropped, the replies about it turned into the error), its
+        players and watchers are told why in one line, and every request
+        about it is refused (``table_stopped``); a server started again
+        resumes it from the store."""
+        table = self.tables.get(ident)
+        self.log(f"table {ident} stopped: the data file refused its game ({exc})")
+        if table is None or table.status == "stopped":
+            return
+        table.stopped = (
+            f"table {ident} stopped: the server could not store its game ({exc}); it "
+            "resumes at its last stored hand when the server is started again"
+        )
+        table.status = "stopped"
+        if table.served is not None:
+            table.served.to_play = 0
+        self._waiting.discard(ident)
+        self._queued.pop(ident, None)  # (its timers are never looked at again)
+        self._unsay(ident, table.stopped)
+        for seat_session in table.sessions.values():
+            session = self._sessions.get(seat_session)
+            if session is not None:
+                session.backlog.clear()
+                session.dropped = 0
+        self._tell_lobby(table, {"event": "table_stopped", "reason": table.stopped})
+
+    def _unsay(self, ident: str, why: str) -> None:
+        """Takes back the lines about table ``ident`` not yet sent: its events
+        are dropped, a reply about it becomes the error ``table_stopped``."""
+        mark = f'"table":"{ident}"'
+        for connection in self._connections.values():
+            for box in (connection.out, connection.held):
+                if not any(mark in line for line in box):
+                    continue
+                kept = []
+                for line in box:
+                    if mark in line:
+                        message = json.loads(line)
+                        result = message.get("result")
+                        if isinstance(result, dict) and result.get("table") == ident:
+                            error = ProtocolError("table_stopped", why)
+                            line = message_text(error_reply(message.get("id"), error))
+                        elif message.get("table") == ident:
+                            continue
+                    kept.append(line)
+                box[:] = kept
 
     # ------------------------------------------------------------ timers
 
@@ -335,7 +472,9 @@ class Core:
         """Applies the turn timers that ran out, takes the paced steps due,
         plays on the runs of hands left waiting, and lets go of the tables
         over long enough."""
-        now = self.clock()
+        if self.stalled is not None and not self._try_store_again():
+            return self._flush()
+        now = self.game_clock()
         times = self._times
         while times and times[0][0] <= now:
             when, ident = heapq.heappop(times)
@@ -343,7 +482,7 @@ class Core:
                 continue  # (superseded by an earlier time of the table)
             del self._queued[ident]
             table = self.tables.get(ident)
-            if table is not None and table.served is not None:
+            if table is not None and table.served is not None and not table.stopped:
                 self._touched.add(ident)  # (its next time is noted again)
                 next_time = table.served.next_time
                 if next_time is not None and next_time <= now:
@@ -351,13 +490,16 @@ class Core:
         for ident in list(self._waiting):
             table = self.tables.get(ident)
             self._touched.add(ident)
-            if table is not None and table.served is not None and table.served.waiting:
+            if (table is not None and table.served is not None and table.served.waiting
+                    and not table.stopped):  # fmt: skip
                 table.served.advance()
-        self._evict(now)
+        self._evict(self.clock())
         return self._flush()
 
     def next_time(self) -> float | None:
-        """When :meth:`tick` has work next (on the clock), if ever."""
+        """When :meth:`tick` has work next (on the room's clock), if ever."""
+        if self.stalled is not None:  # (the store tried again)
+            return self._retry_at
         times, queued = self._times, self._queued
         while times:
             when, ident = times[0]
@@ -366,7 +508,7 @@ class Core:
                 served = None if table is None else table.served
                 actual = None if served is None else served.next_time
                 if actual == when:
-                    return when
+                    return when + self._paused  # (the tables' clock is behind)
                 if actual is not None:  # (put off: a turn answered, another begun)
                     heapq.heapreplace(times, (actual, ident))
                     queued[ident] = actual
@@ -377,13 +519,13 @@ class Core:
 
     def busy(self) -> bool:
         """Whether hands wait to be played on at once (:meth:`tick`)."""
-        return bool(self._waiting)
+        return bool(self._waiting) and self.stalled is None
 
     def _note_times(self) -> None:
         """The times of the tables that requests and timers touched, noted."""
         for ident in self._touched:
             table = self.tables.get(ident)
-            served = None if table is None else table.served
+            served = None if table is None or table.stopped else table.served
             if served is None:
                 self._waiting.discard(ident)
                 continue
@@ -456,7 +598,7 @@ class Core:
         if code is not None:
             table = self._by_code(connection, code)
             self._touched.add(table.id)
-            return table
+            return self._going(table)
         if ident is None:
             raise ProtocolError("missing_field", "request.code or request.table: missing",
                                 field="table")  # fmt: skip
@@ -467,7 +609,7 @@ class Core:
             or ident in connection.watching
         ):
             self._touched.add(ident)
-            return found
+            return self._going(found)
         if (
             self._elsewhere(ident) is not None
             and self._holds(connection)
@@ -477,6 +619,14 @@ class Core:
             raise self._other_worker(f"table {ident}")
         what = "no public table" if join else "no table you play or watch"
         raise ProtocolError("unknown_table", f"{what} {quote(ident)}", field="table")
+
+    @staticmethod
+    def _going(table: RoomTable) -> RoomTable:
+        """The table, unless it stopped (``table_stopped``: the store refused
+        its game)."""
+        if table.stopped:
+            raise ProtocolError("table_stopped", table.stopped)
+        return table
 
     def _may_guess(self, connection: Connection) -> float:
         """Refuses an address that guessed wrong too often; the time now."""
@@ -535,7 +685,7 @@ class Core:
             del self._old_tokens[next(iter(self._old_tokens))]
         self._old_tokens[session.token_hash] = reason
         if self.store is not None:
-            self.store.end_token(session.token_hash, reason)
+            self.store.end_token(session.table, session.token_hash, reason)
         if table.sessions.get(session.seat) == session.id:
             del table.sessions[session.seat]
         served = table.served

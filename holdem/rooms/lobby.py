@@ -93,13 +93,13 @@ class Lobby(Core):
         free = None if table.game == "cash" and not table.public else 2
         rules = TimerRules(seconds=s["seconds"], time_bank=s["time_bank"], policy=s["policy"],
                            free_seat_after=free)  # fmt: skip
-        return TurnTimer(rules, clock=self.clock)
+        return TurnTimer(rules, clock=self.game_clock)
 
     def _serve_game(self, table: RoomTable, game: Tournament | CashGame) -> None:
         s = table.settings
         served = ServedTable(
             table.id, game, creator=0, bots={}, send=self._send, timer=game.table.timer,
-            clock=self.clock, pace=s["pace"], pause=s["pause"],
+            clock=self.game_clock, pace=s["pace"], pause=s["pause"],
             after_hand=lambda result: self._after_hand(table, result),
             keep=1 if self.store is not None else KEEP_HANDS,  # (the store has them all)
         )  # fmt: skip
@@ -406,7 +406,7 @@ class Lobby(Core):
                 self._resume_table(store, row)
             except (HoldemError, KeyError, TypeError, ValueError) as exc:
                 store.set_status(row.id, "closed", {"error": f"could not be resumed: {exc}"})
-        store.commit()
+        self.commit()
         self._note_times()
 
     def _resume_table(self, store: Store, row: TableRow) -> None:

@@ -90,7 +90,9 @@ class Room(Lobby, Seats):
     serves (its own, ``t<n>`` with ``(n - 1) % workers == worker``; the
     store shared with the other workers); ``generation``: how many times
     this worker was started before (its connections' numbers stay new);
-    ``tally``: the connections every worker holds (the server's limit)."""
+    ``tally``: the connections every worker holds (the server's limit);
+    ``log``: takes a line for each failure of the store, and each recovery
+    (the server's stderr)."""
 
     def __init__(
         self,
@@ -103,8 +105,11 @@ class Room(Lobby, Seats):
         workers: int = 1,
         generation: int = 0,
         tally: Tally | None = None,
+        log: Callable[[str], object] | None = None,
     ) -> None:
         super().__init__(store, limits, seed, clock, worker, workers, generation, tally)
+        if log is not None:
+            self.log = log
         self._count_connections()
         if store is not None:
             self._resume_tables(store)
@@ -202,7 +207,7 @@ class Room(Lobby, Seats):
         mark = len(connection.out)  # (the reply goes before what the request caused)
         if not connection.rate.take(self.clock()):
             reply = encode(error_reply(_id_of(line), self._too_fast()))
-        elif (done := self._act_at_once(connection, line)) is None:
+        elif self.stalled is not None or (done := self._act_at_once(connection, line)) is None:
             message = answer(
                 line, lambda request: self._serve(connection, request, moved), REQUESTS
             )
@@ -244,6 +249,12 @@ class Room(Lobby, Seats):
         self._evict(self.clock())
         if kind == "hello":
             return self._hello(connection, f)
+        if self.stalled is not None:  # (what it would change could not be kept)
+            raise ProtocolError(
+                "store_unavailable",
+                f"the server cannot store the games now ({self.stalled}): every table "
+                "waits, and requests are refused until it can; try again in a few seconds",
+            )
         if not connection.hello:
             raise ProtocolError("hello_first", 'say hello first: {"type": "hello", "version": 1}')
         if self.workers > 1 and not moved and not self._holds(connection):

@@ -232,7 +232,7 @@ class Seats(Core):
                                     field="token")  # fmt: skip
             raise ProtocolError("unknown_token", "no seat has this token", field="token")
         session = self._sessions[session_id]
-        table = self.tables[session.table]
+        table = self._going(self.tables[session.table])
         self._touched.add(table.id)
         held = self._connections.get(session.connection) if session.connection else None
         if held is not None and held.id != connection.id:
@@ -247,7 +247,7 @@ class Seats(Core):
         del self._by_token[session.token_hash]
         self._old_tokens[session.token_hash] = "replaced"
         if self.store is not None:
-            self.store.end_token(session.token_hash, "replaced")
+            self.store.end_token(table.id, session.token_hash, "replaced")
             self.store.set_token(table.id, session.seat, token_hash(new))
         session.token_hash = token_hash(new)
         self._by_token[session.token_hash] = session.id

@@ -20,6 +20,13 @@ processes (``holdem serve --workers N``) share the file: each holds its
 lock only for the moment of its commit, never while it serves.  A read
 commits what waits first: it sees every write made before it.
 
+Each write is a table's.  When the file cannot be written now (the disk
+full, the file busy: :func:`passing`), the commit raises and its writes
+wait for the next.  When it refuses a write (a constraint, a damaged page),
+that table's writes from the refused one on are dropped and its other
+tables' are written: :meth:`Store.take_refused` says which tables, and the
+room stops them (a table's game never goes on past what the file kept).
+
 >>> store = Store(":memory:")
 >>> store.new_table("t1", "ABCD-EFGH", "cash", public=False, settings={"seats": 6})
 >>> [row.code for row in store.tables()], store.next_table_number()
@@ -58,11 +65,17 @@ __all__ = [
     "hand_of",
     "hand_record",
     "hand_text",
+    "passing",
 ]
 
 SCHEMA_VERSION = 2
 #: The most seconds a commit waits for another process's to end.
 BUSY_SECONDS = 10.0
+#: SQLite's primary result codes of a failure that passes (no permission, the
+#: file busy or locked, no memory, read-only, an I/O error, the disk full,
+#: a file that cannot be opened, a lock protocol error): the writes are
+#: tried again.  Any other failure is the file's refusal of a write.
+PASSING = frozenset({3, 5, 6, 7, 8, 10, 13, 14, 15})
 #: The changes that take a file of each older schema to the next one.
 MIGRATIONS = {
     1: (
@@ -178,6 +191,15 @@ class StoredHand:
         return f"{table_number(self.table)}{self.number:09d}"
 
 
+def passing(exc: sqlite3.Error) -> bool:
+    """Whether a failure of the file passes (the disk full, the file busy:
+    what failed may be tried again) rather than refuses what was written."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is None:  # (no code: a failure of the connection, not of a write)
+        return isinstance(exc, sqlite3.OperationalError)
+    return code & 0xFF in PASSING
+
+
 def table_number(ident: str) -> int:
     """The number of a room's table id (``t12``: 12)."""
     return int(ident.removeprefix("t"))
@@ -195,7 +217,10 @@ class Store:
         # (one thread, the server's loop; transactions begun and ended by hand:
         # a read outside one sees what every process committed)
         self._db = sqlite3.connect(self.path, isolation_level=None, timeout=busy)
-        self._pending: list[tuple[str, tuple[Any, ...]]] = []  # the writes not committed
+        #: the writes not committed: (the table's id, the statement, its arguments)
+        self._pending: list[tuple[str, str, tuple[Any, ...]]] = []
+        #: the tables whose writes the file refused, with why (take_refused)
+        self._refused: dict[str, sqlite3.Error] = {}
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
@@ -243,37 +268,84 @@ class Store:
         """Whether writes wait for :meth:`commit`."""
         return bool(self._pending)
 
-    def _write(self, sql: str, args: tuple[Any, ...]) -> None:
-        self._pending.append((sql, args))
+    def _write(self, ident: str, sql: str, args: tuple[Any, ...]) -> None:
+        self._pending.append((ident, sql, args))
 
     def _read(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Cursor:
-        """A query, once the writes waiting are in the file (it sees them)."""
-        self.commit()
+        """A query, once the writes waiting are in the file (it sees them;
+        when they cannot be written now, it reads without them)."""
+        with contextlib.suppress(sqlite3.Error):
+            self.commit()
         return self._db.execute(sql, args)
 
     def commit(self) -> None:
         """Writes what waits to the file, in order, in one transaction (which
         waits up to ``busy`` seconds for another process's commit to end).
-        When the file is busy longer (or the disk fails) the writes stay to be
-        tried again; a write the file refuses (a bug) is dropped with its batch."""
+
+        When the file cannot be written now (:func:`passing`: busy longer,
+        the disk full), raises that error and the writes wait for the next
+        commit.  When it refuses a write, each table's writes are written
+        apart: a table's from the refused one on are dropped (the others
+        of the batch kept), and :meth:`take_refused` names it."""
         if not self._pending:
             return
         pending, self._pending = self._pending, []
+        try:
+            try:
+                self._run(pending, apart=False)
+            except sqlite3.Error as exc:
+                if passing(exc):
+                    raise
+                self._refused.update(self._run(pending, apart=True))
+        except sqlite3.Error as exc:
+            if passing(exc):
+                self._pending[:0] = pending
+                raise
+            # (refused where no table's write can be told: the whole batch)
+            self._refused.update({ident: exc for ident, _, _ in pending})
+        if self._refused:  # (the seats' clearing of a refused table dropped, maybe)
+            with contextlib.suppress(sqlite3.Error):
+                self._beside = self._tables_beside()
+
+    def _run(
+        self, pending: list[tuple[str, str, tuple[Any, ...]]], *, apart: bool
+    ) -> dict[str, sqlite3.Error]:
+        """Runs writes in one transaction; ``apart``: each in a savepoint of
+        its own, a table's writes stopping at its first refused one.  The
+        tables refused (the file's passing failures raise: nothing written)."""
         db = self._db
+        refused: dict[str, sqlite3.Error] = {}
         try:
             db.execute("BEGIN IMMEDIATE")
-            for sql, args in pending:
-                db.execute(sql, args)
+            if not apart:
+                for _, sql, args in pending:
+                    db.execute(sql, args)
+            else:
+                for ident, sql, args in pending:
+                    if ident in refused:
+                        continue
+                    db.execute("SAVEPOINT write")
+                    try:
+                        db.execute(sql, args)
+                    except sqlite3.Error as exc:
+                        if passing(exc):
+                            raise
+                        db.execute("ROLLBACK TO write")
+                        refused[ident] = exc
+                    db.execute("RELEASE write")
             db.execute("COMMIT")
-        except BaseException as exc:
+        except BaseException:
             if db.in_transaction:
-                db.rollback()
-            if isinstance(exc, sqlite3.OperationalError):
-                self._pending[:0] = pending
-            else:  # (dropped: the seats' clearing with it, maybe)
                 with contextlib.suppress(sqlite3.Error):
-                    self._beside = self._tables_beside()
+                    db.rollback()
             raise
+        return refused
+
+    def take_refused(self) -> dict[str, sqlite3.Error]:
+        """The tables whose writes the file refused since the last call, with
+        the file's error (their writes from the refused one on are dropped)."""
+        refused, self._refused = self._refused, {}
+        return refused
 
     def _tables_beside(self) -> set[str]:
         """The tables whose seats hold, in the file, a buy-in or chips added."""
@@ -282,11 +354,15 @@ class Store:
         )
         return {str(row[0]) for row in rows}
 
-    def close(self) -> None:
+    def close(self) -> int:
+        """Commits what waits and closes the file: the writes it could not
+        store (the disk full; nobody was told of what they hold)."""
         try:
-            self.commit()
+            with contextlib.suppress(sqlite3.Error):  # (passing: what is left is counted)
+                self.commit()
         finally:
             self._db.close()
+        return len(self._pending)
 
     # ------------------------------------------------------------ tables
 
@@ -300,6 +376,7 @@ class Store:
     ) -> None:
         now = self._clock()
         self._write(
+            ident,
             "INSERT INTO tables (id, code, game, public, settings, status, created, updated)"
             " VALUES (?, ?, ?, ?, ?, 'waiting', ?, ?)",
             (ident, code, game, int(public), json.dumps(settings), now, now),
@@ -307,6 +384,7 @@ class Store:
 
     def set_status(self, ident: str, status: str, result: dict[str, Any] | None = None) -> None:
         self._write(
+            ident,
             "UPDATE tables SET status = ?, result = COALESCE(?, result), updated = ? WHERE id = ?",
             (status, None if result is None else json.dumps(result), self._clock(), ident),
         )
@@ -315,12 +393,14 @@ class Store:
         """The game of the table as it is between hands (it holds every chip
         added before it)."""
         self._write(
+            ident,
             "UPDATE tables SET snapshot = ?, updated = ? WHERE id = ?",
             (encode(snapshot), self._clock(), ident),
         )
         if ident in self._beside:
             self._beside.discard(ident)
             self._write(
+                ident,
                 "UPDATE seats SET buy_in = NULL, added = 0"
                 " WHERE table_id = ? AND (buy_in IS NOT NULL OR added)",
                 (ident,),
@@ -330,6 +410,7 @@ class Store:
         """Chips added to a seat's stack while the snapshot cannot hold them
         (a hand is being played)."""
         self._write(
+            ident,
             "UPDATE seats SET added = added + ? WHERE table_id = ? AND seat = ?",
             (chips, ident, seat),
         )
@@ -371,6 +452,7 @@ class Store:
         buy_in: int | None = None,
     ) -> None:
         self._write(
+            ident,
             "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, token_hash, creator, buy_in)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (ident, seat, name, bot, token_hash, int(creator), buy_in),
@@ -381,6 +463,7 @@ class Store:
     def set_token(self, ident: str, seat: int, token_hash: str) -> None:
         """The seat's token is this one now (the old one ended first)."""
         self._write(
+            ident,
             "UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?",
             (token_hash, ident, seat),
         )
@@ -388,14 +471,15 @@ class Store:
     def replace_seats(self, ident: str, seats: list[SeatRow]) -> None:
         """The table's seats are these now (a tournament that begins seats its
         players from seat 0): their tokens stay theirs."""
-        self._write("DELETE FROM seats WHERE table_id = ?", (ident,))
+        self._write(ident, "DELETE FROM seats WHERE table_id = ?", (ident,))
         for row in seats:
             self.save_seat(ident, row.seat, row.name, bot=row.bot, token_hash=row.token_hash,
                            creator=row.creator, buy_in=row.buy_in)  # fmt: skip
 
     def set_creator(self, ident: str, seat: int) -> None:
         """The table's creator is the player at ``seat`` now."""
-        self._write("UPDATE seats SET creator = (seat = ?) WHERE table_id = ?", (seat, ident))
+        self._write(ident, "UPDATE seats SET creator = (seat = ?) WHERE table_id = ?",
+                    (seat, ident))  # fmt: skip
 
     def seats(self, ident: str) -> list[SeatRow]:
         rows = self._read(
@@ -409,21 +493,24 @@ class Store:
             for r in rows
         ]  # fmt: skip
 
-    def end_token(self, token_hash: str, reason: str) -> None:
-        """The token no longer gives its seat (replaced, the seat left, ...)."""
-        self._end_tokens("token_hash = ?", (token_hash,), reason)
-        self._write("UPDATE seats SET token_hash = NULL WHERE token_hash = ?", (token_hash,))
+    def end_token(self, ident: str, token_hash: str, reason: str) -> None:
+        """The token of a seat of table ``ident`` no longer gives it (replaced,
+        the seat left, ...)."""
+        self._end_tokens(ident, "token_hash = ?", (token_hash,), reason)
+        self._write(ident, "UPDATE seats SET token_hash = NULL WHERE token_hash = ?",
+                    (token_hash,))  # fmt: skip
 
     def free_seat(self, ident: str, seat: int, reason: str) -> None:
         """The seat is nobody's now (its token, if any, ends with ``reason``)."""
-        self._end_tokens("table_id = ? AND seat = ? AND token_hash IS NOT NULL", (ident, seat),
-                         reason)  # fmt: skip
-        self._write("DELETE FROM seats WHERE table_id = ? AND seat = ?", (ident, seat))
+        self._end_tokens(ident, "table_id = ? AND seat = ? AND token_hash IS NOT NULL",
+                         (ident, seat), reason)  # fmt: skip
+        self._write(ident, "DELETE FROM seats WHERE table_id = ? AND seat = ?", (ident, seat))
 
-    def _end_tokens(self, where: str, args: tuple[Any, ...], reason: str) -> None:
+    def _end_tokens(self, ident: str, where: str, args: tuple[Any, ...], reason: str) -> None:
         """The tokens of the seats ``where`` says kept as ended, with ``reason``
         (in SQL alone: it reads the seats as the writes before it left them)."""
         self._write(
+            ident,
             "INSERT OR REPLACE INTO old_tokens"
             f" SELECT token_hash, table_id, seat, ?, ? FROM seats WHERE {where}",
             (reason, self._clock(), *args),
@@ -482,6 +569,7 @@ class Store:
     def save_hand(self, ident: str, result: HandResult, names: dict[int, str | None]) -> None:
         """A finished hand of the table (its number is the table's count)."""
         self._write(
+            ident,
             "INSERT OR REPLACE INTO hands VALUES (?, ?, ?, ?, ?)",
             (
                 ident,

@@ -327,14 +327,18 @@ class _Supervisor:
             return 1
         try:
             room = Room(store, limits=self.limits, worker=k, workers=len(self.workers),
-                        generation=worker.generation, tally=self.tally)  # fmt: skip
+                        generation=worker.generation, tally=self.tally,
+                        log=lambda line: self.log(f"worker {k}: {line}"))  # fmt: skip
             tune_collector()
             asyncio.run(self._serve(room, channels, k, parent))
         except Exception as exc:
             self._note(k, f"failed {type(exc).__name__}: {exc}")
             return 1
         finally:
-            store.close()
+            left = store.close()
+            if left:
+                self.log(f"worker {k}: {left} writes could not be stored before it stopped "
+                         "(nobody was told what they hold)")  # fmt: skip
         return 0
 
     async def _serve(self, room: Room, channels: Channels, k: int, parent: int) -> None:
