@@ -106,9 +106,16 @@ class Fields:
         return WireError(f"{path}: {why}", field=path, value=value)
 
     def integer(
-        self, name: str, *, default: Any = _MISSING, minimum: int | None = 0, optional: bool = False
+        self,
+        name: str,
+        *,
+        default: Any = _MISSING,
+        minimum: int | None = 0,
+        maximum: int | None = None,
+        optional: bool = False,
     ) -> Any:
-        """An int (not a bool); None allowed when ``optional``."""
+        """An int (not a bool) from ``minimum`` to ``maximum``; None allowed
+        when ``optional``."""
         value = self._get(name, "an integer", default)
         if value is None and (optional or default is None):
             return None
@@ -116,6 +123,8 @@ class Fields:
             raise self.error(name, value, f"expected an integer, not {_kind_of(value)}")
         if minimum is not None and value < minimum:
             raise self.error(name, value, f"{value} is below {minimum}")
+        if maximum is not None and value > maximum:
+            raise self.error(name, value, f"at most {maximum:,}")
         return value
 
     def boolean(self, name: str, *, default: Any = _MISSING) -> bool:

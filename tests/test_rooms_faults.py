@@ -140,7 +140,9 @@ def test_a_full_disk_holds_the_lines_answers_with_errors_and_stores_them_once_it
     assert _told_ended(ann.stream, "t1") == _stored(tmp_path / "room.sqlite", "t1")
 
 
-def _pump(client: RoomClient, stream: list[dict[str, Any]], until: Any, seconds: float = 30) -> None:
+def _pump(
+    client: RoomClient, stream: list[dict[str, Any]], until: Any, seconds: float = 30
+) -> None:
     """Reads the client's lines and answers its turns (check, else call)
     without waiting for the replies, until ``until()``."""
     deadline = time.monotonic() + seconds

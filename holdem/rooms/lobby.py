@@ -23,7 +23,7 @@ from ..table import (
 from ..wire import Fields
 from .codes import new_code, new_token, token_hash
 from .core import Connection, Core, Entry, RoomTable, Session
-from .settings import bot_name, check_buy_in, player_name, table_settings
+from .settings import MOST_CHIPS, bot_name, check_buy_in, player_name, table_settings
 from .store import SeatRow, Store, TableRow, table_number
 
 __all__ = ["Lobby"]
@@ -48,7 +48,7 @@ class Lobby(Core):
             )
         settings = table_settings(f)
         name = player_name(f.text("name"), "name")
-        buy_in = f.integer("buy_in", default=None, optional=True, minimum=1)
+        buy_in = f.integer("buy_in", default=None, optional=True, minimum=1, maximum=MOST_CHIPS)
         f.done()
         ident = f"t{self._next_table}"
         code = new_code()
@@ -59,13 +59,15 @@ class Lobby(Core):
         if table.game == "cash":
             self._start_cash(table, self._rng.getrandbits(64))
             check_buy_in(table.settings, buy_in)
+        # (the creator sits first: a refusal leaves no table behind, nor a count)
+        chips = self._sit(table, 0, name, buy_in)
         self._next_table += self.workers
         self.tables[ident] = table
         self._codes[code] = ident
         self._touched.add(ident)
         if self.store is not None:
             self.store.new_table(ident, code, table.game, public=table.public, settings=settings)
-        session, token = self._seat_player(connection, table, 0, name, buy_in, creator=True)
+        session, token = self._keep_player(connection, table, 0, name, chips, creator=True)
         table.creator = session.id
         self._save(table)
         return {
@@ -111,35 +113,43 @@ class Lobby(Core):
         table.served = served
         game.table.subscribe(lambda event: self._seat_freed(table, event), kinds=[SeatFreed])
 
-    def _seat_player(
+    def _sit(self, table: RoomTable, seat: int, name: str, buy_in: int | None) -> int | None:
+        """A player sits at a cash table's game with ``buy_in`` (default: the
+        maximum): the chips (None: a tournament's waiting list, seated by
+        :meth:`_keep_player`).  The only step of seating a player that may
+        be refused, and the first: a refusal changes nothing."""
+        if table.served is None:
+            return None
+        game = table.served.game
+        assert isinstance(game, CashGame)
+        chips = game.max_buy_in if buy_in is None else buy_in
+        try:
+            game.join(seat, name, chips)
+        except (TableError, ConfigError) as exc:
+            raise ProtocolError("table_error", str(exc)) from None
+        return chips
+
+    def _keep_player(
         self,
         connection: Connection,
         table: RoomTable,
         seat: int,
         name: str,
-        buy_in: int | None,
+        chips: int | None,
         *,
         creator: bool = False,
     ) -> tuple[Session, str]:
-        """Seats a player (a new session, its token): in the waiting list of a
-        tournament, at a cash table with ``buy_in`` (default: the maximum).
-        The store keeps the seat with its buy-in (a restart in the hand being
-        played seats the player again)."""
+        """The player :meth:`_sit` seated gets the seat (a new session, its
+        token; a tournament's, in its waiting list).  The store keeps the seat
+        with its buy-in, ``chips`` (a restart in the hand being played seats
+        the player again)."""
         token = new_token()
         session = Session(self._next_session, table.id, seat, name, token_hash(token),
                           connection=connection.id)  # fmt: skip
         self._next_session -= 1
-        chips = None
         if table.served is None:
             table.waiting[seat] = Entry(name, session=session.id)
         else:
-            game = table.served.game
-            assert isinstance(game, CashGame)
-            chips = game.max_buy_in if buy_in is None else buy_in
-            try:
-                game.join(seat, name, chips)
-            except (TableError, ConfigError) as exc:
-                raise ProtocolError("table_error", str(exc)) from None
             table.served.bots.pop(seat, None)
             table.served.levels.pop(seat, None)
             table.served.owners[seat] = session.id
@@ -159,7 +169,7 @@ class Lobby(Core):
         table = self._table_of(connection, f, join=True)
         name = player_name(f.text("name"), "name")
         wanted = f.integer("seat", default=None, optional=True)
-        buy_in = f.integer("buy_in", default=None, optional=True, minimum=1)
+        buy_in = f.integer("buy_in", default=None, optional=True, minimum=1, maximum=MOST_CHIPS)
         f.done()
         if not table.live or table.closing:
             raise ProtocolError("game_over", f"table {table.id}: the game is over")
@@ -172,7 +182,8 @@ class Lobby(Core):
                                 field="name")  # fmt: skip
         seat = self._free_seat(table, wanted)
         check_buy_in(table.settings, buy_in)
-        _, token = self._seat_player(connection, table, seat, name, buy_in)
+        chips = self._sit(table, seat, name, buy_in)
+        _, token = self._keep_player(connection, table, seat, name, chips)
         self._save(table)
         self._tell_lobby(table, {"event": "player_joined", "seat": seat, "name": name})
         self._play_on(table)

@@ -16,6 +16,7 @@ from ..table import CashGame
 from ..wire import Fields
 from .codes import new_token, token_hash
 from .core import Connection, Core, RoomTable
+from .settings import MOST_CHIPS
 from .store import hand_of
 
 __all__ = ["Seats"]
@@ -85,7 +86,7 @@ class Seats(Core):
 
     def _add_chips(self, connection: Connection, f: Fields) -> dict[str, Any]:
         table = self._table_of(connection, f, join=False)
-        chips = f.integer("chips", minimum=1)
+        chips = f.integer("chips", minimum=1, maximum=MOST_CHIPS)
         f.done()
         session = self._own(connection, table)
         game = self._served(table).game
@@ -114,10 +115,13 @@ class Seats(Core):
         return {"table": table.id, "seat": session.seat, "back": True,
                 "status": None if info is None else info.status}  # fmt: skip
 
-    def _come_back(self, table: RoomTable, seat: int, *, post: bool = False) -> None:
+    def _come_back(self, table: RoomTable, seat: int, *, post: bool = False,
+                   must: bool = True) -> None:  # fmt: skip
         """A player away (two timeouts) or sitting out is dealt in again; at a
         cash table, one who owes blinds waits for the big blind, or with
-        ``post`` posts them to be dealt in at once (R3)."""
+        ``post`` posts them to be dealt in at once (R3).  A seat with no chips
+        cannot be: refused (``table_error``) when it ``must``, else it sits
+        out until the player adds chips."""
         served = table.served
         if served is None:
             return
@@ -131,7 +135,8 @@ class Seats(Core):
             try:
                 t.sit_in(seat, post=post)
             except TableError as exc:  # (no chips: add_chips first)
-                raise ProtocolError("table_error", str(exc)) from None
+                if must:
+                    raise ProtocolError("table_error", str(exc)) from None
         self._save(table)
         self._play_on(table)
 
@@ -258,7 +263,7 @@ class Seats(Core):
         session.backlog.clear()
         session.dropped = 0
         session.away = False
-        self._come_back(table, session.seat)
+        self._come_back(table, session.seat, must=False)  # (a busted seat is taken up too)
         view = None
         served = table.served
         hand = None if served is None else served.table.hand

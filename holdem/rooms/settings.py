@@ -12,7 +12,14 @@ from ..protocol.messages import read_seconds, read_timer
 from ..table import Schedule
 from ..wire import Fields
 
-__all__ = ["bot_name", "check_buy_in", "player_name", "table_settings"]
+__all__ = ["MOST_BLIND", "MOST_CHIPS", "bot_name", "check_buy_in", "player_name", "table_settings"]
+
+#: The most chips of a stack, a buy-in or chips added at a room's table (a
+#: trillion: ten seats of it, won and bought again, stay far below
+#: :data:`holdem.config.MAX_CHIPS`), and of a cash table's blind (a
+#: hundredth of it: the default buy-ins, up to 100 big blinds, fit).
+MOST_CHIPS = 10**12
+MOST_BLIND = MOST_CHIPS // 100
 
 
 def player_name(text: str, where: str) -> str:
@@ -70,7 +77,7 @@ def table_settings(f: Fields) -> dict[str, Any]:
         raise ProtocolError("bad_config", "disconnect protection is a cash table's (R13): a "
                             "tournament's timer checks or folds", field="timer.policy")  # fmt: skip
     if game == "tournament":
-        settings["stack"] = f.integer("stack", default=1500, minimum=1)
+        settings["stack"] = f.integer("stack", default=1500, minimum=1, maximum=MOST_CHIPS)
         raw = f.raw("schedule", "a schedule", default=None)
         try:
             schedule = (
@@ -87,10 +94,11 @@ def table_settings(f: Fields) -> dict[str, Any]:
                                 "restarts cannot keep the minutes)", field="schedule")  # fmt: skip
         settings["schedule"] = schedule.to_dict()
     else:
-        settings["small_blind"] = f.integer("small_blind", default=1, minimum=1)
-        settings["big_blind"] = f.integer("big_blind", default=2, minimum=1)
-        settings["min_buy_in"] = f.integer("min_buy_in", default=None, optional=True, minimum=1)
-        settings["max_buy_in"] = f.integer("max_buy_in", default=None, optional=True, minimum=1)
+        for name, default in (("small_blind", 1), ("big_blind", 2)):
+            settings[name] = f.integer(name, default=default, minimum=1, maximum=MOST_BLIND)
+        for name in ("min_buy_in", "max_buy_in"):
+            settings[name] = f.integer(name, default=None, optional=True, minimum=1,
+                                       maximum=MOST_CHIPS)  # fmt: skip
         if settings["small_blind"] > settings["big_blind"]:
             raise ProtocolError("bad_config", "the small blind is at most the big blind",
                                 field="small_blind")  # fmt: skip
