@@ -151,8 +151,8 @@ def test_the_room_server_keeps_every_told_hand_and_every_chip_through_faults(
     try:
         for n in range(TABLES):
             first = server.client(f"A{n}")
-            made = first.request("create_table", name=f"A{n}", stack=STACK, pace=0, pause=0, seats=4,
-                                 schedule="@50h, 10/20, 20/40, 30/60")  # fmt: skip
+            made = first.request("create_table", name=f"A{n}", stack=STACK, seats=4, pace=0,
+                                 pause=0, schedule="@50h, 10/20, 20/40, 30/60")  # fmt: skip
             table = made["table"]
             seats.append(Seat(f"A{n}", table, made["token"], first))
             for k in range(1, PEOPLE):
