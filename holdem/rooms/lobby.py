@@ -457,20 +457,38 @@ class Lobby(Core):
         same player), taken during the hand (a ``buy_in``: at a cash table it
         is taken again with it), or left during it (no token, no bot: at a
         cash table the player leaves now, at a tournament the stack plays on
-        away).  Chips added during the hand are added."""
+        away).  Chips added during the hand are added.  A cash seat freed
+        during the hand that held chips the snapshot does not
+        (:meth:`Store.seats_left`) is done again too: the chips added, and a
+        seat taken then, and left, so that the results count them."""
         cash = isinstance(game, CashGame)
         seated = game.table.seats
-        staying = {
-            r.seat
-            for r in rows
-            if r.buy_in is None and r.seat in seated and seated[r.seat].name == r.name
-            and (r.bot is not None or r.token_hash is not None)
-        }  # fmt: skip
+        left = store.seats_left(ident) if cash else []
+
+        def snapshots(r: SeatRow) -> bool:  # (the snapshot's player of the seat)
+            return r.buy_in is None and r.seat in seated and seated[r.seat].name == r.name
+
+        staying = {r.seat for r in rows
+                   if snapshots(r) and (r.bot is not None or r.token_hash is not None)}  # fmt: skip
+        for r in [*left, *rows]:  # (chips added in the hand by players who left in it)
+            if isinstance(game, CashGame) and r.added and r.seat not in staying and snapshots(r):
+                game.add_chips(r.seat, r.added)
         for seat in set(seated) - staying:  # (they left during the hand)
             if cash:
                 game.table.leave(seat)
             else:
                 game.table.away.add(seat)
+        for r in left:  # (seats taken in the hand and left in it)
+            if r.buy_in is None:
+                continue
+            assert isinstance(game, CashGame)
+            try:
+                game.join(r.seat, r.name, r.buy_in)
+            except (TableError, ConfigError):  # (not a seat the table could have given)
+                continue
+            if r.added:
+                game.add_chips(r.seat, r.added)
+            game.leave(r.seat)
         kept = []
         for r in rows:
             held = r.bot is not None or r.token_hash is not None

@@ -10,8 +10,10 @@ seat's token is kept only as its SHA-256; a token replaced or ended is
 kept as such, so that its use is refused as expired, not unknown.  What the
 snapshot cannot hold yet, because a hand was being played when it was
 asked, is kept beside it: the chips a seat taken since the snapshot sat
-down with (``seats.buy_in``), and the chips added since the snapshot
-(``seats.added``); each snapshot clears both.
+down with (``seats.buy_in``), the chips added since the snapshot
+(``seats.added``), and both for each such seat freed since the snapshot
+(``seats_left``: its player's buy-in and cash-out stay in the results); each
+snapshot clears them.
 
 Writes wait in memory until :meth:`Store.commit`, which runs them in order
 in one short transaction (the server commits before it sends what a request
@@ -60,7 +62,7 @@ __all__ = [
     "hand_text",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: The most seconds a commit waits for another process's to end.
 BUSY_SECONDS = 10.0
 #: The changes that take a file of each older schema to the next one.
@@ -69,6 +71,7 @@ MIGRATIONS = {
         "ALTER TABLE seats ADD COLUMN buy_in INTEGER",
         "ALTER TABLE seats ADD COLUMN added INTEGER NOT NULL DEFAULT 0",
     ),
+    2: (),  # (seats_left: made by SCHEMA, which makes the tables a file lacks)
 }
 #: The schema (``docs/rooms.md`` explains each column).
 SCHEMA = """
@@ -98,6 +101,13 @@ CREATE TABLE IF NOT EXISTS seats (
     buy_in INTEGER,
     added INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS seats_left (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    buy_in INTEGER,
+    added INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS old_tokens (
     token_hash TEXT PRIMARY KEY,
@@ -276,9 +286,11 @@ class Store:
             raise
 
     def _tables_beside(self) -> set[str]:
-        """The tables whose seats hold, in the file, a buy-in or chips added."""
+        """The tables whose seats hold, in the file, a buy-in or chips added
+        (or that have seats left since their snapshot)."""
         rows = self._db.execute(
-            "SELECT DISTINCT table_id FROM seats WHERE buy_in IS NOT NULL OR added"
+            "SELECT table_id FROM seats WHERE buy_in IS NOT NULL OR added"
+            " UNION SELECT table_id FROM seats_left"
         )
         return {str(row[0]) for row in rows}
 
@@ -325,6 +337,7 @@ class Store:
                 " WHERE table_id = ? AND (buy_in IS NOT NULL OR added)",
                 (ident,),
             )
+            self._write("DELETE FROM seats_left WHERE table_id = ?", (ident,))
 
     def add_chips(self, ident: str, seat: int, chips: int) -> None:
         """Chips added to a seat's stack while the snapshot cannot hold them
@@ -409,15 +422,39 @@ class Store:
             for r in rows
         ]  # fmt: skip
 
+    def seats_left(self, ident: str) -> list[SeatRow]:
+        """The seats freed since the table's snapshot that held chips it does
+        not, as they were when freed, in the order they were: the player sat
+        down since the snapshot (``buy_in``), or added chips since it
+        (``added``), and left."""
+        rows = self._read(
+            "SELECT seat, name, buy_in, added FROM seats_left WHERE table_id = ? ORDER BY rowid",
+            (ident,),
+        ).fetchall()
+        return [
+            SeatRow(seat=r[0], name=r[1], bot=None, token_hash=None, creator=False,
+                    buy_in=r[2], added=r[3])
+            for r in rows
+        ]  # fmt: skip
+
     def end_token(self, token_hash: str, reason: str) -> None:
         """The token no longer gives its seat (replaced, the seat left, ...)."""
         self._end_tokens("token_hash = ?", (token_hash,), reason)
         self._write("UPDATE seats SET token_hash = NULL WHERE token_hash = ?", (token_hash,))
 
     def free_seat(self, ident: str, seat: int, reason: str) -> None:
-        """The seat is nobody's now (its token, if any, ends with ``reason``)."""
+        """The seat is nobody's now (its token, if any, ends with ``reason``).
+        A seat that held chips the snapshot does not (a buy-in, chips added)
+        is kept in ``seats_left`` until the next snapshot (:meth:`seats_left`)."""
         self._end_tokens("table_id = ? AND seat = ? AND token_hash IS NOT NULL", (ident, seat),
                          reason)  # fmt: skip
+        if ident in self._beside:
+            self._write(
+                "INSERT INTO seats_left (table_id, seat, name, buy_in, added)"
+                " SELECT table_id, seat, name, buy_in, added FROM seats"
+                " WHERE table_id = ? AND seat = ? AND (buy_in IS NOT NULL OR added)",
+                (ident, seat),
+            )
         self._write("DELETE FROM seats WHERE table_id = ? AND seat = ?", (ident, seat))
 
     def _end_tokens(self, where: str, args: tuple[Any, ...], reason: str) -> None:
