@@ -31,7 +31,7 @@ _DEFAULTS = Limits()
 def _open_store(data: str) -> Store:
     folder = Path(data)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # (made: its owner's alone)
         return Store(folder / DATA_FILE)
     except (OSError, sqlite3.Error, ValueError) as exc:
         raise click.BadParameter(f"{data}: {exc}", param_hint="'--data'") from None

@@ -4,12 +4,33 @@ hold join codes, tokens and hole cards are the user's alone."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rooms_helpers import players
+import pytest
+from rooms_helpers import FAST, Server, players
 
+import holdem.cli.join as join_module
 from holdem.rooms import Room, Store
+
+
+@contextlib.contextmanager
+def _umask(mask: int) -> Iterator[None]:
+    """The process's umask (and its children's) while the block runs."""
+    old = os.umask(mask)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
 
 
 def _results_after_restart(path: Path, code: str, seed: int) -> dict[str, Any]:
@@ -92,3 +113,59 @@ def test_chips_added_in_the_cut_hand_by_players_who_left_in_it_stay_in_the_resul
     assert results["Ann"]["bought_in"] == 100 + 20
     assert results["Ann"]["cashed_out"] == began["Ann"] + 20  # (the hand cut: she had that)
     assert sum(r["net"] for r in results.values()) == 0
+
+
+def test_the_room_s_data_is_its_owner_s_alone_from_the_start(tmp_path: Path) -> None:
+    data = tmp_path / "room"
+    with _umask(0o022):  # (the usual one: files readable by every user)
+        server = Server(data).start()
+    try:
+        ann = server.client("Ann")
+        made = ann.request("create_table", name="Ann", **FAST)
+        ann.request("add_bots", table=made["table"], level="calling-station")
+        file = data / "room.sqlite"
+        beside = [data / "room.sqlite-wal", data / "room.sqlite-shm"]
+        assert all(each.exists() for each in beside)  # (the server has the file open)
+        assert _mode(data) == 0o700
+        assert {each.name: _mode(each) for each in [file, *beside]} == {
+            "room.sqlite": 0o600, "room.sqlite-wal": 0o600, "room.sqlite-shm": 0o600,
+        }  # fmt: skip
+        ann.close()
+    finally:
+        server.stop()
+
+
+def test_a_data_file_found_open_to_others_is_closed_to_them(tmp_path: Path) -> None:
+    path = tmp_path / "room.sqlite"
+    Store(path).close()
+    for each in (path, tmp_path / "room.sqlite-wal", tmp_path / "room.sqlite-shm"):
+        each.touch()
+        each.chmod(0o664)  # (made by an older server, or copied)
+    store = Store(path)
+    store.new_table("t1", "ABCD-EFGH", "cash", public=False, settings={"seats": 6})
+    store.commit()
+    assert [_mode(each) for each in sorted(tmp_path.iterdir())] == [0o600, 0o600, 0o600]
+    store.close()
+
+
+def test_the_seats_file_is_never_readable_by_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    seats = tmp_path / "holdem" / "seats.json"
+
+    def refused(*args: Any, **kwargs: Any) -> None:  # (a file system that keeps its modes)
+        raise PermissionError("chmod refused")
+
+    monkeypatch.setattr(Path, "chmod", refused)
+    monkeypatch.setattr(os, "chmod", refused)
+    with _umask(0o022):
+        join_module._remember("127.0.0.1:7777 ABCD-EFGH", {"token": "secret"})
+        assert _mode(seats) == 0o600
+        assert json.loads(seats.read_text()) == {"127.0.0.1:7777 ABCD-EFGH": {"token": "secret"}}
+        monkeypatch.undo()
+        seats.chmod(0o644)  # (written by an older holdem join)
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+        join_module._remember("127.0.0.1:7777 ABCD-EFGH", None)
+    assert _mode(seats) == 0o600 and json.loads(seats.read_text()) == {}
+    assert [p.name for p in seats.parent.iterdir()] == ["seats.json"]  # (no part left)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -60,6 +61,7 @@ __all__ = [
     "hand_of",
     "hand_record",
     "hand_text",
+    "make_private",
 ]
 
 SCHEMA_VERSION = 3
@@ -188,20 +190,37 @@ class StoredHand:
         return f"{table_number(self.table)}{self.number:09d}"
 
 
+def make_private(path: Path) -> None:
+    """Makes a data file, new, readable and writable by its owner alone (it
+    holds join codes and every hole card); one found open to others, and the
+    files SQLite keeps beside it (``-wal``, ``-shm``: SQLite makes them with
+    the file's mode), is closed to them.  A file of another owner is left as
+    it is (its owner chose)."""
+    os.close(os.open(path, os.O_RDONLY | os.O_CREAT, 0o600))
+    for each in (path, path.with_name(f"{path.name}-wal"), path.with_name(f"{path.name}-shm")):
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            mode = each.stat().st_mode & 0o777
+            if mode & 0o077:
+                each.chmod(mode & 0o700)
+
+
 def table_number(ident: str) -> int:
     """The number of a room's table id (``t12``: 12)."""
     return int(ident.removeprefix("t"))
 
 
 class Store:
-    """The SQLite file of a room server (``":memory:"``: kept in memory).
-    ``busy``: the most seconds a commit waits for another process's."""
+    """The SQLite file of a room server (``":memory:"``: kept in memory),
+    readable by its owner alone (:func:`make_private`).  ``busy``: the most
+    seconds a commit waits for another process's."""
 
     def __init__(
         self, path: str | Path, *, clock: Any = time.time, busy: float = BUSY_SECONDS
     ) -> None:
         self.path = str(path)
         self._clock = clock
+        if self.path not in ("", ":memory:"):
+            make_private(Path(self.path))
         # (one thread, the server's loop; transactions begun and ended by hand:
         # a read outside one sees what every process committed)
         self._db = sqlite3.connect(self.path, isolation_level=None, timeout=busy)
