@@ -258,7 +258,12 @@ def serve_command(
         return
     store = _open_store(data)
     try:
-        for damage in set_aside(store):  # (every worker's: before they start)
+        try:
+            aside = set_aside(store)  # (every worker's: before they start)
+        except sqlite3.DatabaseError as exc:  # (damage SQLite's quick check does not see)
+            raise click.BadParameter(f"{Path(data) / DATA_FILE}: damaged: {exc}",
+                                     param_hint="'--data'") from None  # fmt: skip
+        for damage in aside:
             click.echo(f"holdem serve: table {damage.table} set aside (closed, not served): "
                        f"{damage.why}", err=True)  # fmt: skip
         limits = dataclasses.replace(

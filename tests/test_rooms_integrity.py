@@ -22,11 +22,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rooms_helpers import FAST, Server, play_out, players
 
 import holdem.cli.join as join_module
+from holdem.cli.main import main
 from holdem.errors import ProtocolError, StoreError
 from holdem.rooms import Room, Store
 from holdem.rooms.handover import supported
@@ -393,6 +395,22 @@ def test_serve_sets_aside_a_damaged_table_says_why_and_serves_the_others(
         assert server.stop() in (0, 130)
     (row,) = [r for r in Store(path, read_only=True).tables() if r.id == "t2"]
     assert row.status == "closed"
+
+
+def test_damage_found_past_sqlite_s_quick_check_is_refused_all_the_same(
+    room_file: tuple[Path, dict[str, str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _copy(room_file, tmp_path / "room")
+
+    def malformed(self: Store, *statuses: str) -> list[Any]:  # (a page that reads wrong)
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(Store, "tables", malformed)
+    result = CliRunner().invoke(main, ["serve", "--data", str(path.parent),
+                                       "--listen", "127.0.0.1:0"])  # fmt: skip
+    assert result.exit_code == 2 and result.stdout == ""
+    said = f"invalid value for '--data': {path}: damaged: database disk image is malformed"
+    assert result.stderr == f"holdem serve: error: {said} (see 'holdem serve --help')\n"
 
 
 def test_export_of_a_damaged_file_writes_every_hand_it_reads_and_names_the_others(
