@@ -78,6 +78,8 @@ def test_a_player_who_joined_and_left_in_the_hand_a_crash_cut_stays_in_the_resul
     cat.result("join", code=made["code"], name="Cat", buy_in=60, seat=2)
     told = ann.result("state", table="t1")["results"]
     assert told["Ben"] == {"bought_in": 180, "cashed_out": 180, "net": 0, "hands": 0}
+    served = room.tables["t1"].served
+    assert served is not None and served.table.hands_played == 0  # (the first hand goes on)
     for seed in (2, 3):  # (twice: what the first restart stored holds it too)
         results = _results_after_restart(path, made["code"], seed)
         assert results["Ben"] == told["Ben"]  # (the hand was cut: none of it happened)
