@@ -487,6 +487,23 @@ def test_no_table_a_room_made_is_ever_set_aside(data: st.DataObject) -> None:
     assert ident in Room(store, seed=1).tables
 
 
+@pytest.mark.parametrize("kind", ["not a database", "cut short"])
+def test_export_of_a_file_no_hand_can_be_read_from_is_refused_in_one_line(
+    room_file: tuple[Path, dict[str, str]], tmp_path: Path, kind: str
+) -> None:
+    path = _copy(room_file, tmp_path / "room")
+    _damaged(kind, path)
+    out = tmp_path / "hands.phhs"
+    result = subprocess.run([sys.executable, "-m", "holdem", "serve", "--data", str(path.parent),
+                             "--export", str(out)], capture_output=True, text=True,
+                            timeout=60)  # fmt: skip
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"holdem serve: error: invalid value for '--data': {path}: cannot be "
+                           "read: ")  # fmt: skip
+    assert not out.exists()
+
+
 def test_a_store_reads_past_a_damaged_page_hand_by_hand(
     room_file: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
