@@ -65,12 +65,20 @@ def _remember(key: str, entry: dict[str, Any] | None) -> None:
     else:
         data[key] = entry
     path = seats_file()
+    part = path.with_name(f".{path.name}.{os.getpid()}")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data, indent=1), encoding="utf-8")
-        path.chmod(0o600)  # (a token is a seat: the user's alone)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        # (a token is a seat: the user's alone from the start; the file whole
+        # or as it was, never half written)
+        with contextlib.suppress(FileNotFoundError):
+            part.unlink()
+        with open(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w",
+                  encoding="utf-8") as out:  # fmt: skip
+            out.write(json.dumps(data, indent=1))
+        part.replace(path)
     except OSError:
-        pass
+        with contextlib.suppress(OSError):
+            part.unlink()
 
 
 class _Keyboard:

@@ -152,8 +152,8 @@ def main() -> None:
       holdem join CODE --server 127.0.0.1:7777
 
     \b
-    Exit status: 0 done, 1 problems found (validate, convert), 2 bad input
-    or usage, 130 interrupted. Errors are one line on stderr.
+    Exit status: 0 done, 1 problems found (validate, convert, serve --check),
+    2 bad input or usage, 130 interrupted. Errors are one line on stderr.
     Run 'holdem COMMAND --help' for the options of each command.
     """
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime
+import json
 import sqlite3
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -14,10 +16,12 @@ from typing import Any
 import click
 
 from holdem.config import Structure
-from holdem.errors import HistoryFormatError, HoldemError, ListenError
+from holdem.errors import HistoryFormatError, HoldemError, ListenError, StoreError
 from holdem.histories import PhhWriter, PokerStarsWriter, date_fields, record
-from holdem.rooms import Limits, Room, Store, hand_of, serve, serve_workers, table_number
+from holdem.rooms import Limits, Room, Store, serve, serve_workers, table_number
 from holdem.rooms.handover import supported
+from holdem.rooms.lobby import check, set_aside
+from holdem.rooms.store import Damage, replay
 
 from .engine import parse_address
 
@@ -25,43 +29,69 @@ __all__ = ["serve_command"]
 
 #: The file of a room's data in its folder.
 DATA_FILE = "room.sqlite"
+#: The exit status of ``--check`` and ``--export`` when the file is damaged.
+EXIT_DAMAGED = 1
 _DEFAULTS = Limits()
 
 
-def _open_store(data: str) -> Store:
+def _open_store(data: str, *, read_only: bool = False) -> Store:
+    """The store of the data folder ``data``: checked (a damaged file, or
+    another program's, refused: ``'--data': ...``, exit status 2), made if
+    new (the folder too); ``read_only``: an existing one read as it is."""
     folder = Path(data)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        if read_only:
+            if not (folder / DATA_FILE).is_file():
+                raise StoreError(f"no room data here ({DATA_FILE})")
+            return Store(folder / DATA_FILE, read_only=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # (made: its owner's alone)
         return Store(folder / DATA_FILE)
+    except StoreError as exc:  # (it names the file)
+        where = "" if str(exc).startswith(str(folder / DATA_FILE)) else f"{data}: "
+        raise click.BadParameter(f"{where}{exc}", param_hint="'--data'") from None
     except (OSError, sqlite3.Error, ValueError) as exc:
         raise click.BadParameter(f"{data}: {exc}", param_hint="'--data'") from None
 
 
-def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, Counter[str]]:
+def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, Counter[str], list[Damage]]:
     """Every stored hand, to ``out`` (PHH, or PokerStars text): how many were
-    written, and how many the form cannot hold, by why (PHH has no pot-limit
-    hold'em, no history a protected timeout).  The file appears whole or not
-    at all."""
+    written, how many the form cannot hold, by why (PHH has no pot-limit
+    hold'em, no history a protected timeout), and those the file could not
+    give (damaged: the others are written).  The file appears whole or not at
+    all."""
     written = 0
     skipped: Counter[str] = Counter()
+    unread: list[Damage] = []
     part = out.with_name(f".{out.name}.part")
+    try:
+        rows = {row.id: row for row in store.tables()}
+    except sqlite3.DatabaseError:  # (each hand says so below)
+        rows = {}
     try:
         with part.open("w", encoding="utf-8") as stream:
             writer: PhhWriter | PokerStarsWriter = (
                 PokerStarsWriter(stream) if pokerstars else PhhWriter(stream, many=True)
             )
-            rows = {row.id: row for row in store.tables()}
-            for stored in store.hands():
-                hand = hand_of(stored.record)
+            for stored in store.read_hands():
+                if isinstance(stored, Damage):
+                    unread.append(stored)
+                    continue
+                hand = replay(stored)
+                row = rows.get(stored.table)
+                if row is None:  # (a cash game or a tournament? the header cannot say)
+                    hand = Damage("its table's row cannot be read", stored.table, stored.number)
+                if isinstance(hand, Damage):
+                    unread.append(hand)
+                    continue
+                assert row is not None
                 if not pokerstars and hand.config.structure is Structure.POT_LIMIT:
                     skipped["PHH cannot hold pot-limit hold'em (--pokerstars writes them)"] += 1
                     continue
-                row = rows.get(stored.table)
                 finished = datetime.datetime.fromtimestamp(stored.finished, datetime.UTC)
                 fields: dict[str, Any] = {"table": stored.table, **date_fields(finished)}
-                if row is not None and isinstance(row.settings.get("seats"), int):
+                if isinstance(row.settings.get("seats"), int):
                     fields["seat_count"] = row.settings["seats"]
-                tournament = row is not None and row.game == "tournament"
+                tournament = row.game == "tournament"
                 if tournament:  # (its number: the table's)
                     fields["tournament_id"] = str(table_number(stored.table))
                 try:
@@ -74,7 +104,49 @@ def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, Counter[str
         part.replace(out)
     finally:
         part.unlink(missing_ok=True)
-    return written, skipped
+    return written, skipped, unread
+
+
+def _check(data: str, as_json: bool) -> None:
+    """``--check``: what of the data file a server could not read, a line
+    each, and a summary (exit status 1: damaged)."""
+    store = _open_store(data, read_only=True)
+    path = Path(data) / DATA_FILE
+    try:
+        try:
+            count = store.hand_count()
+        except sqlite3.DatabaseError:  # (the check says why)
+            count = 0
+        show = not as_json and sys.stderr.isatty() and count > 0
+        with click.progressbar(length=max(count, 1), label="checking", file=sys.stderr,
+                               hidden=not show, show_pos=True) as bar:  # fmt: skip
+            found = check(store, progress=bar.update)
+    finally:
+        store.close()
+    damage = found.damage
+    if as_json:
+        click.echo(json.dumps({"file": str(path), "sound": not damage, "tables": found.tables,
+                               "hands": found.hands,
+                               "problems": [d.to_dict() for d in damage]}))  # fmt: skip
+    else:
+        for each in damage:
+            click.echo(f"{path}: {each}")
+        read = (f"{found.tables} table{'s' * (found.tables != 1)}, "
+                f"{found.hands} hand{'s' * (found.hands != 1)}")  # fmt: skip
+        if not damage:
+            click.echo(f"{path}: sound: {read}")
+        else:
+            kinds = Counter("the file" if d.table is None else "table" if d.hand is None
+                            else "hand" for d in damage)  # fmt: skip
+            parts = ", ".join(
+                f"{kinds[kind]} in the file" if kind == "the file"
+                else f"{kinds[kind]} {kind}{'s' * (kinds[kind] != 1)}"
+                for kind in ("the file", "table", "hand") if kinds[kind]
+            )  # fmt: skip
+            click.echo(f"{path}: DAMAGED: {len(damage)} problem{'s' * (len(damage) != 1)} "
+                       f"({parts}); {read} read")  # fmt: skip
+    if damage:
+        sys.exit(EXIT_DAMAGED)
 
 
 @click.command(
@@ -85,10 +157,15 @@ Examples:
   holdem serve --listen 0.0.0.0:7777         friends on other machines can join
   holdem serve --data ~/poker/room --max-tables 20
   holdem serve --data ~/poker/room --export hands.phhs
+  holdem serve --data ~/poker/room --check   is the data file sound?
   holdem serve --listen 0.0.0.0:7777 --workers 2   a busy server, on 2 CPUs
 \b
 Then: holdem join --create --server HOST:7777 (prints a join code), and
 friends: holdem join CODE --server HOST:7777. See docs/rooms.md.
+\b
+Exit status: 0 done, 1 a damaged data file (--check; --export wrote the
+hands it could read), 2 bad input (a data file that is damaged or not a
+room's is refused at start), 130 interrupted.
 """,
 )
 @click.option("--listen", metavar="HOST:PORT", default="127.0.0.1:7777", show_default=True,
@@ -121,6 +198,10 @@ friends: holdem join CODE --server HOST:7777. See docs/rooms.md.
     help="Write every stored hand to FILE as PHH, then exit.",
 )
 @click.option("--pokerstars", is_flag=True, help="With --export: PokerStars text instead.")
+@click.option("--check", "check_only", is_flag=True,
+              help="Check the data file (every page, the schema, each table, each hand), "
+              "print each problem and a verdict, then exit (1: damaged).")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="With --check: one JSON object.")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes that share the tables out, on one port and one data file: "
               "for a busy server, one per CPU (one process serves on one CPU).")  # fmt: skip
@@ -135,6 +216,8 @@ def serve_command(
     max_queue: int,
     export: str | None,
     pokerstars: bool,
+    check_only: bool,
+    as_json: bool,
     workers: int,
 ) -> None:
     """Serves a room: people create private tables and share their join codes,
@@ -142,18 +225,47 @@ def serve_command(
     end; public tables take anyone. Every finished hand is kept, and a server
     started again resumes each table at the start of the hand it was playing.
     """
+    if as_json and not check_only:
+        raise click.UsageError("--json goes with --check")
+    if check_only:
+        if export is not None:
+            raise click.UsageError("--check or --export, not both")
+        _check(data, as_json)
+        return
+    if export is not None:
+        path = Path(export)
+        if path.exists():
+            raise click.BadParameter(f"{export} exists: give a new file", param_hint="'--export'")
+        store = _open_store(data, read_only=True)
+        try:
+            try:
+                store.hand_count()
+            except sqlite3.DatabaseError as exc:  # (not a hand can be listed)
+                raise click.BadParameter(f"{Path(data) / DATA_FILE}: cannot be read: {exc}",
+                                         param_hint="'--data'") from None  # fmt: skip
+            count, skipped, unread = _export(store, path, pokerstars)
+        finally:
+            store.close()
+        click.echo(f"{count} hand{'s' * (count != 1)} written to {export}")
+        for why, left in sorted(skipped.items()):
+            click.echo(f"{left} hand{'s' * (left != 1)} left out: {why}", err=True)
+        for damage in unread:
+            click.echo(f"{damage}", err=True)
+        if unread:
+            click.echo(f"{len(unread)} hand{'s' * (len(unread) != 1)} left out: the data file "
+                       "could not give them (each above)", err=True)  # fmt: skip
+            sys.exit(EXIT_DAMAGED)
+        return
     store = _open_store(data)
     try:
-        if export is not None:
-            path = Path(export)
-            if path.exists():
-                raise click.BadParameter(f"{export} exists: give a new file",
-                                         param_hint="'--export'")  # fmt: skip
-            count, skipped = _export(store, path, pokerstars)
-            click.echo(f"{count} hand{'s' * (count != 1)} written to {export}")
-            for why, left in sorted(skipped.items()):
-                click.echo(f"{left} hand{'s' * (left != 1)} left out: {why}", err=True)
-            return
+        try:
+            aside = set_aside(store)  # (every worker's: before they start)
+        except sqlite3.DatabaseError as exc:  # (damage SQLite's quick check does not see)
+            raise click.BadParameter(f"{Path(data) / DATA_FILE}: damaged: {exc}",
+                                     param_hint="'--data'") from None  # fmt: skip
+        for damage in aside:
+            click.echo(f"holdem serve: table {damage.table} set aside (closed, not served): "
+                       f"{damage.why}", err=True)  # fmt: skip
         limits = dataclasses.replace(
             Limits(), connections=max_connections, connections_per_address=max_per_address,
             tables=max_tables, tables_per_address=tables_per_address, lines_per_second=rate,

@@ -134,6 +134,11 @@ class ListenError(HoldemError, OSError):
         return cls(f"{host or '*'}:{port}: {why}")
 
 
+class StoreError(HoldemError, ValueError):
+    """A room's data file that cannot be used (``PATH: why``): not a room's
+    data file, damaged, or of a schema this holdem does not write."""
+
+
 class ProtocolError(HoldemError, ValueError):
     """A request of the JSON-lines protocol that cannot be served.
 

@@ -5,6 +5,8 @@ store after a restart."""
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 from ..bots import BOTS, make_bot
@@ -24,9 +26,9 @@ from ..wire import Fields
 from .codes import new_code, new_token, token_hash
 from .core import Connection, Core, Entry, RoomTable, Session
 from .settings import MOST_CHIPS, bot_name, check_buy_in, player_name, table_settings
-from .store import SeatRow, Store, TableRow, table_number
+from .store import Checked, Damage, SeatRow, Store, TableRow, table_number
 
-__all__ = ["Lobby"]
+__all__ = ["Lobby", "check", "set_aside", "table_damage"]
 
 
 class Lobby(Core):
@@ -89,12 +91,7 @@ class Lobby(Core):
         self._serve_game(table, game)
 
     def _timer(self, table: RoomTable) -> TurnTimer:
-        s = table.settings["timer"]
-        # a private cash table keeps an absent friend's seat (sat out, not freed:
-        # _absent), a public one frees it (R13); a tournament stack plays on
-        free = None if table.game == "cash" and not table.public else 2
-        rules = TimerRules(seconds=s["seconds"], time_bank=s["time_bank"], policy=s["policy"],
-                           free_seat_after=free)  # fmt: skip
+        rules = _timer_rules(table.game, table.public, table.settings)
         return TurnTimer(rules, clock=self.game_clock)
 
     def _serve_game(self, table: RoomTable, game: Tournament | CashGame) -> None:
@@ -408,15 +405,20 @@ class Lobby(Core):
 
     def _resume_tables(self, store: Store) -> None:
         """The tables the store holds that were not over, each as it was before
-        the hand being played when the server stopped (new cards)."""
+        the hand being played when the server stopped (new cards); one that
+        cannot be made again is set aside (:meth:`Store.set_aside`)."""
         for row in store.tables("waiting", "playing"):
             owner = self.owner(row.id)
             if (0 if owner is None else owner) != self.worker:  # (another worker's)
                 continue
-            try:
-                self._resume_table(store, row)
-            except (HoldemError, KeyError, TypeError, ValueError) as exc:
-                store.set_status(row.id, "closed", {"error": f"could not be resumed: {exc}"})
+            why = table_damage(row)
+            if why is None:
+                try:
+                    self._resume_table(store, row)
+                except _UNREAD as exc:
+                    why = _reason(exc)
+            if why is not None:
+                store.set_aside(row.id, why)
         self.commit()
         self._note_times()
 
@@ -427,11 +429,8 @@ class Lobby(Core):
         table = RoomTable(row.id, row.code, row.game, row.public, row.settings, "",
                           creator=None, status=row.status)  # fmt: skip
         kept_seats = store.seats(row.id)
-        if row.snapshot is not None:
-            game_type = Tournament if row.game == "tournament" else CashGame
-            game = game_type.from_snapshot(
-                row.snapshot, rng=self._rng.getrandbits(64), timer=self._timer(table)
-            )
+        game = _stored_game(row, self._timer(table), self._rng.getrandbits(64))
+        if game is not None:
             kept_seats = self._redo_cut_hand(store, row.id, game, kept_seats)
             self._serve_game(table, game)
         for kept in kept_seats:
@@ -468,20 +467,38 @@ class Lobby(Core):
         same player), taken during the hand (a ``buy_in``: at a cash table it
         is taken again with it), or left during it (no token, no bot: at a
         cash table the player leaves now, at a tournament the stack plays on
-        away).  Chips added during the hand are added."""
+        away).  Chips added during the hand are added.  A cash seat freed
+        during the hand that held chips the snapshot does not
+        (:meth:`Store.seats_left`) is done again too: the chips added, and a
+        seat taken then, and left, so that the results count them."""
         cash = isinstance(game, CashGame)
         seated = game.table.seats
-        staying = {
-            r.seat
-            for r in rows
-            if r.buy_in is None and r.seat in seated and seated[r.seat].name == r.name
-            and (r.bot is not None or r.token_hash is not None)
-        }  # fmt: skip
+        left = store.seats_left(ident) if cash else []
+
+        def snapshots(r: SeatRow) -> bool:  # (the snapshot's player of the seat)
+            return r.buy_in is None and r.seat in seated and seated[r.seat].name == r.name
+
+        staying = {r.seat for r in rows
+                   if snapshots(r) and (r.bot is not None or r.token_hash is not None)}  # fmt: skip
+        for r in [*left, *rows]:  # (chips added in the hand by players who left in it)
+            if isinstance(game, CashGame) and r.added and r.seat not in staying and snapshots(r):
+                game.add_chips(r.seat, r.added)
         for seat in set(seated) - staying:  # (they left during the hand)
             if cash:
                 game.table.leave(seat)
             else:
                 game.table.away.add(seat)
+        for r in left:  # (seats taken in the hand and left in it)
+            if r.buy_in is None:
+                continue
+            assert isinstance(game, CashGame)
+            try:
+                game.join(r.seat, r.name, r.buy_in)
+            except (TableError, ConfigError):  # (not a seat the table could have given)
+                continue
+            if r.added:
+                game.add_chips(r.seat, r.added)
+            game.leave(r.seat)
         kept = []
         for r in rows:
             held = r.bot is not None or r.token_hash is not None
@@ -511,6 +528,83 @@ class Lobby(Core):
             served.levels[seat] = entry.bot
         elif entry.session is not None:
             served.owners[seat] = entry.session
+
+
+#: What a stored table that does not make its game raises.
+_UNREAD = (HoldemError, KeyError, TypeError, ValueError)
+
+
+def _timer_rules(game: str, public: bool, settings: dict[str, Any]) -> TimerRules:
+    """The turn timer's rules of a table of these settings."""
+    s = settings["timer"]
+    # a private cash table keeps an absent friend's seat (sat out, not freed:
+    # _absent), a public one frees it (R13); a tournament stack plays on
+    free = None if game == "cash" and not public else 2
+    return TimerRules(seconds=s["seconds"], time_bank=s["time_bank"], policy=s["policy"],
+                      free_seat_after=free)  # fmt: skip
+
+
+def _stored_game(row: TableRow, timer: TurnTimer, rng: int) -> Tournament | CashGame | None:
+    """The game of a stored table, as its snapshot has it (None: none yet, a
+    tournament waiting for its players)."""
+    if row.snapshot is None:
+        return None
+    game_type = Tournament if row.game == "tournament" else CashGame
+    return game_type.from_snapshot(row.snapshot, rng=rng, timer=timer)
+
+
+def _reason(exc: BaseException) -> str:
+    """What an error of a stored table says (a missing key named as such)."""
+    return f"no {exc}" if isinstance(exc, KeyError) else str(exc)
+
+
+def table_damage(row: TableRow) -> str | None:
+    """Why a stored table cannot be made again (None: it can): a field of its
+    row that does not read, settings that ``create_table`` would not have
+    made (they are read again as it reads them), or a snapshot that is not a
+    game of its kind."""
+    if row.damage is not None:
+        return row.damage
+    try:
+        f = Fields(dict(row.settings), "settings")
+        settings = table_settings(f)
+        f.done()
+        if settings["game"] != row.game:
+            return (f"settings.game: {quote(settings['game'])}, but the table's game is "
+                    f"{quote(row.game)}")  # fmt: skip
+        _stored_game(row, TurnTimer(_timer_rules(row.game, row.public, settings)), 0)
+    except _UNREAD as exc:
+        return _reason(exc)
+    return None
+
+
+def set_aside(store: Store) -> list[Damage]:
+    """The tables waiting or being played that cannot be made again
+    (:func:`table_damage`), each set aside (:meth:`Store.set_aside`; the
+    others are served): what was, and why.  A server calls it before it
+    resumes its tables (every worker's, ``--workers``)."""
+    aside = [Damage(why, row.id) for row in store.tables("waiting", "playing")
+             if (why := table_damage(row)) is not None]  # fmt: skip
+    for damage in aside:
+        assert damage.table is not None
+        store.set_aside(damage.table, damage.why)
+    store.commit()
+    return aside
+
+
+def check(store: Store, *, progress: Callable[[int], object] | None = None) -> Checked:
+    """What of a room's data file a server could not read (:meth:`Store.check`),
+    and each table waiting or being played that it could not make again
+    (:func:`table_damage`).  Nothing is changed."""
+    checked = store.check(progress=progress)
+    known = {d.table for d in checked.damage if d.hand is None}
+    try:
+        rows = store.tables("waiting", "playing")
+    except sqlite3.DatabaseError:  # (said by the check already)
+        rows = []
+    more = [Damage(why, row.id) for row in rows
+            if row.id not in known and (why := table_damage(row)) is not None]  # fmt: skip
+    return Checked(damage=[*checked.damage, *more], tables=checked.tables, hands=checked.hands)
 
 
 def _listed(ident: str, game: str, status: str, settings: dict[str, Any], players: int, *,

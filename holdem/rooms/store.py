@@ -10,8 +10,17 @@ seat's token is kept only as its SHA-256; a token replaced or ended is
 kept as such, so that its use is refused as expired, not unknown.  What the
 snapshot cannot hold yet, because a hand was being played when it was
 asked, is kept beside it: the chips a seat taken since the snapshot sat
-down with (``seats.buy_in``), and the chips added since the snapshot
-(``seats.added``); each snapshot clears both.
+down with (``seats.buy_in``), the chips added since the snapshot
+(``seats.added``), and both for each such seat freed since the snapshot
+(``seats_left``: its player's buy-in and cash-out stay in the results); each
+snapshot clears them.
+
+A file that is not a room's, damaged (SQLite's own check of its pages),
+or of another schema is refused when a store opens it (:class:`StoreError`);
+:meth:`Store.check` lists what of a file cannot be read, each a
+:class:`Damage`, and the readers give a row that does not read as such
+(:attr:`TableRow.damage`, :meth:`Store.read_hands`) rather than failing
+the rest.
 
 Writes wait in memory until :meth:`Store.commit`, which runs them in order
 in one short transaction (the server commits before it sends what a request
@@ -36,10 +45,12 @@ room stops them (a table's game never goes on past what the file kept).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
+import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,6 +58,7 @@ from typing import Any
 from ..actions import PLAYER_KINDS, REFEREE_KINDS, Action, ActionKind, Decision
 from ..cards import format_card
 from ..config import HandConfig
+from ..errors import HoldemError, StoreError
 from ..hand import Hand
 from ..protocol.messages import encode
 from ..protocol.texts import config_text, records_text
@@ -57,6 +69,8 @@ __all__ = [
     "BUSY_SECONDS",
     "SCHEMA",
     "SCHEMA_VERSION",
+    "Checked",
+    "Damage",
     "LiveRow",
     "SeatRow",
     "Store",
@@ -65,10 +79,12 @@ __all__ = [
     "hand_of",
     "hand_record",
     "hand_text",
+    "make_private",
     "passing",
+    "replay",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: The most seconds a commit waits for another process's to end.
 BUSY_SECONDS = 10.0
 #: SQLite's primary result codes of a failure that passes (no permission, the
@@ -82,6 +98,7 @@ MIGRATIONS = {
         "ALTER TABLE seats ADD COLUMN buy_in INTEGER",
         "ALTER TABLE seats ADD COLUMN added INTEGER NOT NULL DEFAULT 0",
     ),
+    2: (),  # (seats_left: made by SCHEMA, which makes the tables a file lacks)
 }
 #: The schema (``docs/rooms.md`` explains each column).
 SCHEMA = """
@@ -112,6 +129,13 @@ CREATE TABLE IF NOT EXISTS seats (
     added INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, seat)
 );
+CREATE TABLE IF NOT EXISTS seats_left (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    buy_in INTEGER,
+    added INTEGER NOT NULL DEFAULT 0
+);
 CREATE TABLE IF NOT EXISTS old_tokens (
     token_hash TEXT PRIMARY KEY,
     table_id TEXT NOT NULL,
@@ -132,7 +156,8 @@ CREATE TABLE IF NOT EXISTS hands (
 
 @dataclass(frozen=True, slots=True)
 class TableRow:
-    """A table as the store has it."""
+    """A table as the store has it; ``damage``: why a JSON field of its row
+    cannot be read (that field is then empty: ``{}`` or None)."""
 
     id: str
     code: str
@@ -142,6 +167,36 @@ class TableRow:
     status: str
     snapshot: dict[str, Any] | None
     result: dict[str, Any] | None
+    damage: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """A part of a room's data file that cannot be read, and why: the file
+    itself (no ``table``), a table's row (no ``hand``), or a stored hand."""
+
+    why: str
+    table: str | None = None
+    hand: int | None = None
+
+    def __str__(self) -> str:
+        if self.table is None:
+            return f"the file: {self.why}"
+        where = f"table {self.table}" + ("" if self.hand is None else f", hand {self.hand}")
+        return f"{where}: {self.why}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"table": self.table, "hand": self.hand, "why": self.why}
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """What :meth:`Store.check` found: the file's :class:`Damage` (none:
+    sound), and how many tables and hands it read (damaged ones counted)."""
+
+    damage: list[Damage]
+    tables: int
+    hands: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,49 +255,118 @@ def passing(exc: sqlite3.Error) -> bool:
     return code & 0xFF in PASSING
 
 
+def make_private(path: Path) -> None:
+    """Makes a data file, new, readable and writable by its owner alone (it
+    holds join codes and every hole card); one found open to others, and the
+    files SQLite keeps beside it (``-wal``, ``-shm``: SQLite makes them with
+    the file's mode), is closed to them.  A file of another owner is left as
+    it is (its owner chose)."""
+    os.close(os.open(path, os.O_RDONLY | os.O_CREAT, 0o600))
+    for each in (path, path.with_name(f"{path.name}-wal"), path.with_name(f"{path.name}-shm")):
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            mode = each.stat().st_mode & 0o777
+            if mode & 0o077:
+                each.chmod(mode & 0o700)
+
+
 def table_number(ident: str) -> int:
     """The number of a room's table id (``t12``: 12)."""
     return int(ident.removeprefix("t"))
 
 
 class Store:
-    """The SQLite file of a room server (``":memory:"``: kept in memory).
-    ``busy``: the most seconds a commit waits for another process's."""
+    """The SQLite file of a room server (``":memory:"``: kept in memory),
+    readable by its owner alone (:func:`make_private`).  ``busy``: the most
+    seconds a commit waits for another process's.  A file that is not a
+    room's, that SQLite finds damaged, or of another schema is refused
+    (:class:`StoreError`, ``PATH: why``).  ``read_only``: an existing file
+    read as it is (nothing checked, made or changed; a damaged file read as
+    far as it can be: ``holdem serve --export`` and ``--check``)."""
 
     def __init__(
-        self, path: str | Path, *, clock: Any = time.time, busy: float = BUSY_SECONDS
+        self,
+        path: str | Path,
+        *,
+        clock: Any = time.time,
+        busy: float = BUSY_SECONDS,
+        read_only: bool = False,
     ) -> None:
         self.path = str(path)
         self._clock = clock
-        # (one thread, the server's loop; transactions begun and ended by hand:
-        # a read outside one sees what every process committed)
-        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=busy)
         #: the writes not committed: (the table's id, the statement, its arguments)
         self._pending: list[tuple[str, str, tuple[Any, ...]]] = []
         #: the tables whose writes the file refused, with why (take_refused)
         self._refused: dict[str, sqlite3.Error] = {}
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
+        if read_only:
+            if not Path(self.path).is_file():
+                raise StoreError(f"{self.path}: no such file")
+            self._db = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=ro",
+                                       uri=True, isolation_level=None, timeout=busy)  # fmt: skip
+            self._beside: set[str] = set()
+            return
+        if self.path not in ("", ":memory:"):
+            make_private(Path(self.path))
+        # (one thread, the server's loop; transactions begun and ended by hand:
+        # a read outside one sees what every process committed)
+        self._db = sqlite3.connect(self.path, isolation_level=None, timeout=busy)
+        try:
+            self._open()
+        except BaseException:
+            self._db.close()
+            raise
+        #: the tables whose seats hold a buy-in or chips added since their
+        #: snapshot (the next snapshot clears them; the others have none)
+        self._beside = self._tables_beside()
+
+    def _open(self) -> None:
+        """The file checked (its pages, its schema: nothing is written to a
+        file refused), then made or migrated."""
+        try:
+            pages = page_damage(self._db)
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError):  # (locked, cannot open: not damage)
+                raise
+            if exc.sqlite_errorcode == sqlite3.SQLITE_NOTADB:
+                why = "not a database (or its header is damaged)"
+                raise StoreError(f"{self.path}: {why}") from None
+            pages = [str(exc)]
+        if pages:
+            more = f" (and {len(pages) - 1} more problems)" if len(pages) > 1 else ""
+            raise StoreError(f"{self.path}: damaged: {pages[0]}{more}")
         found = self._schema()
         if found is not None and found != str(SCHEMA_VERSION):
             if not found.isdigit() or int(found) not in MIGRATIONS:
-                raise ValueError(
+                raise StoreError(
                     f"{self.path}: a room data file of schema {found}, "
                     f"this server writes schema {SCHEMA_VERSION}"
                 )
+        elif found is not None:
+            self._refuse_schema()
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        if found is not None and found != str(SCHEMA_VERSION):
             self._migrate(int(found))
         self._db.executescript(SCHEMA)
         if found is None:
             self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
                              (str(SCHEMA_VERSION),))  # fmt: skip
-        #: the tables whose seats hold a buy-in or chips added since their
-        #: snapshot (the next snapshot clears them; the others have none)
-        self._beside = self._tables_beside()
+        self._refuse_schema()
+
+    def _refuse_schema(self) -> None:
+        """:class:`StoreError` if the file's tables are not this schema's."""
+        wrong = schema_damage(self._db)
+        if wrong:
+            raise StoreError(f"{self.path}: not a room's data file: {wrong[0]}")
 
     def _schema(self) -> str | None:
-        """The schema of the file, as it says it (None: a new file)."""
+        """The schema of the file, as it says it (None: a new file;
+        :class:`StoreError`: another program's)."""
         if not self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+            others = sorted(_columns(self._db))
+            if others:
+                listed = ", ".join(others[:5]) + ", ..." * (len(others) > 5)
+                raise StoreError(f"{self.path}: not a room's data file (its tables: {listed})")
             return None
         found = self._db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         return None if found is None else str(found[0])
@@ -262,6 +386,47 @@ class Store:
             self._db.rollback()
             raise
         self._db.commit()
+
+    def check(self, *, progress: Callable[[int], object] | None = None) -> Checked:
+        """What of the file cannot be read: SQLite's check of every page and
+        index, the schema, each table's row, and each stored hand (its
+        record, played again: :func:`replay`).  ``progress(n)``: ``n`` more
+        hands read.  A file read as far as it can be, nothing changed."""
+        damage: list[Damage] = []
+        try:
+            damage += [Damage(line) for line in page_damage(self._db, thorough=True)]
+        except sqlite3.DatabaseError as exc:
+            damage.append(Damage(str(exc)))
+        try:
+            found = self._schema()
+        except StoreError as exc:
+            return Checked(damage=[*damage, Damage(str(exc).removeprefix(f"{self.path}: "))],
+                           tables=0, hands=0)  # fmt: skip
+        except sqlite3.DatabaseError as exc:  # (not a database: said once)
+            unread = [] if damage else [Damage(f"its schema cannot be read: {exc}")]
+            return Checked(damage=[*damage, *unread], tables=0, hands=0)
+        if found is None:  # (made, never used: nothing in it)
+            return Checked(damage=damage, tables=0, hands=0)
+        if found == str(SCHEMA_VERSION):
+            damage += [Damage(line) for line in schema_damage(self._db)]
+        elif not found.isdigit() or int(found) not in MIGRATIONS:
+            why = f"a room data file of schema {found}, this holdem reads schema {SCHEMA_VERSION}"
+            return Checked(damage=[*damage, Damage(why)], tables=0, hands=0)
+        try:
+            rows = self.tables()
+        except sqlite3.DatabaseError as exc:
+            damage.append(Damage(f"its tables cannot be read: {exc}"))
+            rows = []
+        damage += [Damage(row.damage, row.id) for row in rows if row.damage is not None]
+        hands = 0
+        for stored in self.read_hands():
+            hands += isinstance(stored, StoredHand) or stored.hand is not None
+            played = stored if isinstance(stored, Damage) else replay(stored)
+            if isinstance(played, Damage):
+                damage.append(played)
+            if progress is not None:
+                progress(1)
+        return Checked(damage=damage, tables=len(rows), hands=hands)
 
     @property
     def dirty(self) -> bool:
@@ -348,9 +513,11 @@ class Store:
         return refused
 
     def _tables_beside(self) -> set[str]:
-        """The tables whose seats hold, in the file, a buy-in or chips added."""
+        """The tables whose seats hold, in the file, a buy-in or chips added
+        (or that have seats left since their snapshot)."""
         rows = self._db.execute(
-            "SELECT DISTINCT table_id FROM seats WHERE buy_in IS NOT NULL OR added"
+            "SELECT table_id FROM seats WHERE buy_in IS NOT NULL OR added"
+            " UNION SELECT table_id FROM seats_left"
         )
         return {str(row[0]) for row in rows}
 
@@ -405,6 +572,15 @@ class Store:
                 " WHERE table_id = ? AND (buy_in IS NOT NULL OR added)",
                 (ident,),
             )
+            self._write(ident, "DELETE FROM seats_left WHERE table_id = ?", (ident,))
+
+    def set_aside(self, ident: str, why: str) -> None:
+        """A table that cannot be made again is closed (its result
+        ``{"error": "could not be resumed: <why>"}``) and its seats' tokens
+        end (``damaged``): the file keeps the rest of it as it is."""
+        self.set_status(ident, "closed", {"error": f"could not be resumed: {why}"})
+        self._end_tokens(ident, "table_id = ? AND token_hash IS NOT NULL", (ident,), "damaged")
+        self._write(ident, "UPDATE seats SET token_hash = NULL WHERE table_id = ?", (ident,))
 
     def add_chips(self, ident: str, seat: int, chips: int) -> None:
         """Chips added to a seat's stack while the snapshot cannot hold them
@@ -417,26 +593,15 @@ class Store:
         self._beside.add(ident)
 
     def tables(self, *statuses: str) -> list[TableRow]:
-        """The tables (of the statuses given), oldest first."""
+        """The tables (of the statuses given), oldest first; a row whose JSON
+        does not read says so (:attr:`TableRow.damage`)."""
         query = "SELECT id, code, game, public, settings, status, snapshot, result FROM tables"
         args: tuple[str, ...] = ()
         if statuses:
             query += f" WHERE status IN ({', '.join('?' * len(statuses))})"
             args = statuses
         rows = self._read(query + " ORDER BY created, id", args).fetchall()
-        return [
-            TableRow(
-                id=r[0],
-                code=r[1],
-                game=r[2],
-                public=bool(r[3]),
-                settings=json.loads(r[4]),
-                status=r[5],
-                snapshot=None if r[6] is None else json.loads(r[6]),
-                result=None if r[7] is None else json.loads(r[7]),
-            )
-            for r in rows
-        ]
+        return [_table_row(r) for r in rows]
 
     # ------------------------------------------------------------ seats
 
@@ -493,6 +658,21 @@ class Store:
             for r in rows
         ]  # fmt: skip
 
+    def seats_left(self, ident: str) -> list[SeatRow]:
+        """The seats freed since the table's snapshot that held chips it does
+        not, as they were when freed, in the order they were: the player sat
+        down since the snapshot (``buy_in``), or added chips since it
+        (``added``), and left."""
+        rows = self._read(
+            "SELECT seat, name, buy_in, added FROM seats_left WHERE table_id = ? ORDER BY rowid",
+            (ident,),
+        ).fetchall()
+        return [
+            SeatRow(seat=r[0], name=r[1], bot=None, token_hash=None, creator=False,
+                    buy_in=r[2], added=r[3])
+            for r in rows
+        ]  # fmt: skip
+
     def end_token(self, ident: str, token_hash: str, reason: str) -> None:
         """The token of a seat of table ``ident`` no longer gives it (replaced,
         the seat left, ...)."""
@@ -501,9 +681,19 @@ class Store:
                     (token_hash,))  # fmt: skip
 
     def free_seat(self, ident: str, seat: int, reason: str) -> None:
-        """The seat is nobody's now (its token, if any, ends with ``reason``)."""
+        """The seat is nobody's now (its token, if any, ends with ``reason``).
+        A seat that held chips the snapshot does not (a buy-in, chips added)
+        is kept in ``seats_left`` until the next snapshot (:meth:`seats_left`)."""
         self._end_tokens(ident, "table_id = ? AND seat = ? AND token_hash IS NOT NULL",
                          (ident, seat), reason)  # fmt: skip
+        if ident in self._beside:
+            self._write(
+                ident,
+                "INSERT INTO seats_left (table_id, seat, name, buy_in, added)"
+                " SELECT table_id, seat, name, buy_in, added FROM seats"
+                " WHERE table_id = ? AND seat = ? AND (buy_in IS NOT NULL OR added)",
+                (ident, seat),
+            )
         self._write(ident, "DELETE FROM seats WHERE table_id = ? AND seat = ?", (ident, seat))
 
     def _end_tokens(self, ident: str, where: str, args: tuple[Any, ...], reason: str) -> None:
@@ -588,19 +778,162 @@ class Store:
         return None if row is None else dict(json.loads(row[0]))
 
     def hands(self, ident: str | None = None) -> Iterator[StoredHand]:
-        """Every stored hand (of one table), in order."""
-        query = "SELECT table_id, number, finished, hand FROM hands"
-        args: tuple[str, ...] = ()
-        if ident is not None:
-            query += " WHERE table_id = ?"
-            args = (ident,)
-        for table, number, finished, text in self._read(query + " ORDER BY table_id, number", args):
-            yield StoredHand(table=str(table), number=int(number), finished=float(finished),
-                             record=dict(json.loads(text)))  # fmt: skip
+        """Every stored hand (of one table), in order (:class:`StoreError`
+        at one that cannot be read: :meth:`read_hands` reads past it)."""
+        for stored in self.read_hands(ident):
+            if isinstance(stored, Damage):
+                raise StoreError(f"{self.path}: {stored}")
+            yield stored
 
-    def hand_count(self, ident: str) -> int:
+    def read_hands(self, ident: str | None = None) -> Iterator[StoredHand | Damage]:
+        """Every stored hand (of one table), in order, or the :class:`Damage`
+        of one that cannot be read.  A damaged file is read past the damage
+        hand by hand, by the keys its index lists (a hand it cannot list is
+        not named: the last one listed says so)."""
+        where, args = ("", ()) if ident is None else (" AND table_id = ?", (ident,))
+        last = ("", 0)  # (before every hand: numbers start at 1)
+        try:
+            for table, number, finished, text in self._read(
+                "SELECT table_id, number, finished, hand FROM hands WHERE 1" + where
+                + " ORDER BY table_id, number", args
+            ):  # fmt: skip
+                last = (str(table), int(number))
+                yield _stored_hand(table, number, finished, text)
+            return
+        except sqlite3.DatabaseError:
+            pass
+        keys: list[tuple[str, int]] = []
+        unlisted = None
+        try:
+            for table, number in self._db.execute(
+                "SELECT table_id, number FROM hands WHERE (table_id, number) > (?, ?)" + where
+                + " ORDER BY table_id, number", (*last, *args)
+            ):  # fmt: skip
+                keys.append((str(table), int(number)))
+        except sqlite3.DatabaseError as exc:
+            unlisted = exc
+        for table, number in keys:
+            try:
+                row = self._db.execute(
+                    "SELECT finished, hand FROM hands WHERE table_id = ? AND number = ?",
+                    (table, number),
+                ).fetchone()
+            except sqlite3.DatabaseError as exc:
+                yield Damage(f"cannot be read: {exc}", table, number)
+                continue
+            if row is not None:
+                yield _stored_hand(table, number, *row)
+        if unlisted is not None:
+            table, number = keys[-1] if keys else last
+            if not table:
+                yield Damage(f"its hands cannot be listed: {unlisted}")
+            else:
+                yield Damage(f"the hands after it cannot be listed: {unlisted}", table, number)
+
+    def hand_count(self, ident: str | None = None) -> int:
+        """The stored hands of a table (None: of every table)."""
+        if ident is None:
+            return int(self._read("SELECT COUNT(*) FROM hands").fetchone()[0])
         row = self._read("SELECT COUNT(*) FROM hands WHERE table_id = ?", (ident,))
         return int(row.fetchone()[0])
+
+
+def _json_object(text: Any, name: str, *, null: bool = False) -> dict[str, Any] | None:
+    """A row's field of JSON text, read: an object (or None, if ``null``
+    allows it); ValueError: why it cannot be."""
+    if text is None and null:
+        return None
+    if not isinstance(text, str):
+        raise ValueError(f"{name}: not JSON text but {type(text).__name__}")
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"{name}: not JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{name}: not a JSON object")
+    return value
+
+
+def _table_row(r: tuple[Any, ...]) -> TableRow:
+    """A row of ``tables`` (its JSON fields read, or its damage said)."""
+    try:
+        settings = _json_object(r[4], "settings")
+        snapshot = _json_object(r[6], "snapshot", null=True)
+        result = _json_object(r[7], "result", null=True)
+    except ValueError as exc:
+        return TableRow(id=str(r[0]), code=str(r[1]), game=str(r[2]), public=bool(r[3]),
+                        settings={}, status=str(r[5]), snapshot=None, result=None,
+                        damage=str(exc))  # fmt: skip
+    assert settings is not None
+    return TableRow(id=r[0], code=r[1], game=r[2], public=bool(r[3]), settings=settings,
+                    status=r[5], snapshot=snapshot, result=result)  # fmt: skip
+
+
+def _stored_hand(table: Any, number: Any, finished: Any, text: Any) -> StoredHand | Damage:
+    """A row of ``hands`` (its record read), or why it does not read."""
+    try:
+        record = _json_object(text, "its record")
+        when = float(finished)
+    except (ValueError, TypeError) as exc:
+        return Damage(str(exc), str(table), int(number))
+    assert record is not None
+    return StoredHand(table=str(table), number=int(number), finished=when, record=record)
+
+
+def replay(stored: StoredHand) -> Hand | Damage:
+    """The hand of a stored one, played again (:func:`hand_of`), or why it
+    cannot be."""
+    try:
+        return hand_of(stored.record)
+    except (HoldemError, KeyError, TypeError, ValueError) as exc:
+        return Damage(f"cannot be played again: {exc}", stored.table, stored.number)
+
+
+def page_damage(db: sqlite3.Connection, *, thorough: bool = False) -> list[str]:
+    """What SQLite's own check finds wrong with a file's pages, a line each
+    (none: sound): ``PRAGMA quick_check``; ``thorough``: ``integrity_check``
+    too, which holds each index to its rows.  A file too damaged to be
+    checked raises its :class:`sqlite3.DatabaseError`."""
+    for pragma in ("quick_check", "integrity_check")[: 1 + thorough]:
+        lines = [line for (text,) in db.execute(f"PRAGMA {pragma}")
+                 for line in str(text).splitlines() if not line.startswith("*** ")]  # fmt: skip
+        if lines != ["ok"]:
+            return lines
+    return []
+
+
+def schema_damage(db: sqlite3.Connection) -> list[str]:
+    """How a file's tables differ from this schema's (:data:`SCHEMA`), a
+    line each (none: as they should be; a table the schema does not have
+    is no matter)."""
+    found = _columns(db)
+    lines = []
+    for table, columns in _schema_columns().items():
+        have = found.get(table)
+        if have is None:
+            lines.append(f"it has no table {table}")
+        elif have != columns:
+            lines.append(f"its table {table} has the columns ({', '.join(have)}), "
+                         f"not ({', '.join(columns)})")  # fmt: skip
+    return lines
+
+
+def _columns(db: sqlite3.Connection) -> dict[str, list[str]]:
+    """Each table's columns (name and type), by table."""
+    names = [str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    return {
+        name: [f"{r[1]} {r[2]}".strip() for r in db.execute(f"PRAGMA table_info('{name}')")]
+        for name in names
+        if "'" not in name
+    }
+
+
+@functools.cache
+def _schema_columns() -> dict[str, list[str]]:
+    """The columns of :data:`SCHEMA`'s tables."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as db:
+        db.executescript(SCHEMA)
+        return _columns(db)
 
 
 def hand_record(hand: Hand) -> dict[str, Any]:
