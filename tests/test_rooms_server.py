@@ -12,6 +12,7 @@ import json
 import os
 import random
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -369,3 +370,35 @@ def test_holdem_join_on_a_terminal_counts_the_seconds_down(server: Server, tmp_p
         process.kill()
         process.wait()
         os.close(main)
+
+
+@pytest.mark.parametrize("workers", [
+    "1", pytest.param("2", marks=pytest.mark.skipif(supported() is not None, reason="no workers")),
+])  # fmt: skip
+def test_sigterm_stops_the_server_as_cleanly_as_ctrl_c(tmp_path: Path, workers: str) -> None:
+    server = Server(tmp_path / "room", "--workers", workers).start()
+    try:
+        ann, ben = server.client("Ann"), server.client("Ben")
+        made = ann.request("create_table", name="Ann", **FAST)
+        ben.request("join", code=made["code"], name="Ben")
+        ann.request("add_bots", table=made["table"], level="calling-station")
+        ann.request("start", table=made["table"])
+        streams: dict[str, list[dict[str, Any]]] = {"Ann": [], "Ben": []}
+        ended = lambda: sum(m.get("event") == "hand_ended" for m in streams["Ann"])  # noqa: E731
+        play({"Ann": ann, "Ben": ben}, streams, random.Random(3), until=lambda: ended() >= 3,
+             passive=True)  # fmt: skip
+        seen = ended()
+        assert server.process is not None and server.process.stderr is not None
+        server.process.send_signal(signal.SIGTERM)  # (mid-hand: the table plays on at once)
+        assert server.process.wait(timeout=15) == 0  # (a service manager's stop: no error)
+        assert server.process.stderr.read() == ""  # (no traceback, nothing to say)
+        with pytest.raises(ConnectionError, match="the server closed the connection"):
+            while True:  # (every line whole before the end)
+                streams["Ann"] += ann.poll(1)
+        assert not (server.data / "room.sqlite-wal").exists()  # (the file closed)
+        server.start()
+        state = server.client("Ann").request("resume", token=made["token"])["state"]
+        assert state["status"] == "playing" and state["hands_played"] >= seen
+        assert sum(s["chips"] for s in state["seats"]) == 6 * 400  # (every chip)
+    finally:
+        server.stop()

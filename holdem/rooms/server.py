@@ -41,6 +41,11 @@ FLUSH = 0.2
 #: and the most it waits (a client that does not read is closed).
 _HANDOVER_POLL = 0.005
 _HANDOVER_SECONDS = 10.0
+#: The most seconds a server that stops waits for its clients to read their
+#: last lines (a client that does not read is cut then).
+CLOSE_SECONDS = 5.0
+#: The signals that stop a server of one process (SIGTERM: a service manager's).
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 #: Allocations between collections of the garbage collector's youngest
 #: generation in a serving process (Python's default: 700).
 GC_YOUNG = 5000
@@ -138,6 +143,7 @@ class RoomServer:
         self._flusher: asyncio.TimerHandle | None = None
         self._draining = False
         self._arming = False
+        self._closed = False
         room.commit_at_once = False  # (the loop commits, before it writes: _drain, _flush)
         room.returns_lines = False  # (the lines wait in the room's outboxes: deliver)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -287,7 +293,7 @@ class RoomServer:
         steps, hands waiting)."""
         self._arming = False
         loop = self._loop
-        if loop is None:
+        if loop is None or self._closed:
             return
         when = 0.0 if self.room.busy() else self.room.next_time()
         if when is None:
@@ -309,6 +315,10 @@ class RoomServer:
         self.deliver()
 
     def close(self) -> None:
+        """Stops serving: the store committed, the lines waiting written,
+        the listening sockets and the connections closed (the room's work
+        stops: no timer is set again)."""
+        self._closed = True
         self._flush()
         if self._timer is not None:
             self._timer.cancel()
@@ -328,13 +338,26 @@ class RoomServer:
     async def serve_until(self, stop: asyncio.Event) -> None:
         """Serves until ``stop`` is set (or the task is cancelled), then
         closes: the listening sockets, and every connection once its last
-        lines are written."""
+        lines are written (a client that has not read them in
+        :data:`CLOSE_SECONDS` is cut)."""
         try:
             await stop.wait()
         finally:
             self.close()
+            await self._let_go()
             await self.wait_closed()
-            await asyncio.sleep(0)  # (the connections' last lines written)
+
+    async def _let_go(self) -> None:
+        """Waits until the connections closed have written their last lines
+        and gone, :data:`CLOSE_SECONDS` at most; cuts those left."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CLOSE_SECONDS
+        while self.connections and loop.time() < deadline:
+            await asyncio.sleep(_HANDOVER_POLL)
+        for client in list(self.connections.values()):
+            if client.transport is not None:
+                client.transport.abort()
+        await asyncio.sleep(0)  # (their ends told)
 
 
 async def serve(
@@ -345,8 +368,11 @@ async def serve(
     ready: Callable[[int], Any] | None = None,
     stop: asyncio.Event | None = None,
 ) -> None:
-    """Serves ``room`` on ``host:port`` until ``stop`` is set (or Ctrl-C:
-    then :class:`KeyboardInterrupt` once the clients are closed).  The
+    """Serves ``room`` on ``host:port`` until ``stop`` is set, or SIGTERM
+    (then it returns), or Ctrl-C (then :class:`KeyboardInterrupt`; with a
+    ``stop`` of the caller's, it returns): each way the store is committed,
+    the clients' last lines written and the listening socket closed, as
+    the workers' supervisor does (:mod:`~holdem.rooms.workers`).  The
     process is the server's: its collector is tuned (:func:`tune_collector`)."""
     tune_collector()
     server = RoomServer(room)
@@ -354,14 +380,22 @@ async def serve(
     interrupted = stop is None
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
-    with contextlib.suppress(NotImplementedError, RuntimeError):  # (Windows; not the main thread)
-        loop.add_signal_handler(signal.SIGINT, stop.set)
+    signals: list[int] = []
+
+    def stop_on(sig: int) -> None:
+        signals.append(sig)
+        stop.set()
+
+    for sig in _STOP_SIGNALS:  # (none on Windows, nor outside the main thread)
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop_on, sig)
     if ready is not None:
         ready(bound)
     try:
         await server.serve_until(stop)
     finally:
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.remove_signal_handler(signal.SIGINT)
-    if interrupted:
+        for sig in _STOP_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(sig)
+    if interrupted and signals[:1] != [signal.SIGTERM]:
         raise KeyboardInterrupt
