@@ -187,8 +187,9 @@ room's is refused at start), 130 interrupted.
               show_default=True, help="Lines a connection may send a second.")  # fmt: skip
 @click.option("--max-queue", type=click.IntRange(min=1024), default=_DEFAULTS.queue_bytes,
               show_default=True, metavar="BYTES",
-              help="Bytes waiting to be sent to a connection before it is closed "
-              "(a client that does not read).")  # fmt: skip
+              help="Bytes a connection's client may leave unread before it is sent "
+              "nothing more; still past it a second later, it is closed (a client that "
+              "does not read).")  # fmt: skip
 @click.option(
     "--export",
     "export",

@@ -12,6 +12,7 @@ import json
 import os
 import random
 import re
+import select
 import signal
 import socket
 import subprocess
@@ -25,8 +26,10 @@ import pytest
 from rooms_helpers import FAST, Server, check_stream, play
 
 from holdem.errors import ProtocolError
+from holdem.protocol.messages import Lines
 from holdem.rooms import Store
 from holdem.rooms.handover import supported
+from holdem.rooms.server import BEHIND_SECONDS, FLUSH
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="signals and process groups")
 
@@ -289,12 +292,13 @@ def _silent_watcher(server: Server) -> None:
     silent.connect(("127.0.0.1", server.port))
     silent.sendall(b'{"type":"hello","version":1}\n{"type":"watch","table":"t1"}\n')
     ann.request("start", table="t1")
-    # Ann plays on while the watcher reads nothing: its queue passes the limit
-    # (Ann's stream is kept short: a client as slow as the watcher is closed too)
+    # Ann plays on while the watcher reads nothing: its queue passes the limit,
+    # and stays past it (Ann's stream is kept short: a client as slow as the
+    # watcher is closed too)
     hands = 0
-    deadline = time.monotonic() + 120
-    while hands < 200:
-        assert time.monotonic() < deadline
+    began = time.monotonic()
+    while hands < 200 or time.monotonic() < began + 2 * BEHIND_SECONDS + 1:
+        assert time.monotonic() < began + 120
         for message in ann.poll(0.01) + list(ann.events):
             hands += message.get("event") == "hand_ended"
             if message.get("event") == "turn":
@@ -400,5 +404,59 @@ def test_sigterm_stops_the_server_as_cleanly_as_ctrl_c(tmp_path: Path, workers: 
         state = server.client("Ann").request("resume", token=made["token"])["state"]
         assert state["status"] == "playing" and state["hands_played"] >= seen
         assert sum(s["chips"] for s in state["seats"]) == 6 * 400  # (every chip)
+    finally:
+        server.stop()
+
+
+def test_clients_that_read_are_not_cut_however_fast_their_table_plays(tmp_path: Path) -> None:
+    # (4 KiB may wait for a client: a table of bots without pauses says far
+    # more in the 0.2 s the server's writes wait for each other)
+    server = Server(tmp_path / "room", "--max-queue", "4096").start()
+    try:
+        ann = server.client("Ann")
+        made = ann.request("create_table", name="Ann", game="cash", pace=0, pause=0,
+                           timer={"seconds": 0.2, "time_bank": 0})  # fmt: skip
+        table = made["table"]
+        ann.request("add_bots", table=table, level="calling-station")
+        watcher = server.client("Watcher")
+        watcher.request("watch", code=made["code"])
+        stalled = socket.socket()  # (it reads nothing)
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stalled.connect(("127.0.0.1", server.port))
+        stalled.sendall(b'{"type":"hello","version":1}\n{"type":"watch","code":"%s"}\n'
+                        % made["code"].encode())  # fmt: skip
+        # (Ann, the creator, plays nothing: two timeouts, and she sits out, her seat kept)
+        ann.request("start", table=table)
+        readers = {"Ann": ann.socket, "Watcher": watcher.socket}
+        split = {name: Lines() for name in readers}
+        got = dict.fromkeys(readers, 0)
+        hands = 0
+        began = time.monotonic()
+        # (every line read as it comes, the hands the watcher saw counted)
+        while hands < 3000 or time.monotonic() < began + 2 * BEHIND_SECONDS + 1:
+            assert time.monotonic() < began + 60, "the table did not play on"
+            for sock in select.select(list(readers.values()), [], [], 1)[0]:
+                name = next(n for n, s in readers.items() if s is sock)
+                data = sock.recv(1 << 20)
+                assert data, f"{name}, who reads, was cut off"
+                got[name] += len(data)
+                if name == "Watcher":
+                    hands += sum(line.startswith(b'{"event":"hand_ended"')
+                                 for line in split[name].feed(data) if line)  # fmt: skip
+        seconds = time.monotonic() - began
+        assert got["Watcher"] / seconds * FLUSH > 8 * 4096  # (a write of the server's passes it)
+        for sock in readers.values():  # both are still served
+            sock.sendall(b'{"id":"s","type":"state","table":"%s"}\n' % table.encode())
+        for name, sock in readers.items():
+            reply = b""
+            while b'{"id":"s","result"' not in reply:
+                data = sock.recv(1 << 20)
+                assert data, f"{name}, who reads, was cut off"
+                reply = reply[-100:] + data
+        stalled.settimeout(20)
+        received = 0
+        while chunk := stalled.recv(1 << 16):  # (what it was sent before it was cut, then the end)
+            received += len(chunk)
+        assert received < 1 << 20
     finally:
         server.stop()

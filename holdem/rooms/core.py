@@ -63,8 +63,9 @@ class Limits:
     #: lines a connection may send a second, and at once
     lines_per_second: float = 100.0
     burst: int = 200
-    #: bytes waiting to be sent to a connection before it is closed (a client
-    #: that does not read)
+    #: bytes sent to a connection that its client has not read (past the
+    #: system's buffer) before it is sent nothing more, its lines kept; closed
+    #: when it stays so (a client that does not read: server.BEHIND_SECONDS)
     queue_bytes: int = 1 << 20
     #: wrong join codes and tokens an address may try in ``guess_seconds``
     guesses: int = 10

@@ -2,10 +2,14 @@
 to the :class:`~holdem.rooms.room.Room`, and what it answers goes back, a
 write a connection for all that one read caused.
 
-Nothing waits on a client: writes are buffered by the transport, and a
-connection with more than :attr:`Limits.queue_bytes` unsent is closed (its
-seats wait for it, played by the turn timer).  The timers run on the loop's
-own clock, whatever the clients do.  Lines longer than
+Nothing waits on a client: writes are buffered by the transport.  A
+connection with more than :attr:`Limits.queue_bytes` unsent (not read by its
+client: past what the system holds) is written nothing more until its
+client has read most of it, its lines waiting in the room; one still so
+:data:`BEHIND_SECONDS` later is closed (its seats wait for it, played by the
+turn timer).  A burst the server writes at once (a busy table's
+:data:`FLUSH` seconds) does not close a client that reads.  The timers run
+on the loop's own clock, whatever the clients do.  Lines longer than
 :attr:`Limits.line_bytes` are answered ``line_too_long`` and skipped.
 
 As one of a server's workers (``channels``), it hands a connection whose
@@ -37,6 +41,10 @@ SOCKET_BUFFER = 128 * 1024
 #: player folded, a watcher's) go in fewer, larger writes, which a busy
 #: server's system time and its clients' wake-ups pay for by the write.
 FLUSH = 0.2
+#: Seconds a connection may stay behind (more than Limits.queue_bytes unsent)
+#: before it is closed: its client does not read, or reads slower than its
+#: tables speak.
+BEHIND_SECONDS = 1.0
 #: Seconds between looks at a connection being handed on (its output written?),
 #: and the most it waits (a client that does not read is closed).
 _HANDOVER_POLL = 0.005
@@ -71,6 +79,10 @@ class _Connection(asyncio.Protocol):
         self.id = 0
         self.lines = Lines(server.room.limits.line_bytes)
         self.moved = moved
+        #: whether more than Limits.queue_bytes wait unsent (its lines wait in
+        #: the room), and the timer that closes it if it stays so
+        self.behind = False
+        self._cut: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         stream: asyncio.Transport = transport  # type: ignore[assignment]  # (a socket's)
@@ -80,6 +92,7 @@ class _Connection(asyncio.Protocol):
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
         room = self.server.room
+        stream.set_write_buffer_limits(high=room.limits.queue_bytes)  # (pause_writing past it)
         moved, self.moved = self.moved, None
         if moved is not None:
             try:
@@ -123,7 +136,32 @@ class _Connection(asyncio.Protocol):
                     return
         self.server.deliver()
 
+    def pause_writing(self) -> None:
+        """More than :attr:`Limits.queue_bytes` wait unsent: the client is
+        behind, and is written nothing more until it reads (its lines wait in
+        the room); closed if it is still behind :data:`BEHIND_SECONDS` later."""
+        self.behind = True
+        self._cut = asyncio.get_running_loop().call_later(BEHIND_SECONDS, self._too_slow)
+
+    def _too_slow(self) -> None:
+        if self.behind and self.transport is not None:
+            self.transport.abort()  # (connection_lost tells the room)
+
+    def resume_writing(self) -> None:
+        """The client read most of what it was written: what waits for it goes."""
+        self.behind = False
+        if self._cut is not None:
+            self._cut.cancel()
+            self._cut = None
+        room = self.server.room
+        if self.id and room.outbox(self.id):
+            room.told.add(self.id)
+            room.urgent.add(self.id)  # (it waited: a turn may be among them)
+            self.server.deliver()
+
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._cut is not None:
+            self._cut.cancel()
         if self.id and self.server.connections.pop(self.id, None) is not None:
             self.server.room.disconnect(self.id)
             self.server.deliver()
@@ -178,9 +216,7 @@ class RoomServer:
         was owed is written, and once it is all sent the socket goes."""
         assert self.channels is not None and client.transport is not None
         room = self.room
-        if room.outbox(client.id):  # (what it was owed, before the room lets it go)
-            room.commit()  # (what it is told is on disk first)
-            self._write(client.id)
+        self._write_now(client.id)  # (what it was owed, before the room lets it go)
         connection = room.release(client.id)
         self.connections.pop(client.id, None)
         client.transport.pause_reading()
@@ -263,22 +299,33 @@ class RoomServer:
             self._write(conn)
         room.urgent.clear()
 
-    def _write(self, conn: int) -> None:
-        """Writes a connection's lines waiting (a client gone: they go too)."""
+    def _write(self, conn: int, *, behind: bool = False) -> None:
+        """Writes a connection's lines waiting (a client gone: they go too).
+        A client behind (more than :attr:`Limits.queue_bytes` unsent) is
+        written nothing more: its lines wait in the room until it reads
+        (``behind``: they are written all the same)."""
         room = self.room
         room.told.discard(conn)
         lines = room.outbox(conn)
         if not lines:
             return
-        text = "\n".join(lines) + "\n"
-        lines.clear()
         client = self.connections.get(conn)
         transport = None if client is None else client.transport
-        if transport is None or transport.is_closing():
+        if client is None or transport is None or transport.is_closing():
+            lines.clear()
             return
+        if client.behind and not behind:
+            return  # (they wait: resume_writing)
+        text = "\n".join(lines) + "\n"
+        lines.clear()
         transport.write(text.encode("ascii"))
-        if transport.get_write_buffer_size() > room.limits.queue_bytes:
-            transport.abort()  # (connection_lost tells the room)
+
+    def _write_now(self, conn: int) -> None:
+        """Writes a connection's lines at once, behind or not, the store
+        committed first (what they tell is on disk before)."""
+        if self.room.outbox(conn):
+            self.room.commit()
+            self._write(conn, behind=True)
 
     def _flush(self) -> None:
         self._flusher = None
@@ -320,6 +367,8 @@ class RoomServer:
         stops: no timer is set again)."""
         self._closed = True
         self._flush()
+        for conn in list(self.connections):  # (those behind too: their last chance)
+            self._write(conn, behind=True)
         if self._timer is not None:
             self._timer.cancel()
         if self.channels is not None and self._loop is not None:
