@@ -185,6 +185,13 @@ room's is refused at start), 130 interrupted.
               show_default=True, help="Such tables made from one address.")  # fmt: skip
 @click.option("--rate", type=click.FloatRange(min=1), default=_DEFAULTS.lines_per_second,
               show_default=True, help="Lines a connection may send a second.")  # fmt: skip
+@click.option("--hello-seconds", type=click.FloatRange(min=0, min_open=True),
+              default=_DEFAULTS.hello_seconds, show_default=True, metavar="SECONDS",
+              help="Seconds a connection has to say hello before it is closed.")  # fmt: skip
+@click.option("--idle-seconds", type=click.FloatRange(min=0, min_open=True),
+              default=_DEFAULTS.idle_seconds, show_default=True, metavar="SECONDS",
+              help="Seconds a connection that plays no seat and watches no table may send "
+              "nothing before it is closed.")  # fmt: skip
 @click.option("--max-queue", type=click.IntRange(min=1024), default=_DEFAULTS.queue_bytes,
               show_default=True, metavar="BYTES",
               help="Bytes a connection's client may leave unread before it is sent "
@@ -214,6 +221,8 @@ def serve_command(
     max_tables: int,
     tables_per_address: int,
     rate: float,
+    hello_seconds: float,
+    idle_seconds: float,
     max_queue: int,
     export: str | None,
     pokerstars: bool,
@@ -270,7 +279,8 @@ def serve_command(
         limits = dataclasses.replace(
             Limits(), connections=max_connections, connections_per_address=max_per_address,
             tables=max_tables, tables_per_address=tables_per_address, lines_per_second=rate,
-            burst=max(int(2 * rate), 1), queue_bytes=max_queue,
+            burst=max(int(2 * rate), 1), hello_seconds=hello_seconds, idle_seconds=idle_seconds,
+            queue_bytes=max_queue,
         )  # fmt: skip
         host, port = parse_address(listen)
         if workers > 1:

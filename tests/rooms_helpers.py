@@ -1,9 +1,11 @@
 """Helpers of the room tests: clients that play scripted moves, the check
-that a client's stream never holds a card it should not see, and ``holdem
-serve`` in its own process."""
+that a client's stream never holds a card it should not see, ``holdem
+serve`` in its own process, and a room served in a thread of the test's."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import random
@@ -12,6 +14,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,6 +22,7 @@ from typing import Any
 
 from holdem.errors import ProtocolError
 from holdem.rooms import Room, RoomClient, Store
+from holdem.rooms.server import RoomServer
 
 #: A quick freezeout: blinds that rise fast, small stacks, no pauses.
 FAST = {"pace": 0, "pause": 0, "stack": 400, "schedule": "@5h, 10/20, 20/40, 40/80"}
@@ -243,3 +247,32 @@ def play(clients: dict[str, RoomClient], streams: dict[str, list[dict[str, Any]]
                         assert exc.code == "not_your_turn", exc
             streams[name].extend(client.events)
             client.events.clear()
+
+
+@contextlib.contextmanager
+def served(room: Room) -> Iterator[int]:
+    """``room`` served on a free loopback port by a :class:`RoomServer` in a
+    thread of its own (with the room's limits and clock, which a test sets):
+    the port.  Stopped, and the thread ended, at the end."""
+    ready = threading.Event()
+    held: dict[str, Any] = {}
+
+    async def main() -> None:
+        server = RoomServer(room)
+        try:
+            held["port"] = await server.start("127.0.0.1", 0)
+            held["loop"], held["stop"] = asyncio.get_running_loop(), asyncio.Event()
+        finally:
+            ready.set()
+        await server.serve_until(held["stop"])
+
+    thread = threading.Thread(target=asyncio.run, args=(main(),))
+    thread.start()
+    ready.wait(30)
+    try:
+        assert "stop" in held, "the room could not be served"
+        yield held["port"]
+    finally:
+        if "stop" in held:
+            held["loop"].call_soon_threadsafe(held["stop"].set)
+        thread.join(30)

@@ -112,6 +112,8 @@ ERROR_CODES: dict[str, str] = {
     "other_worker": "another worker process serves that table: open a new connection for it",
     "store_unavailable": "the server cannot store the games now (a full disk): try again soon",
     "table_stopped": "the server could not store the table's game: it waits for a restart",
+    "idle": "the connection said no hello in time, or sent nothing for long and holds no "
+    "table: the server closes it",
 }
 
 

@@ -63,6 +63,10 @@ class Limits:
     #: lines a connection may send a second, and at once
     lines_per_second: float = 100.0
     burst: int = 200
+    #: seconds a connection has to say hello; and seconds one that plays no
+    #: seat and watches no table may send nothing (both: then it is closed)
+    hello_seconds: float = 10.0
+    idle_seconds: float = 600.0
     #: bytes sent to a connection that its client has not read (past the
     #: system's buffer) before it is sent nothing more, its lines kept; closed
     #: when it stays so (a client that does not read: server.BEHIND_SECONDS)
@@ -91,6 +95,8 @@ class Connection:
     watching: set[str] = field(default_factory=set)  # the tables it watches
     out: list[str] = field(default_factory=list)  # its lines not taken yet (Core.told)
     held: list[str] = field(default_factory=list)  # its lines not stored yet (Core.stalled)
+    opened: float = 0.0  # when it was made (here), on the room's clock
+    active: float = 0.0  # when it last sent a line, or was seen holding a table
 
 
 @dataclass(slots=True)

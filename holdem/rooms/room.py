@@ -146,8 +146,10 @@ class Room(Lobby, Seats):
         self._add_connection(conn, address, hello=hello)
 
     def _add_connection(self, conn: int, address: str, *, hello: bool) -> None:
-        rate = Rate(self.limits.lines_per_second, self.limits.burst, self.clock())
-        self._connections[conn] = Connection(conn, address, rate, hello=hello)
+        now = self.clock()
+        rate = Rate(self.limits.lines_per_second, self.limits.burst, now)
+        self._connections[conn] = Connection(id=conn, address=address, rate=rate, hello=hello,
+                                             opened=now, active=now)  # fmt: skip
         self._count_connections()
 
     def moving_to(self, conn: int) -> int | None:
@@ -185,6 +187,34 @@ class Room(Lobby, Seats):
                     table.watchers.discard(conn)
         return self._flush()
 
+    def idle(self) -> Outgoing:
+        """The connections to close for their silence, each with the line
+        that tells it why (the caller writes it after what the connection
+        was owed, then closes it): one that has not said hello
+        :attr:`Limits.hello_seconds` after it was made, and one that plays
+        no seat and watches no table and has sent nothing for
+        :attr:`Limits.idle_seconds` (counted from its last line, or from
+        when it was last seen playing or watching)."""
+        now = self.clock()
+        limits = self.limits
+        closing: Outgoing = []
+        for connection in self._connections.values():
+            if not connection.hello:
+                if now - connection.opened < limits.hello_seconds:
+                    continue
+                why = (f"no hello in the {limits.hello_seconds:g} s after connecting: "
+                       "the connection is closed")  # fmt: skip
+            elif self._holds(connection):
+                connection.active = now  # (it is not idle: its silence counts from now)
+                continue
+            elif now - connection.active < limits.idle_seconds:
+                continue
+            else:
+                why = (f"nothing sent for {limits.idle_seconds:g} s, and no table played or "
+                       "watched: the connection is closed")  # fmt: skip
+            closing.append((connection.id, encode(error_reply(None, ProtocolError("idle", why)))))
+        return closing
+
     def address(self, conn: int) -> str | None:
         """The address a connection came from (None: it is gone)."""
         connection = self._connections.get(conn)
@@ -205,7 +235,8 @@ class Room(Lobby, Seats):
         if connection is None:
             return []
         mark = len(connection.out)  # (the reply goes before what the request caused)
-        if not connection.rate.take(self.clock()):
+        connection.active = now = self.clock()
+        if not connection.rate.take(now):
             reply = encode(error_reply(_id_of(line), self._too_fast()))
         elif self.stalled is not None or (done := self._act_at_once(connection, line)) is None:
             message = answer(
@@ -228,7 +259,8 @@ class Room(Lobby, Seats):
             return []
         limit = self.limits.line_bytes
         error = ProtocolError("line_too_long", f"a line longer than {limit:,} bytes")
-        if not connection.rate.take(self.clock()):
+        connection.active = now = self.clock()
+        if not connection.rate.take(now):
             error = self._too_fast()
         self._put(connection, encode(error_reply(None, error)))
         return self._flush(conn)

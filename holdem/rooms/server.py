@@ -10,7 +10,10 @@ client has read most of it, its lines waiting in the room; one still so
 turn timer).  A burst the server writes at once (a busy table's
 :data:`FLUSH` seconds) does not close a client that reads.  The timers run
 on the loop's own clock, whatever the clients do.  Lines longer than
-:attr:`Limits.line_bytes` are answered ``line_too_long`` and skipped.
+:attr:`Limits.line_bytes` are answered ``line_too_long`` and skipped.  A
+connection that says no hello in time, or holds no table and says nothing
+for long, is told ``idle`` and closed (:meth:`Room.idle
+<holdem.rooms.room.Room.idle>`): silent connections cannot fill the server.
 
 As one of a server's workers (``channels``), it hands a connection whose
 line is another worker's on to that worker (:mod:`~holdem.rooms.handover`),
@@ -49,6 +52,10 @@ BEHIND_SECONDS = 1.0
 #: and the most it waits (a client that does not read is closed).
 _HANDOVER_POLL = 0.005
 _HANDOVER_SECONDS = 10.0
+#: The most seconds between looks for connections silent too long (fewer
+#: when the limits are shorter: a quarter of the shortest), and the least.
+_SWEEP_SECONDS = 1.0
+_SWEEP_LEAST = 0.05
 #: The most seconds a server that stops waits for its clients to read their
 #: last lines (a client that does not read is cut then).
 CLOSE_SECONDS = 5.0
@@ -179,6 +186,7 @@ class RoomServer:
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
         self._flusher: asyncio.TimerHandle | None = None
+        self._sweeper: asyncio.TimerHandle | None = None
         self._draining = False
         self._arming = False
         self._closed = False
@@ -206,6 +214,7 @@ class RoomServer:
         if self.channels is not None:
             loop.add_reader(self.channels.inbox.fileno(), self._take_handed)
         self.deliver()  # (the tables resumed from the store play on)
+        self._sweep()
         return int(self.servers[0].sockets[0].getsockname()[1])
 
     # ------------------------------------------------------------ between workers
@@ -322,7 +331,8 @@ class RoomServer:
 
     def _write_now(self, conn: int) -> None:
         """Writes a connection's lines at once, behind or not, the store
-        committed first (what they tell is on disk before)."""
+        committed first (what they tell is on disk before: a room that cannot
+        store holds them, :meth:`Room.commit`)."""
         if self.room.outbox(conn):
             self.room.commit()
             self._write(conn, behind=True)
@@ -355,6 +365,29 @@ class RoomServer:
         else:
             self._timer = loop.call_at(when, self._tick)
 
+    def _sweep(self) -> None:
+        """Closes the connections silent too long (:meth:`Room.idle`), each
+        once what it was owed and the line that says why are written; looks
+        again in a while."""
+        assert self._loop is not None
+        if self._closed:
+            return
+        limits = self.room.limits
+        shortest = min(limits.hello_seconds, limits.idle_seconds) / 4
+        every = max(_SWEEP_LEAST, min(_SWEEP_SECONDS, shortest))
+        self._sweeper = self._loop.call_later(every, self._sweep)
+        for conn, line in self.room.idle():
+            client = self.connections.get(conn)
+            transport = None if client is None else client.transport
+            if transport is None or transport.is_closing():
+                continue
+            self._write_now(conn)
+            transport.write((line + "\n").encode("ascii"))
+            if transport.get_write_buffer_size():  # (it does not read either)
+                transport.abort()
+            else:
+                transport.close()  # (connection_lost tells the room)
+
     def _tick(self) -> None:
         self._timer = None
         self._timer_at = None
@@ -371,6 +404,8 @@ class RoomServer:
             self._write(conn, behind=True)
         if self._timer is not None:
             self._timer.cancel()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         if self.channels is not None and self._loop is not None:
             self._loop.remove_reader(self.channels.inbox.fileno())
         for server in self.servers:
