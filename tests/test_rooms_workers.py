@@ -46,8 +46,9 @@ class Client(Player):
             assert all(conn != self.conn for conn, _ in out)  # (the line is not answered)
             gone = self.room.release(self.conn)
             assert gone is not None
+            left = gone.rate.left(self.room.clock())
             self.room = self.rooms[worker]
-            self.room.adopt(self.conn, gone.address, hello=gone.hello)
+            self.room.adopt(self.conn, gone.address, hello=gone.hello, rate=left)
             self.at, moved = worker, True
             self.moves += 1
 
@@ -201,6 +202,22 @@ def test_a_guesser_held_back_is_not_handed_on_with_the_right_code(tmp_path: Path
     assert mallory.moves == 0
 
 
+def test_a_connection_handed_on_goes_on_with_its_rate(tmp_path: Path) -> None:
+    now = [0.0]
+    rooms = [Room(Store(tmp_path / "room.sqlite"), seed=k, worker=k, workers=2,
+                  clock=lambda: now[0], limits=Limits(lines_per_second=10, burst=20))
+             for k in range(2)]  # fmt: skip
+    _cash(Client(rooms, 0), "Ann", public=True)
+    _cash(Client(rooms, 1), "Ben", public=True)
+    hopper = Client(rooms, 0)  # (hello: one line of its 20)
+    replies = [hopper.ask("state", table=f"t{2 - k % 2}") for k in range(30)]
+    assert hopper.moves == 19  # (each line it was allowed moved it: its rate went with it)
+    assert ["error" in r for r in replies] == [False] * 19 + [True] * 11
+    assert {r["error"]["code"] for r in replies[19:]} == {"rate_limited"}
+    now[0] = 0.5  # (five more lines allowed)
+    assert sum("result" in hopper.ask("state", table=f"t{2 - k % 2}") for k in range(10)) == 5
+
+
 def test_workers_numbers_are_checked() -> None:
     with pytest.raises(ValueError, match="a worker is 0 to workers - 1"):
         Room(worker=2, workers=2)
@@ -235,8 +252,8 @@ def test_a_connection_and_its_unread_input_go_to_another_worker(size: int) -> No
     client = socket.create_connection(listener.getsockname())
     served, _ = listener.accept()
     lines: list[bytes | None] = [b'{"type":"join"}', None, b"x" * size, b""]
-    moved = Moved(conn=7, address="10.0.0.1", hello=True, lines=lines, part=b'{"ty',
-                  skipping=False)  # fmt: skip
+    moved = Moved(conn=7, address="10.0.0.1", hello=True, rate=12.5, lines=lines,
+                  part=b'{"ty', skipping=False)  # fmt: skip
     assert receiver.receive() == []
     assert sender.send(0, served.fileno(), moved)
     served.close()  # (the connection lives on in the message)
@@ -256,7 +273,7 @@ def test_a_full_inbox_says_so_and_takes_the_connection_later() -> None:
     own = socket.socket()  # (the sender's own inbox: not read here)
     sender = Channels(own, {0: outbox})
     a, b = socket.socketpair()
-    moved = Moved(conn=1, address="x", hello=True, lines=[b"y" * 20000])
+    moved = Moved(conn=1, address="x", hello=True, rate=1.0, lines=[b"y" * 20000])
     sent = 0
     while sender.send(0, a.fileno(), moved):
         sent += 1

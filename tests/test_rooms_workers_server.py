@@ -262,3 +262,38 @@ def test_a_ctrl_c_at_the_terminal_stops_every_process_and_starts_none_again(
     assert "started again" not in rest and "Traceback" not in rest, rest
     assert rest.strip() == "holdem serve: interrupted"
     _wait_gone(workers, 1)
+
+
+def test_a_connection_that_hops_between_workers_keeps_its_rate(tmp_path: Path) -> None:
+    rate, burst = 50, 100  # (--rate 50: 100 at once)
+    server = Server(tmp_path / "room", "--workers", "2", "--rate", str(rate)).start()
+    try:
+        idents = [t["table"] for t in _tables(server, 2)]
+        assert {int(ident[1:]) % 2 for ident in idents} == {0, 1}  # (one at each worker)
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=20)
+        sock.sendall(b'{"type": "hello", "version": 1}\n')
+        # as fast as it can, each line names the table of the worker it is not at
+        # (the connection holds none: it is handed on at every line served)
+        lines = [{"id": k, "type": "state", "table": idents[k % 2]} for k in range(600)]
+        began = time.monotonic()
+        sock.sendall("".join(json.dumps(line) + "\n" for line in lines).encode())
+        data = b""
+        replies: dict[int, dict[str, Any]] = {}
+        while len(replies) < len(lines):
+            chunk = sock.recv(1 << 16)
+            assert chunk, data[-300:]
+            data += chunk
+            whole, _, data = data.rpartition(b"\n")
+            for line in whole.splitlines():
+                message = json.loads(line)
+                if isinstance(message.get("id"), int):
+                    replies[message["id"]] = message
+        seconds = time.monotonic() - began
+        served = [r["result"]["table"] for r in replies.values() if "result" in r]
+        refused = [r["error"]["code"] for r in replies.values() if "error" in r]
+        assert set(served) == set(idents)  # (both workers served it)
+        assert len(served) <= burst + rate * seconds + 1, (len(served), seconds)
+        assert set(refused) == {"rate_limited"} and len(refused) + len(served) == len(lines)
+        sock.close()
+    finally:
+        server.stop()

@@ -123,18 +123,32 @@ def _network(address: str) -> str:
 
 
 class Rate:
-    """A token bucket: ``per_second`` messages a second, ``burst`` at once."""
+    """A token bucket: ``per_second`` messages a second, ``burst`` at once
+    (``left``: as many allowed now, when it goes on from another's count:
+    a connection handed from one worker to another).
+
+    >>> rate = Rate(1, 2, now=0.0)
+    >>> [rate.take(0.0) for _ in range(3)], rate.left(0.5)
+    ([True, True, False], 0.5)
+    >>> Rate(1, 2, now=7.0, left=0.5).take(7.0)
+    False
+    """
 
     __slots__ = ("_left", "_then", "burst", "per_second")
 
-    def __init__(self, per_second: float, burst: float, now: float) -> None:
+    def __init__(self, per_second: float, burst: float, now: float,
+                 left: float | None = None) -> None:  # fmt: skip
         self.per_second, self.burst = per_second, burst
-        self._left = burst
+        self._left = burst if left is None else min(burst, left)
         self._then = now
+
+    def left(self, now: float) -> float:
+        """How many messages are allowed at once now (it counts none)."""
+        return min(self.burst, self._left + (now - self._then) * self.per_second)
 
     def take(self, now: float) -> bool:
         """Whether one more message is allowed now (and counts it)."""
-        left = min(self.burst, self._left + (now - self._then) * self.per_second)
+        left = self.left(now)
         self._then = now
         if left < 1:
             self._left = left

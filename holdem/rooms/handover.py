@@ -7,10 +7,12 @@ end every other worker writes to.  A worker hands a connection on by
 sending its socket (``SCM_RIGHTS``: the kernel passes the open socket, the
 sender then closes its own descriptor and the TCP connection goes on) with
 what the receiver needs to serve it as if it had accepted it: the
-connection's number, its address, whether it said hello, and the input
-read from it and not served (the line that named the other worker's table,
-the lines after it, a line begun).  The channels are the server's, not a
-worker's: a message sent to a worker being started again waits for it.
+connection's number, its address, whether it said hello, the lines it may
+send at once (its rate goes on: a connection is limited, not its stay at a
+worker), and the input read from it and not served (the line that named
+the other worker's table, the lines after it, a line begun).  The channels
+are the server's, not a worker's: a message sent to a worker being started
+again waits for it.
 
 The line begun goes with it: :meth:`Lines.take_rest
 <holdem.protocol.messages.Lines.take_rest>` here, :meth:`Lines.restore
@@ -39,14 +41,17 @@ _MESSAGE = INLINE + 64 * 1024
 @dataclass(frozen=True, slots=True)
 class Moved:
     """A connection on its way to another worker: its number, its address,
-    whether it said hello, the lines read and not served (the first names
-    the other worker's table; None: a line too long, answered so), and the
-    line begun (``part``; ``skipping``: the rest of a line too long, to be
+    whether it said hello, the lines it may send at once (``rate``: its
+    :class:`~holdem.rooms.codes.Rate` goes on there), the lines read and not
+    served (the first names the other worker's table, and was counted
+    against the rate; None: a line too long, answered so), and the line
+    begun (``part``; ``skipping``: the rest of a line too long, to be
     skipped)."""
 
     conn: int
     address: str
     hello: bool
+    rate: float
     lines: list[bytes | None]
     part: bytes = b""
     skipping: bool = False
@@ -89,6 +94,7 @@ class Channels:
             "conn": moved.conn,
             "address": moved.address,
             "hello": moved.hello,
+            "rate": moved.rate,
             "lines": [-1 if line is None else len(line) for line in moved.lines],
             "part": len(moved.part),
             "skipping": moved.skipping,
@@ -172,6 +178,7 @@ def _decode(data: bytes, fds: list[int]) -> Moved:
         conn=int(header["conn"]),
         address=str(header["address"]),
         hello=bool(header["hello"]),
+        rate=float(header["rate"]),
         lines=lines,
         part=part,
         skipping=bool(header["skipping"]),

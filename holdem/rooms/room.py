@@ -137,18 +137,21 @@ class Room(Lobby, Seats):
         self._add_connection(ident, address, hello=False)
         return ident
 
-    def adopt(self, conn: int, address: str, *, hello: bool) -> None:
+    def adopt(self, conn: int, address: str, *, hello: bool, rate: float) -> None:
         """A connection another worker of the server sent on (:meth:`release`),
-        with its number and whether it said hello.  No limit refuses it: it
-        is the server's already."""
+        with its number, whether it said hello and the lines its rate allows
+        at once there (it goes on from them: ``Rate.left``).  No limit
+        refuses it: it is the server's already."""
         if conn in self._connections:
             raise ProtocolError("internal_error", f"connection {conn} is here already")
-        self._add_connection(conn, address, hello=hello)
+        self._add_connection(conn, address, hello=hello, rate=rate)
 
-    def _add_connection(self, conn: int, address: str, *, hello: bool) -> None:
+    def _add_connection(self, conn: int, address: str, *, hello: bool,
+                        rate: float | None = None) -> None:  # fmt: skip
         now = self.clock()
-        rate = Rate(self.limits.lines_per_second, self.limits.burst, now)
-        self._connections[conn] = Connection(id=conn, address=address, rate=rate, hello=hello,
+        limits = self.limits
+        bucket = Rate(limits.lines_per_second, limits.burst, now, left=rate)
+        self._connections[conn] = Connection(id=conn, address=address, rate=bucket, hello=hello,
                                              opened=now, active=now)  # fmt: skip
         self._count_connections()
 
@@ -230,13 +233,13 @@ class Room(Lobby, Seats):
         A line of a connection that holds no table here and names another
         worker's table is not answered: :meth:`moving_to` says where it
         goes.  ``moved``: the line came here so (it is served here, whatever
-        it names)."""
+        it names, and not counted again against the rate)."""
         connection = self._connections.get(conn)
         if connection is None:
             return []
         mark = len(connection.out)  # (the reply goes before what the request caused)
         connection.active = now = self.clock()
-        if not connection.rate.take(now):
+        if not moved and not connection.rate.take(now):
             reply = encode(error_reply(_id_of(line), self._too_fast()))
         elif self.stalled is not None or (done := self._act_at_once(connection, line)) is None:
             message = answer(

@@ -103,7 +103,7 @@ class _Connection(asyncio.Protocol):
         moved, self.moved = self.moved, None
         if moved is not None:
             try:
-                room.adopt(moved.conn, moved.address, hello=moved.hello)
+                room.adopt(moved.conn, moved.address, hello=moved.hello, rate=moved.rate)
             except ProtocolError:
                 stream.abort()
                 return
@@ -234,7 +234,8 @@ class RoomServer:
             return
         part, skipping = client.lines.take_rest()
         moved = Moved(conn=client.id, address=connection.address, hello=connection.hello,
-                      lines=lines, part=part, skipping=skipping)  # fmt: skip
+                      rate=connection.rate.left(room.clock()), lines=lines, part=part,
+                      skipping=skipping)  # fmt: skip
         assert self._loop is not None
         self._send_on(client, worker, moved, self._loop.time() + _HANDOVER_SECONDS)
 
