@@ -2,7 +2,8 @@
 says no hello in time, or that plays and watches nothing and says nothing
 for long, is told ``idle`` and closed, so that silent connections cannot
 fill the server; one that plays a seat or watches a table may be silent
-as long as it likes."""
+as long as it likes.  The workers' shared count of wrong guesses is the
+one process's."""
 
 from __future__ import annotations
 
@@ -14,9 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rooms_helpers import Player, Server, served
 
 from holdem.rooms import Limits, Room, RoomClient
+from holdem.rooms.codes import Guesses, SharedGuesses
 
 
 def _idle(room: Room) -> dict[int, str]:
@@ -123,3 +127,21 @@ def test_holdem_serve_takes_the_limits_of_silence(tmp_path: Path) -> None:
         assert "nothing sent for 0.6 s" in told["error"]["message"]
     finally:
         server.stop()
+
+
+@settings(max_examples=200)
+@given(st.lists(st.tuples(st.sampled_from(["10.0.0.1", "10.0.0.2", "2001:db8::1",
+                                           "2001:db8::2", "2001:db9::1"]),
+                          st.floats(0, 30)), max_size=60))  # fmt: skip
+def test_the_workers_shared_count_of_guesses_is_the_one_of_a_process(
+    tries: list[tuple[str, float]],
+) -> None:
+    one, shared = Guesses(most=3, seconds=60), SharedGuesses(most=3, seconds=60, slots=4)
+    now = 1000.0
+    for address, later in tries:  # (each a wrong guess, when it may guess)
+        now += later
+        assert shared.allowed(address, now) == one.allowed(address, now)
+        assert shared.wait(address, now) == one.wait(address, now)
+        if one.allowed(address, now):
+            one.failed(address, now)
+            shared.failed(address, now)

@@ -218,6 +218,23 @@ def test_a_connection_handed_on_goes_on_with_its_rate(tmp_path: Path) -> None:
     assert sum("result" in hopper.ask("state", table=f"t{2 - k % 2}") for k in range(10)) == 5
 
 
+def test_a_connection_handed_on_is_refused_past_its_address_s_limit_there(
+    tmp_path: Path,
+) -> None:
+    rooms = _workers(tmp_path / "room.sqlite", limits=Limits(connections_per_address=2))
+    _cash(Client(rooms, 0), "Ann", public=True)
+    ben = Client(rooms, 1, address="10.0.0.7")
+    made = _cash(ben, "Ben", public=True)
+    assert made["table"] == "t2" and ben.moves == 0
+    Client(rooms, 1, address="10.0.0.7")  # (two from the address at worker 1)
+    hopper = Client(rooms, 0, address="10.0.0.7")  # (one at worker 0: room for it there)
+    with pytest.raises(ProtocolError, match="at most 2 connections from one address"):
+        hopper.ask("state", table="t2")  # (it cannot go to worker 1)
+    assert rooms[1].address(hopper.conn) is None
+    with pytest.raises(ProtocolError, match="at most 2 connections from one address"):
+        rooms[1].connect("10.0.0.7")
+
+
 def test_workers_numbers_are_checked() -> None:
     with pytest.raises(ValueError, match="a worker is 0 to workers - 1"):
         Room(worker=2, workers=2)

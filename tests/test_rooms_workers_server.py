@@ -297,3 +297,25 @@ def test_a_connection_that_hops_between_workers_keeps_its_rate(tmp_path: Path) -
         sock.close()
     finally:
         server.stop()
+
+
+def test_wrong_codes_are_counted_by_address_across_the_workers(tmp_path: Path) -> None:
+    server = Server(tmp_path / "room", "--workers", "2").start()
+    try:
+        codes = []
+        for k in (0, 1):  # (a connection at each worker, from one address)
+            sock = _accepted_by_other_worker(server.port, 1 - k)
+            text = "".join(json.dumps({"id": n, "type": "join", "code": f"ZZZZ-ZZZ{n + 2}",
+                                       "name": "M"}) + "\n" for n in range(6))  # fmt: skip
+            sock.sendall(text.encode())
+            data = b""
+            while data.count(b"\n") < 6:
+                chunk = sock.recv(1 << 16)
+                assert chunk, data
+                data += chunk
+            codes += [json.loads(line)["error"]["code"] for line in data.splitlines()]
+            sock.close()
+        # (the tenth wrong code in a minute refuses the address's guesses, at every worker)
+        assert codes == ["unknown_code"] * 10 + ["rate_limited"] * 2
+    finally:
+        server.stop()

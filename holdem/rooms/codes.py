@@ -28,6 +28,7 @@ __all__ = [
     "ALPHABET",
     "Guesses",
     "Rate",
+    "SharedGuesses",
     "Tally",
     "new_code",
     "new_token",
@@ -110,6 +111,106 @@ class Guesses:
 
 #: Addresses with failures kept before the old ones are forgotten.
 _MOST_ADDRESSES = 10_000
+
+
+class SharedGuesses:
+    """:class:`Guesses` that the worker processes of one server share
+    (``holdem serve --workers N``): an address is refused its guesses by
+    every worker once it failed ``most`` times in ``seconds`` at any of
+    them.  Made before the workers are forked (shared memory they inherit,
+    as :class:`Tally`), on a clock all of them share (``time.monotonic``).
+
+    Each address (an IPv6 one by its /64 network) has a slot of its last
+    ``most`` failures, found by a hash of it among a few next to each other;
+    an address with no recent failure gives its slot up, and when every slot
+    it may take holds recent ones, the one whose last failure is oldest is
+    forgotten (``slots`` of them: a guesser of more addresses than that at
+    once may be counted short).  Two workers writing one slot at the same
+    instant may lose a failure.
+
+    >>> guesses = SharedGuesses(most=2, seconds=60)
+    >>> guesses.failed("10.0.0.1", 0.0); guesses.allowed("10.0.0.1", 1.0)
+    True
+    >>> guesses.failed("10.0.0.1", 2.0); guesses.allowed("10.0.0.1", 3.0)
+    False
+    >>> guesses.wait("10.0.0.1", 3.0), guesses.allowed("10.0.0.2", 3.0)
+    (57.0, True)
+    """
+
+    def __init__(self, most: int = 10, seconds: float = 60.0, slots: int = 4096) -> None:
+        self.most, self.seconds, self.slots = most, seconds, slots
+        self._keys_memory = mmap.mmap(-1, 8 * slots)  # (anonymous, shared with children)
+        self._keys = memoryview(self._keys_memory).cast("q")
+        self._times_memory = mmap.mmap(-1, 8 * slots * most)
+        self._times = memoryview(self._times_memory).cast("d")
+        for at in range(slots * most):
+            self._times[at] = _NEVER
+
+    def allowed(self, address: str, now: float) -> bool:
+        """Whether the address may guess now."""
+        return len(self._recent(address, now)) < self.most
+
+    def failed(self, address: str, now: float) -> None:
+        """The address guessed wrong (its oldest failure kept gives way)."""
+        key = _key(address)
+        slot = self._find(key)
+        if slot is None:
+            slot = self._claim(key)
+        times, first = self._times, slot * self.most
+        oldest = min(range(first, first + self.most), key=times.__getitem__)
+        times[oldest] = now
+
+    def wait(self, address: str, now: float) -> float:
+        """Seconds until the address may guess again (0: now)."""
+        recent = self._recent(address, now)
+        if len(recent) < self.most:
+            return 0.0
+        return max(0.0, min(recent) + self.seconds - now)
+
+    def _recent(self, address: str, now: float) -> list[float]:
+        slot = self._find(_key(address))
+        if slot is None:
+            return []
+        first = slot * self.most
+        return [t for t in self._times[first : first + self.most] if t > now - self.seconds]
+
+    def _near(self, key: int) -> range:
+        start = key % self.slots
+        return range(start, start + min(_PROBES, self.slots))
+
+    def _find(self, key: int) -> int | None:
+        """The slot of an address's key (None: it has none)."""
+        for at in self._near(key):
+            slot = at % self.slots
+            if self._keys[slot] == key:
+                return slot
+        return None
+
+    def _claim(self, key: int) -> int:
+        """A slot for an address that has none: the one near it whose last
+        failure is oldest (one never used, or given up: else that address
+        is forgotten)."""
+        times, most = self._times, self.most
+        slots = [at % self.slots for at in self._near(key)]
+        latest = {s: max(times[s * most : (s + 1) * most]) for s in slots}
+        slot = min(slots, key=latest.__getitem__)
+        self._keys[slot] = key
+        for at in range(slot * most, (slot + 1) * most):
+            times[at] = _NEVER
+        return slot
+
+
+#: A failure that never was (the shared slots are filled with it).
+_NEVER = float("-inf")
+#: The slots an address may have, next to the one its hash names.
+_PROBES = 8
+
+
+def _key(address: str) -> int:
+    """An address's key in :class:`SharedGuesses`: a hash of its network,
+    the same in every process (never 0: an empty slot's)."""
+    digest = hashlib.blake2b(_network(address).encode("utf-8", "replace"), digest_size=8)
+    return int.from_bytes(digest.digest(), "little", signed=True) or 1
 
 
 def _network(address: str) -> str:

@@ -32,7 +32,7 @@ from ..protocol.messages import error_reply
 from ..protocol.tables import Message, ServedTable
 from ..protocol.texts import message_text
 from ..wire import Fields
-from .codes import Guesses, Tally, normal_code
+from .codes import Guesses, SharedGuesses, Tally, normal_code
 from .store import Store, passing, table_number
 
 __all__ = ["Core", "Limits", "Outgoing"]
@@ -162,6 +162,7 @@ class Core:
         workers: int = 1,
         generation: int = 0,
         tally: Tally | None = None,
+        guesses: SharedGuesses | None = None,
     ) -> None:
         if not 0 <= worker < workers or generation < 0:
             raise ConfigError(f"worker {worker} of {workers} (generation {generation}): "
@@ -198,7 +199,10 @@ class Core:
         #: the connections whose line is for another worker (it serves them
         #: from that line on; see Room.moving_to)
         self._moving: dict[int, int] = {}
-        self._guesses = Guesses(self.limits.guesses, self.limits.guess_seconds)
+        # (the wrong codes and tokens of every worker, when they are several)
+        self._guesses: Guesses | SharedGuesses = guesses or Guesses(
+            self.limits.guesses, self.limits.guess_seconds
+        )
         # when each table has work for tick() (a heap: a table's earliest time
         # noted, which is checked when it comes and put off if it moved later;
         # one entry or so a table, not one a decision),

@@ -50,7 +50,7 @@ from ..protocol.messages import (
     request_id,
 )
 from ..wire import Fields
-from .codes import Rate, Tally, normal_code, token_hash
+from .codes import Rate, SharedGuesses, Tally, normal_code, token_hash
 from .core import Connection, Limits, Outgoing
 from .lobby import Lobby
 from .seats import Seats
@@ -91,6 +91,7 @@ class Room(Lobby, Seats):
     store shared with the other workers); ``generation``: how many times
     this worker was started before (its connections' numbers stay new);
     ``tally``: the connections every worker holds (the server's limit);
+    ``guesses``: the wrong codes and tokens of every worker, by address;
     ``log``: takes a line for each failure of the store, and each recovery
     (the server's stderr)."""
 
@@ -105,9 +106,10 @@ class Room(Lobby, Seats):
         workers: int = 1,
         generation: int = 0,
         tally: Tally | None = None,
+        guesses: SharedGuesses | None = None,
         log: Callable[[str], object] | None = None,
     ) -> None:
-        super().__init__(store, limits, seed, clock, worker, workers, generation, tally)
+        super().__init__(store, limits, seed, clock, worker, workers, generation, tally, guesses)
         if log is not None:
             self.log = log
         self._count_connections()
@@ -126,12 +128,7 @@ class Room(Lobby, Seats):
                 "too_many_connections",
                 f"this server takes {limits.connections} connections at once",
             )
-        mine = sum(1 for c in self._connections.values() if c.address == address)
-        if mine >= limits.connections_per_address:
-            raise ProtocolError(
-                "too_many_connections",
-                f"at most {limits.connections_per_address} connections from one address",
-            )
+        self._room_for(address)
         ident = self._next_connection
         self._next_connection += self.workers
         self._add_connection(ident, address, hello=False)
@@ -140,11 +137,22 @@ class Room(Lobby, Seats):
     def adopt(self, conn: int, address: str, *, hello: bool, rate: float) -> None:
         """A connection another worker of the server sent on (:meth:`release`),
         with its number, whether it said hello and the lines its rate allows
-        at once there (it goes on from them: ``Rate.left``).  No limit
-        refuses it: it is the server's already."""
+        at once there (it goes on from them: ``Rate.left``).  The server's
+        limit does not refuse it (it counts there already), but its
+        address's does, as here it counts (else an address could heap its
+        connections up at one worker, sent on one at a time)."""
         if conn in self._connections:
             raise ProtocolError("internal_error", f"connection {conn} is here already")
+        self._room_for(address)
         self._add_connection(conn, address, hello=hello, rate=rate)
+
+    def _room_for(self, address: str) -> None:
+        """Refuses a connection from an address that holds its limit here."""
+        most = self.limits.connections_per_address
+        if sum(1 for c in self._connections.values() if c.address == address) >= most:
+            raise ProtocolError(
+                "too_many_connections", f"at most {most} connections from one address"
+            )
 
     def _add_connection(self, conn: int, address: str, *, hello: bool,
                         rate: float | None = None) -> None:  # fmt: skip

@@ -104,8 +104,9 @@ class _Connection(asyncio.Protocol):
         if moved is not None:
             try:
                 room.adopt(moved.conn, moved.address, hello=moved.hello, rate=moved.rate)
-            except ProtocolError:
-                stream.abort()
+            except ProtocolError as exc:  # (its address holds its limit here)
+                stream.write((room.refuse(exc) + "\n").encode("ascii"))
+                stream.close()
                 return
             self.id = moved.conn
             self.server.connections[self.id] = self

@@ -4,6 +4,8 @@ busy server shares its tables out between worker processes.
 
 This process, the *supervisor*, makes the store ready (created, migrated),
 listens on the port, makes each worker's inbox (:mod:`~holdem.rooms.handover`)
+and the counts they share (their connections, :class:`~holdem.rooms.codes.Tally`;
+each address's wrong codes and tokens, :class:`~holdem.rooms.codes.SharedGuesses`),
 and forks the workers.  Each is a whole room server (a
 :class:`~holdem.rooms.room.Room` on its own connection to the one SQLite
 file, and a :class:`~holdem.rooms.server.RoomServer` on the listening
@@ -32,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ListenError
-from .codes import Tally
+from .codes import SharedGuesses, Tally
 from .core import Limits
 from .handover import Channels, channels_for
 from .room import Room
@@ -141,6 +143,7 @@ class _Supervisor:
         self.log = log or (lambda line: None)
         self.channels = channels_for(count)
         self.tally = Tally(count)
+        self.guesses = SharedGuesses(limits.guesses, limits.guess_seconds)
         self.workers = [_Worker(k) for k in range(count)]
         self.notes_in, self.notes_out = os.pipe()  # (the workers' lines: ready, failed)
         self.wake_in, self.wake_out = os.pipe()  # (a signal arrived)
@@ -327,7 +330,7 @@ class _Supervisor:
             return 1
         try:
             room = Room(store, limits=self.limits, worker=k, workers=len(self.workers),
-                        generation=worker.generation, tally=self.tally,
+                        generation=worker.generation, tally=self.tally, guesses=self.guesses,
                         log=lambda line: self.log(f"worker {k}: {line}"))  # fmt: skip
             tune_collector()
             asyncio.run(self._serve(room, channels, k, parent))
