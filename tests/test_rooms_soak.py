@@ -45,11 +45,13 @@ class Seat:
         self.action: dict[str, Any] | None = None  # (the last, sent again when refused)
         self.again = 0.0
         self.out = False  # (busted, or the game over: the seat is nobody's now)
+        self.seat: int | None = None
 
     def pump(self, rng: random.Random) -> None:
         """Reads what came and answers its turns (check or call, now and then a
         raise), without waiting for the replies; an act the server could not
-        store then is sent again a little later, as a player would."""
+        store then, or took too fast, is sent again a little later, as a
+        player would."""
         try:
             messages = self.client.poll(0)
         except ConnectionError:
@@ -57,9 +59,12 @@ class Seat:
         for message in messages:
             event = message.get("event")
             if event == "hand_ended" and message["table"] == self.table:
-                self.told[message["hand"]] = dict(zip(message["seats"], message["stacks"],
-                                                      strict=True))  # fmt: skip
+                stacks = dict(zip(message["seats"], message["stacks"], strict=True))
+                self.told[message["hand"]] = stacks
                 self.action = None
+                self.out = self.out or stacks.get(self.seat) == 0
+            elif event == "seated":
+                self.seat = message["seat"]
             elif event == "turn":
                 legal = message["view"]["legal"]
                 self.action = {"kind": "check" if legal["check"] else "call"}
@@ -68,7 +73,7 @@ class Seat:
                 self._act()
             elif event in ("table_finished", "table_closed"):
                 self.out = True
-            elif message.get("error", {}).get("code") == "store_unavailable":
+            elif message.get("error", {}).get("code") in ("store_unavailable", "rate_limited"):
                 self.again = time.monotonic() + 0.3
         if self.again and time.monotonic() > self.again:
             self.again = 0.0
@@ -80,9 +85,12 @@ class Seat:
                 self.client.send("act", table=self.table, action=self.action)
 
     def come_back(self, server: Server) -> None:
-        """A new connection to the server, taking the seat up with the token."""
+        """A new connection to the server, taking the seat up with the token
+        (a seat busted is not: its token no longer gives it)."""
         with contextlib.suppress(OSError):
             self.client.close()
+        if self.out:
+            return
         self.client = server.client(self.name)
         try:
             self.token = self.client.request("resume", token=self.token)["token"]
