@@ -20,7 +20,7 @@ from holdem import ActionKind, Decision, LegalActions, PlayerView, evaluate
 from holdem.bots import BOTS, make_bot
 from holdem.config import Structure
 from holdem.histories import PhhWriter, PokerStarsWriter, date_fields, record
-from holdem.protocol.programs import PREFIX, Program, parse_command
+from holdem.protocol.programs import PREFIX, Program, parse_command, stop
 from holdem.table import (
     ActionTaken,
     CashGame,
@@ -506,15 +506,15 @@ def _deciders(
     budget: float,
 ) -> dict[int, Decide]:
     """The bots by seat (from 1); a program's stderr goes to ``logs-seatN.log``
-    beside the histories, and it is stopped when ``files`` close."""
+    beside the histories, and the programs are stopped when ``files`` close."""
     deciders: dict[int, Decide] = {}
+    files.callback(stop, session.programs.values())  # (all at once: one grace for all)
     for seat, (level, bot_seed) in enumerate(zip(levels, seeds, strict=True), 1):
         if not level.startswith(PREFIX):
             deciders[seat] = make_bot(level, seed=bot_seed)
             continue
         log = logs.with_name(f"{logs.name}-seat{seat + 1}.log")
         program = Program(level, budget=budget, log=log, name=names[seat - 1])
-        files.callback(program.close)
         session.programs[seat] = program
         deciders[seat] = program
     return deciders

@@ -56,7 +56,7 @@ from .histories.model import HandHistory
 from .histories.parallel import MAX_JOBS, _ignore_interrupts
 from .histories.phh import write_phh
 from .histories.playback import record
-from .protocol.programs import PREFIX, Program, parse_command, share_cpu
+from .protocol.programs import PREFIX, Program, parse_command, share_cpu, stop
 from .table import Decide, Schedule, Tournament
 
 __all__ = ["PlaceResult", "SeatResult", "SimulationResult", "simulate"]
@@ -633,8 +633,8 @@ class _Players:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        stop(self.programs.values())  # (all at once: one grace for all)
         for (seat, _), program in sorted(self.programs.items()):
-            program.close()
             if program.failure is not None:
                 self.tallies[seat].failures.append(program.failure)
 
