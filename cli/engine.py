@@ -18,6 +18,8 @@ from holdem.errors import ProtocolError
 from holdem.protocol import Engine, encode
 from holdem.protocol.messages import MAX_LINE, Lines, error_reply
 
+from .signals import Terminated, sigterm_as_ctrl_c
+
 __all__ = ["engine_command", "serve_stdio"]
 
 _TOO_LONG = ProtocolError("line_too_long", f"a line longer than {MAX_LINE:,} bytes")
@@ -108,20 +110,27 @@ async def serve_tcp(host: str, port: int, ready: Any = None) -> None:
     server = await asyncio.start_server(client, host, port, limit=MAX_LINE)
     ticking = asyncio.create_task(timers())
     stop = asyncio.Event()
+    stopped_by: list[int] = []
     loop = asyncio.get_running_loop()
+
+    def stop_by(signum: int) -> None:
+        stopped_by.append(signum)
+        stop.set()
+
     with contextlib.suppress(NotImplementedError):  # (Windows: Ctrl-C raises as usual)
-        loop.add_signal_handler(signal.SIGINT, stop.set)
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop_by, signum)
     if ready is not None:
         ready(server.sockets[0].getsockname()[1])
     try:
         await stop.wait()
-    finally:  # Ctrl-C: the clients are closed, then the command says it was interrupted
+    finally:  # Ctrl-C, SIGTERM: the clients are closed, then the command says why it stops
         ticking.cancel()
         server.close()
         for writer in list(writers.values()):
             writer.close()
         await server.wait_closed()
-    raise KeyboardInterrupt
+    raise Terminated if stopped_by[:1] == [signal.SIGTERM] else KeyboardInterrupt
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -146,6 +155,7 @@ See docs/protocol.md for every request, event and error code.
 @click.option("--listen", metavar="HOST:PORT",
               help="Serve on a TCP port instead of stdin and stdout (port 0: any free port, "
               "printed on stderr).")  # fmt: skip
+@sigterm_as_ctrl_c
 def engine_command(listen: str | None) -> None:
     """Serves the JSON-lines protocol: one JSON request a line in, replies and
     events out, one JSON object a line. Malformed input gets an error reply

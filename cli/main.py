@@ -5,6 +5,8 @@ Whatever goes wrong ends as one line on stderr, never a traceback:
 - bad input (a :class:`~holdem.errors.HoldemError`, a usage error such as
   ``--trials 0``): ``holdem CMD: error: ...`` and exit status 2;
 - Ctrl-C: ``holdem CMD: interrupted`` and exit status 130 (128 + SIGINT);
+  SIGTERM to ``engine``, ``simulate`` or ``play``: the same way out,
+  ``holdem CMD: terminated`` and exit status 143 (128 + SIGTERM; ``signals``);
 - output that cannot be written (a full disk): exit status 2; a closed pipe
   (``holdem validate ... | head``) ends the command quietly.
 
@@ -32,6 +34,7 @@ from .join import join_command
 from .play import play_command
 from .range import range_command
 from .serve import serve_command
+from .signals import EXIT_TERMINATED, Terminated
 from .simulate import simulate_command
 from .validate import validate_command
 
@@ -80,9 +83,13 @@ class HoldemGroup(click.Group):
             if isinstance(exc, click.UsageError) and ctx is not None:
                 message += f" (see '{ctx.command_path} --help')"
             _fail(where, message, exc.exit_code)
-        except (click.Abort, KeyboardInterrupt):
-            click.echo(f"{self.command_path}: interrupted", err=True)
-            code = EXIT_INTERRUPTED
+        except (click.Abort, KeyboardInterrupt) as exc:
+            if isinstance(exc, Terminated) or isinstance(exc.__cause__, Terminated):
+                click.echo(f"{self.command_path}: terminated", err=True)  # (click's Abort from it)
+                code = EXIT_TERMINATED
+            else:
+                click.echo(f"{self.command_path}: interrupted", err=True)
+                code = EXIT_INTERRUPTED
         except OSError as exc:
             if exc.errno == errno.EPIPE:  # the reader went away: stop quietly
                 _silence_stdout()
@@ -153,7 +160,8 @@ def main() -> None:
 
     \b
     Exit status: 0 done, 1 problems found (validate, convert), 2 bad input
-    or usage, 130 interrupted. Errors are one line on stderr.
+    or usage, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM: engine,
+    simulate, play). Errors are one line on stderr.
     Run 'holdem COMMAND --help' for the options of each command.
     """
 

@@ -41,6 +41,7 @@ import math
 import multiprocessing
 import operator
 import random
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -459,12 +460,22 @@ _worker = 0
 
 
 def _start_worker(counter: Any) -> None:
-    """A worker begins: it leaves Ctrl-C to the caller and takes its number."""
+    """A worker begins: it leaves Ctrl-C to the caller, ends on SIGTERM (the
+    caller stopping the match, or the system), and takes its number."""
     global _worker
     _ignore_interrupts()
+    signal.signal(signal.SIGTERM, _end_worker)
     with counter.get_lock():
         _worker = counter.value
         counter.value += 1
+
+
+def _end_worker(signum: int, frame: object) -> None:
+    """SIGTERM in a worker: it leaves quietly, the programs it plays with
+    stopped on the way out (``_Players``), also from the middle of a hand
+    (a second SIGTERM, the pool's own, does not cut the way out short)."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise SystemExit(128 + signum)
 
 
 def _failed(what: str, start: int, end: int, exc: Exception) -> SimulationError:

@@ -184,3 +184,66 @@ def test_closing_a_program_ends_what_it_started_and_what_ignores_sigterm(
         started = recorded(daemon, 2) + recorded(stubborn, 1)
         assert all(running(pid) for pid in started)
     assert gone(started, seconds=0.5) == []  # (ended by the close itself)
+
+
+# ---------------------------------------------------------------- SIGTERM
+
+
+def terminated(
+    args: list[str], pids: Path, count: int, *, group: bool = False
+) -> tuple[str, list[int]]:
+    """Starts ``holdem ARGS`` (its input a pipe left open), waits until its
+    programs wrote ``count`` pids to ``pids``, sends it SIGTERM (``group``:
+    to every process of its group, as a service manager does) and checks that
+    it stops within 10 s with status 143: its last line on stderr, and every
+    pid its programs wrote."""
+    child = subprocess.Popen([sys.executable, "-m", "holdem", *args], stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             start_new_session=True)  # fmt: skip
+    try:
+        recorded(pids, count)
+        time.sleep(0.3)  # (playing: a hand or so under way)
+        assert child.poll() is None, "ended before it could be terminated"
+        if group:
+            os.killpg(child.pid, signal.SIGTERM)
+        else:
+            os.kill(child.pid, signal.SIGTERM)
+        sent = time.monotonic()
+        _, err = child.communicate(timeout=10)
+        assert time.monotonic() - sent < 10
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+    assert child.returncode == 143, (child.returncode, err)
+    return err.decode().strip().splitlines()[-1], recorded(pids, count)
+
+
+@pytest.mark.parametrize(("jobs", "group"), [(1, False), (2, False), (2, True)])
+def test_sigterm_stops_a_simulation_its_workers_and_every_program_they_started(
+    abuser: Path, tmp_path: Path, jobs: int, group: bool
+) -> None:
+    daemon, stubborn = tmp_path / "daemon", tmp_path / "stubborn"
+    seats = (f"cmd:{sys.executable} {abuser} daemon {daemon},"
+             f"cmd:{sys.executable} {abuser} stubborn {stubborn},easy")  # fmt: skip
+    args = ["simulate", "--seats", seats, "--hands", "100000", "--seed", "1",
+            "--jobs", str(jobs)]  # fmt: skip
+    line, started = terminated(args, daemon, 2 * jobs, group=group)
+    assert line == "holdem simulate: terminated"
+    started += recorded(stubborn, jobs)
+    assert gone(started) == []
+
+
+def test_sigterm_stops_play_and_its_programs_keeping_the_hands(
+    abuser: Path, tmp_path: Path
+) -> None:
+    daemon, stubborn = tmp_path / "daemon", tmp_path / "stubborn"
+    bots = (f"cmd:{sys.executable} {abuser} daemon {daemon},"
+            f"cmd:{sys.executable} {abuser} stubborn {stubborn}")  # fmt: skip
+    args = ["play", "--game", "cash", "--seats", "3", "--speed", "0", "--seed", "1",
+            "--bots", bots, "--histories", str(tmp_path / "hands")]  # fmt: skip
+    line, started = terminated(args, daemon, 2)
+    assert line == "holdem play: terminated"
+    started += recorded(stubborn, 1)
+    assert gone(started) == []
+    assert list((tmp_path / "hands").glob("*.phhs"))  # (the file of the hands, if none ended)

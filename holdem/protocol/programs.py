@@ -407,26 +407,31 @@ def stop(programs: Iterable[Program]) -> None:
     group running); :data:`GRACE` seconds after that, SIGKILL to what is
     left.  A process that made a session of its own (``setsid``) is no
     longer of the group, and is not stopped.  Stopping a program again does
-    nothing."""
+    nothing; one whose stopping is cut short (Ctrl-C, SIGTERM) is killed."""
     running = [p for p in programs if p.process is not None]
-    for program in running:
-        program._hang_up()
-    end = time.monotonic() + GRACE
-    for program in running:  # (each program given until the end to leave)
-        assert program.process is not None
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            program.process.wait(max(0.0, end - time.monotonic()))
-    for program in running:  # (a group left empty is told nothing)
-        program._signal()
-    left = [p for p in running if p._running()]
-    end = time.monotonic() + GRACE
-    while left and time.monotonic() < end:
-        time.sleep(0.01)
-        left = [p for p in left if p._running()]
-    for program in left:
-        program._signal(kill=True)
-    for program in running:
-        program._release()
+    try:
+        for program in running:
+            program._hang_up()
+        end = time.monotonic() + GRACE
+        for program in running:  # (each program given until the end to leave)
+            assert program.process is not None
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                program.process.wait(max(0.0, end - time.monotonic()))
+        for program in running:  # (a group left empty is told nothing)
+            program._signal()
+        left = [p for p in running if p._running()]
+        end = time.monotonic() + GRACE
+        while left and time.monotonic() < end:
+            time.sleep(0.01)
+            left = [p for p in left if p._running()]
+    except BaseException:
+        left = running  # (no time for graces: the way out goes on at once)
+        raise
+    finally:
+        for program in left:
+            program._signal(kill=True)
+        for program in running:
+            program._release()
 
 
 def _group_runs(group: int) -> bool:
