@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime
 import os
 import random
-import secrets
 import select
 import sys
 import time
@@ -20,7 +19,7 @@ from holdem import ActionKind, Decision, LegalActions, PlayerView, evaluate
 from holdem.bots import BOTS, make_bot
 from holdem.config import Structure
 from holdem.histories import PhhWriter, PokerStarsWriter, date_fields, record
-from holdem.protocol.programs import PREFIX, Program, parse_command, stop
+from holdem.protocol.programs import PREFIX, Program, parse_command, secret_seed, stop
 from holdem.table import (
     ActionTaken,
     CashGame,
@@ -361,7 +360,8 @@ r 900 (raise to 900), a (all in), help, or quit. See docs/play.md.
               metavar="SECONDS", help="Pause after each bot action (0: no pause).")  # fmt: skip
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the cards and bots (printed; the same seed, the same "
-              "deals).")  # fmt: skip
+              "deals; default: a secret one). With cmd: programs, for trusted ones only: "
+              "a program can read it from this command line.")  # fmt: skip
 @click.option("--name", default="Hero", show_default=True, help="Your name in the hand histories.")
 @click.option("--histories", type=click.Path(file_okay=False), default="holdem-hands",
               show_default=True, metavar="DIR",
@@ -400,9 +400,10 @@ def play_command(
                                "a tournament's blinds follow --schedule")  # fmt: skip
     if not tournament and schedule is not None:
         raise click.UsageError("--schedule is for tournaments; a cash game has --blinds")
-    seed = secrets.randbelow(10**9) if seed is None else seed
+    seed = secret_seed() if seed is None else seed
     rng = random.Random(seed)
     levels = _levels(bots, seats - 1, rng)
+    programs = any(level.startswith(PREFIX) for level in levels)
     names = [n for n in NAMES if n.lower() != name.lower()][: seats - 1]
     turn = (
         TurnTimer(TimerRules(seconds=timer, time_bank=time_bank, free_seat_after=None))
@@ -424,9 +425,12 @@ def play_command(
     session = Session(table, 0, name, screen, Console(), speed, turn)
     what = "a freezeout" if tournament else f"a cash game at {blinds}"
     betting = Structure(structure).value.replace("_", " ")
-    screen.say(f"holdem play: {what}, {seats} seats, {betting}, seed {seed}", bold=True)
+    # with programs at the table, the seed is told once the game is over, and is
+    # not in the files' names: nothing a program could read tells it meanwhile
+    told = "seed told at the end" if programs else f"seed {seed}"
+    screen.say(f"holdem play: {what}, {seats} seats, {betting}, {told}", bold=True)
     screen.say("Type help at your turn for the commands.")
-    stem = f"play-{started:%Y%m%d-%H%M%S}-seed{seed}"
+    stem = f"play-{started:%Y%m%d-%H%M%S}" + ("" if programs else f"-seed{seed}")
     with ExitStack() as files:
         # (PHH has no pot-limit hold'em: those hands are kept as PokerStars text)
         phh = Structure(structure) is not Structure.POT_LIMIT
@@ -446,6 +450,8 @@ def play_command(
             if saved.count:
                 where = " and ".join(str(p) for p in saved.files)
                 screen.say(f"{saved.count} hand{'s' * (saved.count != 1)} saved to {where}")
+            if programs:
+                screen.say(f"The seed of this game: {seed}")
 
 
 def _new_tournament(

@@ -5,6 +5,7 @@ program can learn the seed of the deal."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from holdem.bots import make_bot
-from holdem.protocol.programs import Program
+from holdem.protocol.programs import ENVIRONMENT, Program
 from holdem.table import CashGame
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc; process groups")
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc; pr
 #: orphan: starts a process that keeps its output open, and exits at once;
 #: daemon: starts such a process, which ignores SIGTERM, and plays (calls);
 #: stubborn: ignores SIGTERM and the end of its input, and plays.
-ABUSER = r'''
+ABUSER = r"""
 import json, os, signal, subprocess, sys, time
 
 how, pids = sys.argv[1], sys.argv[2]
@@ -57,7 +58,7 @@ for line in sys.stdin:
     print(json.dumps({"id": turn["id"], "action": {"kind": kind}}), flush=True)
 if how == "stubborn":
     time.sleep(1000)
-'''
+"""
 
 
 @pytest.fixture
@@ -247,3 +248,101 @@ def test_sigterm_stops_play_and_its_programs_keeping_the_hands(
     started += recorded(stubborn, 1)
     assert gone(started) == []
     assert list((tmp_path / "hands").glob("*.phhs"))  # (the file of the hands, if none ended)
+
+
+# ---------------------------------------------------------------- the seed
+
+#: A bot program that looks for the seed of the deal wherever a process of
+#: its user can: its arguments and environment, its caller's command line,
+#: environment, open files and folder; it writes what it saw to the file its
+#: first argument names, then calls.
+SPY = r"""
+import json, os, sys
+
+parent = os.getppid()
+
+def read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+    except OSError as exc:
+        return f"({exc})"
+
+def links(folder):
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    seen = []
+    for name in names:
+        try:
+            seen.append(os.readlink(os.path.join(folder, name)))
+        except OSError:
+            pass
+    return seen
+
+seen = {
+    "argv": sys.argv, "environ": dict(os.environ),
+    "parent_cmdline": read(f"/proc/{parent}/cmdline"),
+    "parent_environ": read(f"/proc/{parent}/environ"),
+    "own_files": links("/proc/self/fd"), "parent_files": links(f"/proc/{parent}/fd"),
+    "parent_folder": [os.path.join(d, f) for d, _, fs in os.walk(f"/proc/{parent}/cwd")
+                      for f in fs],
+}
+with open(sys.argv[1], "w") as out:
+    json.dump(seen, out)
+for line in sys.stdin:
+    turn = json.loads(line)
+    if turn.get("event") == "turn":
+        kind = "check" if turn["view"]["legal"]["check"] else "call"
+        print(json.dumps({"id": turn["id"], "action": {"kind": kind}}), flush=True)
+"""
+
+
+def spied(tmp_path: Path, command: list[str]) -> tuple[str, dict[str, object]]:
+    """Runs ``holdem COMMAND`` (a SPY seat in it, written ``{spy}``) in
+    ``tmp_path`` with a secret of its own in its environment: its stdout,
+    and what the spy saw."""
+    spy, seen = tmp_path / "spy.py", tmp_path / "seen.json"
+    spy.write_text(SPY, encoding="utf-8")
+    seat = f"cmd:{sys.executable} {spy} {seen}"
+    done = subprocess.run(
+        [sys.executable, "-m", "holdem", *(arg.replace("{spy}", seat) for arg in command)],
+        input=b"c\n" * 100, capture_output=True, cwd=tmp_path, timeout=60,
+        env={**os.environ, "HOLDEM_TEST_SECRET": "kept from the programs"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout.decode(), json.loads(seen.read_text())
+
+
+def test_a_simulation_without_a_seed_draws_a_secret_one_no_program_sees(tmp_path: Path) -> None:
+    out, seen = spied(tmp_path, ["simulate", "--seats", "{spy},easy", "--hands", "3", "--json",
+                                 "--histories", "hands", "--logs", "logs"])  # fmt: skip
+    seed = json.loads(out)["seed"]
+    assert seed > 2**32  # (drawn from many: not to be found by trying)
+    assert str(seed) not in json.dumps(seen)
+    assert {n for n in seen["environ"] if not n.startswith("LC_")} <= set(ENVIRONMENT)
+    assert "HOLDEM_TEST_SECRET" not in seen["environ"]  # (given a few variables, no more)
+
+
+def test_play_with_programs_tells_the_seed_only_at_the_end(tmp_path: Path) -> None:
+    import re
+
+    out, seen = spied(tmp_path, ["play", "--game", "cash", "--seats", "2", "--hands", "2",
+                                 "--speed", "0", "--bots", "{spy}",
+                                 "--histories", "hands"])  # fmt: skip
+    (seed,) = set(re.findall(r"seed (?:of this game: )?(\d+)", out))
+    assert seed not in json.dumps(seen)  # (not in the names of the files either)
+    assert any(name.endswith(".phhs") for name in seen["parent_folder"])  # (it looked there)
+    assert "HOLDEM_TEST_SECRET" not in seen["environ"]  # (given a few variables, no more)
+    lines = out.splitlines()
+    assert lines[0].endswith("seed told at the end") and lines[-1].endswith(f": {seed}")
+    assert int(seed) > 2**32  # (drawn from many: not to be found by trying)
+
+
+def test_a_secret_seed_is_given_with_the_result_and_plays_the_run_again() -> None:
+    from holdem import simulate
+
+    first, second = (simulate(["easy", "random"], hands=120) for _ in range(2))
+    assert first.seed != second.seed and first != second
+    assert simulate(["easy", "random"], hands=120, seed=first.seed) == first

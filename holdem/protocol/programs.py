@@ -14,8 +14,11 @@ Its stderr goes to a log file of the caller's choosing.
 
 Whatever it writes, a decision takes at most its seconds, and a program that
 exits is seen to, even when a process it started holds its output open.  It
-runs in a process group of its own; when it is closed (:func:`stop`) that
-group is ended, the processes it left behind with it.
+runs in a process group of its own, with an environment of a few named
+variables (:data:`ENVIRONMENT`: nothing else of the engine's); when it is
+closed (:func:`stop`) that group is ended, the processes it left behind
+with it.  Deals that programs play are seeded with :func:`secret_seed`
+unless the caller asks for a seed.
 
 >>> import sys
 >>> from holdem import Hand, HandConfig
@@ -41,6 +44,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import select
 import shlex
 import signal
@@ -57,13 +61,24 @@ from ..views import PlayerView
 from .messages import VERSION, Lines, encode
 from .texts import view_text
 
-__all__ = ["Program", "parse_command", "share_cpu", "stop"]
+__all__ = [
+    "ENVIRONMENT", "Program", "environment", "parse_command", "secret_seed", "share_cpu", "stop",
+]  # fmt: skip
 
 #: What a seat given as ``cmd:...`` starts with.
 PREFIX = "cmd:"
 #: Seconds a program has to leave once its input is closed, before its process
 #: group is sent SIGTERM; and then before it is sent SIGKILL.
 GRACE = 1.0
+#: The variables of the engine's environment a program is given (with those
+#: whose names begin ``LC_``, its language settings); nothing else of it
+#: reaches the program.
+ENVIRONMENT = (
+    "PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "PYTHONPATH",
+    "SYSTEMROOT", "PATHEXT", "COMSPEC", "TEMP", "TMP", "USERPROFILE",
+)  # fmt: skip
+#: Bits of a seed drawn by :func:`secret_seed`.
+SEED_BITS = 53
 #: Seconds between looks at whether a program has exited, where the system
 #: cannot say so at once (no ``os.pidfd_open``).
 EXIT_POLL = 0.05
@@ -100,6 +115,25 @@ def share_cpu(index: int = 0) -> Iterator[int | None]:
         yield cpu
     finally:
         os.sched_setaffinity(0, allowed)
+
+
+def environment() -> dict[str, str]:
+    """The environment a program starts with: this process's variables named
+    in :data:`ENVIRONMENT` or beginning ``LC_``, and no other."""
+    return {
+        name: value
+        for name, value in os.environ.items()
+        if name in ENVIRONMENT or name.startswith("LC_")
+    }
+
+
+def secret_seed() -> int:
+    """A seed for deals that programs play, drawn from the system's secrets
+    (:data:`SEED_BITS` bits: too many to try one by one, and a whole number
+    that every JSON reader keeps exactly).  Tell it only where no program
+    reads it while it plays: not on a command line, in an environment or
+    in the name of a file it could see."""
+    return secrets.randbits(SEED_BITS)
 
 
 def parse_command(text: str) -> list[str]:
@@ -163,6 +197,7 @@ class Program:
                 stdout=subprocess.PIPE,
                 bufsize=0,
                 stderr=self._log if self._log is not None else subprocess.DEVNULL,
+                env=environment(),
                 start_new_session=True,  # (its own process group: stop ends what it started)
             )
         except OSError as exc:
