@@ -22,7 +22,7 @@ from holdem.protocol.engine import MAX_TABLES
 from holdem.protocol.messages import MAX_LINE, Lines, error_reply
 from holdem.rooms.server import SOCKET_BUFFER
 
-from .signals import Terminated, sigterm_as_ctrl_c
+from .signals import STOPS, Terminated, stopped_as_ctrl_c
 
 __all__ = ["engine_command", "serve_stdio"]
 
@@ -157,7 +157,7 @@ async def serve_tcp(
         stop.set()
 
     with contextlib.suppress(NotImplementedError):  # (Windows: Ctrl-C raises as usual)
-        for signum in (signal.SIGINT, signal.SIGTERM):
+        for signum in (signal.SIGINT, *STOPS):
             loop.add_signal_handler(signum, stop_by, signum)
     if ready is not None:
         ready(server.sockets[0].getsockname()[1])
@@ -169,7 +169,9 @@ async def serve_tcp(
         for writer in list(writers.values()):
             writer.close()
         await server.wait_closed()
-    raise Terminated if stopped_by[:1] == [signal.SIGTERM] else KeyboardInterrupt
+    if stopped_by and stopped_by[0] in STOPS:
+        raise Terminated(stopped_by[0])
+    raise KeyboardInterrupt
 
 
 def _drop(writer: asyncio.StreamWriter) -> None:
@@ -211,7 +213,7 @@ See docs/protocol.md for every request, event and error code.
 @click.option("--max-tables", type=click.IntRange(min=1), default=MAX_TABLES, show_default=True,
               metavar="N", help="Tables the engine holds at once (those a client made close "
               "when it leaves).")  # fmt: skip
-@sigterm_as_ctrl_c
+@stopped_as_ctrl_c
 def engine_command(listen: str | None, max_queue: int | None, max_tables: int) -> None:
     """Serves the JSON-lines protocol: one JSON request a line in, replies and
     events out, one JSON object a line. Malformed input gets an error reply

@@ -5,8 +5,9 @@ Whatever goes wrong ends as one line on stderr, never a traceback:
 - bad input (a :class:`~holdem.errors.HoldemError`, a usage error such as
   ``--trials 0``): ``holdem CMD: error: ...`` and exit status 2;
 - Ctrl-C: ``holdem CMD: interrupted`` and exit status 130 (128 + SIGINT);
-  SIGTERM to ``engine``, ``simulate`` or ``play``: the same way out,
-  ``holdem CMD: terminated`` and exit status 143 (128 + SIGTERM; ``signals``);
+  SIGTERM (SIGHUP) to ``engine``, ``simulate`` or ``play``: the same way out,
+  ``holdem CMD: terminated`` (``hung up``) and exit status 143 (129), 128 +
+  the signal's number (``signals``);
 - output that cannot be written (a full disk): exit status 2; a closed pipe
   (``holdem validate ... | head``) ends the command quietly.
 
@@ -34,7 +35,7 @@ from .join import join_command
 from .play import play_command
 from .range import range_command
 from .serve import serve_command
-from .signals import EXIT_TERMINATED, Terminated
+from .signals import Terminated
 from .simulate import simulate_command
 from .validate import validate_command
 
@@ -84,9 +85,10 @@ class HoldemGroup(click.Group):
                 message += f" (see '{ctx.command_path} --help')"
             _fail(where, message, exc.exit_code)
         except (click.Abort, KeyboardInterrupt) as exc:
-            if isinstance(exc, Terminated) or isinstance(exc.__cause__, Terminated):
-                click.echo(f"{self.command_path}: terminated", err=True)  # (click's Abort from it)
-                code = EXIT_TERMINATED
+            stop = exc if isinstance(exc, Terminated) else exc.__cause__  # (click's Abort: from it)
+            if isinstance(stop, Terminated):
+                click.echo(f"{self.command_path}: {stop.says}", err=True)
+                code = stop.status
             else:
                 click.echo(f"{self.command_path}: interrupted", err=True)
                 code = EXIT_INTERRUPTED
@@ -160,8 +162,8 @@ def main() -> None:
 
     \b
     Exit status: 0 done, 1 problems found (validate, convert), 2 bad input
-    or usage, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM: engine,
-    simulate, play). Errors are one line on stderr.
+    or usage, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM; 129 SIGHUP:
+    engine, simulate, play). Errors are one line on stderr.
     Run 'holdem COMMAND --help' for the options of each command.
     """
 

@@ -38,7 +38,7 @@ from holdem.table import (
 
 from .commands import HELP, Refused, read_command
 from .screen import Screen, ordinal
-from .signals import sigterm_as_ctrl_c
+from .signals import stopped_as_ctrl_c
 
 #: levels ``--bots mix`` draws from, and the names the bots sit under
 MIX = ("easy", "normal", "hard")
@@ -368,7 +368,7 @@ r 900 (raise to 900), a (all in), help, or quit. See docs/play.md.
               help="Folder the hand histories go to.")  # fmt: skip
 @click.option("--pokerstars", is_flag=True, help="Also write the hands as PokerStars text.")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
-@sigterm_as_ctrl_c
+@stopped_as_ctrl_c
 def play_command(
     seats: int,
     bots: str,

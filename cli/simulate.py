@@ -17,7 +17,7 @@ from holdem.histories import MAX_JOBS
 from holdem.protocol.programs import PREFIX
 from holdem.simulation import PlaceResult, SeatResult, simulate
 
-from .signals import sigterm_as_ctrl_c
+from .signals import stopped_as_ctrl_c
 
 
 def _row(name: str, r: SeatResult) -> str:
@@ -113,7 +113,7 @@ See docs/bots.md for what each bot does and what the figures mean.
               help="Where the programs' stderr goes (DIR/seatN.log; default: "
               "nowhere).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-@sigterm_as_ctrl_c
+@stopped_as_ctrl_c
 def simulate_command(
     seats: str,
     hands: int | None,

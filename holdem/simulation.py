@@ -473,20 +473,26 @@ _worker = 0
 
 def _start_worker(counter: Any) -> None:
     """A worker begins: it leaves Ctrl-C to the caller, ends on SIGTERM (the
-    caller stopping the match, or the system), and takes its number."""
+    caller stopping the match, or the system) or SIGHUP, and takes its
+    number."""
     global _worker
     _ignore_interrupts()
-    signal.signal(signal.SIGTERM, _end_worker)
+    for name in ("SIGTERM", "SIGHUP"):  # (SIGHUP: the terminal closed)
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _end_worker)
     with counter.get_lock():
         _worker = counter.value
         counter.value += 1
 
 
 def _end_worker(signum: int, frame: object) -> None:
-    """SIGTERM in a worker: it leaves quietly, the programs it plays with
-    stopped on the way out (``_Players``), also from the middle of a hand
-    (a second SIGTERM, the pool's own, does not cut the way out short)."""
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    """SIGTERM (SIGHUP) in a worker: it leaves quietly, the programs it plays
+    with stopped on the way out (``_Players``), also from the middle of a
+    hand (a second signal, the pool's SIGTERM, does not cut the way out
+    short)."""
+    signal.signal(signum, signal.SIG_IGN)
+    if signum != signal.SIGTERM:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise SystemExit(128 + signum)
 
 

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -62,10 +63,17 @@ if how == "stubborn":
 
 
 @pytest.fixture
-def abuser(tmp_path: Path) -> Path:
+def abuser(tmp_path: Path) -> Iterator[Path]:
+    """The ABUSER program; after the test, whatever of it still runs is
+    killed (the test has failed then: nothing is left behind)."""
     path = tmp_path / "abuser.py"
     path.write_text(ABUSER, encoding="utf-8")
-    return path
+    yield path
+    for name in ("pids", "daemon", "stubborn"):
+        if (tmp_path / name).exists():
+            for pid in map(int, (tmp_path / name).read_text().split()):
+                if running(pid):
+                    os.kill(pid, signal.SIGKILL)
 
 
 def running(pid: int) -> bool:
@@ -191,13 +199,13 @@ def test_closing_a_program_ends_what_it_started_and_what_ignores_sigterm(
 
 
 def terminated(
-    args: list[str], pids: Path, count: int, *, group: bool = False
+    args: list[str], pids: Path, count: int, *, group: bool = False, signum: int = signal.SIGTERM
 ) -> tuple[str, list[int]]:
     """Starts ``holdem ARGS`` (its input a pipe left open), waits until its
-    programs wrote ``count`` pids to ``pids``, sends it SIGTERM (``group``:
-    to every process of its group, as a service manager does) and checks that
-    it stops within 10 s with status 143: its last line on stderr, and every
-    pid its programs wrote."""
+    programs wrote ``count`` pids to ``pids``, sends it ``signum`` (``group``:
+    to every process of its group, as a service manager or a closing
+    terminal does) and checks that it stops within 10 s with status 128 +
+    ``signum``: its last line on stderr, and every pid its programs wrote."""
     child = subprocess.Popen([sys.executable, "-m", "holdem", *args], stdin=subprocess.PIPE,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                              start_new_session=True)  # fmt: skip
@@ -206,9 +214,9 @@ def terminated(
         time.sleep(0.3)  # (playing: a hand or so under way)
         assert child.poll() is None, "ended before it could be terminated"
         if group:
-            os.killpg(child.pid, signal.SIGTERM)
+            os.killpg(child.pid, signum)
         else:
-            os.kill(child.pid, signal.SIGTERM)
+            os.kill(child.pid, signum)
         sent = time.monotonic()
         _, err = child.communicate(timeout=10)
         assert time.monotonic() - sent < 10
@@ -216,7 +224,7 @@ def terminated(
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
             child.communicate()
-    assert child.returncode == 143, (child.returncode, err)
+    assert child.returncode == 128 + signum, (child.returncode, err)
     return err.decode().strip().splitlines()[-1], recorded(pids, count)
 
 
@@ -235,16 +243,20 @@ def test_sigterm_stops_a_simulation_its_workers_and_every_program_they_started(
     assert gone(started) == []
 
 
+@pytest.mark.parametrize(
+    ("signum", "says"), [(signal.SIGTERM, "terminated"), (signal.SIGHUP, "hung up")]
+)
 def test_sigterm_stops_play_and_its_programs_keeping_the_hands(
-    abuser: Path, tmp_path: Path
+    abuser: Path, tmp_path: Path, signum: int, says: str
 ) -> None:
     daemon, stubborn = tmp_path / "daemon", tmp_path / "stubborn"
     bots = (f"cmd:{sys.executable} {abuser} daemon {daemon},"
             f"cmd:{sys.executable} {abuser} stubborn {stubborn}")  # fmt: skip
     args = ["play", "--game", "cash", "--seats", "3", "--speed", "0", "--seed", "1",
             "--bots", bots, "--histories", str(tmp_path / "hands")]  # fmt: skip
-    line, started = terminated(args, daemon, 2)
-    assert line == "holdem play: terminated"
+    # (SIGHUP to the whole group, as a terminal that closes sends it)
+    line, started = terminated(args, daemon, 2, group=signum == signal.SIGHUP, signum=signum)
+    assert line == f"holdem play: {says}"
     started += recorded(stubborn, 1)
     assert gone(started) == []
     assert list((tmp_path / "hands").glob("*.phhs"))  # (the file of the hands, if none ended)

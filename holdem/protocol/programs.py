@@ -198,7 +198,9 @@ class Program:
                 bufsize=0,
                 stderr=self._log if self._log is not None else subprocess.DEVNULL,
                 env=environment(),
-                start_new_session=True,  # (its own process group: stop ends what it started)
+                # its own process group (stop ends what it started), in this session:
+                # to the terminal a background job, which cannot read the player's keys
+                process_group=0,
             )
         except OSError as exc:
             self.process = None
@@ -402,7 +404,7 @@ class Program:
         if process is None:
             return
         try:
-            if hasattr(os, "killpg"):  # (the group's id is the program's: a session)
+            if hasattr(os, "killpg"):  # (the group's id is the program's)
                 os.killpg(process.pid, signal.SIGKILL if kill else signal.SIGTERM)
             elif process.poll() is None:
                 if kill:
@@ -440,8 +442,8 @@ def stop(programs: Iterable[Program]) -> None:
     input closed, its sign to leave; :data:`GRACE` seconds later SIGTERM to
     the process group of each still running (or that left processes of its
     group running); :data:`GRACE` seconds after that, SIGKILL to what is
-    left.  A process that made a session of its own (``setsid``) is no
-    longer of the group, and is not stopped.  Stopping a program again does
+    left.  A process that made a group or a session of its own (``setsid``)
+    is no longer of the group, and is not stopped.  Stopping a program again does
     nothing; one whose stopping is cut short (Ctrl-C, SIGTERM) is killed."""
     running = [p for p in programs if p.process is not None]
     try:
