@@ -294,3 +294,15 @@ def test_a_client_that_leaves_takes_its_tables_and_runs_with_it() -> None:
     finally:
         server.send_signal(signal.SIGTERM)
         stopped(server)
+
+
+def test_the_queue_s_bound_is_an_option_of_listen_alone() -> None:
+    from click.testing import CliRunner
+
+    from holdem.cli.main import main
+
+    result = CliRunner().invoke(main, ["engine", "--max-queue", "600000"], input="")
+    assert result.exit_code == 2
+    assert "--max-queue is for --listen" in result.output
+    result = CliRunner().invoke(main, ["engine", "--listen", "127.0.0.1:0", "--max-queue", "1000"])
+    assert result.exit_code == 2 and "1000 is not in the range x>=524288" in result.output
