@@ -469,6 +469,8 @@ def _chunks(
 
 #: This process's number among the simulation's workers (0 in the caller's).
 _worker = 0
+#: The signals that end a worker: SIGTERM, and SIGHUP (the terminal closed).
+_ENDS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 def _start_worker(counter: Any) -> None:
@@ -477,9 +479,8 @@ def _start_worker(counter: Any) -> None:
     number."""
     global _worker
     _ignore_interrupts()
-    for name in ("SIGTERM", "SIGHUP"):  # (SIGHUP: the terminal closed)
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _end_worker)
+    for signum in _ENDS:
+        signal.signal(signum, _end_worker)
     with counter.get_lock():
         _worker = counter.value
         counter.value += 1
@@ -490,9 +491,8 @@ def _end_worker(signum: int, frame: object) -> None:
     with stopped on the way out (``_Players``), also from the middle of a
     hand (a second signal, the pool's SIGTERM, does not cut the way out
     short)."""
-    signal.signal(signum, signal.SIG_IGN)
-    if signum != signal.SIGTERM:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    for end in _ENDS:
+        signal.signal(end, signal.SIG_IGN)
     raise SystemExit(128 + signum)
 
 
