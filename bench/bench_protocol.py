@@ -138,7 +138,7 @@ def simulated(command: list[str], hands: int) -> tuple[float, int]:
     """Hands a second of ``holdem.simulate`` with six seats of ``command``."""
     seat = "cmd:" + shlex.join(command)
     start = time.perf_counter()
-    result = simulate([seat] * PLAYERS, hands=hands, seconds=30)
+    result = simulate([seat] * PLAYERS, hands=hands, seed=0, seconds=30)
     seconds = time.perf_counter() - start
     if result.failures:
         raise RuntimeError(f"a program failed: {result.failures}")

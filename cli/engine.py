@@ -8,6 +8,8 @@ import contextlib
 import os
 import select
 import signal
+import socket
+import struct
 import sys
 import time
 from typing import Any
@@ -16,11 +18,24 @@ import click
 
 from holdem.errors import ProtocolError
 from holdem.protocol import Engine, encode
+from holdem.protocol.engine import MAX_TABLES
 from holdem.protocol.messages import MAX_LINE, Lines, error_reply
+from holdem.rooms.server import SOCKET_BUFFER
+
+from .signals import STOPS, Terminated, stopped_as_ctrl_c
 
 __all__ = ["engine_command", "serve_stdio"]
 
 _TOO_LONG = ProtocolError("line_too_long", f"a line longer than {MAX_LINE:,} bytes")
+#: Bytes a client of ``--listen`` may leave unread before it is closed (``--max-queue``).
+MAX_QUEUE = 1 << 20
+#: The least ``--max-queue``: a slice of a run (50 hands, some 330 KB at ten
+#: seats) told to a client that holds the run back must fit.
+MIN_QUEUE = 512 * 1024
+#: Bytes unread beyond which a client holds back the runs of its tables.
+HOLD = 64 * 1024
+#: Seconds between looks at the runs that wait for their clients to read.
+HELD_POLL = 0.02
 
 
 def _write(out: Any, messages: list[tuple[int, dict[str, Any]]]) -> None:
@@ -56,9 +71,22 @@ def serve_stdio(infd: int, out: Any, engine: Engine | None = None) -> None:
             return
 
 
-async def serve_tcp(host: str, port: int, ready: Any = None) -> None:
-    """Serves clients on a TCP port: one engine, its tables shared by id."""
-    engine = Engine()
+async def serve_tcp(
+    host: str,
+    port: int,
+    ready: Any = None,
+    *,
+    max_queue: int = MAX_QUEUE,
+    max_tables: int = MAX_TABLES,
+) -> None:
+    """Serves clients on a TCP port: one engine, its tables shared by id.
+
+    Nothing waits on a client: what it is told waits in its queue, and a
+    client with more than ``max_queue`` bytes unread is closed (as if it
+    left).  The runs of a table whose creator or players have more than
+    :data:`HOLD` bytes unread wait for them to read (a watcher that falls
+    behind is closed at the bound instead)."""
+    engine = Engine(max_tables=max_tables)
     writers: dict[int, asyncio.StreamWriter] = {}
     wake = asyncio.Event()
 
@@ -67,25 +95,38 @@ async def serve_tcp(host: str, port: int, ready: Any = None) -> None:
             writer = writers.get(client)
             if writer is not None and not writer.is_closing():
                 writer.write(encode(message).encode("ascii") + b"\n")
+                if writer.transport.get_write_buffer_size() > max_queue:
+                    _drop(writer)  # (its coroutine sees it gone, and says so)
         wake.set()
+
+    def behind() -> set[int]:
+        """The clients with more than HOLD bytes unread."""
+        return {c for c, w in writers.items() if w.transport.get_write_buffer_size() > HOLD}
 
     async def timers() -> None:
         while True:
-            if engine.busy():  # runs of hands: a slice, then the clients again
+            held = behind()
+            if engine.busy(held):  # runs of hands: a slice of one, then the clients again
                 await asyncio.sleep(0)
-                deliver(engine.tick())
+                deliver(engine.tick(held, runs=1))
                 continue
             deadline = engine.next_deadline()
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if engine.busy():  # (runs waiting for their clients to read: looked at again soon)
+                wait = HELD_POLL if wait is None else min(wait, HELD_POLL)
             wake.clear()
             try:
                 await asyncio.wait_for(wake.wait(), wait)
             except TimeoutError:
-                deliver(engine.tick())
+                deliver(engine.tick(behind(), runs=1))
 
     async def client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         ident = engine.connect()
         writers[ident] = writer
+        sock = writer.get_extra_info("socket")
+        if sock is not None:  # (the kernel's buffer bounded too: the queue is the bound)
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
         lines = Lines()
         try:
             while True:
@@ -108,20 +149,40 @@ async def serve_tcp(host: str, port: int, ready: Any = None) -> None:
     server = await asyncio.start_server(client, host, port, limit=MAX_LINE)
     ticking = asyncio.create_task(timers())
     stop = asyncio.Event()
+    stopped_by: list[int] = []
     loop = asyncio.get_running_loop()
+
+    def stop_by(signum: int) -> None:
+        stopped_by.append(signum)
+        stop.set()
+
     with contextlib.suppress(NotImplementedError):  # (Windows: Ctrl-C raises as usual)
-        loop.add_signal_handler(signal.SIGINT, stop.set)
+        for signum in (signal.SIGINT, *STOPS):
+            loop.add_signal_handler(signum, stop_by, signum)
     if ready is not None:
         ready(server.sockets[0].getsockname()[1])
     try:
         await stop.wait()
-    finally:  # Ctrl-C: the clients are closed, then the command says it was interrupted
+    finally:  # Ctrl-C, SIGTERM: the clients are closed, then the command says why it stops
         ticking.cancel()
         server.close()
         for writer in list(writers.values()):
             writer.close()
         await server.wait_closed()
+    if stopped_by and stopped_by[0] in STOPS:
+        raise Terminated(stopped_by[0])
     raise KeyboardInterrupt
+
+
+def _drop(writer: asyncio.StreamWriter) -> None:
+    """Closes a client's connection at once, a reset: what it has not read is
+    dropped, the kernel's part too (a closing connection would keep it until
+    the client read it)."""
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.transport.abort()
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -146,17 +207,29 @@ See docs/protocol.md for every request, event and error code.
 @click.option("--listen", metavar="HOST:PORT",
               help="Serve on a TCP port instead of stdin and stdout (port 0: any free port, "
               "printed on stderr).")  # fmt: skip
-def engine_command(listen: str | None) -> None:
+@click.option("--max-queue", type=click.IntRange(min=MIN_QUEUE), default=None, metavar="BYTES",
+              help=f"With --listen: a client with more than BYTES unread is closed (default "
+              f"{MAX_QUEUE:,}; at least {MIN_QUEUE:,}).")  # fmt: skip
+@click.option("--max-tables", type=click.IntRange(min=1), default=MAX_TABLES, show_default=True,
+              metavar="N", help="Tables the engine holds at once (those a client made close "
+              "when it leaves).")  # fmt: skip
+@stopped_as_ctrl_c
+def engine_command(listen: str | None, max_queue: int | None, max_tables: int) -> None:
     """Serves the JSON-lines protocol: one JSON request a line in, replies and
     events out, one JSON object a line. Malformed input gets an error reply
     and the engine goes on.
     """
     if listen is None:
-        serve_stdio(sys.stdin.fileno(), sys.stdout.buffer)
+        if max_queue is not None:
+            raise click.UsageError(
+                "--max-queue is for --listen (on stdin and stdout the engine waits for its reader)"
+            )
+        serve_stdio(sys.stdin.fileno(), sys.stdout.buffer, Engine(max_tables=max_tables))
         return
     host, port = parse_address(listen)
 
     def ready(bound: int) -> None:
         click.echo(f"holdem engine: listening on {host}:{bound}", err=True)
 
-    asyncio.run(serve_tcp(host, port, ready))
+    asyncio.run(serve_tcp(host, port, ready, max_queue=max_queue or MAX_QUEUE,
+                          max_tables=max_tables))  # fmt: skip

@@ -5,6 +5,9 @@ Whatever goes wrong ends as one line on stderr, never a traceback:
 - bad input (a :class:`~holdem.errors.HoldemError`, a usage error such as
   ``--trials 0``): ``holdem CMD: error: ...`` and exit status 2;
 - Ctrl-C: ``holdem CMD: interrupted`` and exit status 130 (128 + SIGINT);
+  SIGTERM (SIGHUP) to ``engine``, ``simulate`` or ``play``: the same way out,
+  ``holdem CMD: terminated`` (``hung up``) and exit status 143 (129), 128 +
+  the signal's number (``signals``);
 - output that cannot be written (a full disk): exit status 2; a closed pipe
   (``holdem validate ... | head``) ends the command quietly.
 
@@ -32,6 +35,7 @@ from .join import join_command
 from .play import play_command
 from .range import range_command
 from .serve import serve_command
+from .signals import Terminated
 from .simulate import simulate_command
 from .validate import validate_command
 
@@ -80,9 +84,14 @@ class HoldemGroup(click.Group):
             if isinstance(exc, click.UsageError) and ctx is not None:
                 message += f" (see '{ctx.command_path} --help')"
             _fail(where, message, exc.exit_code)
-        except (click.Abort, KeyboardInterrupt):
-            click.echo(f"{self.command_path}: interrupted", err=True)
-            code = EXIT_INTERRUPTED
+        except (click.Abort, KeyboardInterrupt) as exc:
+            stop = exc if isinstance(exc, Terminated) else exc.__cause__  # (click's Abort: from it)
+            if isinstance(stop, Terminated):
+                click.echo(f"{self.command_path}: {stop.says}", err=True)
+                code = stop.status
+            else:
+                click.echo(f"{self.command_path}: interrupted", err=True)
+                code = EXIT_INTERRUPTED
         except OSError as exc:
             if exc.errno == errno.EPIPE:  # the reader went away: stop quietly
                 _silence_stdout()
@@ -152,8 +161,10 @@ def main() -> None:
       holdem join CODE --server 127.0.0.1:7777
 
     \b
-    Exit status: 0 done, 1 problems found (validate, convert, serve --check),
-    2 bad input or usage, 130 interrupted. Errors are one line on stderr.
+    Exit status: 0 done (serve stopped by SIGTERM too), 1 problems found
+    (validate, convert, serve --check), 2 bad input or usage, 130 interrupted
+    (Ctrl-C), 143 terminated (SIGTERM; 129 SIGHUP: engine, simulate, play).
+    Errors are one line on stderr.
     Run 'holdem COMMAND --help' for the options of each command.
     """
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime
 import os
 import random
-import secrets
 import select
 import sys
 import time
@@ -20,7 +19,7 @@ from holdem import ActionKind, Decision, LegalActions, PlayerView, evaluate
 from holdem.bots import BOTS, make_bot
 from holdem.config import Structure
 from holdem.histories import PhhWriter, PokerStarsWriter, date_fields, record
-from holdem.protocol.programs import PREFIX, Program, parse_command
+from holdem.protocol.programs import PREFIX, Program, parse_command, secret_seed, stop
 from holdem.table import (
     ActionTaken,
     CashGame,
@@ -39,6 +38,7 @@ from holdem.table import (
 
 from .commands import HELP, Refused, read_command
 from .screen import Screen, ordinal
+from .signals import stopped_as_ctrl_c
 
 #: levels ``--bots mix`` draws from, and the names the bots sit under
 MIX = ("easy", "normal", "hard")
@@ -360,13 +360,15 @@ r 900 (raise to 900), a (all in), help, or quit. See docs/play.md.
               metavar="SECONDS", help="Pause after each bot action (0: no pause).")  # fmt: skip
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the cards and bots (printed; the same seed, the same "
-              "deals).")  # fmt: skip
+              "deals; default: a secret one). With cmd: programs, for trusted ones only: "
+              "a program can read it from this command line.")  # fmt: skip
 @click.option("--name", default="Hero", show_default=True, help="Your name in the hand histories.")
 @click.option("--histories", type=click.Path(file_okay=False), default="holdem-hands",
               show_default=True, metavar="DIR",
               help="Folder the hand histories go to.")  # fmt: skip
 @click.option("--pokerstars", is_flag=True, help="Also write the hands as PokerStars text.")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
+@stopped_as_ctrl_c
 def play_command(
     seats: int,
     bots: str,
@@ -398,9 +400,10 @@ def play_command(
                                "a tournament's blinds follow --schedule")  # fmt: skip
     if not tournament and schedule is not None:
         raise click.UsageError("--schedule is for tournaments; a cash game has --blinds")
-    seed = secrets.randbelow(10**9) if seed is None else seed
+    seed = secret_seed() if seed is None else seed
     rng = random.Random(seed)
     levels = _levels(bots, seats - 1, rng)
+    programs = any(level.startswith(PREFIX) for level in levels)
     names = [n for n in NAMES if n.lower() != name.lower()][: seats - 1]
     turn = (
         TurnTimer(TimerRules(seconds=timer, time_bank=time_bank, free_seat_after=None))
@@ -422,9 +425,12 @@ def play_command(
     session = Session(table, 0, name, screen, Console(), speed, turn)
     what = "a freezeout" if tournament else f"a cash game at {blinds}"
     betting = Structure(structure).value.replace("_", " ")
-    screen.say(f"holdem play: {what}, {seats} seats, {betting}, seed {seed}", bold=True)
+    # with programs at the table, the seed is told once the game is over, and is
+    # not in the files' names: nothing a program could read tells it meanwhile
+    told = "seed told at the end" if programs else f"seed {seed}"
+    screen.say(f"holdem play: {what}, {seats} seats, {betting}, {told}", bold=True)
     screen.say("Type help at your turn for the commands.")
-    stem = f"play-{started:%Y%m%d-%H%M%S}-seed{seed}"
+    stem = f"play-{started:%Y%m%d-%H%M%S}" + ("" if programs else f"-seed{seed}")
     with ExitStack() as files:
         # (PHH has no pot-limit hold'em: those hands are kept as PokerStars text)
         phh = Structure(structure) is not Structure.POT_LIMIT
@@ -444,6 +450,8 @@ def play_command(
             if saved.count:
                 where = " and ".join(str(p) for p in saved.files)
                 screen.say(f"{saved.count} hand{'s' * (saved.count != 1)} saved to {where}")
+            if programs:
+                screen.say(f"The seed of this game: {seed}")
 
 
 def _new_tournament(
@@ -506,15 +514,15 @@ def _deciders(
     budget: float,
 ) -> dict[int, Decide]:
     """The bots by seat (from 1); a program's stderr goes to ``logs-seatN.log``
-    beside the histories, and it is stopped when ``files`` close."""
+    beside the histories, and the programs are stopped when ``files`` close."""
     deciders: dict[int, Decide] = {}
+    files.callback(stop, session.programs.values())  # (all at once: one grace for all)
     for seat, (level, bot_seed) in enumerate(zip(levels, seeds, strict=True), 1):
         if not level.startswith(PREFIX):
             deciders[seat] = make_bot(level, seed=bot_seed)
             continue
         log = logs.with_name(f"{logs.name}-seat{seat + 1}.log")
         program = Program(level, budget=budget, log=log, name=names[seat - 1])
-        files.callback(program.close)
         session.programs[seat] = program
         deciders[seat] = program
     return deciders

@@ -17,6 +17,8 @@ from holdem.histories import MAX_JOBS
 from holdem.protocol.programs import PREFIX
 from holdem.simulation import PlaceResult, SeatResult, simulate
 
+from .signals import stopped_as_ctrl_c
+
 
 def _row(name: str, r: SeatResult) -> str:
     aggression = "inf" if math.isinf(r.aggression) else f"{r.aggression:.2f}"
@@ -84,8 +86,10 @@ See docs/bots.md for what each bot does and what the figures mean.
               help="Hands (deals, with --duplicate) of a cash game to play.")  # fmt: skip
 @click.option("--tournaments", type=click.IntRange(min=1),
               help="Freezeout tournaments to play instead (places and win rates).")  # fmt: skip
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of the cards and the bots: the same seed, the same match.")  # fmt: skip
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed of the cards and the bots: the same seed, the same match (default: a "
+              "secret one, printed with the results). For trusted programs only: a cmd: "
+              "program can read it from this command line, and know every deal.")  # fmt: skip
 @click.option("--duplicate", is_flag=True,
               help="Play each deal once for every rotation of the bots (less luck).")  # fmt: skip
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
@@ -109,11 +113,12 @@ See docs/bots.md for what each bot does and what the figures mean.
               help="Where the programs' stderr goes (DIR/seatN.log; default: "
               "nowhere).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@stopped_as_ctrl_c
 def simulate_command(
     seats: str,
     hands: int | None,
     tournaments: int | None,
-    seed: int,
+    seed: int | None,
     duplicate: bool,
     jobs: int,
     stack: int,
@@ -172,7 +177,7 @@ def simulate_command(
     if as_json:
         record: dict[str, object] = {
             "hands": result.hands,
-            "seed": seed,
+            "seed": result.seed,
             "duplicate": duplicate,
             "seats": [_record(r) for r in result.seats],
             "bots": {name: _record(r) for name, r in result.bots.items()},
@@ -186,8 +191,8 @@ def simulate_command(
         return
     if tournaments is not None:
         count = len(levels)
-        click.echo(f"{result.tournaments:,} tournaments ({result.hands:,} hands), seed {seed}"
-                   + (", duplicate" if duplicate else ""))  # fmt: skip
+        click.echo(f"{result.tournaments:,} tournaments ({result.hands:,} hands), "
+                   f"seed {result.seed}" + (", duplicate" if duplicate else ""))  # fmt: skip
         places = " ".join(
             f"{n:>4}" for n in ("1st", "2nd", "3rd", *(f"{i}th" for i in range(4, 11)))[:count]
         )
@@ -201,7 +206,8 @@ def simulate_command(
         f"{'AF':>6} {'showdowns won':>13}"
     )
     if tournaments is None:
-        click.echo(f"{result.hands:,} hands, seed {seed}" + (", duplicate" if duplicate else ""))
+        click.echo(f"{result.hands:,} hands, seed {result.seed}"
+                   + (", duplicate" if duplicate else ""))  # fmt: skip
     else:
         click.echo("Their hands (bb/100 in each hand's own big blinds):")
     click.echo(header)

@@ -10,6 +10,11 @@ cards by position, so that luck of the cards cancels out between the bots.
 Every hand's cards and every bot's random choices come from seeds made
 from ``seed`` and the hand's number alone, so the result for a given seed
 does not depend on ``jobs`` (the processes the hands are shared among).
+Without ``seed`` a secret one is drawn
+(:func:`~holdem.protocol.programs.secret_seed`), which the result gives
+(``seed``) for the run to be played again; a seed given is for runs among
+trusted programs: a program seated (``cmd:``) could read it from its
+caller's command line, and know every deal.
 
 For each seat and each bot it reports the chips won in big blinds per 100
 hands with a 95% confidence interval (of the deals: with duplicate dealing
@@ -41,6 +46,7 @@ import math
 import multiprocessing
 import operator
 import random
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -56,7 +62,7 @@ from .histories.model import HandHistory
 from .histories.parallel import MAX_JOBS, _ignore_interrupts
 from .histories.phh import write_phh
 from .histories.playback import record
-from .protocol.programs import PREFIX, Program, parse_command, share_cpu
+from .protocol.programs import PREFIX, Program, parse_command, secret_seed, share_cpu, stop
 from .table import Decide, Schedule, Tournament
 
 __all__ = ["PlaceResult", "SeatResult", "SimulationResult", "simulate"]
@@ -121,6 +127,8 @@ class SimulationResult:
     places_by_bot: dict[str, PlaceResult] = field(default_factory=dict)
     #: programs that sat out, by seat (from 0): why
     failures: dict[int, str] = field(default_factory=dict)
+    #: the seed the cards and the bots followed (given, or drawn in secret)
+    seed: int = 0
 
 
 class _Tally:
@@ -246,7 +254,7 @@ def simulate(
     *,
     hands: int | None = None,
     tournaments: int | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     duplicate: bool = False,
     jobs: int = 1,
     stack: int = 100,
@@ -263,6 +271,8 @@ def simulate(
     ``progress`` is called with the number of deals (tournaments) done as
     the work goes.  ``schedule``: the tournaments' blinds (default
     :meth:`Schedule.default`; text as ``Schedule.parse`` reads it).
+    ``seed``: the seed of the cards and the bots (None: a secret one, which
+    the result's ``seed`` gives; the module's notes).
     ``histories``: a folder (made if missing, holding no histories of an
     earlier run) where every hand is written as PHH, ``simulation-NNNNNNN.phhs``
     files of up to 500 deals (or 5 tournaments) each, the players named by
@@ -271,6 +281,7 @@ def simulate(
     stderr to ``logs/seatN.log`` (a folder, made if missing; None: thrown
     away); one that fails sits out, and the result's ``failures`` say why."""
     levels = list(seats)
+    seed = secret_seed() if seed is None else seed
     count = _check(levels, hands, tournaments, jobs, stack, seed)
     structure = _structure(structure, histories)
     schedule = _schedule(schedule, tournaments)
@@ -301,8 +312,9 @@ def simulate(
     }
     if hands is not None:
         return SimulationResult(
-            hands=hands * group, seats=seat_results, bots=bot_results, failures=failures
-        )
+            hands=hands * group, seats=seat_results, bots=bot_results, failures=failures,
+            seed=seed,
+        )  # fmt: skip
     n = len(levels)
     # (the winner of each is dealt every hand of it)
     played = sum(map(max, zip(*(t.dealt for t in tallies), strict=True)))
@@ -318,6 +330,7 @@ def simulate(
             level: t.standing(level, group, levels.count(level), n) for level, t in by_bot.items()
         },
         failures=failures,
+        seed=seed,
     )
 
 
@@ -456,15 +469,31 @@ def _chunks(
 
 #: This process's number among the simulation's workers (0 in the caller's).
 _worker = 0
+#: The signals that end a worker: SIGTERM, and SIGHUP (the terminal closed).
+_ENDS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 def _start_worker(counter: Any) -> None:
-    """A worker begins: it leaves Ctrl-C to the caller and takes its number."""
+    """A worker begins: it leaves Ctrl-C to the caller, ends on SIGTERM (the
+    caller stopping the match, or the system) or SIGHUP, and takes its
+    number."""
     global _worker
     _ignore_interrupts()
+    for signum in _ENDS:
+        signal.signal(signum, _end_worker)
     with counter.get_lock():
         _worker = counter.value
         counter.value += 1
+
+
+def _end_worker(signum: int, frame: object) -> None:
+    """SIGTERM (SIGHUP) in a worker: it leaves quietly, the programs it plays
+    with stopped on the way out (``_Players``), also from the middle of a
+    hand (a second signal, the pool's SIGTERM, does not cut the way out
+    short)."""
+    for end in _ENDS:
+        signal.signal(end, signal.SIG_IGN)
+    raise SystemExit(128 + signum)
 
 
 def _failed(what: str, start: int, end: int, exc: Exception) -> SimulationError:
@@ -633,8 +662,8 @@ class _Players:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        stop(self.programs.values())  # (all at once: one grace for all)
         for (seat, _), program in sorted(self.programs.items()):
-            program.close()
             if program.failure is not None:
                 self.tallies[seat].failures.append(program.failure)
 

@@ -14,7 +14,10 @@ caller's.
 
 A run of many hands is played a slice at a time: the caller's loop calls
 :meth:`Engine.tick` while :meth:`Engine.busy` (and its input is quiet), so
-that other clients are served meanwhile.
+that other clients are served meanwhile; a loop that writes to clients
+which may read slowly names those behind (``held``), whose runs then wait
+for them.  A client that leaves takes its tables with it (they are closed),
+and the runs it started stop.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ..actions import Decision
@@ -57,15 +61,22 @@ class _Client:
 
 class Engine:
     """Tables and the clients that make, play and watch them.  ``clock``
-    (seconds, monotonic) times the turn timers."""
+    (seconds, monotonic) times the turn timers; ``max_tables``: the tables
+    it holds at once."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, *, clock: Callable[[], float] = time.monotonic, max_tables: int = MAX_TABLES
+    ) -> None:
         self.clock = clock
+        self.max_tables = max_tables
         self.tables: dict[str, ServedTable] = {}
         self._clients: dict[int, _Client] = {}
         self._next_client = 1
         self._next_table = 1
         self._out: Outgoing = []
+        self._starters: dict[str, int] = {}  # table -> the client that started its run
+        self._played: dict[str, int] = {}  # table -> when its run was last played on
+        self._round = 0
 
     # ------------------------------------------------------------ clients
 
@@ -77,10 +88,17 @@ class Engine:
         return ident
 
     def disconnect(self, client: int) -> Outgoing:
-        """The client is gone: it watches nothing, and its seats are played
-        for it (check or fold) until they leave (cash) or bust (tournament)."""
+        """The client is gone: the tables it made are closed, the runs it
+        started elsewhere stop after their hand, it watches nothing, and its
+        seats are played for it (check or fold) until they leave (cash) or
+        bust (tournament)."""
         self._clients.pop(client, None)
         for table in list(self.tables.values()):
+            if table.creator == client:
+                self._close(table)
+                continue
+            if self._starters.get(table.id) == client:
+                table.stop_run("the client that started it left")
             table.watchers.discard(client)
             for seat in [s for s, c in table.owners.items() if c == client]:
                 del table.owners[seat]
@@ -112,19 +130,33 @@ class Engine:
         events = self._flush()
         return [(client, message), *events]
 
-    def tick(self) -> Outgoing:
+    def tick(self, held: AbstractSet[int] = frozenset(), runs: int | None = None) -> Outgoing:
         """Applies the turn timers that ran out, and plays on the runs of hands
-        left waiting (:meth:`busy`), a slice of each; what it caused."""
+        left waiting (:meth:`busy`), a slice of each (of ``runs`` at most:
+        those played on longest ago), but for the tables whose creator or
+        players are ``held`` (behind in reading what they are told); what
+        it caused."""
         now = self.clock()
         for table in list(self.tables.values()):
             table.tick(now)
-            if table.waiting:
-                table.advance()
+        waiting = [t for t in self.tables.values() if t.waiting and not self._held(t, held)]
+        if runs is not None:
+            waiting = sorted(waiting, key=lambda t: self._played.get(t.id, -1))[:runs]
+        for table in waiting:
+            self._played[table.id] = self._round
+            self._round += 1
+            table.advance()
         return self._flush()
 
-    def busy(self) -> bool:
-        """Whether runs of hands wait to be played on (:meth:`tick` does it)."""
-        return any(table.waiting for table in self.tables.values())
+    def busy(self, held: AbstractSet[int] = frozenset()) -> bool:
+        """Whether runs of hands wait to be played on (:meth:`tick` does it),
+        at tables none of whose creator and players is ``held``."""
+        return any(t.waiting and not self._held(t, held) for t in self.tables.values())
+
+    @staticmethod
+    def _held(table: ServedTable, held: AbstractSet[int]) -> bool:
+        """Whether the table's creator or a client playing it is ``held``."""
+        return bool(held) and (table.creator in held or not held.isdisjoint(table.owners.values()))
 
     def next_deadline(self) -> float | None:
         """The earliest turn timer running or paced step (on ``clock``), if any."""
@@ -158,6 +190,7 @@ class Engine:
             if hands > MAX_RUN:
                 raise ProtocolError("limit", f"at most {MAX_RUN:,} hands a start", field="hands")
             table.start(hands)
+            self._starters[table.id] = client.id
             return {"table": table.id, "hands": hands}
         if kind == "act":
             seat = self._own_seat(client, table, f)
@@ -193,9 +226,15 @@ class Engine:
         f.done()
         if client.id != table.creator:
             raise ProtocolError("not_your_seat", f"table {table.id}: only its creator closes it")
-        del self.tables[table.id]
-        table.tell({"event": "table_closed"})
+        self._close(table)
         return {"table": table.id, "closed": True}
+
+    def _close(self, table: ServedTable) -> None:
+        """Closes a table: it is gone, and its clients are told so."""
+        del self.tables[table.id]
+        self._starters.pop(table.id, None)
+        self._played.pop(table.id, None)
+        table.tell({"event": "table_closed"})
 
     def _hello(self, client: _Client, f: Fields) -> dict[str, Any]:
         version = f.integer("version")
@@ -281,8 +320,10 @@ class Engine:
     # ------------------------------------------------------------ tables
 
     def _create(self, client: _Client, f: Fields) -> dict[str, Any]:
-        if len(self.tables) >= MAX_TABLES:
-            raise ProtocolError("limit", f"this engine holds at most {MAX_TABLES} tables")
+        if len(self.tables) >= self.max_tables:
+            raise ProtocolError(
+                "limit", f"this engine holds at most {self.max_tables:,} tables at once"
+            )
         game_kind = f.text("game", default="cash")
         if game_kind not in ("cash", "tournament"):
             raise ProtocolError(

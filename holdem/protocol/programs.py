@@ -12,6 +12,14 @@ out: from then on it checks or folds, and :attr:`Program.failure` says why.
 Showdowns are not asked: its hand is shown.
 Its stderr goes to a log file of the caller's choosing.
 
+Whatever it writes, a decision takes at most its seconds, and a program that
+exits is seen to, even when a process it started holds its output open.  It
+runs in a process group of its own, with an environment of a few named
+variables (:data:`ENVIRONMENT`: nothing else of the engine's); when it is
+closed (:func:`stop`) that group is ended, the processes it left behind
+with it.  Deals that programs play are seeded with :func:`secret_seed`
+unless the caller asks for a seed.
+
 >>> import sys
 >>> from holdem import Hand, HandConfig
 >>> code = '''
@@ -36,11 +44,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import select
 import shlex
+import signal
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -51,12 +61,27 @@ from ..views import PlayerView
 from .messages import VERSION, Lines, encode
 from .texts import view_text
 
-__all__ = ["Program", "parse_command", "share_cpu"]
+__all__ = [
+    "ENVIRONMENT", "Program", "environment", "parse_command", "secret_seed", "share_cpu", "stop",
+]  # fmt: skip
 
 #: What a seat given as ``cmd:...`` starts with.
 PREFIX = "cmd:"
-#: Seconds a program has to stop when it is closed, before it is killed.
+#: Seconds a program has to leave once its input is closed, before its process
+#: group is sent SIGTERM; and then before it is sent SIGKILL.
 GRACE = 1.0
+#: The variables of the engine's environment a program is given (with those
+#: whose names begin ``LC_``, its language settings); nothing else of it
+#: reaches the program.
+ENVIRONMENT = (
+    "PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "PYTHONPATH",
+    "SYSTEMROOT", "PATHEXT", "COMSPEC", "TEMP", "TMP", "USERPROFILE",
+)  # fmt: skip
+#: Bits of a seed drawn by :func:`secret_seed`.
+SEED_BITS = 53
+#: Seconds between looks at whether a program has exited, where the system
+#: cannot say so at once (no ``os.pidfd_open``).
+EXIT_POLL = 0.05
 #: The most seconds a decision may be given: a day.
 MAX_SECONDS = 86_400
 #: Seconds the engine polls a program's output after sending a turn, yielding
@@ -90,6 +115,25 @@ def share_cpu(index: int = 0) -> Iterator[int | None]:
         yield cpu
     finally:
         os.sched_setaffinity(0, allowed)
+
+
+def environment() -> dict[str, str]:
+    """The environment a program starts with: this process's variables named
+    in :data:`ENVIRONMENT` or beginning ``LC_``, and no other."""
+    return {
+        name: value
+        for name, value in os.environ.items()
+        if name in ENVIRONMENT or name.startswith("LC_")
+    }
+
+
+def secret_seed() -> int:
+    """A seed for deals that programs play, drawn from the system's secrets
+    (:data:`SEED_BITS` bits: too many to try one by one, and a whole number
+    that every JSON reader keeps exactly).  Tell it only where no program
+    reads it while it plays: not on a command line, in an environment or
+    in the name of a file it could see."""
+    return secrets.randbits(SEED_BITS)
 
 
 def parse_command(text: str) -> list[str]:
@@ -143,6 +187,7 @@ class Program:
         self._config: HandConfig | None = None  # the configuration of the last turn sent
         self._sent: tuple[int, Action | None] = (0, None)  # its log's length, last record
         self._log: IO[bytes] | None = None
+        self._exit_fd: int | None = None  # readable once the program has exited
         if log is not None:
             self._log = open(log, "ab")  # noqa: SIM115 - kept open for the program's life
         try:
@@ -152,6 +197,10 @@ class Program:
                 stdout=subprocess.PIPE,
                 bufsize=0,
                 stderr=self._log if self._log is not None else subprocess.DEVNULL,
+                env=environment(),
+                # its own process group (stop ends what it started), in this session:
+                # to the terminal a background job, which cannot read the player's keys
+                process_group=0,
             )
         except OSError as exc:
             self.process = None
@@ -160,6 +209,9 @@ class Program:
         for stream in (self.process.stdin, self.process.stdout):
             if stream is not None:  # (the engine never blocks on a program's pipe)
                 os.set_blocking(stream.fileno(), False)
+        if hasattr(os, "pidfd_open"):
+            with contextlib.suppress(OSError):  # (a system without: its exit is polled)
+                self._exit_fd = os.pidfd_open(self.process.pid)
         hello = {"event": "hello", "protocol": "holdem", "version": VERSION, "name": name,
                  "seconds": self.budget}  # fmt: skip
         self._send((encode(hello) + "\n").encode("ascii"), time.monotonic() + self.budget)
@@ -195,6 +247,9 @@ class Program:
                 self.decisions += 1
                 return decision
             if self.failure is not None:
+                return fallback
+            if time.monotonic() >= deadline:  # (stale answers, however many, until the end)
+                self.timeouts += 1
                 return fallback
 
     def _turn_line(self, view: PlayerView) -> bytes:
@@ -266,25 +321,44 @@ class Program:
         assert process is not None and process.stdout is not None
         fd = process.stdout.fileno()
         ready = self._ready
+        exited = False  # (seen to: what it wrote before is read, then it is gone)
         while not ready:
             try:
                 data = os.read(fd, 65536)
             except BlockingIOError:
+                if exited:
+                    self._fail(self._gone("exited"))
+                    return None
                 now = time.monotonic()
                 if now < spin:
                     _yield()  # (a program on this CPU runs first)
                     continue
-                if now >= deadline or not select.select([fd], [], [], deadline - now)[0]:
+                if now >= deadline:
                     return None
+                exited = not self._wait(fd, deadline - now)
                 continue
             if not data:
                 self._fail(self._gone("closed its output"))
                 return None
             ready.extend(self._lines.feed(data))
+            if not ready and time.monotonic() >= deadline:  # (a line that never ends)
+                return None
         line = ready.pop(0)
         if line is None:
             self._fail("answered a line longer than the protocol allows")
         return line
+
+    def _wait(self, fd: int, seconds: float) -> bool:
+        """Waits at most ``seconds`` for output on ``fd``; False when the program
+        has exited instead (its output may be held open by a process it
+        started, which would never close it)."""
+        exit_fd = self._exit_fd
+        if exit_fd is not None:
+            readable = select.select([fd, exit_fd], [], [], seconds)[0]
+            return fd in readable or exit_fd not in readable
+        select.select([fd], [], [], min(seconds, EXIT_POLL))
+        process = self.process
+        return process is not None and process.poll() is None
 
     def _gone(self, what: str) -> str:
         process = self.process
@@ -304,20 +378,50 @@ class Program:
     # ------------------------------------------------------------ the end
 
     def close(self) -> None:
-        """Stops the program (its input closed; killed if it does not go)."""
-        process, self.process = self.process, None
+        """Stops the program and whatever it started (:func:`stop`)."""
+        stop([self])
+
+    def _hang_up(self) -> None:
+        """Closes the program's input and output: its sign to leave."""
+        process = self.process
         if process is not None:
             for stream in (process.stdin, process.stdout):
-                try:
+                with contextlib.suppress(OSError):
                     if stream is not None:
                         stream.close()
-                except OSError:
-                    pass
-            try:
-                process.wait(timeout=GRACE)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+
+    def _running(self) -> bool:
+        """Whether the program, or a process of its group, runs still."""
+        process = self.process
+        if process is None:
+            return False
+        return process.poll() is None or (hasattr(os, "killpg") and _group_runs(process.pid))
+
+    def _signal(self, kill: bool = False) -> None:
+        """Sends SIGTERM (``kill``: SIGKILL) to the program's process group
+        (where there are no groups, ends the program alone)."""
+        process = self.process
+        if process is None:
+            return
+        try:
+            if hasattr(os, "killpg"):  # (the group's id is the program's)
+                os.killpg(process.pid, signal.SIGKILL if kill else signal.SIGTERM)
+            elif process.poll() is None:
+                if kill:
+                    process.kill()
+                else:
+                    process.terminate()
+        except (ProcessLookupError, PermissionError):  # (nothing of it is left)
+            pass
+
+    def _release(self) -> None:
+        """What the program held, let go once it has ended."""
+        process, self.process = self.process, None
+        if process is not None:
+            process.wait()
+        if self._exit_fd is not None:
+            os.close(self._exit_fd)
+            self._exit_fd = None
         if self._log is not None:
             self._log.close()
             self._log = None
@@ -331,3 +435,64 @@ class Program:
     def __del__(self) -> None:
         if getattr(self, "process", None) is not None:
             self.close()
+
+
+def stop(programs: Iterable[Program]) -> None:
+    """Stops programs, all at once (one :data:`GRACE` for all): each one's
+    input closed, its sign to leave; :data:`GRACE` seconds later SIGTERM to
+    the process group of each still running (or that left processes of its
+    group running); :data:`GRACE` seconds after that, SIGKILL to what is
+    left.  A process that made a group or a session of its own (``setsid``)
+    is no longer of the group, and is not stopped.  Stopping a program again does
+    nothing; one whose stopping is cut short (Ctrl-C, SIGTERM) is killed."""
+    running = [p for p in programs if p.process is not None]
+    try:
+        for program in running:
+            program._hang_up()
+        end = time.monotonic() + GRACE
+        for program in running:  # (each program given until the end to leave)
+            assert program.process is not None
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                program.process.wait(max(0.0, end - time.monotonic()))
+        for program in running:  # (a group left empty is told nothing)
+            program._signal()
+        left = [p for p in running if p._running()]
+        end = time.monotonic() + GRACE
+        while left and time.monotonic() < end:
+            time.sleep(0.01)
+            left = [p for p in left if p._running()]
+    except BaseException:
+        left = running  # (no time for graces: the way out goes on at once)
+        raise
+    finally:
+        for program in left:
+            program._signal(kill=True)
+        for program in running:
+            program._release()
+
+
+def _group_runs(group: int) -> bool:
+    """Whether a process of the process group ``group`` runs still (one that
+    exited and waits to be reaped by its parent, a zombie, does not)."""
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        names = os.listdir("/proc")
+    except OSError:  # (no /proc: the system knows of one)
+        return True
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                text = stat.read()
+        except OSError:  # (it ended meanwhile)
+            continue
+        fields = text[text.rfind(b")") + 2 :].split()  # state, parent, group, ...
+        if len(fields) > 2 and int(fields[2]) == group and fields[0] not in (b"Z", b"X"):
+            return True
+    return False

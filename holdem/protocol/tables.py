@@ -314,9 +314,7 @@ class ServedTable:
                     self.waiting = True
                     return
                 if not table.can_deal():
-                    self._out({"event": "run_stopped", "hands_left": self.to_play,
-                               "reason": "fewer than two players can be dealt in"})  # fmt: skip
-                    self.to_play = 0
+                    self.stop_run("fewer than two players can be dealt in")
                     return
                 if self._wait(self.pause if table.hands_played else 0.0):
                     return
@@ -340,6 +338,15 @@ class ServedTable:
                 table.act(bot.decide(hand.view(seat), legal))
             else:  # nobody plays the seat (left, or away): check or fold
                 table.act(legal.check_or_fold())
+
+    def stop_run(self, reason: str) -> None:
+        """Ends the run of hands under way (``start``) after the hand being
+        played, if any; everyone told the table's events is told
+        ``run_stopped``, with the hands left unplayed and ``reason``."""
+        left = self.to_play - (self.table.hand is not None)
+        if left > 0:
+            self.to_play -= left
+            self._out({"event": "run_stopped", "hands_left": left, "reason": reason})
 
     def _wait(self, seconds: float) -> bool:
         """Whether the next step waits: ``seconds`` from its first try (then
