@@ -17,10 +17,9 @@ from typing import Any
 import click
 
 from holdem.errors import ProtocolError
-from holdem.protocol import Engine, encode
+from holdem.protocol import SOCKET_BUFFER, Engine, encode
 from holdem.protocol.engine import MAX_TABLES
 from holdem.protocol.messages import MAX_LINE, Lines, error_reply
-from holdem.rooms.server import SOCKET_BUFFER
 
 from .signals import STOPS, Terminated, stopped_as_ctrl_c
 

@@ -21,7 +21,7 @@ from holdem.histories import PhhWriter, PokerStarsWriter, date_fields, record
 from holdem.rooms import Limits, Room, Store, serve, serve_workers, table_number
 from holdem.rooms.handover import supported
 from holdem.rooms.lobby import check, set_aside
-from holdem.rooms.store import Damage, replay
+from holdem.rooms.store import Damage, passing, replay
 
 from .engine import parse_address
 
@@ -271,6 +271,11 @@ def serve_command(
         try:
             aside = set_aside(store)  # (every worker's: before they start)
         except sqlite3.DatabaseError as exc:  # (damage SQLite's quick check does not see)
+            if passing(exc):  # (not damage: the disk full, the file held by another server)
+                raise click.ClickException(
+                    f"{Path(data) / DATA_FILE}: cannot be written now "
+                    f"({exc}): start again once it can"
+                ) from None
             raise click.BadParameter(f"{Path(data) / DATA_FILE}: damaged: {exc}",
                                      param_hint="'--data'") from None  # fmt: skip
         for damage in aside:

@@ -27,7 +27,8 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc; pr
 #: flood: at its first turn, writes stale and garbage answers for ever;
 #: orphan: starts a process that keeps its output open, and exits at once;
 #: daemon: starts such a process, which ignores SIGTERM, and plays (calls);
-#: stubborn: ignores SIGTERM and the end of its input, and plays.
+#: stubborn: ignores SIGTERM and the end of its input, and plays;
+#: escaper: does so too, after leaving its process group for its parent's.
 ABUSER = r"""
 import json, os, signal, subprocess, sys, time
 
@@ -44,7 +45,9 @@ if how in ("orphan", "daemon"):
     note(child.pid)  # (it holds this program's stdin and stdout: they are inherited)
     if how == "orphan":
         sys.exit(0)
-if how == "stubborn":
+if how == "escaper":
+    os.setpgid(0, os.getpgid(os.getppid()))
+if how in ("stubborn", "escaper"):
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 for line in sys.stdin:
     turn = json.loads(line)
@@ -57,7 +60,7 @@ for line in sys.stdin:
             os.write(1, block)
     kind = "check" if turn["view"]["legal"]["check"] else "call"
     print(json.dumps({"id": turn["id"], "action": {"kind": kind}}), flush=True)
-if how == "stubborn":
+if how in ("stubborn", "escaper"):
     time.sleep(1000)
 """
 
@@ -193,6 +196,19 @@ def test_closing_a_program_ends_what_it_started_and_what_ignores_sigterm(
         started = recorded(daemon, 2) + recorded(stubborn, 1)
         assert all(running(pid) for pid in started)
     assert gone(started, seconds=0.5) == []  # (ended by the close itself)
+
+
+def test_closing_a_program_that_left_its_group_ends_it_and_returns(
+    abuser: Path, tmp_path: Path
+) -> None:
+    pids = tmp_path / "escaper"
+    program = Program([sys.executable, str(abuser), "escaper", str(pids)], budget=5)
+    (pid,) = recorded(pids, 1)
+    time.sleep(0.2)  # (it has left its group: the group's signals miss it)
+    began = time.monotonic()
+    program.close()
+    assert time.monotonic() - began < 8  # (its stop's graces, not for ever)
+    assert gone([pid], seconds=0.5) == []
 
 
 # ---------------------------------------------------------------- SIGTERM

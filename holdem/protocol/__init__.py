@@ -7,12 +7,22 @@ loop that reads and writes lines is ``holdem engine``'s, in the CLI).
 """
 
 from .engine import Engine
-from .messages import ERROR_CODES, MAX_LINE, REQUESTS, VERSION, Request, encode, read_request
+from .messages import (
+    ERROR_CODES,
+    MAX_LINE,
+    REQUESTS,
+    SOCKET_BUFFER,
+    VERSION,
+    Request,
+    encode,
+    read_request,
+)
 
 __all__ = [
     "ERROR_CODES",
     "MAX_LINE",
     "REQUESTS",
+    "SOCKET_BUFFER",
     "VERSION",
     "Engine",
     "Request",

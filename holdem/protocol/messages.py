@@ -35,6 +35,7 @@ __all__ = [
     "MAX_LINE",
     "MAX_SECONDS",
     "REQUESTS",
+    "SOCKET_BUFFER",
     "VERSION",
     "Lines",
     "Request",
@@ -58,6 +59,9 @@ VERSION = 1
 MAX_LINE = 1 << 20
 #: How deep a request's objects and lists may nest.
 MAX_DEPTH = 32
+#: Bytes a server asks the kernel to hold for a client's output (beyond them,
+#: its own queue, which it bounds: the engine's and the room server's).
+SOCKET_BUFFER = 128 * 1024
 
 #: The requests, in the order ``docs/protocol.md`` describes them.
 REQUESTS = (

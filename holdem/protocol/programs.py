@@ -403,22 +403,22 @@ class Program:
         process = self.process
         if process is None:
             return
-        try:
-            if hasattr(os, "killpg"):  # (the group's id is the program's)
+        if hasattr(os, "killpg"):  # (the group's id is the program's)
+            with contextlib.suppress(ProcessLookupError, PermissionError):  # (none of it left)
                 os.killpg(process.pid, signal.SIGKILL if kill else signal.SIGTERM)
-            elif process.poll() is None:
+        if process.poll() is None:  # (the program itself too: it may have left its group)
+            with contextlib.suppress(ProcessLookupError):
                 if kill:
                     process.kill()
                 else:
                     process.terminate()
-        except (ProcessLookupError, PermissionError):  # (nothing of it is left)
-            pass
 
     def _release(self) -> None:
         """What the program held, let go once it has ended."""
         process, self.process = self.process, None
         if process is not None:
-            process.wait()
+            with contextlib.suppress(subprocess.TimeoutExpired):  # (killed: it is reaped late)
+                process.wait(GRACE)
         if self._exit_fd is not None:
             os.close(self._exit_fd)
             self._exit_fd = None

@@ -178,6 +178,7 @@ class Core:
         #: refused: what they caused could not be kept
         self.stalled: str | None = None
         self._stalled_since = 0.0  # (on the room's clock)
+        self._said: set[str] = set()  # the reasons logged in this stall
         self._paused = 0.0  # seconds the tables' clock stood still
         self._retry_at = 0.0
         #: this room's number among the server's workers, and their number
@@ -386,6 +387,7 @@ class Core:
         """The store cannot write now: every line not yet sent is held (what
         caused it is not stored), and the tables wait."""
         self.stalled = why
+        self._said = {why}
         self._stalled_since = self.clock()
         self._retry_at = self._stalled_since + RETRY
         for connection in self._connections.values():
@@ -407,13 +409,14 @@ class Core:
         try:
             self.store.commit()
         except sqlite3.Error as exc:
+            if not passing(exc):
+                raise
             self._retry_at = now + RETRY
-            if passing(exc) and str(exc) == self.stalled:
-                return False
-            if passing(exc):  # (another reason: a line of its own)
-                self._stall(str(exc))
-                return False
-            raise
+            self.stalled = why = str(exc)
+            if why not in self._said:  # (another reason: a line of its own, once)
+                self._said.add(why)
+                self.log(f"cannot store the tables' games ({why}): still trying")
+            return False
         waited = now - self._stalled_since
         self._paused += waited
         self.stalled = None
@@ -455,6 +458,7 @@ class Core:
                 session.backlog.clear()
                 session.dropped = 0
         self._tell_lobby(table, {"event": "table_stopped", "reason": table.stopped})
+        self._over.append((self.clock() + self.limits.keep_finished, ident))
 
     def _unsay(self, ident: str, why: str) -> None:
         """Takes back the lines about table ``ident`` not yet sent: its events
@@ -560,10 +564,28 @@ class Core:
             table = self.tables.pop(ident, None)
             if table is not None:
                 self._codes.pop(table.code, None)
+                if table.stopped:
+                    self._forget_sessions(table)
                 for conn in table.watchers:
                     connection = self._connections.get(conn)
                     if connection is not None:
                         connection.watching.discard(ident)
+
+    def _forget_sessions(self, table: RoomTable) -> None:
+        """A stopped table let go: its players' holds are forgotten here (not
+        in the store: a server started again gives them their seats), their
+        tokens told as ended for why it stopped."""
+        for session_id in table.sessions.values():
+            session = self._sessions.pop(session_id, None)
+            if session is None:
+                continue
+            self._by_token.pop(session.token_hash, None)
+            self._old_tokens[session.token_hash] = table.stopped
+            connection = self._connections.get(session.connection or 0)
+            if connection is not None:
+                connection.sessions.discard(session_id)
+        table.sessions.clear()
+        self._rewired()
 
     def _over_now(self, table: RoomTable, status: str, result: dict[str, Any] | None) -> None:
         """The table is over (finished, closed): its players' tokens end (the

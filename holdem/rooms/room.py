@@ -169,6 +169,11 @@ class Room(Lobby, Seats):
         follows go to that worker (:meth:`release`), which serves them."""
         return self._moving.get(conn)
 
+    def stay(self, conn: int) -> None:
+        """The connection :meth:`moving_to` named a worker for stays here (the
+        store stalled before it could go): its line is served here again."""
+        self._moving.pop(conn, None)
+
     def release(self, conn: int) -> Connection | None:
         """Lets go of a connection that moves to another worker, without the
         end of a disconnection (it plays and watches nothing here): what it

@@ -55,8 +55,8 @@ class Seats(Core):
                 session = found
                 break
         table = self.tables.get(table_id)
-        if session is None or table is None or table.served is None:
-            return None
+        if session is None or table is None or table.served is None or table.stopped:
+            return None  # (a stopped table: the general reader refuses it)
         try:
             decision = Decision.from_dict(data.get("action"), where="request.action")
         except WireError:

@@ -31,14 +31,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ListenError, ProtocolError
-from ..protocol.messages import Lines
+from ..protocol.messages import SOCKET_BUFFER, Lines
 from .handover import Channels, Moved
 from .room import Room
 
 __all__ = ["FLUSH", "RoomServer", "serve", "tune_collector"]
 
-#: Bytes the kernel holds for a connection's output (beyond them, the queue).
-SOCKET_BUFFER = 128 * 1024
 #: The most seconds a line waits to be written with others (see deliver): a
 #: turn takes the lines before it at once; the others (the events of a hand a
 #: player folded, a watcher's) go in fewer, larger writes, which a busy
@@ -140,8 +138,9 @@ class _Connection(asyncio.Protocol):
                 room.handle(self.id, line, moved=moved and index == 0)
                 if several and (worker := room.moving_to(self.id)) is not None:
                     self.server.deliver()
-                    self.server.hand_over(self, worker, lines[index:])
-                    return
+                    if self.server.hand_over(self, worker, lines[index:]):
+                        return
+                    room.handle(self.id, line)  # (it stays: refused here, the store stalled)
         self.server.deliver()
 
     def pause_writing(self) -> None:
@@ -149,7 +148,8 @@ class _Connection(asyncio.Protocol):
         behind, and is written nothing more until it reads (its lines wait in
         the room); closed if it is still behind :data:`BEHIND_SECONDS` later."""
         self.behind = True
-        self._cut = asyncio.get_running_loop().call_later(BEHIND_SECONDS, self._too_slow)
+        if not self.server.stopping:  # (a server that stops gives it CLOSE_SECONDS)
+            self._cut = asyncio.get_running_loop().call_later(BEHIND_SECONDS, self._too_slow)
 
     def _too_slow(self) -> None:
         if self.behind and self.transport is not None:
@@ -220,25 +220,31 @@ class RoomServer:
 
     # ------------------------------------------------------------ between workers
 
-    def hand_over(self, client: _Connection, worker: int, lines: list[bytes | None]) -> None:
+    def hand_over(self, client: _Connection, worker: int, lines: list[bytes | None]) -> bool:
         """Hands a connection on to another worker with the lines it has not
         served (the first is that worker's): reading stops, what the client
-        was owed is written, and once it is all sent the socket goes."""
+        was owed is written, and once it is all sent the socket goes.  False
+        when the store stalled as it committed what the client was owed
+        (held, :meth:`Room.commit`): the connection stays, to be answered."""
         assert self.channels is not None and client.transport is not None
         room = self.room
         self._write_now(client.id)  # (what it was owed, before the room lets it go)
+        if room.stalled is not None:
+            room.stay(client.id)
+            return False
         connection = room.release(client.id)
         self.connections.pop(client.id, None)
         client.transport.pause_reading()
         if connection is None:  # (cannot be: it sent the line)
             client.transport.abort()
-            return
+            return True
         part, skipping = client.lines.take_rest()
         moved = Moved(conn=client.id, address=connection.address, hello=connection.hello,
                       rate=connection.rate.left(room.clock()), lines=lines, part=part,
                       skipping=skipping)  # fmt: skip
         assert self._loop is not None
         self._send_on(client, worker, moved, self._loop.time() + _HANDOVER_SECONDS)
+        return True
 
     def _send_on(self, client: _Connection, worker: int, moved: Moved, deadline: float) -> None:
         transport = client.transport
@@ -305,7 +311,7 @@ class RoomServer:
         """Commits the store, then writes the lines somebody waits for."""
         self._draining = False
         room = self.room
-        room.commit()
+        self._commit()
         for conn in room.urgent:
             self._write(conn)
         room.urgent.clear()
@@ -336,13 +342,25 @@ class RoomServer:
         committed first (what they tell is on disk before: a room that cannot
         store holds them, :meth:`Room.commit`)."""
         if self.room.outbox(conn):
-            self.room.commit()
+            self._commit()
             self._write(conn, behind=True)
+
+    @property
+    def stopping(self) -> bool:
+        """Whether the server stops (:meth:`close` was called)."""
+        return self._closed
+
+    def _commit(self) -> None:
+        """Commits the store.  One that cannot write now stalls the room
+        (:meth:`Room.commit`), which the timer tries again: it is set."""
+        if not self.room.commit() and not self._arming and self._loop is not None:
+            self._arming = True
+            self._loop.call_soon(self._arm)
 
     def _flush(self) -> None:
         self._flusher = None
         room = self.room
-        room.commit()
+        self._commit()
         for conn in list(room.told):
             self._write(conn)
         room.urgent.clear()
@@ -402,7 +420,10 @@ class RoomServer:
         stops: no timer is set again)."""
         self._closed = True
         self._flush()
-        for conn in list(self.connections):  # (those behind too: their last chance)
+        for conn, client in list(self.connections.items()):  # (those behind: their last chance)
+            if client._cut is not None:
+                client._cut.cancel()
+                client._cut = None
             self._write(conn, behind=True)
         if self._timer is not None:
             self._timer.cancel()
