@@ -149,7 +149,7 @@ def test_a_program_flooding_stale_answers_has_its_seconds_and_no_more(
         for turn in range(1, 4):
             assert program(hand.view(hand.actor), hand.legal_actions()).kind.value == "fold"
             assert program.timeouts == turn and program.failure is None
-        assert time.monotonic() - begun < 3  # (0.5 s a turn, and the lines read meanwhile)
+        assert time.monotonic() - begun < 5  # (0.5 s a turn, and the lines read meanwhile)
     assert gone(recorded(pids, 1)) == []
 
 
@@ -171,11 +171,11 @@ def test_a_program_that_exits_is_seen_to_though_a_child_holds_its_output(
     abuser: Path, tmp_path: Path
 ) -> None:
     pids = tmp_path / "pids"
-    program = Program([sys.executable, str(abuser), "orphan", str(pids)], budget=4)
+    program = Program([sys.executable, str(abuser), "orphan", str(pids)], budget=8)
     with program:
         begun = time.monotonic()
         game = cash_with(program, hands=3)
-        assert time.monotonic() - begun < 3  # (not 4 s a turn: its exit was seen at once)
+        assert time.monotonic() - begun < 6  # (not 8 s a turn: its exit was seen at once)
         assert program.failure == "exited with status 0"
     assert game.hands_played == 3
     assert gone(recorded(pids, 2)) == []  # the child it left behind ended with it

@@ -116,15 +116,15 @@ def test_silent_connections_are_closed_and_make_room_for_others() -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the server is stopped by a signal")
 def test_holdem_serve_takes_the_limits_of_silence(tmp_path: Path) -> None:
-    server = Server(tmp_path / "room", "--hello-seconds", "0.3", "--idle-seconds", "0.6").start()
+    server = Server(tmp_path / "room", "--hello-seconds", "1.5", "--idle-seconds", "2").start()
     try:
         (told,) = _until_closed(socket.create_connection(("127.0.0.1", server.port)))
-        assert "no hello in the 0.3 s after connecting" in told["error"]["message"]
+        assert "no hello in the 1.5 s after connecting" in told["error"]["message"]
         greeted = socket.create_connection(("127.0.0.1", server.port))
         greeted.sendall(b'{"type":"hello","version":1}\n')
         hello, told = _until_closed(greeted)
-        assert hello["result"]["limits"]["hello_seconds"] == 0.3
-        assert "nothing sent for 0.6 s" in told["error"]["message"]
+        assert hello["result"]["limits"]["hello_seconds"] == 1.5
+        assert "nothing sent for 2 s" in told["error"]["message"]
     finally:
         server.stop()
 
