@@ -59,7 +59,7 @@ from .config import HandConfig, Structure
 from .errors import ConfigError, SimulationError
 from .hand import Hand
 from .histories.model import HandHistory
-from .histories.parallel import MAX_JOBS, _ignore_interrupts
+from .histories.parallel import MAX_JOBS, _ignore_interrupts, stop_pool
 from .histories.phh import write_phh
 from .histories.playback import record
 from .protocol.programs import PREFIX, Program, parse_command, secret_seed, share_cpu, stop
@@ -463,8 +463,7 @@ def _chunks(
                 progress(end)
         pool.close()
     finally:  # (done, Ctrl-C or a failed job: the failure goes on up)
-        pool.terminate()
-        pool.join()
+        stop_pool(pool)
 
 
 #: This process's number among the simulation's workers (0 in the caller's).

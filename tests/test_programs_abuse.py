@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -374,3 +375,38 @@ def test_a_secret_seed_is_given_with_the_result_and_plays_the_run_again() -> Non
     first, second = (simulate(["easy", "random"], hands=120) for _ in range(2))
     assert first.seed != second.seed and first != second
     assert simulate(["easy", "random"], hands=120, seed=first.seed) == first
+
+
+def _sleep_through_sigterm(ready: Any) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    ready.set()
+    time.sleep(1000)
+
+
+def test_a_pool_whose_ending_would_wait_for_ever_is_ended_all_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import multiprocessing
+
+    import holdem.histories.parallel as parallel
+
+    # (what hung a simulation: Pool.terminate waiting on a worker that never heard it)
+    fork = multiprocessing.get_context("fork")
+    ready = fork.Event()
+    worker = fork.Process(target=_sleep_through_sigterm, args=(ready,))
+    worker.start()
+    assert ready.wait(10)
+
+    class Pool:
+        def __init__(self) -> None:
+            self._pool = [worker]
+
+        def terminate(self) -> None:
+            worker.terminate()  # (SIGTERM: ignored)
+            worker.join()  # (as the pool's own waits: for ever, but for the kill)
+
+    monkeypatch.setattr(parallel, "STOP_SECONDS", 0.5)
+    began = time.monotonic()
+    parallel.stop_pool(Pool())
+    assert time.monotonic() - began < 5
+    assert worker.exitcode == -signal.SIGKILL

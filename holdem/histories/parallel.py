@@ -59,8 +59,7 @@ def validate_files(
         yield from _joined(_in_order(pool, _tasks(sources, fmt), fmt, ahead=4 * jobs), tell)
         pool.close()
     finally:
-        pool.terminate()
-        pool.join()
+        stop_pool(pool)
 
 
 #: What a task gives for each file or piece: (file index, whole file?, report, bytes).
@@ -154,3 +153,27 @@ def _in_order(pool: Any, tasks: Iterator[_Task], fmt: str | None, ahead: int) ->
 
 def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: Seconds a pool's workers have to end once told to (they stop their bot
+#: programs on the way out, a second or two), before they are killed.
+STOP_SECONDS = 5.0
+
+
+def stop_pool(pool: Any) -> None:
+    """Ends a ``multiprocessing.Pool``'s workers and never waits for ever.
+    ``Pool.terminate()`` sends each worker SIGTERM and then waits for them
+    without a bound; a worker the pool started again while it was ended (one
+    left, and its place was filled) is never sent it, and waits on the pool's
+    queue: the caller hung.  Here the workers still there after
+    :data:`STOP_SECONDS` are killed."""
+    import threading
+
+    ending = threading.Thread(target=pool.terminate, daemon=True)  # (it joins them)
+    ending.start()
+    ending.join(STOP_SECONDS)
+    if ending.is_alive():
+        for worker in list(getattr(pool, "_pool", ())):  # (the pool's processes)
+            if worker.exitcode is None:
+                worker.kill()
+        ending.join(STOP_SECONDS)
