@@ -324,7 +324,7 @@ class Game:
         legal = view.legal
         assert isinstance(legal, LegalActions)
         mine = view.bets[view.config.seat_numbers.index(self.seat)]
-        command = read_command(line, legal, view.pot, mine)
+        command = read_command(line, legal, view.pot, mine, view)
         if isinstance(command, Decision):
             self._act(command)
         elif isinstance(command, Refused):
