@@ -11,7 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from holdem import Decision, Hand, HandConfig, LegalActions
+from holdem import Decision, Hand, HandConfig, LegalActions, Structure
 from holdem.cli.commands import Refused, menu, read_command
 from holdem.cli.main import main
 from holdem.cli.screen import Screen
@@ -108,7 +108,7 @@ def facing(hand: Hand) -> tuple[LegalActions, Hand]:
 
 
 def test_a_capped_round_is_named_when_a_raise_or_all_in_is_refused() -> None:
-    config = HandConfig((1000, 1000, 1000), 0, 10, 20, structure="fixed_limit", raise_cap=1)
+    config = HandConfig((1000, 1000, 1000), 0, 10, 20, structure=Structure.FIXED_LIMIT, raise_cap=1)
     hand = Hand(config, rng=1)
     hand.act(Decision.raise_to(40))  # (the big blind and one raise: capped)
     legal, _ = facing(hand)
