@@ -400,7 +400,7 @@ class Game:
             closed = self._ask("close", table=self.table)
             if closed is not None and not closed["closed"]:
                 self.screen.say("The table closes at the end of this hand.")
-        elif words[0] in ("back", "post"):
+        elif words[0] in ("back", "post") and self.started:
             self._back(post=words[0] == "post")
         elif words[0] == "who":
             state = self._ask("state", table=self.table)
