@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from holdem import Decision, LegalActions
+from holdem import Decision, Hand, LegalActions, PlayerView, Structure
 from holdem.actions import ActionKind
+from holdem.errors import HoldemError
 
 __all__ = ["HELP", "Command", "Refused", "menu", "read_command"]
 
@@ -75,10 +76,18 @@ _WORDS = {
 }
 
 
-def read_command(line: str, legal: LegalActions, pot: int = 0, mine: int = 0) -> Command:
+def read_command(
+    line: str,
+    legal: LegalActions,
+    pot: int = 0,
+    mine: int = 0,
+    view: PlayerView | None = None,
+) -> Command:
     """The decision (or session word, or refusal) a typed ``line`` means with
     the menu ``legal``; ``pot`` (chips in the middle, bets included) and
-    ``mine`` (the player's bet this round) size ``b pot``/``r pot``."""
+    ``mine`` (the player's bet this round) size ``b pot``/``r pot``; ``view``
+    (the player's view of the hand) lets a refusal name the rule behind it
+    (the structure's limit, a capped or unopened betting round)."""
     words = line.strip().lower().split()
     if not words:
         return Refused("type a command (help lists them)")
@@ -91,7 +100,7 @@ def read_command(line: str, legal: LegalActions, pot: int = 0, mine: int = 0) ->
     if word in ("help", "table", "quit"):
         return word
     if word in ("bet", "raise"):
-        return _wager(word, rest, legal, pot + legal.bet - mine)
+        return _wager(word, rest, legal, pot + legal.bet - mine, view)
     if rest:
         return Refused(f"{word} takes no amount (bet and raise do: 'r 300')")
     if word == "fold":
@@ -111,19 +120,80 @@ def read_command(line: str, legal: LegalActions, pot: int = 0, mine: int = 0) ->
             return Decision.check()  # nothing to call: 'c' checks, as in most rooms
         return Refused("there is nothing to call now")
     # allin (showdowns are not typed: the player's hand is shown, or mucked when beaten)
-    return Decision.all_in() if legal.all_in is not None else Refused("you cannot go all in now")
+    if legal.all_in is not None:
+        return Decision.all_in()
+    if legal.wager is not None and legal.min_to is not None and legal.max_to is not None:
+        # (more chips than the structure lets a bet or raise reach)
+        noun, key = _noun(legal.wager)
+        if _fixed(legal, view):
+            return Refused(
+                f"you cannot go all in now: in fixed limit {noun} goes to exactly "
+                f"{legal.min_to:,} ({key})"
+            )
+        return Refused(
+            f"you cannot go all in now: the pot limit lets {noun} go to {legal.max_to:,} "
+            f"at most ({key} max)"
+        )
+    why = _no_wager(view)
+    then = " (call with c, or fold with f)" if legal.call is not None else ""
+    return Refused(f"you cannot go all in now: {why or 'you may not bet or raise'}{then}")
 
 
-def _wager(word: str, rest: list[str], legal: LegalActions, pot_after_call: int) -> Command:
+def _noun(kind: ActionKind) -> tuple[str, str]:
+    """How a refusal names a wager of ``kind``, and its key."""
+    return ("a bet", "b") if kind is ActionKind.BET else ("a raise", "r")
+
+
+def _fixed(legal: LegalActions, view: PlayerView | None) -> bool:
+    """Whether the game is fixed limit (without a view: a bet or raise of one
+    amount that is not all the player has)."""
+    if view is not None:
+        return view.config.structure is Structure.FIXED_LIMIT
+    return legal.min_to == legal.max_to and legal.max_to != legal.all_in
+
+
+#: The records of a player's decisions while betting, played again by :func:`_no_wager`.
+_DECIDED = (
+    ActionKind.FOLD,
+    ActionKind.CHECK,
+    ActionKind.CALL,
+    ActionKind.BET,
+    ActionKind.RAISE,
+    ActionKind.TIMEOUT,
+)
+
+
+def _no_wager(view: PlayerView | None) -> str | None:
+    """Why the player to act may make no full bet or raise now, in the rules'
+    words: the hand played again from the view's public log (cards of its own:
+    only the betting counts).  None without a view, or when they may."""
+    if view is None or view.actor is None:
+        return None
+    try:
+        hand = Hand(view.config, rng=0)
+        for record in view.log:
+            if record.kind in _DECIDED:
+                to = record.to if record.kind in (ActionKind.BET, ActionKind.RAISE) else None
+                hand.act(Decision(record.kind, to))
+        return hand.why_no_wager(view.actor)
+    except HoldemError:  # (a view this hand does not play again: no reason rather than a wrong one)
+        return None
+
+
+def _wager(
+    word: str, rest: list[str], legal: LegalActions, pot_after_call: int, view: PlayerView | None
+) -> Command:
     kind = legal.wager
     if kind is None or legal.min_to is None or legal.max_to is None:
         if legal.all_in is not None and legal.call is not None and legal.all_in > legal.call:
             return Refused(f"you can only go all in for {legal.all_in:,} (a), call or fold")
+        why = _no_wager(view)
+        because = f": {why}" if why else ""
         if legal.call is not None:
-            return Refused("you cannot raise now: call (c) or fold (f)")
-        return Refused(f"you cannot {word} now")
+            return Refused(f"you cannot {word} now{because} (call with c, or fold with f)")
+        return Refused(f"you cannot {word} now{because}")
     low, high = legal.min_to, legal.max_to
-    noun, key = ("a bet", "b") if kind is ActionKind.BET else ("a raise", "r")
+    noun, key = _noun(kind)
     if len(rest) > 1:
         return Refused(f"one amount after {word}, e.g. '{key} {low}'")
     if not rest:
@@ -144,10 +214,16 @@ def _wager(word: str, rest: list[str], legal: LegalActions, pot_after_call: int)
         return Refused(f"{rest[0]!r} is not an amount: a whole number of chips, min, max or pot")
     if to == legal.all_in and to > legal.bet:  # all in for less than a full raise
         return Decision.all_in()
+    if (to < low or to > high) and _fixed(legal, view):
+        return Refused(f"{noun} goes to exactly {low:,} in fixed limit (you typed {to:,})")
     if to < low:
         return Refused(f"{noun} goes to {low:,} at least (you typed {to:,})")
     if to > high:
-        return Refused(f"{noun} goes to {high:,} at most: that is all you have (you typed {to:,})")
+        if legal.all_in is not None and high >= legal.all_in:
+            return Refused(
+                f"{noun} goes to {high:,} at most: that is all you have (you typed {to:,})"
+            )
+        return Refused(f"{noun} goes to {high:,} at most: the pot limit (you typed {to:,})")
     return Decision(kind, to)
 
 
@@ -159,8 +235,13 @@ def menu(legal: LegalActions, mine: int = 0) -> str:
         parts.append("f fold")
     if legal.check:
         parts.append("k check")
+    all_in = legal.all_in
     if legal.call is not None:
-        parts.append(f"c call {legal.call - mine:,}")
+        if all_in is not None and all_in <= legal.call:  # (the call is all in: one choice, c or a)
+            parts.append(f"c call {legal.call - mine:,} (all in)")
+            all_in = None
+        else:
+            parts.append(f"c call {legal.call - mine:,}")
     if legal.wager is not None and legal.min_to is not None and legal.max_to is not None:
         key, verb = ("b", "bet") if legal.wager is ActionKind.BET else ("r", "raise to")
         span = (
@@ -169,6 +250,6 @@ def menu(legal: LegalActions, mine: int = 0) -> str:
             else (f"{legal.min_to:,}-{legal.max_to:,}")
         )
         parts.append(f"{key} {verb} {span}")
-    if legal.all_in is not None:
-        parts.append(f"a all in {legal.all_in:,}")
+    if all_in is not None:
+        parts.append(f"a all in {all_in:,}")
     return " · ".join(parts)

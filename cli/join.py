@@ -33,7 +33,18 @@ __all__ = ["join_command"]
 
 #: Seconds left at which the prompt says how long is left.
 WARNINGS = (20, 10, 5)
-_LOBBY_WORDS = frozenset({"start", "bots", "who", "close", "back", "help", "q", "quit", "exit"})
+_LOBBY_WORDS = frozenset(
+    {"start", "bots", "who", "close", "back", "post", "help", "q", "quit", "exit"}
+)
+#: What ``back`` (and ``post``) did, by the seat's status in the reply: the
+#: blinds rule of a cash table (R3) said as it holds for the player.
+_BACK_SAID = {
+    "playing": "You are dealt in again from the next hand.",
+    "waiting": "You are back, waiting for the big blind: blinds passed you while you were "
+    "out, and you are dealt in when the big blind reaches you. Type post to post them "
+    "(the big blind live, the small blind dead) and be dealt in at the next hand.",
+    "posting": "You post the blinds you missed and are dealt in at the next hand.",
+}
 LOBBY_HELP = """\
 While the table waits for its players:
   start            begin the game (the table's creator)
@@ -312,9 +323,8 @@ class Game:
             return
         if self.away and line:
             self.away = False
-            if self._ask("back", table=self.table) is not None:
-                self.screen.say("You are dealt in again.")
-            if line == "back":
+            self._back(post=line == "post", away=True)
+            if line in ("back", "post"):
                 return
         if self.turn is None:
             self._lobby(line)
@@ -324,7 +334,7 @@ class Game:
         legal = view.legal
         assert isinstance(legal, LegalActions)
         mine = view.bets[view.config.seat_numbers.index(self.seat)]
-        command = read_command(line, legal, view.pot, mine)
+        command = read_command(line, legal, view.pot, mine, view)
         if isinstance(command, Decision):
             self._act(command)
         elif isinstance(command, Refused):
@@ -347,6 +357,19 @@ class Game:
         except TimeoutError as exc:
             self.screen.say(f"{exc}: the server is slow to answer", fg="red")
         return None
+
+    def _back(self, *, post: bool = False, away: bool = False) -> None:
+        """Back in the deal (``post``: the blinds owed posted to be dealt in at
+        once; ``away``: the player was out of it), and how: at once, waiting
+        for the big blind, or posting."""
+        back = self._ask("back", table=self.table, post=post)
+        if back is None:
+            return
+        status = back.get("status") or ""
+        if status == "playing" and not away:
+            self.screen.say("You are in the deal already.")
+        else:
+            self.screen.say(_BACK_SAID.get(status, "You are back in your seat."))
 
     def _act(self, decision: Decision) -> None:
         turn = self.turn
@@ -377,6 +400,8 @@ class Game:
             closed = self._ask("close", table=self.table)
             if closed is not None and not closed["closed"]:
                 self.screen.say("The table closes at the end of this hand.")
+        elif words[0] in ("back", "post") and self.started:
+            self._back(post=words[0] == "post")
         elif words[0] == "who":
             state = self._ask("state", table=self.table)
             for info in [] if state is None else state["seats"]:

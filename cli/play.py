@@ -167,7 +167,7 @@ class Session:
                 click.echo()
                 self.screen.say("Time is up.", fg="red")
                 return legal.check_or_fold()
-            command = read_command(line, legal, view.pot, mine)
+            command = read_command(line, legal, view.pot, mine, view)
             if isinstance(command, Decision):
                 return command
             if isinstance(command, Refused):

@@ -82,6 +82,7 @@ class Screen:
         self.labels: dict[int, str] = {}  # seat -> what shows after the name ("easy")
         self.board: tuple[Card, ...] = ()
         self._side = False  # a side pot was awarded in this hand
+        self._won: dict[int, list[tuple[int, int]]] = {}  # pot -> (seat, chips) of its winners
         self.marks: dict[int, str] = {}  # the hand's button and blinds by seat: "D", "SB, BB"
 
     # ------------------------------------------------------------ output
@@ -150,6 +151,7 @@ class Screen:
 
     def hand_started(self, e: HandStarted) -> None:
         self.board, self._side = (), False
+        self._won = {}
         self.names.update(zip(e.seats, e.names, strict=True))
         ante = f" {_ante_name(e)} {e.ante:,}" if e.ante else ""
         self.say()
@@ -186,7 +188,9 @@ class Screen:
         elif kind is ActionKind.CHECK:
             self.tell(a.seat, "checks")
         elif kind is ActionKind.CALL:
-            self.tell(a.seat, f"calls {a.amount:,}{all_in}")
+            # (the bet it matches said too when the caller had chips in: 'calls 480 (500 in all)')
+            total = f" ({a.to:,} in all)" if a.to > a.amount else ""
+            self.tell(a.seat, f"calls {a.amount:,}{total}{all_in}")
         elif kind is ActionKind.BET:
             self.tell(a.seat, f"bets {a.to:,}{all_in}", bold=True)
         elif kind is ActionKind.RAISE:
@@ -206,7 +210,21 @@ class Screen:
             # (side pots are awarded first: a hand that had one says "the main pot")
             self._side = self._side or a.pot > 0
             pot = f"side pot {a.pot}" if a.pot > 0 else "the main pot" if self._side else "the pot"
-            self.tell(a.seat, f"wins {a.amount:,} from {pot}", fg="green", bold=True)
+            won = self._won.setdefault(a.pot, [])
+            if a.amount or not won:
+                won.append((a.seat if a.seat is not None else -1, a.amount))
+                self.tell(a.seat, f"wins {a.amount:,} from {pot}", fg="green", bold=True)
+                return
+            # a tie for a pot of fewer chips than winners: this one's share is none (R9)
+            chips = sum(c for _, c in won)
+            takers = " and ".join("you" if s == self.me else self.who(s) for s, c in won if c)
+            self.tell(
+                a.seat,
+                f"ties for {pot}, but its {chips:,} chip{'s' * (chips != 1)} "
+                f"{'go' if chips != 1 else 'goes'} to {takers}: chips that do not divide go "
+                "one at a time to the first winners left of the button",
+                fg="green",
+            )
 
     def hand_ended(self, e: HandEnded) -> None:
         parts = [f"{self.who(s)} {chips:,}" for s, chips in zip(e.seats, e.stacks, strict=True)]

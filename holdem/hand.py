@@ -440,8 +440,9 @@ class Hand(_engine.HandCore):
 
     # ------------------------------------------------------ legal actions
 
-    def _wager_range(self, p: int) -> tuple[int, int] | str:
-        """(min, max) to-amounts of a bet or raise by ``p``, or why there is none.
+    def _wager_range(self, p: int, you: bool = False) -> tuple[int, int] | str:
+        """(min, max) to-amounts of a bet or raise by ``p``, or why there is none
+        (``you``: said to the player, not of their seat).
 
         The minimum may exceed what the player has: an all-in for less is
         then the only wager (checked by the callers).  The numbers come from
@@ -451,23 +452,39 @@ class Hand(_engine.HandCore):
         if not code:
             return lo, hi
         seat = self._nos[p]
+        who = "you" if you else f"seat {seat}"
         if code == 1:
             owed = self._bet - self._bets[p]
+            if you:
+                return f"calling {owed} takes all {self._stacks[p]} of your chips"
             return f"calling {owed} takes all {self._stacks[p]} chips of seat {seat}"
         if code == 2:
             return "no other player could call a raise (the others are all-in or out)"
         if code == 3:
             return (
-                f"seat {seat} already acted and the betting was not reopened "
+                f"{who} already acted and the betting was not reopened "
                 "(an all-in of less than half a bet does not reopen it)"
             )
         if code == 4:
             raises = self._cfg.raise_cap
             return f"the betting is capped (a bet and {raises} raise{'s' * (raises != 1)})"
         return (
-            f"seat {seat} already acted and faces only {self._bet - self._faced[p]} more, less "
+            f"{who} already acted and {'face' if you else 'faces'} only "
+            f"{self._bet - self._faced[p]} more, less "
             f"than a full raise of {self._full}: the betting was not reopened"
         )
+
+    def why_no_wager(self, seat: int | None = None) -> str | None:
+        """Why the player to act (``seat``, if given) may make no full bet or
+        raise now, said to them ("you already acted and ..."); None when they may.
+
+        >>> hand = Hand(HandConfig((100, 100), 0, 1, 2), rng=1)
+        >>> hand.why_no_wager() is None
+        True
+        """
+        p = self._turn("bet or raise", seat)
+        why = self._wager_range(p, you=True)
+        return why if isinstance(why, str) else None
 
     # ------------------------------------------------------------- fold
 

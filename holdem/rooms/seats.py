@@ -117,18 +117,20 @@ class Seats(Core):
 
     def _come_back(self, table: RoomTable, seat: int, *, post: bool = False,
                    must: bool = True) -> None:  # fmt: skip
-        """A player away (two timeouts) or sitting out is dealt in again; at a
-        cash table, one who owes blinds waits for the big blind, or with
-        ``post`` posts them to be dealt in at once (R3).  A seat with no chips
+        """A player away (two timeouts) or sitting out is dealt in again, their
+        timeouts in a row counted from none (else the count that sat them out
+        sits them out again after the next hand); at a cash table, one who owes
+        blinds waits for the big blind, or with ``post`` posts them to be dealt
+        in at once (R3).  A seat with no chips
         cannot be: refused (``table_error``) when it ``must``, else it sits
         out until the player adds chips."""
         served = table.served
         if served is None:
             return
         t = served.table
-        if seat in t.away:
-            t.come_back(seat)
         info = t.seat(seat)
+        if info is not None:
+            t.come_back(seat)  # (away, or sat out by timeouts: their count starts again)
         if info is not None and (
             info.status == "sitting_out" or (post and info.status == "waiting")
         ):

@@ -804,7 +804,9 @@ class Table:
                 )
 
     def come_back(self, seat: int) -> None:
-        """A tournament player taken away by timeouts decides again."""
+        """A player taken away by timeouts (a tournament's stack, or a seat its
+        caller sat out for them) decides again: their timeouts in a row start
+        again."""
         state = self._seat(seat)
         self.away.discard(seat)
         timer = self.timer or self._counts
