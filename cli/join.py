@@ -43,6 +43,14 @@ While the table waits for its players:
   quit             leave the table"""
 
 
+class JoinError(click.ClickException):
+    """What stops ``holdem join`` before or during the game (a code the server
+    does not know, a server that cannot be reached, a connection lost): one
+    line, status 2 as bad input has (docs/errors.md)."""
+
+    exit_code = 2
+
+
 def seats_file() -> Path:
     """Where the tokens of the seats this user holds are kept."""
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
@@ -512,15 +520,15 @@ def join_command(
     try:
         client = RoomClient(host, port, name="holdem join")
     except (ConnectionError, TimeoutError) as exc:
-        raise click.ClickException(str(exc)) from None
+        raise JoinError(str(exc)) from None
     with client:
         try:
             fields = _create_fields(options) if create else {}
             joined, key = _enter(client, address, code, name, create, fields)
         except ProtocolError as exc:
-            raise click.ClickException(f"{exc.code}: {exc}") from None
+            raise JoinError(f"{exc.code}: {exc}") from None
         except (ConnectionError, TimeoutError) as exc:
-            raise click.ClickException(str(exc)) from None
+            raise JoinError(str(exc)) from None
         session = Game(client, joined, screen, key)
         session.remember()
         _greet(session, joined, address, create)
@@ -528,8 +536,8 @@ def join_command(
             with keyboard.raw():
                 _play(session, keyboard)
         except (ConnectionError, TimeoutError) as exc:
-            raise click.ClickException(f"{exc} (run the same command to come back to your "
-                                       "seat)") from None  # fmt: skip
+            raise JoinError(f"{exc} (run the same command to come back to your "
+                            "seat)") from None  # fmt: skip
     if session.over and not session.leaving:
         _remember(key, None)
 

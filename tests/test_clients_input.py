@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import with_ctrl_c
+from rooms_helpers import Server
 
 from holdem.cli.main import main
 
@@ -208,3 +209,34 @@ def test_play_calls_the_player_you_on_every_line(tmp_path: Path) -> None:
         assert "Hero" not in result.output, result.output
     assert re.search(r"^\s+\d(st|nd|rd|th)\s+You\s+out on hand \d+ by ", tournament.output, re.M)
     assert re.search(r"^\s+You\s+200\s+0\s+-200", cash.output, re.M)
+
+
+# ---------------------------------------------------------------- holdem join
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "room").start()
+    yield running
+    running.stop()
+
+
+def join_env(tmp_path: Path) -> dict[str, str]:
+    return dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), TERM="dumb")
+
+
+@pytest.mark.parametrize("reachable", [True, False])
+def test_join_errors_are_one_line_and_exit_2(
+    server: Server, tmp_path: Path, reachable: bool
+) -> None:
+    port = server.port
+    if not reachable:
+        server.stop()  # (nobody listens there now)
+    result = subprocess.run(
+        [sys.executable, "-m", "holdem", "join", "ZZZZ-ZZZZ", "--server", f"127.0.0.1:{port}"],
+        input="", capture_output=True, text=True, timeout=60, env=join_env(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    (line,) = result.stderr.splitlines()
+    expected = "unknown_code: " if reachable else "cannot reach a room server"
+    assert line.startswith("holdem join: error: ") and expected in line, line
