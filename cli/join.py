@@ -380,7 +380,12 @@ class Game:
                 self.started = True
         elif words[0] == "bots" and len(words) in (2, 3) and words[1].isdigit():
             level = words[2] if len(words) == 3 else "normal"
-            self._ask("add_bots", table=self.table, count=int(words[1]), level=level)
+            wanted = int(words[1])
+            added = self._ask("add_bots", table=self.table, count=wanted, level=level)
+            if added is not None and len(added["seats"]) < wanted:
+                count = len(added["seats"])
+                self.screen.say(f"{count} bot{'s' * (count != 1)} added, not {wanted}: the "
+                                f"table had {count} empty seat{'s' * (count != 1)}.")  # fmt: skip
         elif words[0] == "close":
             closed = self._ask("close", table=self.table)
             if closed is not None and not closed["closed"]:

@@ -225,6 +225,17 @@ def join_env(tmp_path: Path) -> dict[str, str]:
     return dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), TERM="dumb")
 
 
+def test_join_bots_says_how_many_it_added_and_why_not_more(server: Server, tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "holdem", "join", "--create", "--server",
+         f"127.0.0.1:{server.port}", "--name", "Ann", "--seats", "3", "--no-color"],
+        input="bots 5 calling-station\nquit\n", capture_output=True, text=True, timeout=60,
+        env=join_env(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "2 bots added, not 5: the table had 2 empty seats." in result.stdout, result.stdout
+
+
 @pytest.mark.parametrize("reachable", [True, False])
 def test_join_errors_are_one_line_and_exit_2(
     server: Server, tmp_path: Path, reachable: bool
