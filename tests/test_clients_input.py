@@ -20,9 +20,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import with_ctrl_c
-from rooms_helpers import Server
+from rooms_helpers import Server, players
 
+from holdem.cli.join import Game
 from holdem.cli.main import main
+from holdem.cli.screen import Screen
+from holdem.rooms import Room
 
 pytestmark = pytest.mark.skipif(
     sys.platform == "win32" or not hasattr(os, "openpty"), reason="pseudo-terminals, signals"
@@ -225,6 +228,40 @@ def join_env(tmp_path: Path) -> dict[str, str]:
     return dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), TERM="dumb")
 
 
+def test_join_says_time_is_up_first_and_takes_no_move_typed_for_another_turn(
+    server: Server, terminals: list[Terminal], tmp_path: Path
+) -> None:
+    ann = server.client("Ann")
+    made = ann.request("create_table", name="Ann", pace=0, pause=3,
+                       timer={"seconds": 2, "time_bank": 0})  # fmt: skip
+    ben = Terminal(["join", made["code"], "--server", f"127.0.0.1:{server.port}", "--name",
+                    "Ben", "--no-color"], env=join_env(tmp_path))  # fmt: skip
+    terminals.append(ben)
+    ben.wait_for(r"Waiting for the creator")
+    ann.request("add_bots", table=made["table"], level="calling-station", count=1)
+    ann.request("start", table=made["table"])
+    ann.close()  # (Ann's turns wait their time for her, then check or fold)
+    first = ben.wait_for(r"Your move")
+    ben.type("c")  # (typed, not sent: the time is up first)
+    up = ben.wait_for(r"Time is up: you check or fold\.\r\n(.*)\r\n(.*)\r\n", start=first.end())
+    assert up.group(1) == "Not taken: 'c' (typed for the turn that ended).", up.group(0)
+    assert re.fullmatch(r"You (check|fold)", up.group(2)), up.group(0)  # (after, not before)
+    assert not re.search(r"You (check|fold)", ben.seen[first.end() : up.start()])
+    second = ben.wait_for(r"Your move", start=up.end())
+    ben.type("\r")  # (the 'c' of the turn that ended is not in this one's line)
+    empty = ben.wait_for(r"type a command \(help lists them\)", start=second.end())
+    assert not re.search(r"You (call|check)", ben.seen[second.end() : empty.start()])
+    ben.type("f\r")
+    folded = ben.wait_for(r"You fold", start=empty.end())
+    ben.type("c\r")  # (out of turn: the next hand is 3 s away)
+    ben.wait_for(r"Not taken: 'c': it is not your turn\.", start=folded.end())
+    assert not re.search(r"You (call|check)", ben.seen[folded.end() :])
+    ben.type("\x03")
+    assert ben.end() == 130
+    # (keys are read in cbreak mode, not echoed by the terminal: no ^C at the prompt)
+    assert "^C" not in ben.seen and ben.seen.splitlines()[-1] == "holdem join: interrupted"
+
+
 def test_join_bots_says_how_many_it_added_and_why_not_more(server: Server, tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "holdem", "join", "--create", "--server",
@@ -251,3 +288,31 @@ def test_join_errors_are_one_line_and_exit_2(
     (line,) = result.stderr.splitlines()
     expected = "unknown_code: " if reachable else "cannot reach a room server"
     assert line.startswith("holdem join: error: ") and expected in line, line
+
+
+class _Connection:
+    """A room client that must not be asked anything (a move would be sent)."""
+
+    def request(self, kind: str, **fields: object) -> dict[str, object]:
+        raise AssertionError(f"sent {kind} {fields}")
+
+
+def test_join_takes_no_line_typed_for_a_turn_the_server_already_ended() -> None:
+    # (the line typed at one turn is read as the next one comes: Enter pressed
+    # as the server timed the first out and dealt on)
+    room = Room(seed=1)
+    (ann,) = players(room, 1)
+    made = ann.result("create_table", name="Ann", pace=0, pause=0)
+    ann.result("add_bots", table=made["table"], level="calling-station")
+    ann.result("start", table=made["table"])
+    turn = next(ann.turns())
+    said: list[str] = []
+    screen = Screen(0, write=said.append)
+    game = Game(_Connection(), {**made, "name": "Ann"}, screen, "key")  # type: ignore[arg-type]
+    game.tell(turn)
+    typed_at = game.stamp()
+    game.tell(turn)  # (the next turn: the same view, a new turn)
+    game.typed("c", typed_at)
+    assert said[-1] == "Not taken: 'c' (typed for a turn that has ended).", said
+    game.typed("c", None)  # (typed while it was nobody's turn)
+    assert said[-1] == "Not taken: 'c' (typed before your turn).", said
