@@ -186,9 +186,6 @@ class Session:
             except EOFError:
                 self.screen.say("(input ended: you leave the table after this hand)")
                 return self._leave(legal)
-            except KeyboardInterrupt:
-                click.echo()  # (the prompt's line ended: what Ctrl-C says goes below it)
-                raise
             if line is None:
                 click.echo()
                 self.screen.say("Time is up.", fg="red")

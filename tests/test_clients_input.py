@@ -155,7 +155,9 @@ def test_ctrl_c_at_the_prompt_ends_its_line_and_draws_no_caret_c(
     assert terminal.end() == 130
     after = terminal.seen[terminal.seen.rindex("Your move: ") :]
     assert "^C" not in after, after
-    assert after.splitlines()[-1] == "holdem play: interrupted", after  # (a line of its own)
+    *_, prompt, last = after.splitlines()
+    assert last == "holdem play: interrupted", after  # (a line of its own,
+    assert prompt.startswith("> "), after  # right below the prompt's: no blank line)
 
 
 def test_ctrl_c_before_the_first_hand_ends_leaves_no_empty_history(tmp_path: Path) -> None:
