@@ -318,3 +318,18 @@ def test_join_takes_no_line_typed_for_a_turn_the_server_already_ended() -> None:
     assert said[-1] == "Not taken: 'c' (typed for a turn that has ended).", said
     game.typed("c", None)  # (typed while it was nobody's turn)
     assert said[-1] == "Not taken: 'c' (typed before your turn).", said
+
+
+def test_join_names_your_hand_when_it_is_mucked_for_you() -> None:
+    room = Room(seed=1)
+    (ann,) = players(room, 1)
+    made = ann.result("create_table", name="Ann", pace=0, pause=0)
+    said: list[str] = []
+    screen = Screen(0, color=False, symbols=True, write=said.append)
+    game = Game(_Connection(), {**made, "name": "Ann"}, screen, "key")  # type: ignore[arg-type]
+    game.tell({"event": "hole_cards", "table": made["table"], "seat": 0, "cards": ["7s", "7h"]})
+    river = {"kind": "deal_board", "street": "river", "seat": None,
+             "cards": ["Ac", "Kd", "Qh", "2c", "3d"]}  # fmt: skip
+    for action in (river, {"kind": "muck", "street": "river", "seat": 0}):
+        game.tell({"event": "action", "table": made["table"], "action": action})
+    assert said[-1] == "You muck 7♠ 7♥ (One Pair, Sevens)", said
