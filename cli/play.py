@@ -69,7 +69,8 @@ class Console:
             self.fd = None
         self._buffer = b""
         self._ended = False
-        self.tty = self.fd is not None and os.isatty(self.fd)
+        #: a terminal (POSIX: termios) whose input typed out of turn is dropped (:meth:`discard`)
+        self.tty = self.fd is not None and os.isatty(self.fd) and os.name == "posix"
 
     def discard(self) -> list[str]:
         """On a terminal, drops what was typed before now and returns its whole
@@ -242,7 +243,7 @@ class Session:
 def quiet_ctrl_c(fd: int | None) -> Iterator[None]:
     """On a terminal (``fd``), Ctrl-C drawn as nothing (no ``^C`` on the
     prompt's line, where it reads as typed); the terminal as it was after."""
-    if fd is None or not os.isatty(fd):
+    if fd is None or not os.isatty(fd) or os.name != "posix":  # (termios: POSIX only)
         yield
         return
     import termios
