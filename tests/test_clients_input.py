@@ -230,6 +230,7 @@ def join_env(tmp_path: Path) -> dict[str, str]:
     return dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), TERM="dumb")
 
 
+@pytest.mark.slow
 def test_join_says_time_is_up_first_and_takes_no_move_typed_for_another_turn(
     server: Server, terminals: list[Terminal], tmp_path: Path
 ) -> None:
@@ -242,7 +243,7 @@ def test_join_says_time_is_up_first_and_takes_no_move_typed_for_another_turn(
     ben.wait_for(r"Waiting for the creator")
     ann.request("add_bots", table=made["table"], level="calling-station", count=1)
     ann.request("start", table=made["table"])
-    ann.close()  # (Ann's turns wait their time for her, then check or fold)
+    ann.request("leave", table=made["table"])  # (her stack plays on, checking or folding at once)
     first = ben.wait_for(r"Your move")
     ben.type("c")  # (typed, not sent: the time is up first)
     up = ben.wait_for(r"Time is up: you check or fold\.\r\n(.*)\r\n(.*)\r\n", start=first.end())
