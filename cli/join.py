@@ -54,6 +54,14 @@ While the table waits for its players:
   quit             leave the table"""
 
 
+class JoinError(click.ClickException):
+    """What stops ``holdem join`` before or during the game (a code the server
+    does not know, a server that cannot be reached, a connection lost): one
+    line, status 2 as bad input has (docs/errors.md)."""
+
+    exit_code = 2
+
+
 def seats_file() -> Path:
     """Where the tokens of the seats this user holds are kept."""
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
@@ -169,6 +177,8 @@ class Game:
         self.token: str = joined["token"]
         self.creator = bool(joined.get("creator"))
         self.turn: dict[str, Any] | None = None  # the turn being asked
+        self.turns = 0  # the turns asked so far (the number of the one being asked)
+        self.keyboard: _Keyboard | None = None  # (a terminal's: the line being typed)
         #: its view (a turn's view is a delta of the seat's last one in the hand)
         self.view: PlayerView | None = None
         self.deadline: float | None = None
@@ -198,13 +208,13 @@ class Game:
         screen = self.screen
         if kind == "action":
             action = Action.from_dict(message["action"])
-            if action.kind is not ActionKind.DEAL_HOLE:
-                screen.action(action)
             timed_out = (ActionKind.CHECK, ActionKind.FOLD, ActionKind.TIMEOUT)
             if action.seat == self.seat and self.turn is not None and action.kind in timed_out:
-                self._end_turn(timed_out=True)
+                self._end_turn(timed_out=True)  # (said before the move the timer made)
+            if action.kind is not ActionKind.DEAL_HOLE:
+                screen.action(action)
         elif kind == "hole_cards" and message.get("seat") == self.seat:
-            self.own = tuple(parse_cards(message["cards"]))
+            self.own = screen.hole = tuple(parse_cards(message["cards"]))
             screen.say(f"Your cards: {screen.cards(self.own)}", bold=True)
         elif kind == "turn" and message.get("seat") == self.seat:
             self._start_turn(message)
@@ -260,7 +270,22 @@ class Game:
 
     # ------------------------------------------------------------ the turn
 
+    def stamp(self) -> int | None:
+        """The turn a line typed now is for: its number, or None out of turn."""
+        return self.turns if self.turn is not None else None
+
+    def _drop_typing(self, why: str, *, newline: bool) -> None:
+        """Drops the line being typed on a terminal, and says so (``why``)."""
+        keyboard = self.keyboard
+        if keyboard is None or not keyboard.typing.strip():
+            return
+        line, keyboard.typing = keyboard.typing.strip(), ""
+        if newline:
+            click.echo()  # (the line being typed ends where it is)
+        self.screen.say(f"Not taken: {line!r} ({why}).", fg="red")
+
     def _start_turn(self, message: dict[str, Any]) -> None:
+        self.turns += 1
         self.turn = message
         seconds = message.get("seconds")
         self.deadline = None if seconds is None else time.monotonic() + float(seconds)
@@ -273,6 +298,7 @@ class Game:
         if legal.show or legal.muck:  # (the rooms' showdown: show, or muck a beaten hand)
             self._act(show_or_muck(view, legal))
             return
+        self._drop_typing("typed before your turn", newline=True)
         self.screen.turn(view, legal, seconds)
         self._prompt()
 
@@ -286,6 +312,7 @@ class Game:
         if timed_out:
             click.echo()
             self.screen.say("Time is up: you check or fold.", fg="red")
+            self._drop_typing("typed for the turn that ended", newline=False)
         self.turn = None
         self.deadline = None
 
@@ -316,8 +343,10 @@ class Game:
         word = line.split()[0] if line.split() else ""
         return self.turn is not None or word in _LOBBY_WORDS
 
-    def typed(self, line: str) -> None:
-        """A line the player typed."""
+    def typed(self, line: str, stamp: int | None) -> None:
+        """A line the player typed, for the turn ``stamp`` (:meth:`stamp` when
+        it was typed): a move typed out of turn, or for a turn that has
+        ended, is not taken, and the player is told."""
         if line in ("q", "quit", "exit"):
             self.leave()
             return
@@ -327,7 +356,13 @@ class Game:
             if line in ("back", "post"):
                 return
         if self.turn is None:
-            self._lobby(line)
+            self._lobby(line, late=stamp is not None)
+            return
+        if stamp != self.turns:
+            why = "typed before your turn" if stamp is None else "typed for a turn that has ended"
+            if line:
+                self.screen.say(f"Not taken: {line!r} ({why}).", fg="red")
+            self._prompt()
             return
         view = self.view
         assert view is not None  # (read with the turn)
@@ -386,7 +421,7 @@ class Game:
         if not done.get("in_time", True):
             self.screen.say("Too late: the timer checked or folded for you.", fg="red")
 
-    def _lobby(self, line: str) -> None:
+    def _lobby(self, line: str, *, late: bool = False) -> None:
         words = line.split()
         if not words:
             return
@@ -395,7 +430,12 @@ class Game:
                 self.started = True
         elif words[0] == "bots" and len(words) in (2, 3) and words[1].isdigit():
             level = words[2] if len(words) == 3 else "normal"
-            self._ask("add_bots", table=self.table, count=int(words[1]), level=level)
+            wanted = int(words[1])
+            added = self._ask("add_bots", table=self.table, count=wanted, level=level)
+            if added is not None and len(added["seats"]) < wanted:
+                count = len(added["seats"])
+                self.screen.say(f"{count} bot{'s' * (count != 1)} added, not {wanted}: the "
+                                f"table had {count} empty seat{'s' * (count != 1)}.")  # fmt: skip
         elif words[0] == "close":
             closed = self._ask("close", table=self.table)
             if closed is not None and not closed["closed"]:
@@ -411,8 +451,10 @@ class Game:
             self.screen.say(LOBBY_HELP if not self.started else HELP)
         elif not self.started:
             self.screen.say(f"{line!r}? Type help for the commands.", fg="red")
+        elif late:
+            self.screen.say(f"Not taken: {line!r} (typed for a turn that has ended).", fg="red")
         else:
-            self.screen.say("It is not your turn.", fg="red")
+            self.screen.say(f"Not taken: {line!r}: it is not your turn.", fg="red")
 
     def leave(self) -> None:
         """Leaves the table: a cash seat after the hand; a tournament stack plays
@@ -431,10 +473,13 @@ class Game:
 
 def _play(game: Game, keyboard: _Keyboard) -> None:
     """Tells the server's events and reads the player's lines until the game
-    ends for the player.  From a terminal a line typed out of turn is
-    refused; from a pipe it waits for the next turn (a script's moves)."""
+    ends for the player.  From a terminal a line belongs to the turn it was
+    typed at: typed out of turn, or for a turn that has ended before it was
+    read (the server's next turn may come in the same moment), it is not
+    taken and the player is told; from a pipe it waits for the next turn (a
+    script's moves)."""
     client = game.client
-    typed: deque[str] = deque()
+    typed: deque[tuple[int | None, str]] = deque()  # (the turn each was typed for, the line)
     for message in client.poll(0):
         game.tell(message)
     while not game.over:
@@ -442,12 +487,14 @@ def _play(game: Game, keyboard: _Keyboard) -> None:
         watched = [client.fileno()] + ([] if keyboard.ended else [keyboard.fd])
         ready = select.select(watched, [], [], wait)[0]
         if keyboard.fd in ready:
-            typed.extend(keyboard.lines())
+            stamp = game.stamp()
+            typed.extend((stamp, line) for line in keyboard.lines())
         if client.fileno() in ready or client.events:
             for message in client.poll(0):
                 game.tell(message)
-        while typed and not game.over and (keyboard.tty or game.wants(typed[0])):
-            game.typed(typed.popleft())
+        while typed and not game.over and (keyboard.tty or game.wants(typed[0][1])):
+            stamp, line = typed.popleft()
+            game.typed(line, stamp if keyboard.tty else game.stamp())  # (a pipe's: typed ahead)
             for message in client.poll(0):  # (what the move caused: a turn may follow)
                 game.tell(message)
         if keyboard.ended and not typed and not game.over and (game.turn or not game.started):
@@ -537,24 +584,25 @@ def join_command(
     try:
         client = RoomClient(host, port, name="holdem join")
     except (ConnectionError, TimeoutError) as exc:
-        raise click.ClickException(str(exc)) from None
+        raise JoinError(str(exc)) from None
     with client:
         try:
             fields = _create_fields(options) if create else {}
             joined, key = _enter(client, address, code, name, create, fields)
         except ProtocolError as exc:
-            raise click.ClickException(f"{exc.code}: {exc}") from None
+            raise JoinError(f"{exc.code}: {exc}") from None
         except (ConnectionError, TimeoutError) as exc:
-            raise click.ClickException(str(exc)) from None
+            raise JoinError(str(exc)) from None
         session = Game(client, joined, screen, key)
+        session.keyboard = keyboard if keyboard.tty else None
         session.remember()
         _greet(session, joined, address, create)
         try:
             with keyboard.raw():
                 _play(session, keyboard)
         except (ConnectionError, TimeoutError) as exc:
-            raise click.ClickException(f"{exc} (run the same command to come back to your "
-                                       "seat)") from None  # fmt: skip
+            raise JoinError(f"{exc} (run the same command to come back to your "
+                            "seat)") from None  # fmt: skip
     if session.over and not session.leaving:
         _remember(key, None)
 
@@ -603,5 +651,5 @@ def _greet(game: Game, joined: dict[str, Any], address: str, create: bool) -> No
         screen.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}")
     view = joined.get("view")
     if view and view.get("hole_cards"):
-        game.own = tuple(parse_cards(view["hole_cards"]))
+        game.own = screen.hole = tuple(parse_cards(view["hole_cards"]))
         screen.say(f"Your cards: {screen.cards(game.own)}", bold=True)

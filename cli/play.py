@@ -3,12 +3,14 @@ or a cash session, every hand saved as a hand history."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
 import random
 import select
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TextIO
@@ -62,16 +64,36 @@ class Console:
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = sys.stdin if stream is None else stream
         try:
-            self._fd: int | None = self.stream.fileno()
+            self.fd: int | None = self.stream.fileno()
         except (OSError, ValueError, AttributeError):
-            self._fd = None
+            self.fd = None
         self._buffer = b""
         self._ended = False
+        #: a terminal (POSIX: termios) whose input typed out of turn is dropped (:meth:`discard`)
+        self.tty = self.fd is not None and os.isatty(self.fd) and os.name == "posix"
+
+    def discard(self) -> list[str]:
+        """On a terminal, drops what was typed before now and returns its whole
+        lines (a line typed out of turn, or for a turn that has ended, is
+        never taken as a later turn's move); elsewhere (a script's moves
+        typed ahead) keeps it all and returns nothing."""
+        if not self.tty or self.fd is None:
+            return []
+        import termios
+
+        data, self._buffer = self._buffer, b""
+        while not self._ended and select.select([self.fd], [], [], 0)[0]:
+            chunk = os.read(self.fd, 4096)  # (a whole line: the terminal's line discipline)
+            self._ended = not chunk
+            data += chunk
+        termios.tcflush(self.fd, termios.TCIFLUSH)  # (and a line half typed)
+        lines = data.decode("utf-8", "replace").split("\n")
+        return [line.strip() for line in lines if line.strip()]
 
     def read(self, deadline: float | None = None) -> str | None:
         """The next line (without its end); None when ``deadline`` (a
         ``time.monotonic`` reading) passed first.  EOFError at the end."""
-        if self._fd is None:
+        if self.fd is None:
             line = self.stream.readline()
             if not line:
                 raise EOFError
@@ -83,9 +105,9 @@ class Console:
                 break
             if deadline is not None:
                 left = deadline - time.monotonic()
-                if left <= 0 or not select.select([self._fd], [], [], left)[0]:
+                if left <= 0 or not select.select([self.fd], [], [], left)[0]:
                     return None
-            chunk = os.read(self._fd, 4096)
+            chunk = os.read(self.fd, 4096)
             if not chunk:
                 self._ended = True
             self._buffer += chunk
@@ -154,6 +176,8 @@ class Session:
             return legal.check_or_fold()
         deadline = self.timer.deadline(self.name) if self.timer is not None else None
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        for early in self.console.discard():
+            self.screen.say(f"Not taken: {early!r} (typed before your turn).", fg="red")
         self.screen.turn(view, legal, left)
         mine = view.bets[view.config.seat_numbers.index(self.me)]
         while True:
@@ -166,6 +190,7 @@ class Session:
             if line is None:
                 click.echo()
                 self.screen.say("Time is up.", fg="red")
+                self.console.discard()  # (a move half typed is not the next turn's)
                 return legal.check_or_fold()
             command = read_command(line, legal, view.pot, mine, view)
             if isinstance(command, Decision):
@@ -214,6 +239,24 @@ class Session:
             self.screen.say("y or n, please", fg="red")
 
 
+@contextlib.contextmanager
+def quiet_ctrl_c(fd: int | None) -> Iterator[None]:
+    """On a terminal (``fd``), Ctrl-C drawn as nothing (no ``^C`` on the
+    prompt's line, where it reads as typed); the terminal as it was after."""
+    if fd is None or not os.isatty(fd) or os.name != "posix":  # (termios: POSIX only)
+        yield
+        return
+    import termios
+
+    saved = termios.tcgetattr(fd)
+    quiet = [*saved[:3], saved[3] & ~termios.ECHOCTL, *saved[4:]]
+    try:
+        termios.tcsetattr(fd, termios.TCSANOW, quiet)
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
 def show_or_muck(view: PlayerView, legal: LegalActions) -> Decision:
     """Shows, or mucks a hand a hand already shown beats (rooms' auto-muck)."""
     if not legal.muck or view.hole_cards is None or len(view.board) < 5:
@@ -236,6 +279,7 @@ class Histories:
         while any((folder / f"{stem}{_nth(taken)}{s}").exists() for s in suffixes):
             taken += 1
         self.files = [folder / f"{stem}{_nth(taken)}{s}" for s in suffixes]
+        stack.callback(self._drop_empty)  # (after the files close: entered after it)
         streams = [stack.enter_context(p.open("x", encoding="utf-8")) for p in self.files]
         self._phh = PhhWriter(streams[0], many=True) if phh else None
         self._stars = PokerStarsWriter(streams[-1]) if pokerstars else None
@@ -257,6 +301,15 @@ class Histories:
             self._stars.write(history)
             self._stars.out.flush()
         self.count += 1
+
+    def _drop_empty(self) -> None:
+        """Removes the files of a session that ended before its first hand did
+        (Ctrl-C at the first prompt): no empty history is left behind."""
+        if self.count:
+            return
+        for path in self.files:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
 
 
 def _nth(n: int) -> str:
@@ -422,7 +475,8 @@ def play_command(
     for seat, level in enumerate(levels, 1):
         screen.labels[seat] = "program" if level.startswith(PREFIX) else level
     seeds = [rng.getrandbits(32) for _ in levels]
-    session = Session(table, 0, name, screen, Console(), speed, turn)
+    console = Console()
+    session = Session(table, 0, name, screen, console, speed, turn)
     what = "a freezeout" if tournament else f"a cash game at {blinds}"
     betting = Structure(structure).value.replace("_", " ")
     # with programs at the table, the seed is told once the game is over, and is
@@ -432,6 +486,7 @@ def play_command(
     screen.say("Type help at your turn for the commands.")
     stem = f"play-{started:%Y%m%d-%H%M%S}" + ("" if programs else f"-seed{seed}")
     with ExitStack() as files:
+        files.enter_context(quiet_ctrl_c(console.fd))
         # (PHH has no pot-limit hold'em: those hands are kept as PokerStars text)
         phh = Structure(structure) is not Structure.POT_LIMIT
         if not phh:
@@ -556,7 +611,7 @@ def _tournament(
         if session.leaving and not event.finished:
             screen.say("You left the tournament. Chips now:")
             for _, info in sorted(table.seats.items()):
-                screen.say(f"  {info.name:<12} {info.chips:>9,}")
+                screen.say(f"  {screen.named(info.name):<12} {info.chips:>9,}")
             return
     result = event.result()
     _places(screen, result, session.name, levels)
@@ -564,7 +619,7 @@ def _tournament(
     label = f" ({levels[winner]} bot)" if winner in levels else ""
     _certificate(
         screen,
-        winner + label,
+        screen.named(winner) + label,
         [
             f"{count} players · {stack:,} chips each · {result.hands} hands",
             f"{started:%Y-%m-%d} · seed {seed}",
@@ -579,15 +634,12 @@ def _places(screen: Screen, result: TournamentResult, me: str, levels: dict[str,
         out = placing.elimination
         how = ""
         if out is not None:
-            by = f" by {', '.join(out.eliminated_by)}" if out.eliminated_by else ""
-            how = f"out on hand {out.hand_number}{by}"
-        who = (
-            f"{placing.player} ({levels[placing.player]})"
-            if placing.player in levels
-            else placing.player
-        )
-        mark = " <- you" if placing.player == me else ""
-        screen.say(f"  {ordinal(placing.place):>5}  {who:<20} {how}{mark}")
+            by = [screen.named(n, you="you") for n in out.eliminated_by]
+            how = f"out on hand {out.hand_number}" + (f" by {', '.join(by)}" if by else "")
+        who = screen.named(placing.player)
+        if placing.player in levels:
+            who = f"{who} ({levels[placing.player]})"
+        screen.say(f"  {ordinal(placing.place):>5}  {who:<20} {how}".rstrip())
 
 
 def _cash(
@@ -622,5 +674,6 @@ def _cash(
     screen.say(f"Session over after {game.hands_played} hands:", bold=True)
     screen.say(f"  {'player':<12} {'bought in':>10} {'cashed out':>11} {'net':>9} {'hands':>6}")
     for result_ in game.results().values():
-        screen.say(f"  {result_.name:<12} {result_.bought_in:>10,} {result_.cashed_out:>11,} "
+        who = screen.named(result_.name)
+        screen.say(f"  {who:<12} {result_.bought_in:>10,} {result_.cashed_out:>11,} "
                    f"{result_.net:>+9,} {result_.hands:>6}")  # fmt: skip

@@ -81,6 +81,7 @@ class Screen:
         self.names: dict[int, str] = {}
         self.labels: dict[int, str] = {}  # seat -> what shows after the name ("easy")
         self.board: tuple[Card, ...] = ()
+        self.hole: tuple[Card, ...] = ()  # the player's own cards in this hand (set when dealt)
         self._side = False  # a side pot was awarded in this hand
         self._won: dict[int, list[tuple[int, int]]] = {}  # pot -> (seat, chips) of its winners
         self.marks: dict[int, str] = {}  # the hand's button and blinds by seat: "D", "SB, BB"
@@ -114,6 +115,11 @@ class Screen:
             return "You"
         return self.names.get(seat, f"seat {seat + 1}")
 
+    def named(self, name: str, *, you: str = "You") -> str:
+        """A player by name as this screen calls them: the player, ``you``
+        (never their name beside "You": the name is the histories')."""
+        return you if self.my_name is not None and name == self.my_name else name
+
     def tell(self, seat: int | None, doing: str, **style: object) -> None:
         """``Ann raises to 60``; for the player, ``You raise to 60``."""
         if seat is not None and seat == self.me:
@@ -138,7 +144,7 @@ class Screen:
                 fg="yellow",
             )
         elif isinstance(event, PlayerEliminated):
-            by = ["you" if n == self.my_name else n for n in event.by]
+            by = [self.named(n, you="you") for n in event.by]
             by_text = f", knocked out by {' and '.join(by)}" if by else ""
             self.tell(event.seat, f"is out in {ordinal(event.place)} place{by_text}", fg="magenta")
         elif isinstance(event, ChipsAdded):
@@ -150,7 +156,7 @@ class Screen:
             self.tell(event.seat, "sits out")
 
     def hand_started(self, e: HandStarted) -> None:
-        self.board, self._side = (), False
+        self.board, self.hole, self._side = (), (), False
         self._won = {}
         self.names.update(zip(e.seats, e.names, strict=True))
         ante = f" {_ante_name(e)} {e.ante:,}" if e.ante else ""
@@ -174,6 +180,7 @@ class Screen:
         kind, who = a.kind, self.who(a.seat)
         if kind is ActionKind.DEAL_HOLE:
             if own:
+                self.hole = tuple(own)
                 self.say(f"Your cards: {self.cards(own)}", bold=True)
             return
         if kind is ActionKind.DEAL_BOARD:
@@ -200,12 +207,11 @@ class Screen:
         elif kind is ActionKind.RETURN:
             self.say(f"{a.amount:,} uncalled goes back to {who}", dim=True)
         elif kind is ActionKind.SHOW:
-            made = ""
-            if len(self.board) >= 3:
-                made = f" ({describe(evaluate([*a.cards, *self.board]))})"
-            self.tell(a.seat, f"shows {self.cards(a.cards)}{made}")
+            self.tell(a.seat, f"shows {self._hand(a.cards)}")
         elif kind is ActionKind.MUCK:
-            self.tell(a.seat, "mucks", dim=True)
+            # (the player's own hand named: a muck is at once, and the cards are theirs to see)
+            mine = f" {self._hand(self.hole)}" if a.seat == self.me and self.hole else ""
+            self.tell(a.seat, f"mucks{mine}", dim=True)
         elif kind is ActionKind.WIN:
             # (side pots are awarded first: a hand that had one says "the main pot")
             self._side = self._side or a.pot > 0
@@ -225,6 +231,13 @@ class Screen:
                 "one at a time to the first winners left of the button",
                 fg="green",
             )
+
+    def _hand(self, cards: Sequence[Card]) -> str:
+        """Hole cards and, with a board, what they make: ``A♣ K♦ (One Pair, Kings)``."""
+        made = ""
+        if len(self.board) >= 3:
+            made = f" ({describe(evaluate([*cards, *self.board]))})"
+        return f"{self.cards(cards)}{made}"
 
     def hand_ended(self, e: HandEnded) -> None:
         parts = [f"{self.who(s)} {chips:,}" for s, chips in zip(e.seats, e.stacks, strict=True)]

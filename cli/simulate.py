@@ -191,8 +191,9 @@ def simulate_command(
         return
     if tournaments is not None:
         count = len(levels)
-        click.echo(f"{result.tournaments:,} tournaments ({result.hands:,} hands), "
-                   f"seed {result.seed}" + (", duplicate" if duplicate else ""))  # fmt: skip
+        played = f"{_dealt(tournaments, 'deals of cards', len(levels))}; " if duplicate else ""
+        click.echo(f"{result.tournaments:,} tournaments ({played}{result.hands:,} hands), "
+                   f"seed {result.seed}")  # fmt: skip
         places = " ".join(
             f"{n:>4}" for n in ("1st", "2nd", "3rd", *(f"{i}th" for i in range(4, 11)))[:count]
         )
@@ -206,14 +207,20 @@ def simulate_command(
         f"{'AF':>6} {'showdowns won':>13}"
     )
     if tournaments is None:
-        click.echo(f"{result.hands:,} hands, seed {result.seed}"
-                   + (", duplicate" if duplicate else ""))  # fmt: skip
+        played = f" ({_dealt(hands, 'deals', len(levels))})" if duplicate else ""
+        click.echo(f"{result.hands:,} hands{played}, seed {result.seed}")
     else:
         click.echo("Their hands (bb/100 in each hand's own big blinds):")
     click.echo(header)
     _rows(_row, result.seats, result.bots)
     for seat, why in result.failures.items():
         click.echo(f"seat {seat + 1} (a program) sat out: {why}")
+
+
+def _dealt(count: int | None, what: str, seats: int) -> str:
+    """What ``--duplicate`` played, for the results' first line: ``20 deals,
+    each played once for each of the 3 seatings of the bots``."""
+    return f"{count or 0:,} {what}, each played once for each of the {seats} seatings of the bots"
 
 
 def _rows(row: Callable[[str, Any], str], seats: Sequence[Any], bots: dict[str, Any]) -> None:

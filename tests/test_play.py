@@ -53,7 +53,7 @@ def test_a_whole_tournament_with_scripted_input_ends_and_writes_valid_histories(
     assert "Final places:" in out and "CERTIFICATE OF VICTORY" in out
     places = re.findall(r"^\s+(\d)(?:st|nd|rd|th)\s+(\w+)", out, re.M)
     assert sorted(int(p) for p, _ in places) == [1, 2, 3, 4]
-    assert "Hero" in {name for _, name in places}
+    assert "You" in {name for _, name in places}  # (Hero, the default name, in the files)
     (path,) = histories(tmp_path)
     hands = [h for h in read_phh(path) if not hasattr(h, "severity")]
     last = int(re.search(r"chips each · (\d+) hands", out).group(1))  # type: ignore[union-attr]
@@ -132,7 +132,7 @@ def test_a_busted_cash_player_may_buy_in_again_or_stop(tmp_path: Path) -> None:
     code, out = play(tmp_path, args, "a\n" * 40 + "n\n")
     assert code == 0, out
     assert "You have no chips left. Buy in again for 200? [y/n]" in out
-    assert re.search(r"Hero\s+200\s+0\s+-200", out)
+    assert re.search(r"You\s+200\s+0\s+-200", out)
 
 
 def test_quitting_a_tournament_shows_the_chips_and_keeps_the_hands(tmp_path: Path) -> None:

@@ -269,7 +269,7 @@ def test_holdem_join_without_a_server_says_so(tmp_path: Path) -> None:
         input="", capture_output=True, text=True, timeout=30,
         env=dict(os.environ, XDG_CONFIG_HOME=str(tmp_path)),
     )  # fmt: skip
-    assert result.returncode == 1
+    assert result.returncode == 2  # (bad input: the --server given)
     assert "cannot reach a room server" in result.stderr and "Traceback" not in result.stderr
 
 

@@ -157,7 +157,7 @@ def _ignore_interrupts() -> None:
 
 #: Seconds a pool's workers have to end once told to (they stop their bot
 #: programs on the way out, a second or two), before they are killed.
-STOP_SECONDS = 5.0
+STOP_SECONDS = 10.0
 
 
 def stop_pool(pool: Any) -> None:
