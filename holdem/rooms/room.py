@@ -197,6 +197,9 @@ class Room(Lobby, Seats):
                 session = self._sessions.get(session_id)
                 if session is not None and session.connection == conn:
                     session.connection = None
+                    table = self.tables.get(session.table)
+                    if table is not None and table.live and not table.stopped:
+                        self._tell_status(table, session, "disconnected")
             for ident in connection.watching:
                 table = self.tables.get(ident)
                 if table is not None:
