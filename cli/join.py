@@ -456,6 +456,8 @@ def _seat_status(message: dict[str, Any]) -> str:
         return f"{name} is out of the deal ({why}) until they are back"
     if status == "connected":
         return f"{name} is connected again"
+    if status == "back":
+        return f"{name} is dealt in again"
     return f"{name}: {status}"
 
 

@@ -62,7 +62,18 @@ def test_the_others_are_told_when_a_player_disconnects_comes_back_or_is_away() -
     assert told and told[0]["reason"] == "two timeouts in a row"
     back = cid.result("resume", token=token)
     assert back["seat"] == 1
-    assert _status(ann.stream, 1)[-1] == "connected"
+    assert _status(ann.stream, 1)[-2:] == ["connected", "back"]
+    # connected, Ben lets the timer play twice again; back deals him in, and Ann is told
+    again = lambda: _status(ann.stream, 1).count("away") == 2  # noqa: E731
+    for _ in range(200):
+        if again():
+            break
+        play_out([ann], rng, until=again)
+        now[0] += 1.5
+        ann._route(room.tick())
+    assert again()
+    assert cid.result("back", table="t1")["back"] is True
+    assert _status(ann.stream, 1)[-1] == "back"
 
 
 def test_a_resume_that_does_not_take_over_refuses_a_connected_seat_and_changes_nothing() -> None:

@@ -342,7 +342,7 @@ class Core:
     def _tell_status(self, table: RoomTable, session: Session, status: str,
                      reason: str = "") -> None:  # fmt: skip
         """Tells the table that a player's seat is ``status`` now (``seat_status``:
-        ``disconnected``, ``connected``, ``away``), and why."""
+        ``disconnected``, ``connected``, ``away``, ``back``), and why."""
         message = {"event": "seat_status", "seat": session.seat, "name": session.name,
                    "status": status}  # fmt: skip
         if reason:

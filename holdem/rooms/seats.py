@@ -269,6 +269,8 @@ class Seats(Core):
         missed, dropped = [plain(m) for m in session.backlog], session.dropped
         session.backlog.clear()
         session.dropped = 0
+        if session.away:  # (dealt in again: below)
+            self._tell_status(table, session, "back")
         session.away = False
         self._come_back(table, session.seat, must=False)  # (a busted seat is taken up too)
         view = None
