@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import select
+import shlex
 import sys
 import time
 from collections import deque
@@ -76,8 +77,14 @@ def _saved() -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def seat_key(address: str, code: str, name: str) -> str:
+    """What a seat is remembered by: the server, the table's code and the
+    player's name (two players on one login each keep their own)."""
+    return f"{address}/{normal_code(code) or code}/{name}"
+
+
 def _remember(key: str, entry: dict[str, Any] | None) -> None:
-    """Keeps (or forgets, with None) the seat of ``key`` (server and code)."""
+    """Keeps (or forgets, with None) the seat of ``key`` (:func:`seat_key`)."""
     data = _saved()
     if entry is None:
         data.pop(key, None)
@@ -186,6 +193,7 @@ class Game:
         self.own: tuple[int, ...] = ()
         self.over = False
         self.leaving = False
+        self.replaced = False  # (another client of the player's took the seat up)
         self.away = False  # out of the deal (two timeouts in a row) until back
         screen.me = self.seat
         screen.my_name = self.name
@@ -232,8 +240,13 @@ class Game:
             screen.say("The table's creator closed it.", bold=True)
             self.over = True
         elif kind == "seat_taken_over":
-            screen.say("Your seat was taken up by another connection of yours.", fg="red")
-            self.over = True
+            screen.say()
+            screen.say(f"Your seat at table {self.table} was taken over by another client of "
+                       "yours (holdem join for the same name, or the same token): this one "
+                       "stops here, and the seat plays on there.", fg="red", bold=True)  # fmt: skip
+            self.replaced = self.over = True
+        elif kind == "seat_status" and message.get("seat") != self.seat:
+            screen.say(_seat_status(message))
         elif kind == "seated":  # (a tournament begins: its players sit from seat 0)
             self.seat = message["seat"]
             screen.me = self.seat
@@ -251,6 +264,30 @@ class Game:
                 self.started = True
             data = {k: v for k, v in message.items() if k not in ("table", "full_information")}
             screen.event(event_from_dict(data))
+
+    def missed(self, joined: dict[str, Any]) -> None:
+        """What happened while the player was away (a ``resume``'s ``missed``):
+        the hands that ended, who came and went, and the stacks now."""
+        screen = self.screen
+        missed = [m for m in joined.get("missed") or () if isinstance(m, dict)]
+        hands = [m["hand"] for m in missed if m.get("event") == "hand_ended"]
+        if not hands:
+            screen.say("Back in your seat: no hand ended while you were away.")
+        elif len(hands) == 1:
+            screen.say(f"Back in your seat: hand {hands[0]} ended while you were away.")
+        else:
+            screen.say(f"Back in your seat: {len(hands)} hands ended while you were away "
+                       f"(hands {hands[0]} to {hands[-1]}).")  # fmt: skip
+        if joined.get("missed_dropped"):
+            screen.say(f"  ({joined['missed_dropped']:,} older events were not kept)")
+        for message in missed:
+            if message.get("event") in _MISSED_TOLD:
+                self.tell(message)
+        state = joined["state"]
+        if any("chips" in info for info in state["seats"]):
+            stacks = ", ".join(f"{info['name']} {info['chips']:,}" for info in state["seats"])
+            when = "as this hand began" if state.get("hand") else "now"
+            screen.say(f"Stacks {when}: {stacks}")
 
     def _finished(self, message: dict[str, Any]) -> None:
         screen = self.screen
@@ -471,6 +508,32 @@ class Game:
         self.over = True
 
 
+#: The events a player back in a seat is told of again (the rest: the hands).
+_MISSED_TOLD = frozenset({"player_joined", "player_left", "seat_status", "creator",
+                          "player_eliminated", "level_up", "table_closed"})  # fmt: skip
+
+
+def _seat_status(message: dict[str, Any]) -> str:
+    """A ``seat_status`` event as the others at the table read it."""
+    name, status = message["name"], message["status"]
+    if status == "disconnected":
+        return f"{name} is disconnected (the timer checks or folds for them until they are back)"
+    if status == "away":
+        why = message.get("reason") or "the timer"
+        return f"{name} is out of the deal ({why}) until they are back"
+    if status == "connected":
+        return f"{name} is connected again"
+    if status == "back":
+        return f"{name} is dealt in again"
+    return f"{name}: {status}"
+
+
+def _again(address: str, code: str, name: str) -> str:
+    """The command that takes the player back to this seat."""
+    words = ["holdem", "join", code, "--server", address, "--name", name]
+    return " ".join(shlex.quote(word) for word in words)
+
+
 def _play(game: Game, keyboard: _Keyboard) -> None:
     """Tells the server's events and reads the player's lines until the game
     ends for the player.  From a terminal a line belongs to the turn it was
@@ -536,7 +599,9 @@ Examples:
 \b
 In the lobby the creator types 'bots 4 hard' and 'start'. At your turn:
 f (fold), k (check), c (call), b 300, r 900, a (all in), help, quit.
-Your seat is remembered: the same command takes you back to it.
+Your seat is remembered (by server, code and name): 'holdem join CODE
+--server HOST:PORT --name NAME' takes you back to it; --create makes a new
+table.
 """,
 )
 @click.argument("code", required=False)
@@ -562,19 +627,24 @@ Your seat is remembered: the same command takes you back to it.
               metavar="SECONDS", help="With --create: the bots' pause a move.")  # fmt: skip
 @click.option("--pause", type=click.FloatRange(0, 60), default=3.0, show_default=True,
               metavar="SECONDS", help="With --create: the pause between hands.")  # fmt: skip
+@click.option("--take-over", is_flag=True,
+              help="Take your seat over when another client of yours is connected to it "
+              "(that one stops; on a terminal you are asked).")  # fmt: skip
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
 def join_command(
     code: str | None,
     address: str,
     name: str | None,
     create: bool,
+    take_over: bool,
     color: bool | None,
     **options: Any,
 ) -> None:
     """Plays at a table of a room server (holdem serve) in the terminal: makes
     one with --create (and prints its join code for your friends), or joins
-    one by its CODE. A dropped connection can be taken up again: run the same
-    command, and you are back in your seat."""
+    one by its CODE. A dropped connection can be taken up again: holdem join
+    CODE with the same --server and --name (the command it prints) takes you
+    back to your seat."""
     if create == (code is not None):
         raise click.UsageError("give a table's CODE to join it, or --create to make one")
     host, port = parse_address(address)
@@ -588,7 +658,9 @@ def join_command(
     with client:
         try:
             fields = _create_fields(options) if create else {}
-            joined, key = _enter(client, address, code, name, create, fields)
+            ask = keyboard.tty and not take_over
+            joined, key = _enter(client, address, code, name, create, fields,
+                                 take_over=take_over, ask=ask)  # fmt: skip
         except ProtocolError as exc:
             raise JoinError(f"{exc.code}: {exc}") from None
         except (ConnectionError, TimeoutError) as exc:
@@ -596,31 +668,36 @@ def join_command(
         session = Game(client, joined, screen, key)
         session.keyboard = keyboard if keyboard.tty else None
         session.remember()
-        _greet(session, joined, address, create)
+        again = _again(address, code or joined["code"], session.name)
+        _greet(session, joined, address, create, again)
         try:
             with keyboard.raw():
                 _play(session, keyboard)
         except (ConnectionError, TimeoutError) as exc:
-            raise JoinError(f"{exc} (run the same command to come back to your "
-                            "seat)") from None  # fmt: skip
+            raise JoinError(f"{exc} (to come back to your seat: {again})") from None
+    if session.replaced:
+        raise click.exceptions.Exit(1)  # (the seat is the other client's now: kept)
     if session.over and not session.leaving:
         _remember(key, None)
 
 
 def _enter(client: RoomClient, address: str, code: str | None, name: str, create: bool,
-           fields: dict[str, Any]) -> tuple[dict[str, Any], str]:  # fmt: skip
+           fields: dict[str, Any], *, take_over: bool = False,
+           ask: bool = False) -> tuple[dict[str, Any], str]:  # fmt: skip
     """Makes the table, comes back to a seat kept, or joins: the reply, and the
-    key the seat is remembered by."""
+    key the seat is remembered by.  A seat kept that another client of the
+    player's is connected to is taken over with ``take_over``, or when the
+    player says yes (``ask``: on a terminal); else refused."""
     if create:
         made = client.request("create_table", name=name, **fields)
         made["name"], made["creator"] = name, True
-        return made, f"{address}/{made['code']}"
+        return made, seat_key(address, made["code"], name)
     assert code is not None
-    key = f"{address}/{normal_code(code) or code}"
+    key = seat_key(address, code, name)
     kept = _saved().get(key)
     if isinstance(kept, dict) and isinstance(kept.get("token"), str):
         try:
-            back = client.request("resume", token=kept["token"])
+            back = _resume(client, kept["token"], code, name, take_over=take_over, ask=ask)
             back["creator"] = back["state"].get("creator") == back["seat"]
             return back, key
         except ProtocolError as exc:
@@ -632,7 +709,26 @@ def _enter(client: RoomClient, address: str, code: str | None, name: str, create
     return joined, key
 
 
-def _greet(game: Game, joined: dict[str, Any], address: str, create: bool) -> None:
+def _resume(client: RoomClient, token: str, code: str, name: str, *, take_over: bool,
+            ask: bool) -> dict[str, Any]:  # fmt: skip
+    """Takes the seat of ``token`` up again: over from another client of the
+    player's only with ``take_over``, or the player's yes (``ask``)."""
+    try:
+        return client.request("resume", token=token, take_over=take_over)
+    except ProtocolError as exc:
+        if exc.code != "token_in_use" or take_over or "another address" in str(exc):
+            raise
+    where = f"the seat of {name} at table {code}"
+    if not ask:
+        raise click.ClickException(f"{where} is connected from another client of yours: "
+                                   "--take-over takes it over (that client stops)")  # fmt: skip
+    if not click.confirm(f"The seat of {name} at table {code} is connected from another client "
+                         "of yours. Take it over (that client stops)?", default=False):  # fmt: skip
+        raise click.ClickException(f"{where} stays with the other client (not taken over)")
+    return client.request("resume", token=token, take_over=True)
+
+
+def _greet(game: Game, joined: dict[str, Any], address: str, create: bool, again: str) -> None:
     screen = game.screen
     state = joined["state"]
     what = "freezeout" if state["game"] == "tournament" else "cash table"
@@ -643,9 +739,10 @@ def _greet(game: Game, joined: dict[str, Any], address: str, create: bool) -> No
         screen.say(f"Your friends type: holdem join {joined['code']} --server {address}")
         screen.say("Type 'bots N LEVEL' to fill seats, 'start' when everyone is in.")
     elif "missed" in joined:
-        screen.say(f"Back in your seat ({len(joined['missed'])} events while you were away).")
+        game.missed(joined)
     elif state["status"] == "waiting":
         screen.say("Waiting for the creator to start the game...")
+    screen.say(f"To come back to this seat: {again}")
     for info in state["seats"]:
         bot = f" ({info['bot']} bot)" if info.get("bot") else ""
         screen.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}")

@@ -339,6 +339,16 @@ class Core:
         message["table"] = table.id
         self._send(sorted(table.sessions.values()) + sorted(table.watchers), message)
 
+    def _tell_status(self, table: RoomTable, session: Session, status: str,
+                     reason: str = "") -> None:  # fmt: skip
+        """Tells the table that a player's seat is ``status`` now (``seat_status``:
+        ``disconnected``, ``connected``, ``away``, ``back``), and why."""
+        message = {"event": "seat_status", "seat": session.seat, "name": session.name,
+                   "status": status}  # fmt: skip
+        if reason:
+            message["reason"] = reason
+        self._tell_lobby(table, message)
+
     def _flush(self, first: int | None = None) -> Outgoing:
         """The end of a request or a tick: the tables' times noted, the store
         committed (when at once), and the lines it caused taken (when returned)."""

@@ -370,13 +370,14 @@ class Lobby(Core):
 
     def _seat_freed(self, table: RoomTable, event: Event) -> None:
         """A seat freed (left, busted, timed out): the store forgets it, and
-        its player's session ends (a connected player watches on)."""
+        its player's session ends (a connected player watches on, unless it
+        left: ``docs/rooms.md``)."""
         assert isinstance(event, SeatFreed)  # (the only kind it is told)
         if self.store is not None:
             self.store.free_seat(table.id, event.seat, event.reason)
         session = self._sessions.get(table.sessions.get(event.seat, 0))
         if session is not None:
-            self._end_session(session, table, event.reason, watch=True)
+            self._end_session(session, table, event.reason, watch=event.reason != "left")
 
     def _absent(self, table: RoomTable) -> None:
         """Players out of the deal for timing out twice in a row are told
@@ -400,6 +401,7 @@ class Lobby(Core):
                 session.away = True
                 self._tell(session_id, {"event": "away", "table": table.id, "seat": seat,
                                         "reason": "two timeouts in a row"})  # fmt: skip
+                self._tell_status(table, session, "away", "two timeouts in a row")
 
     # ------------------------------------------------------------ a new server
 

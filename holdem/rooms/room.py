@@ -197,11 +197,25 @@ class Room(Lobby, Seats):
                 session = self._sessions.get(session_id)
                 if session is not None and session.connection == conn:
                     session.connection = None
+                    table = self.tables.get(session.table)
+                    if table is not None and table.live and not table.stopped:
+                        self._tell_status(table, session, "disconnected")
             for ident in connection.watching:
                 table = self.tables.get(ident)
                 if table is not None:
                     table.watchers.discard(conn)
         return self._flush()
+
+    def _back_told(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        """``back`` (:meth:`Seats._back`), and the others told that a player
+        who was away is dealt in again (``seat_status`` ``back``)."""
+        was = {s for s in connection.sessions if s in self._sessions and self._sessions[s].away}
+        result = self._back(connection, f)
+        for session_id in was & connection.sessions:
+            session = self._sessions[session_id]
+            if session.table == result["table"] and not session.away:
+                self._tell_status(self.tables[session.table], session, "back")
+        return result
 
     def idle(self) -> Outgoing:
         """The connections to close for their silence, each with the line
@@ -397,7 +411,7 @@ _HANDLERS: dict[str, Callable[[Room, Connection, Fields], dict[str, Any]]] = {
     "start": Room._start,
     "act": Room._act,
     "add_chips": Room._add_chips,
-    "back": Room._back,
+    "back": Room._back_told,
     "state": Room._state_request,
     "view": Room._view,
     "legal": Room._legal,

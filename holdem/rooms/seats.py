@@ -212,7 +212,7 @@ class Seats(Core):
             now = game.leave(seat)
         else:
             served.table.away.add(seat)
-        self._end_session(session, table, "left", watch=True)
+        self._end_session(session, table, "left")  # (left: not told the table from now on)
         if served is not None and served.table.hand is not None:
             served.advance()  # (nobody plays the seat now)
         self._tell_lobby(table, {"event": "player_left", "seat": seat, "name": session.name})
@@ -221,6 +221,7 @@ class Seats(Core):
 
     def _resume(self, connection: Connection, f: Fields) -> dict[str, Any]:
         token = f.text("token")
+        take_over = f.boolean("take_over", default=True)
         f.done()
         now = self._may_guess(connection)
         hashed = token_hash(token)
@@ -246,6 +247,10 @@ class Seats(Core):
             if held.address != connection.address:
                 raise ProtocolError("token_in_use", "the seat is connected from another address",
                                     field="token")  # fmt: skip
+            if not take_over:
+                raise ProtocolError("token_in_use", "the seat is connected from another "
+                                    "client of yours (take_over: true takes it)",
+                                    field="token")  # fmt: skip
             held.sessions.discard(session.id)
             self._tell(held.id, {"event": "seat_taken_over", "table": table.id,
                                  "seat": session.seat})  # fmt: skip
@@ -261,9 +266,13 @@ class Seats(Core):
         session.connection = connection.id
         self._rewired()
         connection.sessions.add(session.id)
+        if held is None:  # (the others are told the player is back)
+            self._tell_status(table, session, "connected")
         missed, dropped = [plain(m) for m in session.backlog], session.dropped
         session.backlog.clear()
         session.dropped = 0
+        if session.away:  # (dealt in again: below)
+            self._tell_status(table, session, "back")
         session.away = False
         self._come_back(table, session.seat, must=False)  # (a busted seat is taken up too)
         view = None
