@@ -20,6 +20,7 @@ from typing import NamedTuple
 from holdem import Decision, Hand, LegalActions, PlayerView, Structure
 from holdem.actions import ActionKind
 from holdem.errors import HoldemError
+from holdem.sampling import play_betting
 
 __all__ = ["HELP", "Command", "Refused", "menu", "read_command"]
 
@@ -152,17 +153,6 @@ def _fixed(legal: LegalActions, view: PlayerView | None) -> bool:
     return legal.min_to == legal.max_to and legal.max_to != legal.all_in
 
 
-#: The records of a player's decisions while betting, played again by :func:`_no_wager`.
-_DECIDED = (
-    ActionKind.FOLD,
-    ActionKind.CHECK,
-    ActionKind.CALL,
-    ActionKind.BET,
-    ActionKind.RAISE,
-    ActionKind.TIMEOUT,
-)
-
-
 def _no_wager(view: PlayerView | None) -> str | None:
     """Why the player to act may make no full bet or raise now, in the rules'
     words: the hand played again from the view's public log (cards of its own:
@@ -170,12 +160,7 @@ def _no_wager(view: PlayerView | None) -> str | None:
     if view is None or view.actor is None:
         return None
     try:
-        hand = Hand(view.config, rng=0)
-        for record in view.log:
-            if record.kind in _DECIDED:
-                to = record.to if record.kind in (ActionKind.BET, ActionKind.RAISE) else None
-                hand.act(Decision(record.kind, to))
-        return hand.why_no_wager(view.actor)
+        return play_betting(Hand(view.config, rng=0), view).why_no_wager(view.actor)
     except HoldemError:  # (a view this hand does not play again: no reason rather than a wrong one)
         return None
 

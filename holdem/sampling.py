@@ -29,7 +29,7 @@ from .errors import HoldemError
 from .hand import Hand
 from .views import PlayerView
 
-__all__ = ["sample_hand", "seen_cards"]
+__all__ = ["play_betting", "sample_hand", "seen_cards"]
 
 _REPLAYED = {
     ActionKind.FOLD,
@@ -70,6 +70,13 @@ def sample_hand(view: PlayerView, rng: int | random.Random | None = None) -> Han
         hole[position[seat]] = tuple(cards)
     deck = Deck(rng, exclude=seen_cards(view))
     hand = Hand(view.config, deck=deck, hole_cards=hole, board=tuple(view.board) or None)
+    return play_betting(hand, view)
+
+
+def play_betting(hand: Hand, view: PlayerView) -> Hand:
+    """``hand`` (of the view's configuration) with the betting decisions of
+    the view's public log played on it (:class:`~holdem.errors.HoldemError`
+    when they do not fit it)."""
     for record in view.log:
         kind = record.kind
         if kind not in _REPLAYED:

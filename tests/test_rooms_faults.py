@@ -48,6 +48,18 @@ def _tournament(player: Player, name: str) -> dict[str, Any]:
     return made
 
 
+def _heads_up(store: Store, now: list[float], lines: list[str]) -> tuple[Room, Player, Player]:
+    """A room on ``store`` (its clock ``now``, its log ``lines``) where Ann and
+    Ben play a cash table, 30 s a decision."""
+    room = Room(store, seed=5, clock=lambda: now[0], log=lines.append)
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0,
+                      timer={"seconds": 30, "time_bank": 0})  # fmt: skip
+    ben.result("join", code=made["code"], name="Ben")
+    ann.result("start", table="t1")
+    return room, ann, ben
+
+
 def test_a_hand_the_store_refuses_is_never_told_and_stops_its_table_alone(tmp_path: Path) -> None:
     path = tmp_path / "room.sqlite"
     Store(path).close()
@@ -97,12 +109,7 @@ def test_a_full_disk_holds_the_lines_answers_with_errors_and_stores_them_once_it
     now = [1000.0]
     lines: list[str] = []
     store = Store(tmp_path / "room.sqlite")
-    room = Room(store, seed=5, clock=lambda: now[0], log=lines.append)
-    ann, ben = players(room, 2)
-    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0,
-                      timer={"seconds": 30, "time_bank": 0})  # fmt: skip
-    ben.result("join", code=made["code"], name="Ben")
-    ann.result("start", table="t1")
+    room, ann, ben = _heads_up(store, now, lines)
     rng = random.Random(2)
     play_out([ann, ben], rng, until=lambda: len(_told_ended(ann.stream, "t1")) >= 2)
     # the disk is full from now on: play until a commit fails
@@ -235,12 +242,7 @@ def test_a_stall_whose_reason_changes_keeps_the_tables_clock_still_and_says_each
     lines: list[str] = []
     store = Store(":memory:")
     reason = _failing(store)
-    room = Room(store, seed=5, clock=lambda: now[0], log=lines.append)
-    ann, ben = players(room, 2)
-    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0,
-                      timer={"seconds": 30, "time_bank": 0})  # fmt: skip
-    ben.result("join", code=made["code"], name="Ben")
-    ann.result("start", table="t1")
+    room, ann, ben = _heads_up(store, now, lines)
     began = room.game_clock()
     reason[0] = "database or disk is full"
     (turn,) = [t for p in (ann, ben) for t in p.turns()]
