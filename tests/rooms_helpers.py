@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from holdem.clients import RoomClient
 from holdem.errors import ProtocolError
-from holdem.rooms import Room, RoomClient, Store
+from holdem.rooms import Room, Store
 from holdem.rooms.server import RoomServer
 
 #: A quick freezeout: blinds that rise fast, small stacks, no pauses.

@@ -22,9 +22,8 @@ from click.testing import CliRunner
 from conftest import with_ctrl_c
 from rooms_helpers import Server, players
 
-from holdem.cli.join import Game
 from holdem.cli.main import main
-from holdem.cli.screen import Screen
+from holdem.clients import RoomGame, Teller
 from holdem.rooms import Room
 
 pytestmark = pytest.mark.skipif(
@@ -310,8 +309,8 @@ def test_join_takes_no_line_typed_for_a_turn_the_server_already_ended() -> None:
     ann.result("start", table=made["table"])
     turn = next(ann.turns())
     said: list[str] = []
-    screen = Screen(0, write=said.append)
-    game = Game(_Connection(), {**made, "name": "Ann"}, screen, "key")  # type: ignore[arg-type]
+    screen = Teller(0, write=said.append)
+    game = RoomGame(_Connection(), {**made, "name": "Ann"}, screen, "key")  # type: ignore[arg-type]
     game.tell(turn)
     typed_at = game.stamp()
     game.tell(turn)  # (the next turn: the same view, a new turn)
@@ -326,8 +325,8 @@ def test_join_names_your_hand_when_it_is_mucked_for_you() -> None:
     (ann,) = players(room, 1)
     made = ann.result("create_table", name="Ann", pace=0, pause=0)
     said: list[str] = []
-    screen = Screen(0, color=False, symbols=True, write=said.append)
-    game = Game(_Connection(), {**made, "name": "Ann"}, screen, "key")  # type: ignore[arg-type]
+    screen = Teller(0, color=False, symbols=True, write=said.append)
+    game = RoomGame(_Connection(), {**made, "name": "Ann"}, screen, "key")  # type: ignore[arg-type]
     game.tell({"event": "hole_cards", "table": made["table"], "seat": 0, "cards": ["7s", "7h"]})
     river = {"kind": "deal_board", "street": "river", "seat": None,
              "cards": ["Ac", "Kd", "Qh", "2c", "3d"]}  # fmt: skip

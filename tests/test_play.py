@@ -17,9 +17,8 @@ from click.testing import CliRunner
 from conftest import with_ctrl_c
 
 from holdem import ActionKind, Decision, LegalActions, format_card
-from holdem.cli.commands import Refused, menu, read_command
 from holdem.cli.main import main
-from holdem.cli.play import Console
+from holdem.clients import Console, Refused, menu, read_command
 from holdem.histories import read_phh
 
 SUITS = dict(zip("cdhs", "♣♦♥♠", strict=True))

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 from rooms_helpers import FAST, Player, Server, play_out, players, served
 
+from holdem.clients import RoomClient
 from holdem.errors import ProtocolError
-from holdem.rooms import Room, RoomClient, Store
+from holdem.rooms import Room, Store
 from holdem.rooms.core import RETRY
 
 

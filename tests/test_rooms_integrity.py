@@ -27,8 +27,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rooms_helpers import FAST, Server, play_out, players
 
-import holdem.cli.join as join_module
 from holdem.cli.main import main
+from holdem.clients import keep_seat
 from holdem.errors import ProtocolError, StoreError
 from holdem.rooms import Room, Store
 from holdem.rooms.handover import supported
@@ -182,13 +182,13 @@ def test_the_seats_file_is_never_readable_by_others(
     monkeypatch.setattr(Path, "chmod", refused)
     monkeypatch.setattr(os, "chmod", refused)
     with _umask(0o022):
-        join_module._remember("127.0.0.1:7777 ABCD-EFGH", {"token": "secret"})
+        keep_seat("127.0.0.1:7777 ABCD-EFGH", {"token": "secret"})
         assert _mode(seats) == 0o600
         assert json.loads(seats.read_text()) == {"127.0.0.1:7777 ABCD-EFGH": {"token": "secret"}}
         monkeypatch.undo()
         seats.chmod(0o644)  # (written by an older holdem join)
         monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-        join_module._remember("127.0.0.1:7777 ABCD-EFGH", None)
+        keep_seat("127.0.0.1:7777 ABCD-EFGH", None)
     assert _mode(seats) == 0o600 and json.loads(seats.read_text()) == {}
     assert [p.name for p in seats.parent.iterdir()] == ["seats.json"]  # (no part left)
 

@@ -19,7 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rooms_helpers import Player, Server, served
 
-from holdem.rooms import Limits, Room, RoomClient
+from holdem.clients import RoomClient
+from holdem.rooms import Limits, Room
 from holdem.rooms.codes import Guesses, SharedGuesses
 
 

@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 from rooms_helpers import Server
 
+from holdem.clients import RoomClient
 from holdem.errors import ProtocolError
-from holdem.rooms import RoomClient
 from holdem.rooms.handover import supported
 
 pytestmark = pytest.mark.slow

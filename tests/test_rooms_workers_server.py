@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from rooms_helpers import Server, play
 
+from holdem.clients import RoomClient
 from holdem.errors import ProtocolError
-from holdem.rooms import RoomClient
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="fork, passed sockets, /proc"

@@ -12,9 +12,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from holdem import Decision, Hand, HandConfig, LegalActions, Structure
-from holdem.cli.commands import Refused, menu, read_command
 from holdem.cli.main import main
-from holdem.cli.screen import Screen
+from holdem.clients import Refused, Teller, menu, read_command
 
 #: A program for ``--bots cmd:``: it goes all in whenever it may, else calls or checks.
 SHOVER = """\
@@ -153,7 +152,7 @@ def test_a_tie_for_a_pot_smaller_than_its_winners_is_not_told_as_wins_0() -> Non
     hand.act(Decision.all_in())
     hand.act(Decision.call())
     lines: list[str] = []
-    screen = Screen(0, color=False, symbols=False, write=lines.append)
+    screen = Teller(0, color=False, symbols=False, write=lines.append)
     screen.names = {0: "Ann", 1: "Ben", 2: "Cy"}
     for record in hand.log:
         screen.action(record)

@@ -4,12 +4,11 @@ network (``holdem serve``, ``docs/rooms.md``).
 :class:`~holdem.rooms.room.Room` serves the requests (pure, like the
 protocol's engine); :func:`~holdem.rooms.server.serve` puts it on a TCP
 port; :class:`~holdem.rooms.store.Store` keeps the tables and every hand in
-SQLite; :class:`~holdem.rooms.client.RoomClient` talks to a server;
-:func:`~holdem.rooms.workers.serve_workers` serves one room in several
-processes.
+SQLite; :func:`~holdem.rooms.workers.serve_workers` serves one room in
+several processes.  The clients that talk to a server are
+:mod:`holdem.clients`.
 """
 
-from .client import RoomClient
 from .room import REQUESTS, Limits, Room
 from .server import RoomServer, serve
 from .store import Store, StoredHand, hand_of, hand_record, table_number
@@ -19,7 +18,6 @@ __all__ = [
     "REQUESTS",
     "Limits",
     "Room",
-    "RoomClient",
     "RoomServer",
     "Store",
     "StoredHand",

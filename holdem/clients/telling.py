@@ -1,7 +1,9 @@
-"""What a player sees at a table in the terminal (``holdem play``): cards with
-coloured suits, the table when it is their turn, and each event told as a
-line.  It shows what the player may know: the public events and the cards the
-game hands it as the player's own (R14).
+"""The one presentation of a table's events that every client of a player
+shares (``holdem play``, ``holdem join``, the full screen): cards with
+coloured suits, each event told as a line, the table when it is the
+player's turn.  It tells what the player may know: the public events and the
+cards the game hands it as the player's own (R14).  What a line says is
+what a screen draws: the full screen shows these lines in its log.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from holdem.table import (
 
 from .commands import menu
 
-__all__ = ["Screen", "ordinal"]
+__all__ = ["Teller", "ordinal"]
 
 _SYMBOLS = "♣♦♥♠"
 _LETTERS = "cdhs"
@@ -61,7 +63,7 @@ def _unicode_ok(stream: object) -> bool:
     return True
 
 
-class Screen:
+class Teller:
     """Lines for one player (``me``, a table seat, or None: a spectator).
     ``color`` None colours only on a terminal; ``write`` takes each line."""
 
@@ -116,7 +118,7 @@ class Screen:
         return self.names.get(seat, f"seat {seat + 1}")
 
     def named(self, name: str, *, you: str = "You") -> str:
-        """A player by name as this screen calls them: the player, ``you``
+        """A player by name as this teller calls them: the player, ``you``
         (never their name beside "You": the name is the histories')."""
         return you if self.my_name is not None and name == self.my_name else name
 
@@ -272,5 +274,5 @@ class Screen:
 
 
 def _ante_name(event: HandStarted | LevelUp) -> str:
-    """How the screen names a level's ante: the big blind's, or each player's."""
+    """How a line names a level's ante: the big blind's, or each player's."""
     return "big blind ante" if event.big_blind_ante else "ante"

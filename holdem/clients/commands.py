@@ -1,5 +1,5 @@
-"""What a player types at the table (``holdem play``): short commands read
-into decisions, each refusal with its reason.
+"""What a player types at the table (``holdem play``, ``holdem join``, the full
+screen): short commands read into decisions, each refusal with its reason.
 
 >>> from holdem import LegalActions
 >>> from holdem.actions import ActionKind
@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from holdem import Decision, Hand, LegalActions, PlayerView, Structure
+from holdem import Decision, Hand, LegalActions, PlayerView, Structure, evaluate
 from holdem.actions import ActionKind
 from holdem.errors import HoldemError
 from holdem.sampling import play_betting
 
-__all__ = ["HELP", "Command", "Refused", "menu", "read_command"]
+__all__ = ["HELP", "Command", "Refused", "menu", "read_command", "show_or_muck"]
 
 HELP = """\
 Commands (a word or its first letter):
@@ -238,3 +238,12 @@ def menu(legal: LegalActions, mine: int = 0) -> str:
     if all_in is not None:
         parts.append(f"a all in {all_in:,}")
     return " · ".join(parts)
+
+
+def show_or_muck(view: PlayerView, legal: LegalActions) -> Decision:
+    """Shows, or mucks a hand a hand already shown beats (rooms' auto-muck)."""
+    if not legal.muck or view.hole_cards is None or len(view.board) < 5:
+        return Decision.show()
+    mine = evaluate([*view.hole_cards, *view.board])
+    best = max((evaluate([*cards, *view.board]) for _, cards in view.shown), default=-1)
+    return Decision.muck() if best > mine else Decision.show()

@@ -4,7 +4,7 @@ their reply, and the events the server sends between them
 
 .. code-block:: python
 
-    from holdem.rooms.client import RoomClient
+    from holdem.clients import RoomClient
 
     with RoomClient("127.0.0.1", 7777) as client:
         made = client.request("create_table", name="Ann", game="tournament")
@@ -120,8 +120,15 @@ class RoomClient:
             if not data:
                 self.closed = True
                 for line in self._lines.end():
-                    if line is not None:
-                        self._ready.append(_message(line))
+                    if line is not None and line.strip():
+                        # (a line cut by the close is no message: the server
+                        # closed the connection, it is not another program)
+                        try:
+                            self._ready.append(_message(line))
+                        except ConnectionError:
+                            raise ConnectionError(
+                                "the server closed the connection in the middle of a line"
+                            ) from None
                 if not self._ready:
                     raise ConnectionError("the server closed the connection")
                 break

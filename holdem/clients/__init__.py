@@ -1,0 +1,49 @@
+"""The players' clients: what a person at a table sees and types, above the
+rooms and the tables, below the command line.
+
+One presentation of a table's events, :class:`Teller`, serves every client
+(what a line says is what a screen draws); :mod:`~holdem.clients.commands`
+reads what a player types into decisions; :class:`RoomClient` talks to a
+room server (``docs/rooms.md``); :class:`RoomGame` is a player's game at a
+room's table (``holdem join``) and :class:`LocalGame` one against bots on
+this machine (``holdem play``); :mod:`~holdem.clients.terminal` reads the
+terminal; :mod:`~holdem.clients.seats` remembers the seats a player holds.
+"""
+
+from .commands import HELP, Refused, menu, read_command, show_or_muck
+from .connection import RoomClient
+from .local import Histories, LocalGame, bot_deciders, certificate, play_cash, play_tournament
+from .room import LOBBY_HELP, WARNINGS, RoomGame, come_back_command, greet, play_room
+from .seats import keep_seat, kept_seats, seat_key, seats_file
+from .telling import Teller, ordinal
+from .terminal import Console, Keyboard, quiet_ctrl_c
+
+__all__ = [
+    "HELP",
+    "LOBBY_HELP",
+    "WARNINGS",
+    "Console",
+    "Histories",
+    "Keyboard",
+    "LocalGame",
+    "Refused",
+    "RoomClient",
+    "RoomGame",
+    "Teller",
+    "bot_deciders",
+    "certificate",
+    "come_back_command",
+    "greet",
+    "keep_seat",
+    "kept_seats",
+    "menu",
+    "ordinal",
+    "play_cash",
+    "play_room",
+    "play_tournament",
+    "quiet_ctrl_c",
+    "read_command",
+    "seat_key",
+    "seats_file",
+    "show_or_muck",
+]

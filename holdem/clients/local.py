@@ -1,0 +1,354 @@
+"""A game against bots on this machine (``holdem play``): the table's events
+told to the player, the player's decisions read at the prompt, the bots
+and programs in the other seats, every hand written as it ends."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import click
+
+from holdem import ActionKind, Decision, LegalActions, PlayerView
+from holdem.bots import make_bot
+from holdem.histories import PhhWriter, PokerStarsWriter, date_fields, record
+from holdem.protocol.programs import PREFIX, Program, stop
+from holdem.table import (
+    ActionTaken,
+    CashGame,
+    Decide,
+    Event,
+    HandEnded,
+    HandResult,
+    PlayerEliminated,
+    Table,
+    Tournament,
+    TournamentResult,
+    TurnTimer,
+)
+
+from .commands import HELP, Refused, read_command, show_or_muck
+from .telling import Teller, ordinal
+from .terminal import Console
+
+__all__ = [
+    "Histories",
+    "LocalGame",
+    "bot_deciders",
+    "certificate",
+    "play_cash",
+    "play_tournament",
+]
+
+_DECISIONS = frozenset(
+    {ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BET, ActionKind.RAISE}
+)
+
+
+class LocalGame:
+    """One game at one table: the player at ``me``, bots in the other seats,
+    the teller, the pace and the hand histories."""
+
+    def __init__(
+        self,
+        table: Table,
+        me: int,
+        name: str,
+        teller: Teller,
+        console: Console,
+        speed: float,
+        timer: TurnTimer | None,
+    ) -> None:
+        self.table, self.me, self.name = table, me, name
+        self.teller, self.console = teller, console
+        self.speed, self.timer = speed, timer
+        teller.my_name = name
+        self.programs: dict[int, Program] = {}  # the seats played by programs
+        self._told: set[int] = set()  # programs whose sitting out was told
+        self.leaving = False  # asked to leave: folds until the hand is over
+        self.watching = True  # tells every event (False once the player is out)
+        table.subscribe(self.tell)
+
+    # ------------------------------------------------------------ events
+
+    def tell(self, event: Event) -> None:
+        teller = self.teller
+        if not self.watching:
+            if isinstance(event, PlayerEliminated):
+                teller.event(event)
+            return
+        if isinstance(event, ActionTaken):
+            action = event.action
+            own = None
+            if action.kind is ActionKind.DEAL_HOLE:
+                hand = self.table.hand
+                if hand is not None and self.me in hand.config.seat_numbers:
+                    own = hand.view(self.me).hole_cards
+            teller.action(action, own)
+            if self.speed and (
+                action.kind is ActionKind.DEAL_BOARD
+                or (action.seat != self.me and action.kind in _DECISIONS)
+            ):
+                time.sleep(self.speed)
+            return
+        teller.event(event)
+        if isinstance(event, HandEnded) and self.speed:
+            time.sleep(2 * self.speed)
+
+    # ------------------------------------------------------------ the player
+
+    def decide(self, view: PlayerView, legal: LegalActions) -> Decision:
+        """The player's decision: typed at the prompt (or the rooms' defaults
+        at a showdown, and folds once leaving)."""
+        if legal.show or legal.muck:
+            return show_or_muck(view, legal)
+        if self.leaving:
+            return legal.check_or_fold()
+        deadline = self.timer.deadline(self.name) if self.timer is not None else None
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        for early in self.console.discard():
+            self.teller.say(f"Not taken: {early!r} (typed before your turn).", fg="red")
+        self.teller.turn(view, legal, left)
+        mine = view.bets[view.config.seat_numbers.index(self.me)]
+        while True:
+            click.echo("> ", nl=False)
+            try:
+                line = self.console.read(deadline)
+            except EOFError:
+                self.teller.say("(input ended: you leave the table after this hand)")
+                return self._leave(legal)
+            if line is None:
+                click.echo()
+                self.teller.say("Time is up.", fg="red")
+                self.console.discard()  # (a move half typed is not the next turn's)
+                return legal.check_or_fold()
+            command = read_command(line, legal, view.pot, mine, view)
+            if isinstance(command, Decision):
+                return command
+            if isinstance(command, Refused):
+                self.teller.say(command.reason, fg="red")
+            elif command == "help":
+                self.teller.say(HELP)
+            elif command == "table":
+                self.teller.turn(
+                    view, legal, None if deadline is None else deadline - time.monotonic()
+                )
+            else:  # quit
+                self.teller.say("You leave the table after this hand (checking or folding).")
+                return self._leave(legal)
+
+    def programs_out(self) -> list[int]:
+        """Tells, once, each program that sits out from now on, and why; their seats."""
+        out = []
+        for seat, program in self.programs.items():
+            if program.failure is not None and seat not in self._told:
+                self._told.add(seat)
+                who = self.teller.who(seat)
+                self.teller.say(f"{who} (a program) sits out: {program.failure}", fg="red")
+                out.append(seat)
+        return out
+
+    def _leave(self, legal: LegalActions) -> Decision:
+        self.leaving = True
+        return legal.check_or_fold()
+
+    def ask(self, question: str) -> bool:
+        """A yes-or-no question between hands (no at the end of the input)."""
+        while True:
+            click.echo(f"{question} [y/n] ", nl=False)
+            try:
+                line = self.console.read()
+            except EOFError:
+                click.echo()
+                return False
+            answer = (line or "").strip().lower()
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("n", "no", "q", "quit"):
+                return False
+            self.teller.say("y or n, please", fg="red")
+
+
+class Histories:
+    """Every finished hand written at once to the session's files (PHH, and
+    PokerStars text on request), so a game cut short loses no hand."""
+
+    def __init__(
+        self, stack: ExitStack, folder: Path, stem: str, *, phh: bool, pokerstars: bool
+    ) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        suffixes = [s for s, wanted in ((".phhs", phh), (".txt", pokerstars)) if wanted]
+        taken = 1  # a name no earlier session's files have (never written over)
+        while any((folder / f"{stem}{_nth(taken)}{s}").exists() for s in suffixes):
+            taken += 1
+        self.files = [folder / f"{stem}{_nth(taken)}{s}" for s in suffixes]
+        stack.callback(self._drop_empty)  # (after the files close: entered after it)
+        streams = [stack.enter_context(p.open("x", encoding="utf-8")) for p in self.files]
+        self._phh = PhhWriter(streams[0], many=True) if phh else None
+        self._stars = PokerStarsWriter(streams[-1]) if pokerstars else None
+        self.count = 0
+
+    def write(self, result: HandResult, *, tournament: bool, fields: dict[str, object]) -> None:
+        fields = {**fields, **date_fields(datetime.datetime.now(datetime.UTC))}
+        history = record(
+            result.played,
+            hand_id=str(result.hand),
+            tournament=tournament,
+            fields=fields,
+            rake=result.raked,
+        )
+        if self._phh is not None:
+            self._phh.write(history)
+            self._phh.out.flush()
+        if self._stars is not None:
+            self._stars.write(history)
+            self._stars.out.flush()
+        self.count += 1
+
+    def _drop_empty(self) -> None:
+        """Removes the files of a session that ended before its first hand did
+        (Ctrl-C at the first prompt): no empty history is left behind."""
+        if self.count:
+            return
+        for path in self.files:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+
+
+def _nth(n: int) -> str:
+    return "" if n == 1 else f"-{n}"
+
+
+def certificate(teller: Teller, winner: str, lines: list[str]) -> None:
+    width = max(len(winner) + 10, *(len(line) for line in lines), 34) + 4
+    top, side, bottom = ("╔" + "═" * width + "╗", "║", "╚" + "═" * width + "╝")
+    if not teller.symbols:
+        top, side, bottom = "+" + "=" * width + "+", "|", "+" + "=" * width + "+"
+    body = ["", "CERTIFICATE OF VICTORY", "", f"{winner}", "won the freezeout", "", *lines, ""]
+    teller.say(top, fg="yellow", bold=True)
+    for line in body:
+        teller.say(f"{side}{line.center(width)}{side}", fg="yellow", bold=True)
+    teller.say(bottom, fg="yellow", bold=True)
+
+
+def bot_deciders(
+    levels: list[str],
+    seeds: list[int],
+    names: list[str],
+    local: LocalGame,
+    files: ExitStack,
+    logs: Path,
+    budget: float,
+) -> dict[int, Decide]:
+    """The bots by seat (from 1); a program's stderr goes to ``logs-seatN.log``
+    beside the histories, and the programs are stopped when ``files`` close."""
+    deciders: dict[int, Decide] = {}
+    files.callback(stop, local.programs.values())  # (all at once: one grace for all)
+    for seat, (level, bot_seed) in enumerate(zip(levels, seeds, strict=True), 1):
+        if not level.startswith(PREFIX):
+            deciders[seat] = make_bot(level, seed=bot_seed)
+            continue
+        log = logs.with_name(f"{logs.name}-seat{seat + 1}.log")
+        program = Program(level, budget=budget, log=log, name=names[seat - 1])
+        local.programs[seat] = program
+        deciders[seat] = program
+    return deciders
+
+
+def play_tournament(
+    event: Tournament,
+    local: LocalGame,
+    saved: Histories,
+    players: dict[str, Decide],
+    levels: dict[str, str],
+    seed: int,
+    started: datetime.datetime,
+) -> None:
+    teller = local.teller
+    table = event.table
+    stack = table.stack(0)
+    count = len(players)
+    while not event.finished:
+        played = event.play_hand(players)
+        level = event.level_index + 1  # (the level it was played at: levels change before a deal)
+        local.programs_out()  # (in a tournament its chips play on: it checks or folds)
+        saved.write(
+            played,
+            tournament=True,
+            fields={"table": "holdem play", "seat_count": table.max_seats, "level": level},
+        )
+        if local.watching and 0 not in table.seats:  # (the event told the place)
+            local.watching = False
+            teller.say("The others play on to the end...", dim=True)
+        if local.leaving and not event.finished:
+            teller.say("You left the tournament. Chips now:")
+            for _, info in sorted(table.seats.items()):
+                teller.say(f"  {teller.named(info.name):<12} {info.chips:>9,}")
+            return
+    result = event.result()
+    places(teller, result, local.name, levels)
+    winner = result.winner
+    label = f" ({levels[winner]} bot)" if winner in levels else ""
+    certificate(
+        teller,
+        teller.named(winner) + label,
+        [
+            f"{count} players · {stack:,} chips each · {result.hands} hands",
+            f"{started:%Y-%m-%d} · seed {seed}",
+        ],
+    )
+
+
+def places(teller: Teller, result: TournamentResult, me: str, levels: dict[str, str]) -> None:
+    teller.say()
+    teller.say("Final places:", bold=True)
+    for placing in result.places:
+        out = placing.elimination
+        how = ""
+        if out is not None:
+            by = [teller.named(n, you="you") for n in out.eliminated_by]
+            how = f"out on hand {out.hand_number}" + (f" by {', '.join(by)}" if by else "")
+        who = teller.named(placing.player)
+        if placing.player in levels:
+            who = f"{who} ({levels[placing.player]})"
+        teller.say(f"  {ordinal(placing.place):>5}  {who:<20} {how}".rstrip())
+
+
+def play_cash(
+    game: CashGame,
+    local: LocalGame,
+    saved: Histories,
+    players: dict[int, Decide],
+    buy_in: int,
+) -> None:
+    teller, table = local.teller, game.table
+    while not game.over and not local.leaving and table.can_deal():
+        result = game.play_hand(players)
+        saved.write(
+            result, tournament=False, fields={"table": "holdem play", "seat_count": table.max_seats}
+        )
+        for seat in local.programs_out():
+            table.sit_out(seat)
+        for seat in result.busted:
+            if seat in local.programs and local.programs[seat].failure is not None:
+                continue
+            if seat != 0:  # a bot rebuys at once
+                game.add_chips(seat, game.max_buy_in)
+        if 0 in result.busted and not local.leaving:
+            again = min(buy_in, game.max_buy_in)
+            if not local.ask(f"You have no chips left. Buy in again for {again:,}?"):
+                break
+            game.add_chips(0, again)
+    local.watching = False  # (everyone leaves: the results tell it)
+    for seat in list(table.seats):
+        table.leave(seat)
+    teller.say()
+    teller.say(f"Session over after {game.hands_played} hands:", bold=True)
+    teller.say(f"  {'player':<12} {'bought in':>10} {'cashed out':>11} {'net':>9} {'hands':>6}")
+    for result_ in game.results().values():
+        who = teller.named(result_.name)
+        teller.say(f"  {who:<12} {result_.bought_in:>10,} {result_.cashed_out:>11,} "
+                   f"{result_.net:>+9,} {result_.hands:>6}")  # fmt: skip

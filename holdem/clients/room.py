@@ -1,0 +1,466 @@
+"""A player's game at a room server's table (``holdem join``): the server's
+events told through the player's :class:`~holdem.clients.telling.Teller`,
+the player's lines taken as moves at their turn (and only then) or as the
+lobby's commands, the turn timer counted down."""
+
+from __future__ import annotations
+
+import select
+import shlex
+import time
+from collections import deque
+from typing import Any
+
+import click
+
+from holdem import Action, ActionKind, Decision, LegalActions, PlayerView
+from holdem.cards import parse_cards
+from holdem.errors import ProtocolError
+from holdem.table import event_from_dict
+
+from .commands import HELP, Refused, read_command, show_or_muck
+from .connection import RoomClient
+from .seats import keep_seat
+from .telling import Teller, ordinal
+from .terminal import Keyboard
+
+__all__ = ["LOBBY_HELP", "WARNINGS", "RoomGame", "come_back_command", "greet", "play_room"]
+
+#: Seconds left at which the prompt says how long is left.
+WARNINGS = (20, 10, 5)
+_LOBBY_WORDS = frozenset(
+    {"start", "bots", "who", "close", "back", "post", "help", "q", "quit", "exit"}
+)
+#: What ``back`` (and ``post``) did, by the seat's status in the reply: the
+#: blinds rule of a cash table (R3) said as it holds for the player.
+_BACK_SAID = {
+    "playing": "You are dealt in again from the next hand.",
+    "waiting": "You are back, waiting for the big blind: blinds passed you while you were "
+    "out, and you are dealt in when the big blind reaches you. Type post to post them "
+    "(the big blind live, the small blind dead) and be dealt in at the next hand.",
+    "posting": "You post the blinds you missed and are dealt in at the next hand.",
+}
+LOBBY_HELP = """\
+While the table waits for its players:
+  start            begin the game (the table's creator)
+  bots N [LEVEL]   fill N empty seats with bots (creator; LEVEL: easy, normal, hard, ...)
+  who              the players so far
+  close            close the table (the creator; after the hand being played)
+  quit             leave the table"""
+
+
+class RoomGame:
+    """One player's game at a room table: the teller, the turn, the lobby."""
+
+    def __init__(self, client: RoomClient, joined: dict[str, Any], teller: Teller,
+                 key: str) -> None:  # fmt: skip
+        self.client, self.teller, self.key = client, teller, key
+        self.table: str = joined["table"]
+        self.seat: int = joined["seat"]
+        self.name: str = joined.get("name") or ""
+        self.token: str = joined["token"]
+        self.creator = bool(joined.get("creator"))
+        self.turn: dict[str, Any] | None = None  # the turn being asked
+        self.turns = 0  # the turns asked so far (the number of the one being asked)
+        self.keyboard: Keyboard | None = None  # (a terminal's: the line being typed)
+        #: its view (a turn's view is a delta of the seat's last one in the hand)
+        self.view: PlayerView | None = None
+        self.deadline: float | None = None
+        self.warned: set[int] = set()
+        self.own: tuple[int, ...] = ()
+        self.over = False
+        self.leaving = False
+        self.replaced = False  # (another client of the player's took the seat up)
+        self.away = False  # out of the deal (two timeouts in a row) until back
+        teller.me = self.seat
+        teller.my_name = self.name
+        self._state(joined["state"])
+
+    def _state(self, state: dict[str, Any]) -> None:
+        for info in state["seats"]:
+            self.teller.names[info["seat"]] = info["name"]
+            if info.get("bot"):
+                self.teller.labels[info["seat"]] = info["bot"]
+        self.started = state["status"] != "waiting"
+
+    def remember(self) -> None:
+        keep_seat(self.key, {"table": self.table, "token": self.token, "name": self.name})
+
+    # ------------------------------------------------------------ events
+
+    def tell(self, message: dict[str, Any]) -> None:
+        kind = message.get("event")
+        teller = self.teller
+        if kind == "action":
+            action = Action.from_dict(message["action"])
+            timed_out = (ActionKind.CHECK, ActionKind.FOLD, ActionKind.TIMEOUT)
+            if action.seat == self.seat and self.turn is not None and action.kind in timed_out:
+                self._end_turn(timed_out=True)  # (said before the move the timer made)
+            if action.kind is not ActionKind.DEAL_HOLE:
+                teller.action(action)
+        elif kind == "hole_cards" and message.get("seat") == self.seat:
+            self.own = teller.hole = tuple(parse_cards(message["cards"]))
+            teller.say(f"Your cards: {teller.cards(self.own)}", bold=True)
+        elif kind == "turn" and message.get("seat") == self.seat:
+            self._start_turn(message)
+        elif kind == "player_joined":
+            who = message["name"] + (f" ({message['bot']} bot)" if message.get("bot") else "")
+            teller.names[message["seat"]] = message["name"]
+            if message.get("bot"):
+                teller.labels[message["seat"]] = message["bot"]
+            teller.say(f"{who} sits at seat {message['seat'] + 1}")
+        elif kind == "player_left":
+            teller.say(f"{message['name']} leaves the table")
+        elif kind == "table_finished":
+            self._finished(message)
+        elif kind == "table_closed":
+            teller.say("The table's creator closed it.", bold=True)
+            self.over = True
+        elif kind == "seat_taken_over":
+            teller.say()
+            teller.say(f"Your seat at table {self.table} was taken over by another client of "
+                       "yours (holdem join for the same name, or the same token): this one "
+                       "stops here, and the seat plays on there.", fg="red", bold=True)  # fmt: skip
+            self.replaced = self.over = True
+        elif kind == "seat_status" and message.get("seat") != self.seat:
+            teller.say(_seat_status(message))
+        elif kind == "seated":  # (a tournament begins: its players sit from seat 0)
+            self.seat = message["seat"]
+            teller.me = self.seat
+        elif kind == "away" and message.get("seat") == self.seat:
+            self.away = True
+            teller.say("You are out of the deal: two timeouts in a row. Type back (or any "
+                       "move) to be dealt in again.", fg="red")  # fmt: skip
+        elif kind == "creator":
+            self.creator = message["seat"] == self.seat
+            who = "You are" if self.creator else f"{message['name']} is"
+            teller.say(f"{who} the table's creator now.")
+        elif kind in ("seat_taken", "seat_freed", "sat_out", "sat_in", "chips_added",
+                      "hand_started", "hand_ended", "level_up", "player_eliminated"):  # fmt: skip
+            if kind == "hand_started":
+                self.started = True
+            data = {k: v for k, v in message.items() if k not in ("table", "full_information")}
+            teller.event(event_from_dict(data))
+
+    def missed(self, joined: dict[str, Any]) -> None:
+        """What happened while the player was away (a ``resume``'s ``missed``):
+        the hands that ended, who came and went, and the stacks now."""
+        teller = self.teller
+        missed = [m for m in joined.get("missed") or () if isinstance(m, dict)]
+        hands = [m["hand"] for m in missed if m.get("event") == "hand_ended"]
+        if not hands:
+            teller.say("Back in your seat: no hand ended while you were away.")
+        elif len(hands) == 1:
+            teller.say(f"Back in your seat: hand {hands[0]} ended while you were away.")
+        else:
+            teller.say(f"Back in your seat: {len(hands)} hands ended while you were away "
+                       f"(hands {hands[0]} to {hands[-1]}).")  # fmt: skip
+        if joined.get("missed_dropped"):
+            teller.say(f"  ({joined['missed_dropped']:,} older events were not kept)")
+        for message in missed:
+            if message.get("event") in _MISSED_TOLD:
+                self.tell(message)
+        state = joined["state"]
+        if any("chips" in info for info in state["seats"]):
+            stacks = ", ".join(f"{info['name']} {info['chips']:,}" for info in state["seats"])
+            when = "as this hand began" if state.get("hand") else "now"
+            teller.say(f"Stacks {when}: {stacks}")
+
+    def _finished(self, message: dict[str, Any]) -> None:
+        teller = self.teller
+        self.over = True
+        result = message.get("result")
+        teller.say()
+        if result is not None:
+            teller.say("Final places:", bold=True)
+            for placing in result["places"]:
+                mark = " <- you" if placing["player"] == self.name else ""
+                teller.say(f"  {ordinal(placing['place']):>5}  {placing['player']}{mark}")
+            winner = result["places"][0]["player"]
+            won = "You win the freezeout!" if winner == self.name else f"{winner} wins."
+            teller.say(won, fg="yellow", bold=True)
+        for name, r in (message.get("results") or {}).items():
+            teller.say(f"  {name:<14} bought in {r['bought_in']:>8,}  net {r['net']:>+8,}")
+
+    # ------------------------------------------------------------ the turn
+
+    def stamp(self) -> int | None:
+        """The turn a line typed now is for: its number, or None out of turn."""
+        return self.turns if self.turn is not None else None
+
+    def _drop_typing(self, why: str, *, newline: bool) -> None:
+        """Drops the line being typed on a terminal, and says so (``why``)."""
+        keyboard = self.keyboard
+        if keyboard is None or not keyboard.typing.strip():
+            return
+        line, keyboard.typing = keyboard.typing.strip(), ""
+        if newline:
+            click.echo()  # (the line being typed ends where it is)
+        self.teller.say(f"Not taken: {line!r} ({why}).", fg="red")
+
+    def _start_turn(self, message: dict[str, Any]) -> None:
+        self.turns += 1
+        self.turn = message
+        seconds = message.get("seconds")
+        self.deadline = None if seconds is None else time.monotonic() + float(seconds)
+        self.warned = {w for w in WARNINGS if seconds is not None and w >= seconds}
+        data = message["view"]
+        view = PlayerView.from_dict(data, self.view if data.get("log_start") else None)
+        self.view = view
+        legal = view.legal
+        assert legal is not None
+        if legal.show or legal.muck:  # (the rooms' showdown: show, or muck a beaten hand)
+            self._act(show_or_muck(view, legal))
+            return
+        self._drop_typing("typed before your turn", newline=True)
+        self.teller.turn(view, legal, seconds)
+        self._prompt()
+
+    def _prompt(self) -> None:
+        left = ""
+        if self.deadline is not None:
+            left = f"({max(0.0, self.deadline - time.monotonic()):.0f}s) "
+        click.echo(f"{left}> ", nl=False)
+
+    def _end_turn(self, *, timed_out: bool) -> None:
+        if timed_out:
+            click.echo()
+            self.teller.say("Time is up: you check or fold.", fg="red")
+            self._drop_typing("typed for the turn that ended", newline=False)
+        self.turn = None
+        self.deadline = None
+
+    def countdown(self, typing: str | None = None) -> float | None:
+        """Says how long is left: on a terminal (``typing``: the line typed so
+        far) the prompt again every second, elsewhere a line when a warning is
+        due; the seconds to the next one."""
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if typing is not None:
+            clock = f"({max(0.0, left):.0f}s)"
+            if self.teller.color and left <= WARNINGS[-2]:
+                clock = click.style(clock, fg="yellow")
+            click.echo(f"\r\x1b[K{clock} > {typing}", nl=False)
+            return max(0.05, min(1.0, left - int(left) + 0.01))
+        for mark in WARNINGS:
+            if left <= mark and mark not in self.warned:
+                self.warned.add(mark)
+                click.echo()
+                self.teller.say(f"{mark} seconds left", fg="yellow")
+                self._prompt()
+        due = [left - mark for mark in WARNINGS if mark not in self.warned]
+        return max(0.05, min(due)) if due else max(0.05, left + 1)
+
+    def wants(self, line: str) -> bool:
+        """Whether a line typed ahead is for now: at a turn, or a word of the lobby."""
+        word = line.split()[0] if line.split() else ""
+        return self.turn is not None or word in _LOBBY_WORDS
+
+    def typed(self, line: str, stamp: int | None) -> None:
+        """A line the player typed, for the turn ``stamp`` (:meth:`stamp` when
+        it was typed): a move typed out of turn, or for a turn that has
+        ended, is not taken, and the player is told."""
+        if line in ("q", "quit", "exit"):
+            self.leave()
+            return
+        if self.away and line:
+            self.away = False
+            self._back(post=line == "post", away=True)
+            if line in ("back", "post"):
+                return
+        if self.turn is None:
+            self._lobby(line, late=stamp is not None)
+            return
+        if stamp != self.turns:
+            why = "typed before your turn" if stamp is None else "typed for a turn that has ended"
+            if line:
+                self.teller.say(f"Not taken: {line!r} ({why}).", fg="red")
+            self._prompt()
+            return
+        view = self.view
+        assert view is not None  # (read with the turn)
+        legal = view.legal
+        assert isinstance(legal, LegalActions)
+        mine = view.bets[view.config.seat_numbers.index(self.seat)]
+        command = read_command(line, legal, view.pot, mine, view)
+        if isinstance(command, Decision):
+            self._act(command)
+        elif isinstance(command, Refused):
+            self.teller.say(command.reason, fg="red")
+            self._prompt()
+        elif command == "help":
+            self.teller.say(HELP)
+            self._prompt()
+        elif command == "table":
+            left = None if self.deadline is None else self.deadline - time.monotonic()
+            self.teller.turn(view, legal, left)
+            self._prompt()
+
+    def _ask(self, kind: str, **fields: Any) -> dict[str, Any] | None:
+        """A request's result; None when it was refused (the reason said)."""
+        try:
+            return self.client.request(kind, **fields)
+        except ProtocolError as exc:
+            self.teller.say(str(exc), fg="red")
+        except TimeoutError as exc:
+            self.teller.say(f"{exc}: the server is slow to answer", fg="red")
+        return None
+
+    def _back(self, *, post: bool = False, away: bool = False) -> None:
+        """Back in the deal (``post``: the blinds owed posted to be dealt in at
+        once; ``away``: the player was out of it), and how: at once, waiting
+        for the big blind, or posting."""
+        back = self._ask("back", table=self.table, post=post)
+        if back is None:
+            return
+        status = back.get("status") or ""
+        if status == "playing" and not away:
+            self.teller.say("You are in the deal already.")
+        else:
+            self.teller.say(_BACK_SAID.get(status, "You are back in your seat."))
+
+    def _act(self, decision: Decision) -> None:
+        turn = self.turn
+        self.turn, self.deadline = None, None
+        try:
+            done = self.client.request("act", table=self.table, action=decision.to_dict())
+        except (ProtocolError, TimeoutError) as exc:
+            self.teller.say(f"Not taken: {exc}", fg="red")
+            code = getattr(exc, "code", None)
+            if turn is not None and code not in ("not_your_turn", "no_hand"):
+                self.turn = turn
+                self._prompt()
+            return
+        if not done.get("in_time", True):
+            self.teller.say("Too late: the timer checked or folded for you.", fg="red")
+
+    def _lobby(self, line: str, *, late: bool = False) -> None:
+        words = line.split()
+        if not words:
+            return
+        if words[0] == "start":
+            if self._ask("start", table=self.table) is not None:
+                self.started = True
+        elif words[0] == "bots" and len(words) in (2, 3) and words[1].isdigit():
+            level = words[2] if len(words) == 3 else "normal"
+            wanted = int(words[1])
+            added = self._ask("add_bots", table=self.table, count=wanted, level=level)
+            if added is not None and len(added["seats"]) < wanted:
+                count = len(added["seats"])
+                self.teller.say(f"{count} bot{'s' * (count != 1)} added, not {wanted}: the "
+                                f"table had {count} empty seat{'s' * (count != 1)}.")  # fmt: skip
+        elif words[0] == "close":
+            closed = self._ask("close", table=self.table)
+            if closed is not None and not closed["closed"]:
+                self.teller.say("The table closes at the end of this hand.")
+        elif words[0] in ("back", "post") and self.started:
+            self._back(post=words[0] == "post")
+        elif words[0] == "who":
+            state = self._ask("state", table=self.table)
+            for info in [] if state is None else state["seats"]:
+                bot = f" ({info['bot']} bot)" if info.get("bot") else ""
+                self.teller.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}")
+        elif words[0] == "help":
+            self.teller.say(LOBBY_HELP if not self.started else HELP)
+        elif not self.started:
+            self.teller.say(f"{line!r}? Type help for the commands.", fg="red")
+        elif late:
+            self.teller.say(f"Not taken: {line!r} (typed for a turn that has ended).", fg="red")
+        else:
+            self.teller.say(f"Not taken: {line!r}: it is not your turn.", fg="red")
+
+    def leave(self) -> None:
+        """Leaves the table: a cash seat after the hand; a tournament stack plays
+        on, checking or folding, until it is out."""
+        if self.leaving:
+            return
+        self.leaving = True
+        try:
+            self.client.request("leave", table=self.table)
+        except (ProtocolError, ConnectionError, TimeoutError) as exc:
+            self.teller.say(f"leaving: {exc}", fg="red")
+        keep_seat(self.key, None)
+        self.teller.say("You left the table.")
+        self.over = True
+
+
+#: The events a player back in a seat is told of again (the rest: the hands).
+_MISSED_TOLD = frozenset({"player_joined", "player_left", "seat_status", "creator",
+                          "player_eliminated", "level_up", "table_closed"})  # fmt: skip
+
+
+def _seat_status(message: dict[str, Any]) -> str:
+    """A ``seat_status`` event as the others at the table read it."""
+    name, status = message["name"], message["status"]
+    if status == "disconnected":
+        return f"{name} is disconnected (the timer checks or folds for them until they are back)"
+    if status == "away":
+        why = message.get("reason") or "the timer"
+        return f"{name} is out of the deal ({why}) until they are back"
+    if status == "connected":
+        return f"{name} is connected again"
+    if status == "back":
+        return f"{name} is dealt in again"
+    return f"{name}: {status}"
+
+
+def come_back_command(address: str, code: str, name: str) -> str:
+    """The command that takes the player back to this seat."""
+    words = ["holdem", "join", code, "--server", address, "--name", name]
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def play_room(game: RoomGame, keyboard: Keyboard) -> None:
+    """Tells the server's events and reads the player's lines until the game
+    ends for the player.  From a terminal a line belongs to the turn it was
+    typed at: typed out of turn, or for a turn that has ended before it was
+    read (the server's next turn may come in the same moment), it is not
+    taken and the player is told; from a pipe it waits for the next turn (a
+    script's moves)."""
+    client = game.client
+    typed: deque[tuple[int | None, str]] = deque()  # (the turn each was typed for, the line)
+    for message in client.poll(0):
+        game.tell(message)
+    while not game.over:
+        wait = game.countdown(keyboard.typing if keyboard.tty else None)
+        watched = [client.fileno()] + ([] if keyboard.ended else [keyboard.fd])
+        ready = select.select(watched, [], [], wait)[0]
+        if keyboard.fd in ready:
+            stamp = game.stamp()
+            typed.extend((stamp, line) for line in keyboard.lines())
+        if client.fileno() in ready or client.events:
+            for message in client.poll(0):
+                game.tell(message)
+        while typed and not game.over and (keyboard.tty or game.wants(typed[0][1])):
+            stamp, line = typed.popleft()
+            game.typed(line, stamp if keyboard.tty else game.stamp())  # (a pipe's: typed ahead)
+            for message in client.poll(0):  # (what the move caused: a turn may follow)
+                game.tell(message)
+        if keyboard.ended and not typed and not game.over and (game.turn or not game.started):
+            game.teller.say("(input ended)")
+            game.leave()
+
+
+def greet(game: RoomGame, joined: dict[str, Any], address: str, create: bool, again: str) -> None:
+    teller = game.teller
+    state = joined["state"]
+    what = "freezeout" if state["game"] == "tournament" else "cash table"
+    teller.say(f"holdem join: {game.name} at seat {game.seat + 1} of a {what} "
+               f"({game.table}) on {address}", bold=True)  # fmt: skip
+    if create:
+        teller.say(f"Join code: {joined['code']}", fg="green", bold=True)
+        teller.say(f"Your friends type: holdem join {joined['code']} --server {address}")
+        teller.say("Type 'bots N LEVEL' to fill seats, 'start' when everyone is in.")
+    elif "missed" in joined:
+        game.missed(joined)
+    elif state["status"] == "waiting":
+        teller.say("Waiting for the creator to start the game...")
+    teller.say(f"To come back to this seat: {again}")
+    for info in state["seats"]:
+        bot = f" ({info['bot']} bot)" if info.get("bot") else ""
+        teller.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}")
+    view = joined.get("view")
+    if view and view.get("hole_cards"):
+        game.own = teller.hole = tuple(parse_cards(view["hole_cards"]))
+        teller.say(f"Your cards: {teller.cards(game.own)}", bold=True)
