@@ -18,6 +18,7 @@ Commands exit 1 themselves when they found problems in what they checked.
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import sys
 from contextlib import suppress
@@ -27,17 +28,7 @@ import click
 
 from holdem.errors import HoldemError
 
-from .convert import convert_command
-from .engine import engine_command
-from .equity import equity_command
-from .eval import eval_command
-from .join import join_command
-from .play import play_command
-from .range import range_command
-from .serve import serve_command
 from .signals import Terminated
-from .simulate import simulate_command
-from .validate import validate_command
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -45,10 +36,39 @@ EXIT_INTERRUPTED = 130
 MAX_MESSAGE = 400
 
 
+#: The commands, in the order the help lists them, by the module of cli/ that
+#: holds each (imported when the command runs: ``holdem eval`` does not load
+#: the room server, the clients or the terminal UI).
+COMMANDS = {
+    "eval": "eval",
+    "equity": "equity",
+    "range": "range",
+    "validate": "validate",
+    "convert": "convert",
+    "simulate": "simulate",
+    "play": "play",
+    "engine": "engine",
+    "serve": "serve",
+    "join": "join",
+}
+
+
 class HoldemGroup(click.Group):
-    """Runs a subcommand under the error contract of the module's notes."""
+    """Runs a subcommand under the error contract of the module's notes; each
+    command's module is imported when it is asked for (:data:`COMMANDS`)."""
 
     command_path = "holdem"
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*COMMANDS, *(name for name in super().list_commands(ctx) if name not in COMMANDS)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMANDS.get(cmd_name)
+        if module is None:
+            return super().get_command(ctx, cmd_name)
+        loaded = importlib.import_module(f"{__package__}.{module}")
+        command: click.Command = getattr(loaded, f"{module}_command")
+        return command
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
@@ -167,15 +187,3 @@ def main() -> None:
     Errors are one line on stderr.
     Run 'holdem COMMAND --help' for the options of each command.
     """
-
-
-main.add_command(eval_command, "eval")
-main.add_command(equity_command, "equity")
-main.add_command(range_command, "range")
-main.add_command(validate_command, "validate")
-main.add_command(convert_command, "convert")
-main.add_command(simulate_command, "simulate")
-main.add_command(play_command, "play")
-main.add_command(engine_command, "engine")
-main.add_command(serve_command, "serve")
-main.add_command(join_command, "join")
