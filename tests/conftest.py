@@ -1,6 +1,10 @@
+import contextlib
 import os
 import signal
+from collections.abc import Iterator
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -85,3 +89,17 @@ def hand_configs(
         st.sampled_from([0, 0, 1, 2] if extras else [0, 0, 1]),
         *more,
     )
+
+
+@pytest.fixture
+def terminals() -> Iterator[list[Any]]:
+    """The terminals (``terminal_helpers.Terminal``) a test opens, each one
+    ended at the end."""
+    opened: list[Any] = []
+    yield opened
+    for terminal in opened:
+        if terminal.process.poll() is None:
+            os.killpg(terminal.process.pid, signal.SIGKILL)
+            terminal.process.wait()
+        with contextlib.suppress(OSError):  # (closed by end())
+            os.close(terminal.main)

@@ -6,7 +6,6 @@ reads."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import select
@@ -21,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import with_ctrl_c
 from rooms_helpers import Server, players
+from terminal_helpers import Terminal
 
 from holdem.cli.main import main
 from holdem.clients import RoomGame, Teller
@@ -29,79 +29,6 @@ from holdem.rooms import Room
 pytestmark = pytest.mark.skipif(
     sys.platform == "win32" or not hasattr(os, "openpty"), reason="pseudo-terminals, signals"
 )
-
-
-def _controlling_terminal() -> None:
-    """``preexec_fn``: the child's stdin (the pseudo-terminal) its controlling
-    terminal, as a shell gives it, so that Ctrl-C typed there interrupts it."""
-    import fcntl
-    import termios
-
-    with_ctrl_c()
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-
-class Terminal:
-    """A command on a pseudo-terminal of its own: what it wrote, and keys typed."""
-
-    def __init__(self, args: list[str], env: dict[str, str] | None = None) -> None:
-        self.main, side = os.openpty()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "holdem", *args],
-            stdin=side, stdout=side, stderr=side, env=env, close_fds=True,
-            start_new_session=True, preexec_fn=_controlling_terminal,
-        )  # fmt: skip
-        os.close(side)
-        self.seen = ""
-        self._raw = b""
-
-    def type(self, keys: str) -> None:
-        os.write(self.main, keys.encode())
-
-    def read(self, seconds: float) -> None:
-        """Reads what the command writes for ``seconds`` (or until it ends)."""
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            if select.select([self.main], [], [], 0.05)[0]:
-                try:
-                    self._raw += os.read(self.main, 65536)
-                except OSError:  # (the command ended: the terminal is gone)
-                    return
-                self.seen = self._raw.decode("utf-8", "replace")
-
-    def wait_for(self, pattern: str, seconds: float = 30, start: int = 0) -> re.Match[str]:
-        """The first match of ``pattern`` in what was written from ``start``."""
-        end = time.monotonic() + seconds
-        while True:
-            found = re.compile(pattern).search(self.seen, start)
-            if found:
-                return found
-            assert time.monotonic() < end, f"no {pattern!r} in: {self.seen[-1500:]!r}"
-            self.read(0.1)
-
-    def end(self) -> int:
-        """The exit status (the command killed if it is still running)."""
-        try:
-            status = self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            status = self.process.wait()
-        self.read(0.2)
-        os.close(self.main)
-        return status
-
-
-@pytest.fixture
-def terminals() -> Iterator[list[Terminal]]:
-    """The terminals a test opens, each one ended at the end."""
-    opened: list[Terminal] = []
-    yield opened
-    for terminal in opened:
-        if terminal.process.poll() is None:
-            os.killpg(terminal.process.pid, signal.SIGKILL)
-            terminal.process.wait()
-        with contextlib.suppress(OSError):  # (closed by end())
-            os.close(terminal.main)
 
 
 def play_on_terminal(terminals: list[Terminal], tmp_path: Path, *args: str) -> Terminal:
