@@ -255,16 +255,19 @@ class Teller:
         self.say()
         board = f"[{self.cards(view.board)}]" if view.board else "(no cards yet)"
         self.say(f"Board {board} · pot {view.pot:,}")
+        names = [
+            self.who(seat) + (f" ({self.labels[seat]})" if self.labels.get(seat) else "")
+            for seat in seats
+        ]
+        width = max(16, *map(len, names))  # (the columns stay in line under long names)
         for i, seat in enumerate(seats):
             status = statuses[i]
             bet = f"bet {view.bets[i]:,}" if view.bets[i] else ""
             state = {"folded": "folded", "all_in": "all in", "mucked": "mucked"}.get(status, "")
             mark = ">" if seat == view.actor else " "
-            label = self.labels.get(seat, "")
-            name = self.who(seat) + (f" ({label})" if label else "")
-            role = self.marks.get(seat, "")
-            chips = view.stacks[i]
-            line = f" {mark} {seat + 1:>2} {name:<24} {role:<6} {chips:>9,}  {bet:<12} {state}"
+            role, chips = self.marks.get(seat, ""), view.stacks[i]
+            line = f" {mark} {seat + 1:>2} {names[i]:<{width}} {role:<7} {chips:>9,}  {bet:<12}"
+            line += f" {state}"
             self.say(line.rstrip(), dim=status in ("folded", "mucked"))
         if view.hole_cards:
             self.say(f"Your cards: {self.cards(view.hole_cards)}", bold=True)
