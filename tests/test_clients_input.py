@@ -105,7 +105,9 @@ def terminals() -> Iterator[list[Terminal]]:
 
 
 def play_on_terminal(terminals: list[Terminal], tmp_path: Path, *args: str) -> Terminal:
-    terminal = Terminal(["play", "--histories", str(tmp_path / "hands"), "--no-color", *args])
+    terminal = Terminal(
+        ["play", "--plain", "--histories", str(tmp_path / "hands"), "--no-color", *args]
+    )
     terminals.append(terminal)
     return terminal
 

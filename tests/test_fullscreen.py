@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import queue
 import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.text import Text
 from textual.widgets import Input, RichLog, Static
 
@@ -248,3 +250,33 @@ def test_q_leaves_the_tournament_after_the_hand(tmp_path: Path) -> None:
             await pilot.press("q")
 
     asyncio.run(run())
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="a pseudo-terminal")
+def test_play_on_a_terminal_is_full_screen_and_plain_is_lines(tmp_path: Path) -> None:
+    """On a terminal ``holdem play`` draws the table full screen (the terminal's
+    alternate screen) and Ctrl-C stops it as in line mode; ``--plain`` keeps
+    the lines."""
+    from test_clients_input import Terminal
+
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="140", LINES="42")
+    args = ["play", "--seats", "3", "--seed", "1", "--speed", "0", "--quiet",
+            "--histories", str(tmp_path / "hands")]  # fmt: skip
+    screen = Terminal(args, env=env)
+    try:
+        screen.wait_for(r"Your turn")
+        assert "\x1b[?1049h" in screen.seen  # (the alternate screen: full screen)
+        assert "Your move:" not in screen.seen  # (line mode's prompt)
+        screen.type("\x03")  # (Ctrl-C)
+        assert screen.end() == 130
+        assert "holdem play: interrupted" in screen.seen
+    finally:
+        if screen.process.poll() is None:
+            screen.process.kill()
+    plain = Terminal([*args, "--plain"], env=env)
+    try:
+        plain.wait_for(r"Your move:")
+        assert "\x1b[?1049h" not in plain.seen
+    finally:
+        plain.process.kill()
+        plain.end()
