@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import random
+import sys
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -125,6 +126,9 @@ r 900 (raise to 900), a (all in), help, or quit. See docs/play.md.
               help="Folder the hand histories go to.")  # fmt: skip
 @click.option("--pokerstars", is_flag=True, help="Also write the hands as PokerStars text.")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
+@click.option("--plain", is_flag=True,
+              help="Line mode on a terminal too (what a pipe gets): no full screen.")  # fmt: skip
+@click.option("--quiet", is_flag=True, help="No bell at your turn (full screen).")
 @stopped_as_ctrl_c
 def play_command(
     seats: int,
@@ -143,10 +147,13 @@ def play_command(
     histories: str,
     pokerstars: bool,
     color: bool | None,
+    plain: bool,
+    quiet: bool,
 ) -> None:
     """Plays Texas Hold'em against bots in the terminal: a freezeout until one
     player has every chip, or a cash local until you quit. Every hand is
-    saved as a hand history (PHH) as soon as it ends.
+    saved as a hand history (PHH) as soon as it ends. On a terminal the
+    table is drawn full screen (--plain: lines, as a pipe gets).
     """
     name = name.strip()
     if not name or len(name) > 40 or not name.isprintable():
@@ -175,12 +182,24 @@ def play_command(
     else:
         cash, buy_in = _new_cash([name, *names], blinds, stack, hands, structure, turn, rng)
         table = cash.table
-    teller = Teller(0, color=color)
-    for seat, level in enumerate(levels, 1):
-        teller.labels[seat] = "program" if level.startswith(PREFIX) else level
     seeds = [rng.getrandbits(32) for _ in levels]
     console = Console()
-    local = LocalGame(table, 0, name, teller, console, speed, turn)
+    app = None
+    local: LocalGame
+    if not plain and console.tty and sys.stdout.isatty() and sys.stderr.isatty():
+        from holdem.clients.fullscreen import ScreenLocalGame, TableApp  # (Textual: only here)
+
+        app = TableApp(0, seats=seats, quiet=quiet, title="holdem play")
+        teller = app.teller
+        screen = ScreenLocalGame(app, table, 0, name, speed, turn)
+        app.game, local = screen, screen
+    else:
+        teller = Teller(0, color=color)
+        local = LocalGame(table, 0, name, teller, console, speed, turn)
+    for seat, level in enumerate(levels, 1):
+        teller.labels[seat] = "program" if level.startswith(PREFIX) else level
+        if app is not None:
+            app.model.seat(seat, names[seat - 1], label=teller.labels[seat])
     what = "a freezeout" if tournament else f"a cash game at {blinds}"
     betting = Structure(structure).value.replace("_", " ")
     # with programs at the table, the seed is told once the game is over, and is
@@ -190,7 +209,8 @@ def play_command(
     teller.say("Type help at your turn for the commands.")
     stem = f"play-{started:%Y%m%d-%H%M%S}" + ("" if programs else f"-seed{seed}")
     with ExitStack() as files:
-        files.enter_context(quiet_ctrl_c(console.fd))
+        if app is None:
+            files.enter_context(quiet_ctrl_c(console.fd))
         # (PHH has no pot-limit hold'em: those hands are kept as PokerStars text)
         phh = Structure(structure) is not Structure.POT_LIMIT
         if not phh:
@@ -198,13 +218,22 @@ def play_command(
         saved = Histories(files, Path(histories), stem, phh=phh, pokerstars=pokerstars or not phh)
         deciders = bot_deciders(levels, seeds, names, local, files,
                              Path(histories) / stem, timer or 5.0)  # fmt: skip
-        try:
+
+        def play() -> None:
             if tournament:
                 by_name: dict[str, Decide] = {name: local.decide}
                 by_name.update((n, deciders[s]) for s, n in enumerate(names, 1))
                 play_tournament(event, local, saved, by_name, levels_by_name, seed, started)
             else:
                 play_cash(cash, local, saved, {0: local.decide, **deciders}, buy_in)
+
+        try:
+            if app is None:
+                play()
+            else:
+                screen.play = play
+                if app.play() == 130:
+                    raise KeyboardInterrupt  # (Ctrl-C on the full screen: as in line mode)
         finally:
             if saved.count:
                 where = " and ".join(str(p) for p in saved.files)

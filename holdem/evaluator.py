@@ -309,6 +309,43 @@ def describe(value: HandValue, *, kickers: bool = False) -> str:
     return text
 
 
+#: The places of a value's five ranks that are kickers, by category (a
+#: flush's and a high card's first rank is the hand's name: the rest kick).
+_KICKS = {
+    Category.FOUR_OF_A_KIND: 4,
+    Category.THREE_OF_A_KIND: 3,
+    Category.TWO_PAIR: 4,
+    Category.ONE_PAIR: 2,
+    Category.FLUSH: 1,
+    Category.HIGH_CARD: 1,
+}
+
+
+def deciding_kicker(value: HandValue, other: HandValue) -> int | None:
+    """The rank (0 for a deuce .. 12 for an ace) of the kicker by which
+    ``value`` beats ``other``: the first of its kickers that is higher than
+    the other hand's, when both make the same hand otherwise (the same
+    category and named ranks).  None when a kicker does not decide: a
+    better or worse made hand, a tie, or a category without kickers.
+
+    >>> from holdem.cards import RANK_NAMES
+    >>> ace_king, ace_queen = evaluate("AsAd Kc 7h 5d 3c 2h"), evaluate("AhAc Qd 7h 5d 3c 2h")
+    >>> RANK_NAMES[deciding_kicker(ace_king, ace_queen)]
+    'King'
+    >>> deciding_kicker(evaluate("AsAd Kc 7h 5d"), evaluate("KhKd Ac 7s 5c")) is None
+    True
+    """
+    if value <= other or value >> 12 != other >> 12:
+        return None
+    first = _KICKS.get(Category(value >> 12))
+    if first is None:
+        return None
+    mine, theirs = _ranks(value), _ranks(other)
+    if mine[:first] != theirs[:first]:
+        return None  # (decided by the made hand's own ranks)
+    return next(a for a, b in zip(mine[first:], theirs[first:], strict=True) if a != b)
+
+
 def best_five(cards: CardsLike) -> list[Card]:
     """The five cards that make the hand, in display order.
 

@@ -32,7 +32,9 @@ pytestmark = pytest.mark.skipif(
 
 
 def play_on_terminal(terminals: list[Terminal], tmp_path: Path, *args: str) -> Terminal:
-    terminal = Terminal(["play", "--histories", str(tmp_path / "hands"), "--no-color", *args])
+    terminal = Terminal(
+        ["play", "--plain", "--histories", str(tmp_path / "hands"), "--no-color", *args]
+    )
     terminals.append(terminal)
     return terminal
 

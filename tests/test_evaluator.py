@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import itertools
 import os
 import random
 import signal
@@ -21,9 +22,17 @@ from hypothesis import strategies as st
 from reference_eval import score
 
 import holdem
-from holdem import Category, InvalidCardError, category, describe, evaluate, evaluate7
+from holdem import (
+    Category,
+    InvalidCardError,
+    category,
+    deciding_kicker,
+    describe,
+    evaluate,
+    evaluate7,
+)
 from holdem._core import lib
-from holdem.cards import format_cards, parse_cards
+from holdem.cards import RANK_NAMES, format_cards, parse_cards
 from holdem.cli.main import main
 from holdem.errors import HoldemError
 from holdem.evaluator import (
@@ -573,3 +582,50 @@ def test_cli_eval_with_a_board_takes_two_hole_cards_a_player() -> None:
         )
     result = CliRunner().invoke(main, ["eval", "--board", "", "AsKsQsJs9s", "2c2d3c4c5c"])
     assert result.exit_code == 2 and "has 5 hole cards" in result.stderr
+
+
+@given(st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True))
+def test_best_five_is_the_best_of_the_seven_by_brute_force(cards: list[int]) -> None:
+    five = best_five(cards)
+    assert len(five) == 5 and set(five) <= set(cards)
+    best = max(itertools.combinations(cards, 5), key=lambda c: evaluate(list(c)))
+    assert evaluate(five) == evaluate(list(best)) == evaluate(cards)
+    assert score(five) == score(cards)  # (the reference evaluator agrees)
+
+
+@given(
+    st.lists(st.integers(0, 51), min_size=9, max_size=9, unique=True),
+)
+def test_the_deciding_kicker_is_the_first_kicker_rank_that_differs(cards: list[int]) -> None:
+    board, a, b = cards[:5], [*cards[5:7], *cards[:5]], [*cards[7:9], *cards[:5]]
+    va, vb = evaluate(a), evaluate(b)
+    if va < vb:
+        a, b, va, vb = b, a, vb, va
+    kicker = deciding_kicker(va, vb)
+    sa, sb = score(a), score(b)  # (category, then the ranks as hands compare)
+    same_made = sa[0] == sb[0] and sa[0] not in (5, 7, 9)  # (a straight, full house: no kickers)
+    if kicker is None:
+        assert va == vb or not same_made or _named(sa) != _named(sb)
+        return
+    assert va > vb and same_made and _named(sa) == _named(sb)
+    first = next(x for x, y in zip(sa, sb, strict=True) if x != y)
+    assert kicker == first - 2  # (the reference's ranks run 2..14)
+    assert board  # (drawn from one deck: the board shared)
+
+
+def _named(score: tuple[int, ...]) -> tuple[int, ...]:
+    """The ranks a hand's name says (the reference's score): the rest are kickers."""
+    named = {1: 1, 2: 1, 3: 2, 4: 1, 6: 1, 8: 1}  # (high card, pair, two pair, trips, flush, quads)
+    return score[: 1 + named.get(score[0], 5)]
+
+
+def test_deciding_kicker_known_answers() -> None:
+    ace_king = evaluate("AsAd Kc 7h 5d 3c 2h")
+    assert RANK_NAMES[deciding_kicker(ace_king, evaluate("AhAc Qd 7h 5d 3c 2h"))] == "King"
+    # a board's kicker plays for both: a tie, nothing decides
+    assert deciding_kicker(evaluate("AsAd 2c 3h Kd Qc Jh"), evaluate("AhAc 4d 3h Kd Qc Jh")) is None
+    # the made hand decides, not a kicker
+    assert deciding_kicker(evaluate("AsAd 2c 3h 9d"), evaluate("KhKc Qd 3h 9d")) is None
+    two_pair = evaluate("KsKd 9h9c As"), evaluate("KhKc 9s9d Qs")
+    assert RANK_NAMES[deciding_kicker(*two_pair)] == "Ace"
+    assert deciding_kicker(evaluate("9c 9d Ts Js Qs Ks As"), evaluate("KsQsJsTs9s")) is None

@@ -7,12 +7,16 @@ reads what a player types into decisions; :class:`RoomClient` talks to a
 room server (``docs/rooms.md``); :class:`RoomGame` is a player's game at a
 room's table (``holdem join``) and :class:`LocalGame` one against bots on
 this machine (``holdem play``); :mod:`~holdem.clients.terminal` reads the
-terminal; :mod:`~holdem.clients.seats` remembers the seats a player holds.
+terminal; :mod:`~holdem.clients.seats` remembers the seats a player holds;
+:class:`TableModel` is a table as one player sees it (what a screen draws),
+and :mod:`holdem.clients.fullscreen` draws it in the terminal (Textual,
+imported only by the commands that draw it).
 """
 
 from .commands import HELP, Refused, menu, read_command, show_or_muck
 from .connection import RoomClient
 from .local import Histories, LocalGame, bot_deciders, certificate, play_cash, play_tournament
+from .model import TableModel
 from .room import LOBBY_HELP, WARNINGS, RoomGame, come_back_command, greet, play_room
 from .seats import keep_seat, kept_seats, seat_key, seats_file
 from .telling import Teller, ordinal
@@ -29,6 +33,7 @@ __all__ = [
     "Refused",
     "RoomClient",
     "RoomGame",
+    "TableModel",
     "Teller",
     "bot_deciders",
     "certificate",

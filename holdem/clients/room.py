@@ -50,7 +50,12 @@ While the table waits for its players:
 
 
 class RoomGame:
-    """One player's game at a room table: the teller, the turn, the lobby."""
+    """One player's game at a room table: the teller, the turn, the lobby.
+
+    The game's logic (the events told, turns numbered, views put together,
+    moves and requests sent) and its line mode's output (:meth:`_show_turn`,
+    :meth:`_prompt`, :meth:`_end_line`, :meth:`_drop_typing`,
+    :meth:`countdown`) are apart: the full screen overrides the output."""
 
     def __init__(self, client: RoomClient, joined: dict[str, Any], teller: Teller,
                  key: str) -> None:  # fmt: skip
@@ -212,9 +217,20 @@ class RoomGame:
         if legal.show or legal.muck:  # (the rooms' showdown: show, or muck a beaten hand)
             self._act(show_or_muck(view, legal))
             return
+        self._show_turn(view, legal, seconds)
+
+    # ------------------------------------------------------------ line mode
+    # (what a terminal's line mode prints at a turn: a full screen draws its own)
+
+    def _show_turn(self, view: PlayerView, legal: LegalActions, seconds: float | None) -> None:
+        """The turn asked: a line half typed dropped, the table, the prompt."""
         self._drop_typing("typed before your turn", newline=True)
         self.teller.turn(view, legal, seconds)
         self._prompt()
+
+    def _end_line(self) -> None:
+        """Ends the prompt's line (before a line the game says at once)."""
+        click.echo()
 
     def _prompt(self) -> None:
         left = ""
@@ -224,7 +240,7 @@ class RoomGame:
 
     def _end_turn(self, *, timed_out: bool) -> None:
         if timed_out:
-            click.echo()
+            self._end_line()
             self.teller.say("Time is up: you check or fold.", fg="red")
             self._drop_typing("typed for the turn that ended", newline=False)
         self.turn = None

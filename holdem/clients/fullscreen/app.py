@@ -1,0 +1,332 @@
+"""The full-screen table (Textual): the seats around the felt, the player's
+cards, the menu as keys and buttons with a bet-size field, the turn's
+countdown, the log of the Teller's lines, the last hands and the session.
+
+The game itself runs in a worker thread (:mod:`.games`): ``holdem play``'s
+table loop, or a room's connection; it tells the app what to draw
+(:meth:`TableApp.told`, :meth:`TableApp.your_turn`) and takes what the
+player typed from :meth:`TableApp.submit` through its ``lines`` queue.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+import click
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, RichLog, Static
+
+from holdem import ActionKind, LegalActions, PlayerView
+
+from ..model import TableModel
+from ..telling import Teller
+from .widgets import Felt, Hole, Review, SeatBox
+
+__all__ = ["Game", "TableApp"]
+
+#: Keys that are moves: said "not your turn" when pressed out of it.
+_MOVES = {"f": "f", "k": "k", "c": "c", "a": "a"}
+
+
+class Game(Protocol):
+    """What the app drives: a game run in a worker thread."""
+
+    lines: queue.Queue[tuple[int | None, str]]
+
+    def run(self, app: TableApp) -> None: ...  # (the worker: returns when the game ends)
+
+    def stamp(self) -> int | None: ...  # (the turn a line typed now is for)
+
+    def stop(self) -> None: ...  # (Ctrl-C: end at once)
+
+
+class TableApp(App[int]):
+    """The table of one player (``me``; None: a spectator) playing ``game``;
+    ``quiet``: no bell at the player's turn; ``clock``: the countdown's
+    (tests freeze it).  The app's return value is the exit status the
+    command ends with (0, or 130 after Ctrl-C)."""
+
+    CSS_PATH = Path(__file__).with_name("table.tcss")
+    AUTO_FOCUS = None  # (keys are moves: the bet field takes them once focused, r or a click)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "interrupt", "stop", priority=True, show=False),
+        Binding("escape", "unfocus", "", show=False),
+    ]
+
+    def __init__(
+        self,
+        me: int | None,
+        *,
+        seats: int = 6,
+        quiet: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        title: str = "holdem",
+    ) -> None:
+        super().__init__()
+        self.game: Game | None = None  # (set before the app runs: the game needs its teller)
+        self.model = TableModel(me)
+        self.teller = Teller(me, color=True, symbols=True, write=self.write)
+        self.seat_count = seats
+        self.quiet = quiet
+        self.clock = clock
+        self.title = title
+        self.notice = ""  # (the status line: why a key did nothing)
+        self.finished = False  # (the game ended: any key leaves)
+        self.status = 0
+        self.closed = False  # (the app has ended: the teller's lines are printed)
+        self._pending: list[str] = []  # (lines told before the log was there)
+        self._thread: threading.Thread | None = None
+
+    def play(self, *, size: tuple[int, int] | None = None) -> int:
+        """Runs the table until the player leaves; the exit status (130:
+        Ctrl-C).  The game's thread is waited for (a few seconds at most)."""
+        try:
+            status = self.run(size=size)
+        finally:
+            self.closed = True
+            if self._thread is not None:
+                self._thread.join(10)
+        return self.status if status is None else status
+
+    # ------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical(id="table"):
+                with Horizontal(id="top", classes="row"):
+                    for i in range(self._top()):
+                        yield SeatBox(id=f"seat{i}", classes="seat")
+                yield Felt(id="felt")
+                with Horizontal(id="bottom", classes="row"):
+                    for i in reversed(range(self._top(), self.seat_count)):
+                        yield SeatBox(id=f"seat{i}", classes="seat")
+                yield Hole(id="hole")
+                with Horizontal(id="actions"):
+                    for key, label in (("f", "Fold"), ("k", "Check"), ("c", "Call"),
+                                       ("r", "Raise"), ("a", "All in")):  # fmt: skip
+                        yield Button(label, id=f"do-{key}", disabled=True)
+                with Horizontal(id="sizing"):
+                    yield Input(placeholder="amount or command (r 300, help)", id="bet")
+                    for key, label in (("min", "Min"), ("half", "½ pot"), ("pot", "Pot"),
+                                       ("max", "All in")):  # fmt: skip
+                        yield Button(label, id=f"size-{key}", disabled=True)
+                yield Static(id="clock")
+                yield Static(id="notice")
+            with Vertical(id="side"):
+                yield RichLog(id="log", wrap=True, markup=False, max_lines=2000)
+                yield Review(id="review")
+
+    def _top(self) -> int:
+        return (self.seat_count + 1) // 2
+
+    def on_mount(self) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in self._pending:
+            log.write(Text.from_ansi(line))
+        self._pending.clear()
+        self.redraw()
+        self.set_interval(0.25, self._tick)
+        self._thread = threading.Thread(target=self._run_game, name="game", daemon=True)
+        self._thread.start()
+
+    def _run_game(self) -> None:
+        assert self.game is not None
+        try:
+            self.game.run(self)
+        finally:
+            if not self.closed and self.is_running:
+                self.call_from_thread(self._game_over)
+
+    def _game_over(self) -> None:
+        self.finished = True
+        self.model.end_turn()
+        self.notice = "The game is over: press q to leave."
+        self.redraw()
+
+    # ------------------------------------------------------------ told by the game
+
+    def write(self, line: str) -> None:
+        """A line of the Teller's, into the log (from the game's thread or
+        this one); before the app runs it waits, after it ends it is printed."""
+        if self.closed:
+            click.echo(line)
+            return
+        if not self.is_running or not self.screen_stack:
+            self._pending.append(line)
+            return
+        log = self.query_one("#log", RichLog)
+        text = Text.from_ansi(line) if line else Text("")
+        if self._thread_id == threading.get_ident():
+            log.write(text)
+        else:
+            self.call_from_thread(log.write, text)
+
+    def told(self, feed: Callable[[TableModel], None]) -> None:
+        """The model fed (by the game, on this thread), then the table drawn."""
+        feed(self.model)
+        self.redraw()
+
+    def your_turn(self, view: PlayerView, legal: LegalActions, deadline: float | None,
+                  bank: float | None = None) -> None:  # fmt: skip
+        self.model.turn(view, legal, deadline, bank)
+        self.notice = ""
+        if not self.quiet:
+            self.bell()
+        self.redraw()
+
+    def turn_over(self) -> None:
+        self.model.end_turn()
+        self.redraw()
+
+    def say(self, text: str) -> None:
+        """A notice under the menu (why a key did nothing)."""
+        self.notice = text
+        self.query_one("#notice", Static).update(Text(text, style="bold red"))
+
+    # ------------------------------------------------------------ drawing
+
+    def redraw(self) -> None:
+        model = self.model
+        order = sorted(model.seats)
+        for i in range(self.seat_count):
+            box = self.query_one(f"#seat{i}", SeatBox)
+            box.draw(model.seats.get(order[i]) if i < len(order) else None, model, self.teller)
+        self.query_one("#felt", Felt).draw(model, self.teller)
+        self.query_one("#hole", Hole).draw(model, self.teller)
+        self.query_one("#review", Review).draw(model, self.teller)
+        self._menu()
+        self._tick()
+        self.query_one("#notice", Static).update(Text(self.notice, style="bold red"))
+
+    def _menu(self) -> None:
+        legal, mine = self.model.legal, self.model.seats.get(self.model.me or 0)
+        bet = mine.bet if mine is not None and legal is not None else 0
+        labels: dict[str, str | None] = dict.fromkeys(("f", "k", "c", "r", "a"))
+        if legal is not None:
+            labels["f"] = "f Fold" if legal.fold else None
+            labels["k"] = "k Check" if legal.check else None
+            if legal.call is not None:
+                labels["c"] = f"c Call {legal.call - bet:,}"
+            if legal.wager is not None and legal.min_to is not None:
+                verb = "Bet" if legal.wager is ActionKind.BET else "Raise to"
+                labels["r"] = f"r {verb} {legal.min_to:,}+"
+            if legal.all_in is not None:
+                labels["a"] = f"a All in {legal.all_in:,}"
+        for key, label in labels.items():
+            button = self.query_one(f"#do-{key}", Button)
+            button.disabled = label is None
+            button.label = label or button.label
+        sizing = legal is not None and legal.wager is not None
+        for key in ("min", "half", "pot", "max"):
+            self.query_one(f"#size-{key}", Button).disabled = not sizing
+
+    def _tick(self) -> None:
+        """The turn's countdown (the time bank apart once the turn's own time is up)."""
+        model = self.model
+        clock = self.query_one("#clock", Static)
+        if model.legal is None:
+            waiting = "" if model.actor is None else f"Waiting for {model.name(model.actor)}"
+            clock.update(Text(waiting, style="dim"))
+            return
+        left = float("inf") if model.deadline is None else max(0.0, model.deadline - self.clock())
+        bank = model.bank or 0.0
+        text = Text("Your turn · ", style="bold cyan")
+        if model.deadline is None:
+            text.append("no timer", style="dim")
+        elif left > bank:
+            text.append(f"{left - bank:.0f}s", style="bold yellow" if left - bank <= 10 else "")
+            if bank:
+                text.append(f" + time bank {bank:.0f}s")
+        else:
+            text.append(f"time bank {left:.0f}s", style="bold red")
+        odds = model.pot_odds()
+        if odds is not None:
+            call, pot = odds
+            text.append(f" · pot odds: {call:,} to win {pot:,} ({100 * call / pot:.0f}%)")
+        clock.update(text)
+
+    # ------------------------------------------------------------ the player
+
+    def on_key(self, event: Any) -> None:
+        if self.focused is not None and isinstance(self.focused, Input):
+            return
+        key = event.key
+        if self.finished and key in ("q", "enter", "escape"):
+            self.exit(self.status)
+            return
+        if key == "q":
+            self.submit("quit")
+        elif key in _MOVES:
+            self.submit(_MOVES[key])
+        elif key in ("r", "b"):
+            self.action_size("min")
+        else:
+            return
+        event.stop()
+
+    def submit(self, line: str) -> None:
+        """A line the player typed (a key's, a button's, the field's): at
+        their turn it goes to the game; a move out of turn does nothing and
+        the screen says so (issue 29, bug 1)."""
+        if self.finished or self.game is None:
+            return
+        stamp = self.game.stamp()
+        if self.model.legal is None and line not in ("quit", "help", "table"):
+            self.say(f"Not taken: {line!r}: it is not your turn.")
+            return
+        self.say("")
+        self.game.lines.put((stamp, line))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        line = event.value.strip()
+        event.input.value = ""
+        if line:
+            self.submit(line)
+        self.set_focus(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        ident = event.button.id or ""
+        if ident.startswith("do-r"):
+            self.action_size("min")
+        elif ident.startswith("do-"):
+            self.submit(ident[3:])
+        elif ident.startswith("size-"):
+            self.action_size(ident[5:])
+
+    def action_size(self, size: str) -> None:
+        """Puts a bet's amount in the field (min, half, pot, max), to be sent with Enter."""
+        legal = self.model.legal
+        if legal is None or legal.wager is None or legal.min_to is None or legal.max_to is None:
+            self.say("Not taken: no bet or raise now" if legal else "It is not your turn.")
+            return
+        key = "b" if legal.wager is ActionKind.BET else "r"
+        call = legal.bet
+        pot_after = self.model.pot + self.model.to_call()
+        to = {
+            "min": legal.min_to,
+            "max": legal.max_to,
+            "pot": call + pot_after,
+            "half": call + pot_after // 2,
+        }[size]
+        to = min(legal.max_to, max(legal.min_to, to))
+        field = self.query_one("#bet", Input)
+        field.value = f"{key} {to}"
+        field.focus()
+
+    def action_unfocus(self) -> None:
+        self.set_focus(None)
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C: the game stops at once, as in line mode (status 130)."""
+        self.status = 130
+        if self.game is not None:
+            self.game.stop()
+        self.exit(130)

@@ -1,0 +1,282 @@
+"""The full-screen table (``holdem.clients.fullscreen``) through Textual's
+pilot: a seeded ``holdem play`` game driven by keys, the refusals said as
+in line mode, keys out of turn not taken, the countdown, a showdown's best
+five and kicker, the end of a freezeout with its places and certificate."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import queue
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.text import Text
+from textual.widgets import Input, RichLog, Static
+
+from holdem import Decision, HandConfig
+from holdem.bots import make_bot
+from holdem.clients import Histories
+from holdem.clients.fullscreen import ScreenLocalGame, TableApp
+from holdem.clients.local import play_tournament
+from holdem.clients.model import TableModel
+from holdem.hand import Hand
+from holdem.table import Decide, HandEnded, HandStarted, TimerRules, Tournament, TurnTimer
+
+SIZE = (140, 42)
+
+
+class Clock:
+    """A clock the test sets (the countdown drawn without real time)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def local_app(tmp_path: Path, *, seats: int = 4, seed: int = 3, stack: int = 1500,
+              timer: float | None = None,
+              bots: str = "easy") -> tuple[TableApp, ScreenLocalGame]:  # fmt: skip
+    """``holdem play``'s game on the full screen, as the command wires it."""
+    from contextlib import ExitStack
+
+    names = ["Hero", "Ava", "Ben", "Cleo", "Dev", "Eli"][:seats]
+    rules = TurnTimer(TimerRules(seconds=timer, free_seat_after=None)) if timer else None
+    event = Tournament(names, stack=stack, timer=rules, rng=random.Random(seed).getrandbits(64))
+    app = TableApp(0, seats=seats, quiet=True, clock=Clock())
+    game = ScreenLocalGame(app, event.table, 0, "Hero", 0.0, rules)
+    app.game = game
+    files = ExitStack()
+    saved = Histories(files, tmp_path, "play", phh=True, pokerstars=False)
+    players: dict[str, Decide] = {"Hero": game.decide}
+    players.update((n, make_bot(bots, seed=i)) for i, n in enumerate(names[1:], 1))
+    levels = dict.fromkeys(names[1:], bots)
+
+    def play() -> None:
+        with files:
+            play_tournament(event, game, saved, players, levels, seed, _started())
+
+    game.play = play
+    return app, game
+
+
+def _started() -> Any:
+    import datetime
+
+    return datetime.datetime(2026, 1, 2, 3, 4, 5)
+
+
+async def until(pilot: Any, condition: Callable[[], bool], seconds: float = 20) -> None:
+    """Waits (the app running) until ``condition`` holds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while not condition():
+        assert loop.time() < end, "the screen did not get there in time"
+        await pilot.pause(0.02)
+
+
+def log_text(app: TableApp) -> str:
+    return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+
+
+def shown(app: TableApp, ident: str) -> str:
+    content = app.query_one(ident, Static).render()
+    return content.plain if isinstance(content, Text) else str(content)
+
+
+def test_your_turn_keys_call_and_a_typed_amount_and_a_refusal_said(tmp_path: Path) -> None:
+    app, game = local_app(tmp_path)
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.model.legal is not None)
+            legal = app.model.legal
+            assert legal is not None and legal.call is not None
+            await pilot.press("k")  # (a bet to call: check is refused, with the reason)
+            await until(pilot, lambda: "you cannot check" in shown(app, "#notice"))
+            assert f"you cannot check: there is a bet of {legal.bet}" in log_text(app)
+            assert app.model.legal is not None  # (still the player's turn)
+            turns = game._turns
+            await pilot.press("c")
+            await until(pilot, lambda: "You call " in log_text(app))
+            await until(pilot, lambda: app.model.legal is not None and game._turns > turns)
+            # a typed amount: r puts the minimum in the field, a refused one is said
+            await pilot.press("r")
+            field = app.query_one("#bet", Input)
+            assert field.has_focus and field.value.startswith(("r ", "b "))
+            field.value = field.value[0] + " 5"
+            await pilot.press("enter")
+            await until(pilot, lambda: "at least (you typed 5)" in shown(app, "#notice"))
+            await pilot.press("r")
+            wanted = int(field.value.split()[1])
+            await pilot.press("enter")
+            await until(pilot, lambda: f"to {wanted:,}" in log_text(app))
+            app.action_interrupt()
+
+    asyncio.run(run())
+
+
+class Idle:
+    """A game that asks nothing: every key is out of turn."""
+
+    def __init__(self) -> None:
+        self.lines: queue.Queue[tuple[int | None, str]] = queue.Queue()
+        self.done = False
+
+    def run(self, app: TableApp) -> None:
+        while not self.done:
+            with contextlib.suppress(queue.Empty):
+                self.lines.get(timeout=0.05)
+
+    def stamp(self) -> int | None:
+        return None
+
+    def stop(self) -> None:
+        self.done = True
+
+
+def test_keys_out_of_turn_do_nothing_and_the_screen_says_so() -> None:
+    app = TableApp(0, seats=4, quiet=True, clock=Clock())
+    idle = Idle()
+    app.game = idle
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            for key in ("f", "c", "k", "a"):
+                await pilot.press(key)
+                assert shown(app, "#notice") == f"Not taken: '{key}': it is not your turn."
+            assert idle.lines.empty()  # (nothing went to the game)
+            idle.stop()
+
+    asyncio.run(run())
+
+
+def test_the_turn_timer_counts_down_then_the_time_bank(tmp_path: Path) -> None:
+    app, _game = local_app(tmp_path, timer=30)
+    clock = app.clock
+    assert isinstance(clock, Clock)
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.model.legal is not None)
+            deadline = app.model.deadline
+            assert deadline is not None
+            app.model.deadline, app.model.bank = clock.now + 30, 10.0  # (a 20 s turn, 10 s bank)
+            app._tick()
+            assert "Your turn · 20s + time bank 10s" in shown(app, "#clock")
+            clock.now += 15
+            app._tick()
+            assert "Your turn · 5s + time bank 10s" in shown(app, "#clock")
+            clock.now += 12
+            app._tick()
+            assert "time bank 3s" in shown(app, "#clock")
+            app.action_interrupt()
+
+    asyncio.run(run())
+
+
+def test_a_showdown_shows_each_hands_best_five_and_the_kicker_that_decided() -> None:
+    app = TableApp(0, seats=2, quiet=True, clock=Clock())
+    app.game = Idle()
+    config = HandConfig(stacks=(1000, 1000), small_blind=5, big_blind=10, button=0)
+    hand = Hand(config, hole_cards=["AsKc", "AhQd"], board="Ad 7h 5d 3c 2h")
+    while not hand.done:
+        legal = hand.legal_actions()
+        hand.act(Decision.check() if legal.check else Decision.call())
+    outcome = hand.outcome
+    assert outcome is not None
+
+    def feed(model: TableModel) -> None:
+        model.event(HandStarted(hand=1, button=0, small_blind_seat=0, big_blind_seat=1,
+                                seats=(0, 1), stacks=(1000, 1000), names=("Hero", "Ben"),
+                                small_blind=5, big_blind=10))  # fmt: skip
+        for record in hand.log:
+            model.action(record, hand.view(0).hole_cards)
+        model.event(HandEnded(hand=1, outcome=outcome, seats=(0, 1), stacks=outcome.stacks))
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            app.told(feed)
+            await pilot.pause()
+            felt = shown(app, "#felt")
+            assert "Hero: A♠ A♦ K♣ 7♥ 5♦  One Pair, Aces, King kicker decided  wins 20" in felt
+            assert "Ben: A♥ A♦ Q♦ 7♥ 5♦  One Pair, Aces" in felt
+            review = shown(app, "#review")
+            assert "#1 A♠ K♣ [A♦ 7♥ 5♦ 3♣ 2♥] You 20 (+10)" in review
+            assert "won at showdown 1" in review
+            app.game.stop()  # type: ignore[union-attr]
+
+    asyncio.run(run())
+
+
+def test_the_end_of_a_freezeout_shows_the_places_and_the_certificate(tmp_path: Path) -> None:
+    app, _game = local_app(tmp_path, seats=3, stack=200, bots="calling-station")
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            while not app.finished:
+                await until(pilot, lambda: app.model.legal is not None or app.finished)
+                if not app.finished:
+                    await pilot.press("a" if app.model.legal.all_in else "c")  # type: ignore[union-attr]
+                    await pilot.pause(0.02)
+            text = log_text(app)
+            assert "Final places:" in text
+            assert "CERTIFICATE OF VICTORY" in text
+            assert "won the freezeout" in text
+            assert "The game is over" in shown(app, "#notice")
+            await pilot.press("q")
+
+    asyncio.run(run())
+    assert app.return_value == 0
+    assert list(tmp_path.glob("play*.phhs"))  # (every hand saved as in line mode)
+
+
+def test_q_leaves_the_tournament_after_the_hand(tmp_path: Path) -> None:
+    app, _game = local_app(tmp_path, seats=2)
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.model.legal is not None)
+            await pilot.press("q")
+            await until(pilot, lambda: app.finished)
+            assert "You leave the table after this hand" in log_text(app)
+            assert "You left the tournament" in log_text(app)
+            await pilot.press("q")
+
+    asyncio.run(run())
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="a pseudo-terminal")
+def test_play_on_a_terminal_is_full_screen_and_plain_is_lines(tmp_path: Path) -> None:
+    """On a terminal ``holdem play`` draws the table full screen (the terminal's
+    alternate screen) and Ctrl-C stops it as in line mode; ``--plain`` keeps
+    the lines."""
+    from test_clients_input import Terminal
+
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="140", LINES="42")
+    args = ["play", "--seats", "3", "--seed", "1", "--speed", "0", "--quiet",
+            "--histories", str(tmp_path / "hands")]  # fmt: skip
+    screen = Terminal(args, env=env)
+    try:
+        screen.wait_for(r"Your turn")
+        assert "\x1b[?1049h" in screen.seen  # (the alternate screen: full screen)
+        assert "Your move:" not in screen.seen  # (line mode's prompt)
+        screen.type("\x03")  # (Ctrl-C)
+        assert screen.end() == 130
+        assert "holdem play: interrupted" in screen.seen
+    finally:
+        if screen.process.poll() is None:
+            screen.process.kill()
+    plain = Terminal([*args, "--plain"], env=env)
+    try:
+        plain.wait_for(r"Your move:")
+        assert "\x1b[?1049h" not in plain.seen
+    finally:
+        plain.process.kill()
+        plain.end()
