@@ -337,12 +337,14 @@ def test_a_crash_in_a_simulation_job_is_one_line_not_a_traceback(
 
 
 def test_eval_loads_neither_the_rooms_nor_the_clients() -> None:
-    # (each command's module is imported when it runs: holdem eval starts fast)
+    # (each command's module is imported when it runs: holdem eval starts fast,
+    # without the room server, the clients or the full screen's toolkit)
     code = (
         "import sys\n"
         "from holdem.cli.main import main\n"
         "main(['eval', 'AsKs', 'QhJhTh9h2c'], standalone_mode=False)\n"
-        "heavy = ('holdem.rooms', 'holdem.clients', 'holdem.protocol', 'textual', 'sqlite3')\n"
+        "heavy = ('holdem.rooms', 'holdem.clients', 'holdem.protocol', 'textual', 'rich',\n"
+        "         'sqlite3')\n"
         "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -4,8 +4,6 @@ no module imports one of a layer above its own."""
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -85,24 +83,3 @@ def test_no_module_imports_one_of_a_layer_above(unit: str) -> None:
             assert LAYER[other] <= LAYER[unit], (
                 f"{where} (layer of {unit}) imports holdem.{other}, a layer above"
             )
-
-
-def test_holdem_eval_does_not_import_the_full_screen_toolkit() -> None:
-    """Textual is imported by the commands that draw the full screen only:
-    ``holdem eval`` (and the command line itself) start without it."""
-    done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "holdem", "eval", "AsKs7d2c3h"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "High Card" in done.stdout or "Pair" in done.stdout
-    imported = {
-        line.rpartition("|")[2].strip().split(".")[0]
-        for line in done.stderr.splitlines()
-        if line.startswith("import time:")
-    }
-    assert "holdem" in imported  # (the listing is there to read)
-    assert "textual" not in imported
-    assert "rich" not in imported
