@@ -6,6 +6,7 @@ store after a restart."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -85,8 +86,9 @@ class Lobby(Core):
         s = table.settings
         game = CashGame(s["seats"], small_blind=s["small_blind"], big_blind=s["big_blind"],
                         min_buy_in=s["min_buy_in"], max_buy_in=s["max_buy_in"],
+                        max_hands=s.get("max_hands"), max_seconds=s.get("max_seconds"),
                         structure=s["structure"], timer=self._timer(table),
-                        rng=seed)  # fmt: skip
+                        clock=self.game_clock, rng=seed)  # fmt: skip
         table.settings.update(min_buy_in=game.min_buy_in, max_buy_in=game.max_buy_in)
         self._serve_game(table, game)
 
@@ -431,7 +433,7 @@ class Lobby(Core):
         table = RoomTable(row.id, row.code, row.game, row.public, row.settings, "",
                           creator=None, status=row.status)  # fmt: skip
         kept_seats = store.seats(row.id)
-        game = _stored_game(row, self._timer(table), self._rng.getrandbits(64))
+        game = _stored_game(row, self._timer(table), self._rng.getrandbits(64), self.game_clock)
         if game is not None:
             kept_seats = self._redo_cut_hand(store, row.id, game, kept_seats)
             self._serve_game(table, game)
@@ -546,13 +548,16 @@ def _timer_rules(game: str, public: bool, settings: dict[str, Any]) -> TimerRule
                       free_seat_after=free)  # fmt: skip
 
 
-def _stored_game(row: TableRow, timer: TurnTimer, rng: int) -> Tournament | CashGame | None:
+def _stored_game(
+    row: TableRow, timer: TurnTimer, rng: int, clock: Callable[[], float] = time.monotonic
+) -> Tournament | CashGame | None:
     """The game of a stored table, as its snapshot has it (None: none yet, a
-    tournament waiting for its players)."""
+    tournament waiting for its players); a cash session's time (``max_seconds``)
+    on ``clock``, from the seconds it had played."""
     if row.snapshot is None:
         return None
     game_type = Tournament if row.game == "tournament" else CashGame
-    return game_type.from_snapshot(row.snapshot, rng=rng, timer=timer)
+    return game_type.from_snapshot(row.snapshot, rng=rng, timer=timer, clock=clock)
 
 
 def _reason(exc: BaseException) -> str:
