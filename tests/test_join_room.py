@@ -1,0 +1,122 @@
+"""Every room feature from the line-mode clients (issue 29): ``holdem join
+--create`` with every table option the server takes, the lobby of public
+tables and joining one by its id, ``holdem watch``, rebuys and top-ups,
+sitting out, the end of a freezeout and of a cash session, the notices and
+the bell.  Through the clients on a pipe or a pseudo-terminal, against a
+real ``holdem serve`` on loopback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from rooms_helpers import Joiner, Server
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pipes and signals")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "room").start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def joiners() -> Iterator[list[Joiner]]:
+    made: list[Joiner] = []
+    yield made
+    for joiner in made:
+        joiner.stop()
+
+
+def holdem(*args: str, stdin: str = "", config: Path | None = None,
+           seconds: float = 60) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    env = None
+    if config is not None:
+        env = dict(os.environ, XDG_CONFIG_HOME=str(config), TERM="dumb")
+    return subprocess.run([sys.executable, "-m", "holdem", *args], input=stdin,
+                          capture_output=True, text=True, timeout=seconds, env=env)  # fmt: skip
+
+
+# ---------------------------------------------------------------- --create
+
+
+def test_create_passes_every_table_option_to_the_server(
+    server: Server, tmp_path: Path, joiners: list[Joiner]
+) -> None:
+    ann = Joiner(["--create", "--server", f"127.0.0.1:{server.port}", "--name", "Ann",
+                  "--game", "cash", "--seats", "4", "--structure", "pot_limit", "--blinds",
+                  "5/10", "--min-buy-in", "300", "--max-buy-in", "2000", "--stack", "1500",
+                  "--hands", "50", "--minutes", "90", "--timer", "20", "--time-bank", "45",
+                  "--protect", "--bots", "2", "--bot-level", "easy", "--pace", "0",
+                  "--pause", "0.5"], tmp_path / "config")  # fmt: skip
+    joiners.append(ann)
+    code = ann.wait_for(r"Join code: (\S+)").group(1)
+    ann.wait_for(r"Easy 2 \(easy bot\) sits at seat 3")
+    with server.client("Eve") as eve:
+        state = eve.request("watch", code=code)
+    settings = state["settings"]
+    wanted = {
+        "seats": 4, "structure": "pot_limit", "small_blind": 5, "big_blind": 10,
+        "min_buy_in": 300, "max_buy_in": 2000, "max_hands": 50, "max_seconds": 5400.0,
+        "timer": {"seconds": 20.0, "time_bank": 45.0, "policy": "protect"},
+        "pace": 0.0, "pause": 0.5,
+    }  # fmt: skip
+    assert {k: settings[k] for k in wanted} == wanted
+    seats = {s["name"]: s for s in state["seats"]}
+    assert seats["Ann"]["chips"] == 1500
+    assert [s["bot"] for s in state["seats"] if s["bot"]] == ["easy", "easy"]
+
+
+def test_create_sends_a_freezeout_s_stack_schedule_and_structure(
+    server: Server, tmp_path: Path, joiners: list[Joiner]
+) -> None:
+    ann = Joiner(["--create", "--server", f"127.0.0.1:{server.port}", "--name", "Ann",
+                  "--stack", "3000", "--schedule", "@5h, 25/50, 50/100", "--structure",
+                  "fixed_limit", "--timer", "15", "--time-bank", "0"],
+                 tmp_path / "config")  # fmt: skip
+    joiners.append(ann)
+    code = ann.wait_for(r"Join code: (\S+)").group(1)
+    with server.client("Eve") as eve:
+        settings = eve.request("watch", code=code)["settings"]
+    assert settings["stack"] == 3000 and settings["structure"] == "fixed_limit"
+    assert settings["schedule"]["levels"][0]["big_blind"] == 50
+    assert settings["timer"] == {"seconds": 15.0, "time_bank": 0.0, "policy": "check_fold"}
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--create", "--hands", "10"], "--hands is for a cash table (--game cash)"),
+        (["--create", "--protect"], "--protect is for a cash table (--game cash)"),
+        (["--create", "--blinds", "5/10"], "--blinds is for a cash table (--game cash)"),
+        (["--create", "--game", "cash", "--schedule", "@5h, 10/20"],
+         "--schedule is for a freezeout: a cash table has fixed --blinds"),
+        (["AAAA-BBBB", "--seats", "3"], "--seats is a new table's setting: it goes with --create"),
+        (["--create", "--bots", "3", "--seats", "3"],
+         "invalid value for '--bots': 3 bots, but a table of 3 seats has 2 beside yours"),
+        (["--create", "--game", "cash", "--min-buy-in", "500", "--max-buy-in", "100"],
+         "invalid value for '--min-buy-in': 500 is more than --max-buy-in 100"),
+    ],
+)  # fmt: skip
+def test_create_refuses_options_that_do_not_go_together(args: list[str], says: str) -> None:
+    result = holdem("join", *args, "--server", "127.0.0.1:9")  # (refused before connecting)
+    assert result.returncode == 2, result
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("holdem join: error: ") and says in line, line
+
+
+def test_create_says_a_setting_the_server_refuses_as_its_option(
+    server: Server, tmp_path: Path
+) -> None:
+    result = holdem("join", "--create", "--server", f"127.0.0.1:{server.port}", "--game", "cash",
+                    "--blinds", "5/10", "--stack", "5000", config=tmp_path / "config")  # fmt: skip
+    assert result.returncode == 2, result
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("holdem join: error: invalid value for '--stack': ") and (
+        "from 400 to 1000, not 5000" in line), line  # fmt: skip
