@@ -4,6 +4,7 @@ turn timer counting down (the game itself: :mod:`holdem.clients.room`)."""
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
@@ -19,8 +20,10 @@ from holdem.clients import (
     greet,
     keep_seat,
     kept_seats,
+    listing,
     play_room,
     seat_key,
+    table_fields,
 )
 from holdem.config import Structure
 from holdem.errors import ProtocolError
@@ -130,6 +133,8 @@ Examples:
   holdem join --create --game cash --blinds 5/10 --public --server HOST:PORT
   holdem join --create --bots 3 --bot-level hard --stack 3000 --timer 20 --time-bank 60
   holdem join --create --game cash --blinds 1/2 --max-buy-in 400 --hands 100 --protect
+  holdem join --list --server HOST:PORT                        the public tables
+  holdem join t3 --server HOST:PORT                            a public table, by its id
 \b
 In the lobby the creator types 'bots 4 hard' and 'start'. At your turn:
 f (fold), k (check), c (call), b 300, r 900, a (all in), help, quit.
@@ -139,6 +144,10 @@ table.
 """,
 )
 @click.argument("code", required=False)
+@click.option("--list", "listing_", is_flag=True,
+              help="Print the server's public tables (id, game, stakes, seats, hands) and "
+              "exit.")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="With --list: the tables as JSON.")
 @click.option("--server", "address", metavar="HOST:PORT", default="127.0.0.1:7777",
               show_default=True, help="The room server.")  # fmt: skip
 @click.option("--name", default=None, help="Your name at the table (default: your login).")
@@ -194,19 +203,29 @@ def join_command(
     address: str,
     name: str | None,
     create: bool,
+    listing_: bool,
+    as_json: bool,
     take_over: bool,
     color: bool | None,
     **options: Any,
 ) -> None:
     """Plays at a table of a room server (holdem serve) in the terminal: makes
     one with --create (and prints its join code for your friends), or joins
-    one by its CODE. A dropped connection can be taken up again: holdem join
+    one by its CODE (a join code, or a public table's id: t3; --list lists
+    them). A dropped connection can be taken up again: holdem join
     CODE with the same --server and --name (the command it prints) takes you
     back to your seat."""
+    host, port = parse_address(address)
+    if listing_:
+        if create or code is not None:
+            raise click.UsageError("--list prints the public tables: it takes no CODE or --create")
+        _list_tables(host, port, address, as_json=as_json)
+        return
+    if as_json:
+        raise click.UsageError("--json goes with --list")
     if create == (code is not None):
         raise click.UsageError("give a table's CODE to join it, or --create to make one")
     _check_options(click.get_current_context(), create, options)
-    host, port = parse_address(address)
     name = (name or os.environ.get("USER") or "Player").strip()
     keyboard = Keyboard()
     teller = Teller(None, color=color)
@@ -246,6 +265,22 @@ def join_command(
         keep_seat(key, None)
 
 
+def _list_tables(host: str, port: int, address: str, *, as_json: bool) -> None:
+    """Prints the server's public tables (``--list``)."""
+    try:
+        with RoomClient(host, port, name="holdem join") as client:
+            tables = client.request("list_tables")["tables"]
+    except ProtocolError as exc:
+        raise JoinError(f"{exc.code}: {exc}") from None
+    except (ConnectionError, TimeoutError) as exc:
+        raise JoinError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps({"server": address, "tables": tables}, indent=1))
+        return
+    for line in listing(tables, address):
+        click.echo(line)
+
+
 def _enter(client: RoomClient, address: str, code: str | None, name: str, create: bool,
            fields: dict[str, Any], *, take_over: bool = False,
            ask: bool = False) -> tuple[dict[str, Any], str]:  # fmt: skip
@@ -269,7 +304,7 @@ def _enter(client: RoomClient, address: str, code: str | None, name: str, create
             if exc.code not in ("token_expired", "unknown_token"):
                 raise
             keep_seat(key, None)
-    joined = client.request("join", code=code, name=name)
+    joined = client.request("join", **table_fields(code), name=name)
     joined["name"] = name
     return joined, key
 

@@ -7,14 +7,18 @@ real ``holdem serve`` on loopback."""
 
 from __future__ import annotations
 
+import json
 import os
+import random
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from rooms_helpers import Joiner, Server
+from rooms_helpers import Joiner, Server, play
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pipes and signals")
 
@@ -120,3 +124,53 @@ def test_create_says_a_setting_the_server_refuses_as_its_option(
     (line,) = result.stderr.splitlines()
     assert line.startswith("holdem join: error: invalid value for '--stack': ") and (
         "from 400 to 1000, not 5000" in line), line  # fmt: skip
+
+
+# ---------------------------------------------------------------- the lobby
+
+
+def test_list_shows_the_public_tables_and_one_is_joined_by_its_id(
+    server: Server, tmp_path: Path, joiners: list[Joiner]
+) -> None:
+    with server.client("Ann") as ann, server.client("Tom") as tom:
+        cash = ann.request("create_table", name="Ann", game="cash", public=True, seats=4,
+                           small_blind=5, big_blind=10, pace=0, pause=0)  # fmt: skip
+        ann.request("add_bots", table=cash["table"], level="calling-station", count=1)
+        ann.request("start", table=cash["table"])
+        streams: dict[str, list[dict[str, Any]]] = {"Ann": []}
+        ended = lambda: sum(m.get("event") == "hand_ended" for m in streams["Ann"]) >= 2  # noqa: E731
+        play({"Ann": ann}, streams, random.Random(1), until=ended, passive=True)
+        tom.request("create_table", name="Tom", public=True, stack=3000,
+                    structure="pot_limit")  # fmt: skip
+        tom.request("create_table", name="Tom", public=False)  # (private: not listed)
+        address = f"127.0.0.1:{server.port}"
+        listed = holdem("join", "--list", "--json", "--server", address)
+        assert listed.returncode == 0, listed.stderr
+        tables = json.loads(listed.stdout)["tables"]
+        assert [t["table"] for t in tables] == [cash["table"], "t2"]
+        shown = holdem("join", "--list", "--server", address)
+        assert shown.returncode == 0, shown.stderr
+        lines = shown.stdout.splitlines()
+        assert lines[0] == f"Public tables on {address}:"
+        hands = re.match(r"  t1 +cash +5/10 +no limit +2/4 +(\d+)  yes$", lines[2])
+        assert hands and int(hands.group(1)) >= 2, lines
+        assert re.match(r"  t2 +freezeout +10/20, 3,000 stack +pot limit +1/6 +0  yes$", lines[3])
+        ben = Joiner(["t2", "--server", address, "--name", "Ben"], tmp_path / "config")
+        joiners.append(ben)
+        ben.wait_for(r"holdem join: Ben at seat 2 of a freezeout \(t2\)")
+        ben.wait_for(rf"To come back to this seat: holdem join t2 --server {address} --name Ben")
+        assert [s["name"] for s in tom.request("state", table="t2")["seats"]] == ["Tom", "Ben"]
+        unknown = holdem("join", "t99", "--server", address, config=tmp_path / "config")
+        assert unknown.returncode == 2
+        assert "unknown_table: no public table 't99'" in unknown.stderr, unknown.stderr
+
+
+def test_list_of_a_server_without_public_tables_says_how_to_make_one(server: Server) -> None:
+    address = f"127.0.0.1:{server.port}"
+    shown = holdem("join", "--list", "--server", address)
+    assert shown.returncode == 0 and shown.stdout == (
+        f"No public table on {address} now: holdem join --create --public "
+        f"--server {address} makes one.\n")  # fmt: skip
+    for args in (["--list", "AAAA-BBBB"], ["--list", "--create"], ["--json", "--create"]):
+        refused = holdem("join", *args, "--server", address)
+        assert refused.returncode == 2 and "--list" in refused.stderr, refused.stderr

@@ -12,6 +12,7 @@ terminal; :mod:`~holdem.clients.seats` remembers the seats a player holds.
 
 from .commands import HELP, Refused, menu, read_command, show_or_muck
 from .connection import RoomClient
+from .lobby import listing, table_fields
 from .local import Histories, LocalGame, bot_deciders, certificate, play_cash, play_tournament
 from .room import LOBBY_HELP, WARNINGS, RoomGame, come_back_command, greet, play_room
 from .seats import keep_seat, kept_seats, seat_key, seats_file
@@ -36,6 +37,7 @@ __all__ = [
     "greet",
     "keep_seat",
     "kept_seats",
+    "listing",
     "menu",
     "ordinal",
     "play_cash",
@@ -46,4 +48,5 @@ __all__ = [
     "seat_key",
     "seats_file",
     "show_or_muck",
+    "table_fields",
 ]

@@ -17,6 +17,7 @@ from ..table import (
     CashGame,
     Event,
     HandResult,
+    Level,
     Schedule,
     SeatFreed,
     TimerRules,
@@ -319,14 +320,16 @@ class Lobby(Core):
         f.done()
         tables = [
             _listed(table.id, table.game, table.status, table.settings,
-                    len(self._taken(table)), begun=table.served is not None)
+                    len(self._taken(table)), begun=table.served is not None,
+                    hands=0 if table.served is None else table.served.table.hands_played,
+                    level=None if table.served is None else table.served.table.blinds)
             for table in self.tables.values()
             if table.public and table.live
         ]  # fmt: skip
         if self.workers > 1 and self.store is not None:
             tables += [
                 _listed(row.id, row.game, row.status, row.settings, row.players,
-                        begun=row.status != "waiting")
+                        begun=row.status != "waiting", hands=row.hands, level=None)
                 for row in self.store.live_tables()
                 if row.public and self._elsewhere(row.id) is not None
             ]  # fmt: skip
@@ -615,15 +618,23 @@ def check(store: Store, *, progress: Callable[[int], object] | None = None) -> C
 
 
 def _listed(ident: str, game: str, status: str, settings: dict[str, Any], players: int, *,
-            begun: bool) -> dict[str, Any]:  # fmt: skip
-    """A table as ``list_tables`` tells of it."""
-    blinds = (
-        {"small_blind": settings["small_blind"], "big_blind": settings["big_blind"]}
-        if game == "cash"
-        else None
-    )
-    return {
+            begun: bool, hands: int, level: Level | None) -> dict[str, Any]:  # fmt: skip
+    """A table as ``list_tables`` tells of it: a tournament's ``blinds`` are
+    its level's now (``level``; the first before it begins, none when not
+    known here: another worker's), with its ``stack``."""
+    if game == "cash":
+        blinds = {"small_blind": settings["small_blind"], "big_blind": settings["big_blind"]}
+    elif level is not None or not begun:
+        now = Schedule.from_dict(settings["schedule"]).levels[0] if level is None else level
+        blinds = {"small_blind": now.small_blind, "big_blind": now.big_blind, "ante": now.ante}
+    else:
+        blinds = None
+    listed = {
         "table": ident, "game": game, "status": status, "players": players,
         "max_seats": int(settings["seats"]), "blinds": blinds,
+        "structure": settings["structure"], "hands_played": hands,
         "joinable": game == "cash" or not begun,
     }  # fmt: skip
+    if game == "tournament":
+        listed["stack"] = settings["stack"]
+    return listed
