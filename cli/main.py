@@ -38,6 +38,7 @@ from .serve import serve_command
 from .signals import Terminated
 from .simulate import simulate_command
 from .validate import validate_command
+from .watch import watch_command
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -159,6 +160,7 @@ def main() -> None:
       holdem engine < requests.jsonl
       holdem serve --listen 127.0.0.1:7777
       holdem join CODE --server 127.0.0.1:7777
+      holdem watch CODE --server 127.0.0.1:7777
 
     \b
     Exit status: 0 done (serve stopped by SIGTERM too), 1 problems found
@@ -179,3 +181,4 @@ main.add_command(play_command, "play")
 main.add_command(engine_command, "engine")
 main.add_command(serve_command, "serve")
 main.add_command(join_command, "join")
+main.add_command(watch_command, "watch")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rooms_helpers import Joiner, Server, play
+from rooms_helpers import FAST, Joiner, Server, play
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pipes and signals")
 
@@ -174,3 +174,57 @@ def test_list_of_a_server_without_public_tables_says_how_to_make_one(server: Ser
     for args in (["--list", "AAAA-BBBB"], ["--list", "--create"], ["--json", "--create"]):
         refused = holdem("join", *args, "--server", address)
         assert refused.returncode == 2 and "--list" in refused.stderr, refused.stderr
+
+
+# ---------------------------------------------------------------- holdem watch
+
+
+def test_watch_tells_a_table_s_public_events_to_its_end(
+    server: Server, tmp_path: Path, joiners: list[Joiner]
+) -> None:
+    with server.client("Ann") as ann:
+        made = ann.request("create_table", name="Ann", public=True, **FAST)
+        eve = Joiner([made["code"], "--server", f"127.0.0.1:{server.port}"], tmp_path / "config",
+                     command="watch")  # fmt: skip
+        joiners.append(eve)
+        eve.wait_for(r"holdem watch: a freezeout \(t1\) on \S+, waiting for its players")
+        ann.request("add_bots", table=made["table"], level="easy")
+        ann.request("start", table=made["table"])
+        ann.request("leave", table=made["table"])  # (her stack plays on, checking or folding)
+        assert eve.exit_status(seconds=120) == 0, eve.seen[-2000:]
+    seen = eve.seen
+    assert "Easy 1 (easy bot) sits at seat 2" in seen and "── Hand #1 " in seen
+    assert "Final places:" in seen, seen[-2000:]
+    # (public information only: no hole cards, nobody called You)
+    assert "Your cards" not in seen and not re.search(r"^You ", seen, re.M)
+    with server.client("Eve") as again:  # (the cards told are the board's and those shown)
+        told = set(re.findall(r"\b[2-9TJQKA][cdhs♣♦♥♠]", seen))
+        allowed: set[str] = set()
+        for number in range(1, again.request("watch", table="t1")["hands_played"] + 1):
+            text = again.request("history", table="t1", hand=number, format="pokerstars")
+            allowed |= set(re.findall(r"\b[2-9TJQKA][cdhs]", _public(text["text"])))
+    symbols = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
+    assert {c[0] + symbols.get(c[1], c[1]) for c in told} <= allowed
+
+
+def _public(history: str) -> str:
+    """A PokerStars history without its hole cards (the lines 'Dealt to')."""
+    return "\n".join(line for line in history.splitlines() if not line.startswith("Dealt to"))
+
+
+def test_watch_stops_at_q_and_refuses_moves(
+    server: Server, tmp_path: Path, joiners: list[Joiner]
+) -> None:
+    with server.client("Ann") as ann:
+        ann.request("create_table", name="Ann", public=True, **FAST)
+        eve = Joiner(["t1", "--server", f"127.0.0.1:{server.port}"], tmp_path / "config",
+                     command="watch", tty=True)  # fmt: skip
+        joiners.append(eve)
+        eve.wait_for(r"waiting for its players")
+        eve.type("c\r")
+        eve.wait_for(r"Not taken: 'c': you are watching, with no seat \(q stops\)\.")
+        eve.type("q\r")
+        eve.wait_for(r"You stop watching\.")
+        assert eve.exit_status() == 0
+    unknown = holdem("watch", "ZZZZ-ZZZZ", "--server", f"127.0.0.1:{server.port}")
+    assert unknown.returncode == 2 and "unknown_code" in unknown.stderr, unknown.stderr

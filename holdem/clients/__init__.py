@@ -14,7 +14,16 @@ from .commands import HELP, Refused, menu, read_command, show_or_muck
 from .connection import RoomClient
 from .lobby import listing, table_fields
 from .local import Histories, LocalGame, bot_deciders, certificate, play_cash, play_tournament
-from .room import LOBBY_HELP, WARNINGS, RoomGame, come_back_command, greet, play_room
+from .room import (
+    LOBBY_HELP,
+    WARNINGS,
+    WATCH_HELP,
+    RoomGame,
+    come_back_command,
+    greet,
+    greet_watcher,
+    play_room,
+)
 from .seats import keep_seat, kept_seats, seat_key, seats_file
 from .telling import Teller, ordinal
 from .terminal import Console, Keyboard, quiet_ctrl_c
@@ -23,6 +32,7 @@ __all__ = [
     "HELP",
     "LOBBY_HELP",
     "WARNINGS",
+    "WATCH_HELP",
     "Console",
     "Histories",
     "Keyboard",
@@ -35,6 +45,7 @@ __all__ = [
     "certificate",
     "come_back_command",
     "greet",
+    "greet_watcher",
     "keep_seat",
     "kept_seats",
     "listing",

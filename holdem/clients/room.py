@@ -24,7 +24,16 @@ from .seats import keep_seat
 from .telling import Teller, ordinal
 from .terminal import Keyboard
 
-__all__ = ["LOBBY_HELP", "WARNINGS", "RoomGame", "come_back_command", "greet", "play_room"]
+__all__ = [
+    "LOBBY_HELP",
+    "WARNINGS",
+    "WATCH_HELP",
+    "RoomGame",
+    "come_back_command",
+    "greet",
+    "greet_watcher",
+    "play_room",
+]
 
 #: Seconds left at which the prompt says how long is left.
 WARNINGS = (20, 10, 5)
@@ -47,6 +56,10 @@ While the table waits for its players:
   who              the players so far
   close            close the table (the creator; after the hand being played)
   quit             leave the table"""
+WATCH_HELP = """\
+You are watching: the table's public events, no cards before they are shown.
+  help             this help
+  q, quit          stop watching (Ctrl-C too)"""
 
 
 class RoomGame:
@@ -72,7 +85,8 @@ class RoomGame:
         self.leaving = False
         self.replaced = False  # (another client of the player's took the seat up)
         self.away = False  # out of the deal (two timeouts in a row) until back
-        teller.me = self.seat
+        self.watching = self.seat < 0  # (a spectator: no seat, public events only)
+        teller.me = None if self.watching else self.seat
         teller.my_name = self.name
         self._state(joined["state"])
 
@@ -82,6 +96,13 @@ class RoomGame:
             if info.get("bot"):
                 self.teller.labels[info["seat"]] = info["bot"]
         self.started = state["status"] != "waiting"
+
+    @classmethod
+    def spectator(cls, client: RoomClient, state: dict[str, Any], teller: Teller) -> RoomGame:
+        """A spectator's game (``holdem watch``): the table's public events
+        told, nothing to play; ``state``: the ``watch`` reply."""
+        return cls(client, {"table": state["table"], "seat": -1, "token": "", "state": state},
+                   teller, "")  # fmt: skip
 
     def remember(self) -> None:
         keep_seat(self.key, {"table": self.table, "token": self.token, "name": self.name})
@@ -264,6 +285,13 @@ class RoomGame:
         if line in ("q", "quit", "exit"):
             self.leave()
             return
+        if self.watching:
+            if line == "help":
+                self.teller.say(WATCH_HELP)
+            elif line:
+                self.teller.say(f"Not taken: {line!r}: you are watching, with no seat "
+                                "(q stops).", fg="red")  # fmt: skip
+            return
         if self.away and line:
             self.away = False
             self._back(post=line == "post", away=True)
@@ -376,6 +404,10 @@ class RoomGame:
         if self.leaving:
             return
         self.leaving = True
+        if self.watching:
+            self.teller.say("You stop watching.")
+            self.over = True
+            return
         try:
             self.client.request("leave", table=self.table)
         except (ProtocolError, ConnectionError, TimeoutError) as exc:
@@ -437,7 +469,8 @@ def play_room(game: RoomGame, keyboard: Keyboard) -> None:
             game.typed(line, stamp if keyboard.tty else game.stamp())  # (a pipe's: typed ahead)
             for message in client.poll(0):  # (what the move caused: a turn may follow)
                 game.tell(message)
-        if keyboard.ended and not typed and not game.over and (game.turn or not game.started):
+        if (keyboard.ended and not typed and not game.over and not game.watching
+                and (game.turn or not game.started)):  # fmt: skip
             game.teller.say("(input ended)")
             game.leave()
 
@@ -464,3 +497,20 @@ def greet(game: RoomGame, joined: dict[str, Any], address: str, create: bool, ag
     if view and view.get("hole_cards"):
         game.own = teller.hole = tuple(parse_cards(view["hole_cards"]))
         teller.say(f"Your cards: {teller.cards(game.own)}", bold=True)
+
+
+def greet_watcher(game: RoomGame, state: dict[str, Any], address: str) -> None:
+    """What a spectator is told first: the table, its players and stacks."""
+    teller = game.teller
+    what = "freezeout" if state["game"] == "tournament" else "cash table"
+    hands = state.get("hands_played") or 0
+    played = f"{hands:,} hand{'s' * (hands != 1)} played"
+    now = {"waiting": "waiting for its players", "finished": "over", "closed": "closed"}.get(
+        state["status"], played
+    )
+    teller.say(f"holdem watch: a {what} ({state['table']}) on {address}, {now}", bold=True)
+    teller.say("Public information only: no cards before they are shown. q stops.")
+    for info in state["seats"]:
+        bot = f" ({info['bot']} bot)" if info.get("bot") else ""
+        chips = f" {info['chips']:,}" if "chips" in info else ""
+        teller.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}{chips}")
