@@ -7,18 +7,22 @@ real ``holdem serve`` on loopback."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from rooms_helpers import FAST, Joiner, Server, play
+
+from holdem.errors import ProtocolError
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pipes and signals")
 
@@ -228,3 +232,50 @@ def test_watch_stops_at_q_and_refuses_moves(
         assert eve.exit_status() == 0
     unknown = holdem("watch", "ZZZZ-ZZZZ", "--server", f"127.0.0.1:{server.port}")
     assert unknown.returncode == 2 and "unknown_code" in unknown.stderr, unknown.stderr
+
+
+# ---------------------------------------------------------------- rebuys and top-ups
+
+
+def test_a_busted_cash_player_is_told_how_to_rebuy_and_a_pipe_rebuys_within_the_limits(
+    server: Server, tmp_path: Path, joiners: list[Joiner]
+) -> None:
+    ben = Joiner(["--create", "--server", f"127.0.0.1:{server.port}", "--name", "Ben", "--game",
+                  "cash", "--seats", "2", "--blinds", "1/2", "--stack", "40", "--min-buy-in",
+                  "40", "--max-buy-in", "200", "--pace", "0", "--pause", "0.3"],
+                 tmp_path / "config")  # fmt: skip
+    joiners.append(ben)
+    code = ben.wait_for(r"Join code: (\S+)").group(1)
+    with server.client("Ann") as ann:
+        made = ann.request("join", code=code, name="Ann", buy_in=200)
+        ben.wait_for(r"Ann sits at seat 2")
+        ben.type("add 10\nadd 160\n")  # (a top-up within the maximum; then one past it)
+        ben.wait_for(r"You add 10 chips")
+        ben.wait_for(r"Not taken: you have 50 and this table's maximum buy-in is 200: add 150 "
+                     r"at most\.")  # fmt: skip
+        ben.type("start\n" + "a\n" * 300)  # (all in every hand, until busted)
+        deadline = time.monotonic() + 90
+        while "You have no chips left" not in ben.seen:
+            assert time.monotonic() < deadline, ben.seen[-2000:]
+            for message in ann.poll(0.05):
+                if message.get("event") == "turn" and message["seat"] == made["seat"]:
+                    legal = message["view"]["legal"]
+                    kind = "check" if legal["check"] else "call"
+                    with contextlib.suppress(ProtocolError):
+                        ann.request("act", table=made["table"], action={"kind": kind})
+                elif message.get("event") == "sat_out" and message["seat"] == made["seat"]:
+                    ann.request("add_chips", table=made["table"], chips=200)  # (Ann rebuys)
+            ben.read(0)
+        told = ben.wait_for(r"You have no chips left: type rebuy to buy in again for 200 "
+                            r"\(rebuy N: from 40 to 200\), or quit to leave with nothing\.")
+        ben.type("rebuy 500\nrebuy 10\nrebuy\nrebuy\nquit\n")
+        ben.wait_for(r"You left the table")
+    after = ben.seen[told.end():]
+    refusals = re.findall(r"Not taken: (?:you have|a rebuy).*", after)
+    assert refusals[:2] == [
+        "Not taken: you have 0 and this table's maximum buy-in is 200: add 200 at most.",
+        "Not taken: a rebuy is a buy-in, from 40 to 200 at this table.",
+    ], after
+    assert re.search(r"^You add 200 chips", after, re.M), after
+    assert re.search(r"Not taken: you have [\d,]+ chips: rebuy is for an empty stack; add N "
+                     r"tops it up to this table's maximum buy-in of 200", after), after

@@ -38,8 +38,10 @@ __all__ = [
 #: Seconds left at which the prompt says how long is left.
 WARNINGS = (20, 10, 5)
 _LOBBY_WORDS = frozenset(
-    {"start", "bots", "who", "close", "back", "post", "help", "q", "quit", "exit"}
+    {"start", "bots", "who", "close", "back", "post", "help", "q", "quit", "exit", "add", "rebuy"}
 )
+#: The words of the table, not moves, that a turn takes too.
+_ANY_TIME = frozenset({"add", "rebuy", "who"})
 #: What ``back`` (and ``post``) did, by the seat's status in the reply: the
 #: blinds rule of a cash table (R3) said as it holds for the player.
 _BACK_SAID = {
@@ -56,6 +58,12 @@ While the table waits for its players:
   who              the players so far
   close            close the table (the creator; after the hand being played)
   quit             leave the table"""
+TABLE_HELP = """\
+At the table, at any time:
+  add N            add N chips to your stack (cash: up to the maximum buy-in)
+  rebuy [N]        buy in again when you have no chips (cash: the maximum, or N)
+  back, post       be dealt in again after sitting out (post: post the blinds owed)
+  who              the players"""
 WATCH_HELP = """\
 You are watching: the table's public events, no cards before they are shown.
   help             this help
@@ -86,6 +94,8 @@ class RoomGame:
         self.replaced = False  # (another client of the player's took the seat up)
         self.away = False  # out of the deal (two timeouts in a row) until back
         self.watching = self.seat < 0  # (a spectator: no seat, public events only)
+        self.chips: int | None = None  # (the stack after the last hand the seat was dealt)
+        self.busted = False  # a cash seat with no chips, sitting out until a rebuy
         teller.me = None if self.watching else self.seat
         teller.my_name = self.name
         self._state(joined["state"])
@@ -96,6 +106,7 @@ class RoomGame:
             if info.get("bot"):
                 self.teller.labels[info["seat"]] = info["bot"]
         self.started = state["status"] != "waiting"
+        self.settings: dict[str, Any] = state.get("settings") or {}
 
     @classmethod
     def spectator(cls, client: RoomClient, state: dict[str, Any], teller: Teller) -> RoomGame:
@@ -162,6 +173,21 @@ class RoomGame:
                 self.started = True
             data = {k: v for k, v in message.items() if k not in ("table", "full_information")}
             teller.event(event_from_dict(data))
+            self._own_chips(kind, message)
+
+    def _own_chips(self, kind: str, message: dict[str, Any]) -> None:
+        """Follows the seat's stack; a cash player busted is told how to rebuy."""
+        if kind == "hand_ended" and self.seat in message["seats"]:
+            self.chips = message["stacks"][message["seats"].index(self.seat)]
+        elif kind == "chips_added" and message["seat"] == self.seat:
+            self.busted = False
+        elif kind == "sat_out" and message["seat"] == self.seat and self.chips == 0:
+            self.busted = True
+            low, high = self.settings.get("min_buy_in"), self.settings.get("max_buy_in")
+            if low is not None and high is not None:
+                self.teller.say(f"You have no chips left: type rebuy to buy in again for "
+                                f"{high:,} (rebuy N: from {low:,} to {high:,}), or quit to "
+                                "leave with nothing.", fg="yellow")  # fmt: skip
 
     def missed(self, joined: dict[str, Any]) -> None:
         """What happened while the player was away (a ``resume``'s ``missed``):
@@ -276,7 +302,7 @@ class RoomGame:
     def wants(self, line: str) -> bool:
         """Whether a line typed ahead is for now: at a turn, or a word of the lobby."""
         word = line.split()[0] if line.split() else ""
-        return self.turn is not None or word in _LOBBY_WORDS
+        return self.turn is not None or self.busted or word in _LOBBY_WORDS
 
     def typed(self, line: str, stamp: int | None) -> None:
         """A line the player typed, for the turn ``stamp`` (:meth:`stamp` when
@@ -300,6 +326,10 @@ class RoomGame:
         if self.turn is None:
             self._lobby(line, late=stamp is not None)
             return
+        if line.split()[:1] and line.split()[0] in _ANY_TIME:  # (not moves: taken at a turn too)
+            self._lobby(line)
+            self._prompt()
+            return
         if stamp != self.turns:
             why = "typed before your turn" if stamp is None else "typed for a turn that has ended"
             if line:
@@ -318,7 +348,7 @@ class RoomGame:
             self.teller.say(command.reason, fg="red")
             self._prompt()
         elif command == "help":
-            self.teller.say(HELP)
+            self.teller.say(f"{HELP}\n{TABLE_HELP}")
             self._prompt()
         elif command == "table":
             left = None if self.deadline is None else self.deadline - time.monotonic()
@@ -382,6 +412,8 @@ class RoomGame:
             closed = self._ask("close", table=self.table)
             if closed is not None and not closed["closed"]:
                 self.teller.say("The table closes at the end of this hand.")
+        elif words[0] in ("add", "rebuy"):
+            self._chips(words)
         elif words[0] in ("back", "post") and self.started:
             self._back(post=words[0] == "post")
         elif words[0] == "who":
@@ -390,13 +422,51 @@ class RoomGame:
                 bot = f" ({info['bot']} bot)" if info.get("bot") else ""
                 self.teller.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}")
         elif words[0] == "help":
-            self.teller.say(LOBBY_HELP if not self.started else HELP)
+            self.teller.say(LOBBY_HELP if not self.started else f"{HELP}\n{TABLE_HELP}")
         elif not self.started:
             self.teller.say(f"{line!r}? Type help for the commands.", fg="red")
         elif late:
             self.teller.say(f"Not taken: {line!r} (typed for a turn that has ended).", fg="red")
         else:
             self.teller.say(f"Not taken: {line!r}: it is not your turn.", fg="red")
+
+    def _chips(self, words: list[str]) -> None:
+        """``add N`` (a top-up) or ``rebuy [N]`` (an empty stack bought in
+        again, for the maximum buy-in unless N) at a cash table: refused here
+        past the table's limits, with them and the stack (the chips_added
+        event says what was added)."""
+        say = self.teller.say
+        usage = "'add N' adds N chips to your stack; 'rebuy' (or 'rebuy N') buys in again"
+        amount = words[1].replace(",", "") if len(words) == 2 else None
+        if len(words) > 2 or (amount is not None and not amount.isdigit()) or (
+            words[0] == "add" and amount is None
+        ):  # fmt: skip
+            say(f"Not taken: {' '.join(words)!r}: {usage}.", fg="red")
+            return
+        state = self._ask("state", table=self.table)
+        if state is None:
+            return
+        if state["game"] != "cash":
+            say(f"Not taken: {words[0]}: nobody adds chips in a freezeout.", fg="red")
+            return
+        low, high = state["settings"]["min_buy_in"], state["settings"]["max_buy_in"]
+        have = next((s["chips"] for s in state["seats"] if s["seat"] == self.seat), 0)
+        chips = high if amount is None else int(amount)
+        room = f"add {high - have:,} at most" if high > have else "there is no room to add"
+        if words[0] == "rebuy" and have:
+            say(f"Not taken: you have {have:,} chips: rebuy is for an empty stack; add N "
+                f"tops it up to this table's maximum buy-in of {high:,} ({room}).",
+                fg="red")  # fmt: skip
+        elif chips == 0:
+            say(f"Not taken: {words[0]} 0 adds nothing.", fg="red")
+        elif have + chips > high:
+            say(f"Not taken: you have {have:,} and this table's maximum buy-in is {high:,}: "
+                f"{room}.", fg="red")  # fmt: skip
+        elif not have and chips < low:
+            say(f"Not taken: a rebuy is a buy-in, from {low:,} to {high:,} at this table.",
+                fg="red")  # fmt: skip
+        else:
+            self._ask("add_chips", table=self.table, chips=chips)
 
     def leave(self) -> None:
         """Leaves the table: a cash seat after the hand; a tournament stack plays
@@ -470,7 +540,7 @@ def play_room(game: RoomGame, keyboard: Keyboard) -> None:
             for message in client.poll(0):  # (what the move caused: a turn may follow)
                 game.tell(message)
         if (keyboard.ended and not typed and not game.over and not game.watching
-                and (game.turn or not game.started)):  # fmt: skip
+                and (game.turn or not game.started or game.busted)):  # fmt: skip
             game.teller.say("(input ended)")
             game.leave()
 
