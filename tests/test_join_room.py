@@ -279,3 +279,43 @@ def test_a_busted_cash_player_is_told_how_to_rebuy_and_a_pipe_rebuys_within_the_
     assert re.search(r"^You add 200 chips", after, re.M), after
     assert re.search(r"Not taken: you have [\d,]+ chips: rebuy is for an empty stack; add N "
                      r"tops it up to this table's maximum buy-in of 200", after), after
+
+
+# ---------------------------------------------------------------- the end of a table
+
+
+def test_a_room_freezeout_ends_with_the_places_and_the_winner_s_certificate(
+    server: Server, tmp_path: Path, joiners: list[Joiner]
+) -> None:
+    ann = Joiner(["--create", "--server", f"127.0.0.1:{server.port}", "--name", "Ann", "--stack",
+                  "400", "--schedule", "@5h, 10/20, 20/40, 40/80", "--bots", "2", "--bot-level",
+                  "easy", "--pace", "0", "--pause", "0"], tmp_path / "config")  # fmt: skip
+    joiners.append(ann)
+    ann.wait_for(r"Easy 2 \(easy bot\) sits at seat 3")
+    ann.type("start\n" + "a\nc\n" * 300)  # (all in, or the call that is)
+    assert ann.exit_status(seconds=120) == 0, ann.seen[-2000:]
+    end = ann.seen[ann.seen.index("Final places:") :]
+    places = re.findall(r"^ +(1st|2nd|3rd) +(.+?)(?: +out on hand (\d+) by (.+))?$", end, re.M)
+    assert [p[0] for p in places] == ["1st", "2nd", "3rd"], end
+    assert not places[0][2] and all(p[2] and p[3] for p in places[1:]), places
+    hands = int(re.findall(r"── Hand #(\d+) ", ann.seen)[-1])
+    assert int(places[1][2]) == hands  # (the last one out went out on the last hand)
+    assert "CERTIFICATE OF VICTORY" in end and f"3 players · 400 chips each · {hands} hands" in end
+    winner = places[0][1].replace(" (easy)", " (easy bot)")
+    assert re.search(rf"║ +{re.escape(winner)} +║", end), end
+
+
+def test_a_cash_session_at_its_hands_ends_with_the_results(
+    server: Server, tmp_path: Path, joiners: list[Joiner]
+) -> None:
+    ann = Joiner(["--create", "--server", f"127.0.0.1:{server.port}", "--name", "Ann", "--game",
+                  "cash", "--hands", "2", "--bots", "1", "--bot-level", "calling-station",
+                  "--pace", "0", "--pause", "0"], tmp_path / "config")  # fmt: skip
+    joiners.append(ann)
+    ann.wait_for(r"Station 1 \(calling-station bot\) sits at seat 2")
+    ann.type("start\n" + "c\n" * 50)
+    assert ann.exit_status(seconds=60) == 0, ann.seen[-2000:]
+    end = ann.seen[ann.seen.index("Session over after 2 hands:") :]
+    rows = re.findall(r"^  (You|Station 1) +200 +(\d+) +([+-]\d+|0) +2$", end, re.M)
+    assert sorted(r[0] for r in rows) == ["Station 1", "You"], end
+    assert sum(int(r[2]) for r in rows) == 0 and "── Hand #3 " not in ann.seen

@@ -5,6 +5,7 @@ lobby's commands, the turn timer counted down."""
 
 from __future__ import annotations
 
+import datetime
 import select
 import shlex
 import time
@@ -16,12 +17,13 @@ import click
 from holdem import Action, ActionKind, Decision, LegalActions, PlayerView
 from holdem.cards import parse_cards
 from holdem.errors import ProtocolError
-from holdem.table import event_from_dict
+from holdem.table import CashResult, TournamentResult, event_from_dict
 
 from .commands import HELP, Refused, read_command, show_or_muck
 from .connection import RoomClient
+from .local import cash_results, certificate, places
 from .seats import keep_seat
-from .telling import Teller, ordinal
+from .telling import Teller
 from .terminal import Keyboard
 
 __all__ = [
@@ -148,6 +150,10 @@ class RoomGame:
         elif kind == "table_closed":
             teller.say("The table's creator closed it.", bold=True)
             self.over = True
+            if self.settings.get("small_blind") is not None:  # (cash: the session's results)
+                state = self._ask("state", table=self.table)
+                if state is not None and state.get("results"):
+                    self._cash_results(state["results"])
         elif kind == "seat_taken_over":
             teller.say()
             teller.say(f"Your seat at table {self.table} was taken over by another client of "
@@ -214,20 +220,33 @@ class RoomGame:
             teller.say(f"Stacks {when}: {stacks}")
 
     def _finished(self, message: dict[str, Any]) -> None:
+        """The end of the table: a freezeout's places and its winner's
+        certificate; a cash session's results."""
         teller = self.teller
         self.over = True
         result = message.get("result")
-        teller.say()
         if result is not None:
-            teller.say("Final places:", bold=True)
-            for placing in result["places"]:
-                mark = " <- you" if placing["player"] == self.name else ""
-                teller.say(f"  {ordinal(placing['place']):>5}  {placing['player']}{mark}")
-            winner = result["places"][0]["player"]
-            won = "You win the freezeout!" if winner == self.name else f"{winner} wins."
-            teller.say(won, fg="yellow", bold=True)
-        for name, r in (message.get("results") or {}).items():
-            teller.say(f"  {name:<14} bought in {r['bought_in']:>8,}  net {r['net']:>+8,}")
+            ended = TournamentResult.from_dict(result)
+            bots = {teller.names[seat]: level for seat, level in teller.labels.items()
+                    if seat in teller.names}  # fmt: skip
+            places(teller, ended, self.name, bots)
+            label = f" ({bots[ended.winner]} bot)" if ended.winner in bots else ""
+            stack = self.settings.get("stack")
+            chips = f" · {stack:,} chips each" if stack else ""
+            certificate(teller, teller.named(ended.winner) + label, [
+                f"{len(ended.places)} players{chips} · {ended.hands} hands",
+                f"table {self.table} · {datetime.date.today():%Y-%m-%d}",
+            ])  # fmt: skip
+        elif message.get("results") is not None:
+            self._cash_results(message["results"])
+
+    def _cash_results(self, results: dict[str, Any]) -> None:
+        """A cash session's results (a ``results`` of the server's)."""
+        cash_results(self.teller, self.teller.hand or 0, [
+            CashResult(name=name, bought_in=r["bought_in"], cashed_out=r["cashed_out"],
+                       hands=r["hands"])
+            for name, r in results.items()
+        ])  # fmt: skip
 
     # ------------------------------------------------------------ the turn
 

@@ -87,6 +87,7 @@ class Teller:
         self._side = False  # a side pot was awarded in this hand
         self._won: dict[int, list[tuple[int, int]]] = {}  # pot -> (seat, chips) of its winners
         self.marks: dict[int, str] = {}  # the hand's button and blinds by seat: "D", "SB, BB"
+        self.hand: int | None = None  # the number of the hand begun last (None: none yet)
 
     # ------------------------------------------------------------ output
 
@@ -159,6 +160,7 @@ class Teller:
 
     def hand_started(self, e: HandStarted) -> None:
         self.board, self.hole, self._side = (), (), False
+        self.hand = e.hand
         self._won = {}
         self.names.update(zip(e.seats, e.names, strict=True))
         ante = f" {_ante_name(e)} {e.ante:,}" if e.ante else ""
