@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from typing import Any
 
 import click
@@ -197,6 +198,7 @@ table.
 @click.option("--take-over", is_flag=True,
               help="Take your seat over when another client of yours is connected to it "
               "(that one stops; on a terminal you are asked).")  # fmt: skip
+@click.option("--quiet", is_flag=True, help="No bell at your turn (it rings on a terminal).")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
 def join_command(
     code: str | None,
@@ -206,6 +208,7 @@ def join_command(
     listing_: bool,
     as_json: bool,
     take_over: bool,
+    quiet: bool,
     color: bool | None,
     **options: Any,
 ) -> None:
@@ -251,6 +254,7 @@ def join_command(
             raise JoinError(str(exc)) from None
         session = RoomGame(client, joined, teller, key)
         session.keyboard = keyboard if keyboard.tty else None
+        session.bell = not quiet and sys.stdout.isatty()
         session.remember()
         again = come_back_command(address, code or joined["code"], session.name)
         greet(session, joined, address, create, again)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import random
+import sys
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -124,6 +125,7 @@ r 900 (raise to 900), a (all in), help, or quit. See docs/play.md.
               show_default=True, metavar="DIR",
               help="Folder the hand histories go to.")  # fmt: skip
 @click.option("--pokerstars", is_flag=True, help="Also write the hands as PokerStars text.")
+@click.option("--quiet", is_flag=True, help="No bell at your turn (it rings on a terminal).")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
 @stopped_as_ctrl_c
 def play_command(
@@ -142,6 +144,7 @@ def play_command(
     name: str,
     histories: str,
     pokerstars: bool,
+    quiet: bool,
     color: bool | None,
 ) -> None:
     """Plays Texas Hold'em against bots in the terminal: a freezeout until one
@@ -181,6 +184,7 @@ def play_command(
     seeds = [rng.getrandbits(32) for _ in levels]
     console = Console()
     local = LocalGame(table, 0, name, teller, console, speed, turn)
+    local.bell = not quiet and sys.stdout.isatty()
     what = "a freezeout" if tournament else f"a cash game at {blinds}"
     betting = Structure(structure).value.replace("_", " ")
     # with programs at the table, the seed is told once the game is over, and is

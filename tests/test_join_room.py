@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rooms_helpers import FAST, Joiner, Server, play
+from rooms_helpers import FAST, Joiner, Server, allowed_cards, play
 
+from holdem.clients import RoomGame, Teller
 from holdem.errors import ProtocolError
+from holdem.rooms import Store
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pipes and signals")
 
@@ -201,19 +203,16 @@ def test_watch_tells_a_table_s_public_events_to_its_end(
     assert "Final places:" in seen, seen[-2000:]
     # (public information only: no hole cards, nobody called You)
     assert "Your cards" not in seen and not re.search(r"^You ", seen, re.M)
-    with server.client("Eve") as again:  # (the cards told are the board's and those shown)
-        told = set(re.findall(r"\b[2-9TJQKA][cdhs♣♦♥♠]", seen))
-        allowed: set[str] = set()
-        for number in range(1, again.request("watch", table="t1")["hands_played"] + 1):
-            text = again.request("history", table="t1", hand=number, format="pokerstars")
-            allowed |= set(re.findall(r"\b[2-9TJQKA][cdhs]", _public(text["text"])))
-    symbols = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
-    assert {c[0] + symbols.get(c[1], c[1]) for c in told} <= allowed
-
-
-def _public(history: str) -> str:
-    """A PokerStars history without its hole cards (the lines 'Dealt to')."""
-    return "\n".join(line for line in history.splitlines() if not line.startswith("Dealt to"))
+    # (the cards told are the board's and those shown: the stored hands say which)
+    told = {c[0] + {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}[c[1]]
+            for c in re.findall(r"\b[2-9TJQKA][♣♦♥♠]", seen)}  # fmt: skip
+    store = Store(server.data / "room.sqlite")
+    allowed: set[str] = set()
+    number = 1
+    while (record := store.hand("t1", number)) is not None:
+        allowed |= allowed_cards(record, None)
+        number += 1
+    assert number > 2 and told and told <= allowed
 
 
 def test_watch_stops_at_q_and_refuses_moves(
@@ -266,19 +265,24 @@ def test_a_busted_cash_player_is_told_how_to_rebuy_and_a_pipe_rebuys_within_the_
                 elif message.get("event") == "sat_out" and message["seat"] == made["seat"]:
                     ann.request("add_chips", table=made["table"], chips=200)  # (Ann rebuys)
             ben.read(0)
-        told = ben.wait_for(r"You have no chips left: type rebuy to buy in again for 200 "
-                            r"\(rebuy N: from 40 to 200\), or quit to leave with nothing\.")
+        told = ben.wait_for(
+            r"You have no chips left: type rebuy to buy in again for 200 "
+            r"\(rebuy N: from 40 to 200\), or quit to leave with nothing\."
+        )
         ben.type("rebuy 500\nrebuy 10\nrebuy\nrebuy\nquit\n")
         ben.wait_for(r"You left the table")
-    after = ben.seen[told.end():]
+    after = ben.seen[told.end() :]
     refusals = re.findall(r"Not taken: (?:you have|a rebuy).*", after)
     assert refusals[:2] == [
         "Not taken: you have 0 and this table's maximum buy-in is 200: add 200 at most.",
         "Not taken: a rebuy is a buy-in, from 40 to 200 at this table.",
     ], after
     assert re.search(r"^You add 200 chips", after, re.M), after
-    assert re.search(r"Not taken: you have [\d,]+ chips: rebuy is for an empty stack; add N "
-                     r"tops it up to this table's maximum buy-in of 200", after), after
+    assert re.search(
+        r"Not taken: you have [\d,]+ chips: rebuy is for an empty stack; add N "
+        r"tops it up to this table's maximum buy-in of 200",
+        after,
+    ), after
 
 
 # ---------------------------------------------------------------- the end of a table
@@ -296,11 +300,18 @@ def test_a_room_freezeout_ends_with_the_places_and_the_winner_s_certificate(
     assert ann.exit_status(seconds=120) == 0, ann.seen[-2000:]
     end = ann.seen[ann.seen.index("Final places:") :]
     places = re.findall(r"^ +(1st|2nd|3rd) +(.+?)(?: +out on hand (\d+) by (.+))?$", end, re.M)
-    assert [p[0] for p in places] == ["1st", "2nd", "3rd"], end
+    assert len(places) == 3 and places[0][0] == "1st", end  # (two out on one hand tie: 2nd)
     assert not places[0][2] and all(p[2] and p[3] for p in places[1:]), places
     hands = int(re.findall(r"── Hand #(\d+) ", ann.seen)[-1])
     assert int(places[1][2]) == hands  # (the last one out went out on the last hand)
-    assert "CERTIFICATE OF VICTORY" in end and f"3 players · 400 chips each · {hands} hands" in end
+    # (each told as it happened, with the hand)
+    assert re.search(rf"^\[hand {hands}\] .+ (is|are) out in 2nd place, knocked out by ", ann.seen,
+                     re.M)  # fmt: skip
+    plural = "s" * (hands != 1)
+    assert (
+        "CERTIFICATE OF VICTORY" in end
+        and f"3 players · 400 chips each · {hands} hand{plural}" in end
+    )
     winner = places[0][1].replace(" (easy)", " (easy bot)")
     assert re.search(rf"║ +{re.escape(winner)} +║", end), end
 
@@ -319,3 +330,68 @@ def test_a_cash_session_at_its_hands_ends_with_the_results(
     rows = re.findall(r"^  (You|Station 1) +200 +(\d+) +([+-]\d+|0) +2$", end, re.M)
     assert sorted(r[0] for r in rows) == ["Station 1", "You"], end
     assert sum(int(r[2]) for r in rows) == 0 and "── Hand #3 " not in ann.seen
+
+
+# ---------------------------------------------------------------- notices and the bell
+
+
+class _Silent:
+    """A room client that must not be asked anything."""
+
+    def request(self, kind: str, **fields: object) -> dict[str, object]:
+        raise AssertionError(f"sent {kind} {fields}")
+
+
+def test_every_notice_says_the_hand_it_belongs_to() -> None:
+    said: list[str] = []
+    teller = Teller(0, color=False, write=said.append)
+    state = {"status": "playing", "seats": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Ben"}]}
+    game = RoomGame(_Silent(), {"table": "t1", "seat": 0, "token": "x", "name": "Ann",  # type: ignore[arg-type]
+                                "state": state}, teller, "key")  # fmt: skip
+    game.tell({"event": "player_joined", "table": "t1", "seat": 2, "name": "Cid"})
+    assert said[-1] == "Cid sits at seat 3"  # (before the first hand: none)
+    game.tell({"event": "hand_started", "table": "t1", "hand": 7, "button": 0, "seats": [0, 1],
+               "names": ["Ann", "Ben"], "stacks": [100, 100], "small_blind": 1, "big_blind": 2,
+               "small_blind_seat": 0, "big_blind_seat": 1})  # fmt: skip
+    notices = [
+        ({"event": "seat_status", "seat": 1, "name": "Ben", "status": "disconnected"},
+         "[hand 7] Ben is disconnected (the timer checks or folds for them until they are back)"),
+        ({"event": "seat_status", "seat": 1, "name": "Ben", "status": "away",
+          "reason": "two timeouts in a row"},
+         "[hand 7] Ben is out of the deal (two timeouts in a row) until they are back"),
+        ({"event": "player_left", "seat": 2, "name": "Cid", "hand": 9},
+         "[hand 9] Cid leaves the table"),
+        ({"event": "sat_out", "seat": 1, "name": "Ben"}, "[hand 7] Ben sits out"),
+        ({"event": "away", "seat": 0, "reason": "timeouts"},
+         "[hand 7] You are out of the deal: two timeouts in a row. Type back (or any move) to be "
+         "dealt in again."),
+        ({"event": "level_up", "level": 1, "hand": 8, "small_blind": 15, "big_blind": 30},
+         "[hand 8] Blinds go up: 15/30 (level 2)"),
+        ({"event": "player_eliminated", "seat": 1, "name": "Ben", "place": 2, "hand": 7,
+          "by": ["Ann"]}, "[hand 7] Ben is out in 2nd place, knocked out by you"),
+    ]  # fmt: skip
+    for message, line in notices:
+        game.tell({**message, "table": "t1"})
+        assert said[-1] == line, said[-3:]
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_the_bell_rings_at_your_turn_unless_quiet(
+    server: Server, tmp_path: Path, joiners: list[Joiner], quiet: bool
+) -> None:
+    more = ["--quiet"] if quiet else []
+    play = Joiner(["--seats", "2", "--seed", "1", "--speed", "0", "--histories",
+                   str(tmp_path / "hands"), *more], tmp_path / "config", tty=True,
+                  command="play")  # fmt: skip
+    ann = Joiner(["--create", "--server", f"127.0.0.1:{server.port}", "--name", "Ann", "--bots",
+                  "1", "--pace", "0", "--pause", "0", *more], tmp_path / "config",
+                 tty=True)  # fmt: skip
+    joiners.extend([play, ann])
+    ann.wait_for(r"sits at seat 2")
+    ann.type("start\r")
+    for client in (play, ann):
+        turn = client.wait_for(r"Your move").start()
+        board = client.seen.rindex("Board", 0, turn)
+        assert ("\a" in client.seen) is not quiet, client.seen[-500:]
+        if not quiet:  # (rung as the turn is drawn)
+            assert client.seen[client.seen.rindex("\a", 0, turn) : board] == "\a\n"

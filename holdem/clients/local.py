@@ -74,6 +74,7 @@ class LocalGame:
         self._told: set[int] = set()  # programs whose sitting out was told
         self.leaving = False  # asked to leave: folds until the hand is over
         self.watching = True  # tells every event (False once the player is out)
+        self.bell = False  # the terminal's bell rung at each turn
         table.subscribe(self.tell)
 
     # ------------------------------------------------------------ events
@@ -115,6 +116,8 @@ class LocalGame:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         for early in self.console.discard():
             self.teller.say(f"Not taken: {early!r} (typed before your turn).", fg="red")
+        if self.bell:
+            click.echo("\a", nl=False)
         self.teller.turn(view, legal, left)
         mine = view.bets[view.config.seat_numbers.index(self.me)]
         while True:

@@ -98,6 +98,7 @@ class RoomGame:
         self.watching = self.seat < 0  # (a spectator: no seat, public events only)
         self.chips: int | None = None  # (the stack after the last hand the seat was dealt)
         self.busted = False  # a cash seat with no chips, sitting out until a rebuy
+        self.bell = False  # the terminal's bell rung at each turn
         teller.me = None if self.watching else self.seat
         teller.my_name = self.name
         self._state(joined["state"])
@@ -142,9 +143,9 @@ class RoomGame:
             teller.names[message["seat"]] = message["name"]
             if message.get("bot"):
                 teller.labels[message["seat"]] = message["bot"]
-            teller.say(f"{who} sits at seat {message['seat'] + 1}")
+            teller.notice(f"{who} sits at seat {message['seat'] + 1}", hand=message.get("hand"))
         elif kind == "player_left":
-            teller.say(f"{message['name']} leaves the table")
+            teller.notice(f"{message['name']} leaves the table", hand=message.get("hand"))
         elif kind == "table_finished":
             self._finished(message)
         elif kind == "table_closed":
@@ -161,18 +162,19 @@ class RoomGame:
                        "stops here, and the seat plays on there.", fg="red", bold=True)  # fmt: skip
             self.replaced = self.over = True
         elif kind == "seat_status" and message.get("seat") != self.seat:
-            teller.say(_seat_status(message))
+            teller.notice(_seat_status(message), hand=message.get("hand"))
         elif kind == "seated":  # (a tournament begins: its players sit from seat 0)
             self.seat = message["seat"]
             teller.me = self.seat
         elif kind == "away" and message.get("seat") == self.seat:
             self.away = True
-            teller.say("You are out of the deal: two timeouts in a row. Type back (or any "
-                       "move) to be dealt in again.", fg="red")  # fmt: skip
+            teller.notice("You are out of the deal: two timeouts in a row. Type back (or any "
+                          "move) to be dealt in again.", hand=message.get("hand"),
+                          fg="red")  # fmt: skip
         elif kind == "creator":
             self.creator = message["seat"] == self.seat
             who = "You are" if self.creator else f"{message['name']} is"
-            teller.say(f"{who} the table's creator now.")
+            teller.notice(f"{who} the table's creator now.", hand=message.get("hand"))
         elif kind in ("seat_taken", "seat_freed", "sat_out", "sat_in", "chips_added",
                       "hand_started", "hand_ended", "level_up", "player_eliminated"):  # fmt: skip
             if kind == "hand_started":
@@ -233,8 +235,9 @@ class RoomGame:
             label = f" ({bots[ended.winner]} bot)" if ended.winner in bots else ""
             stack = self.settings.get("stack")
             chips = f" · {stack:,} chips each" if stack else ""
+            hands = f"{ended.hands} hand{'s' * (ended.hands != 1)}"
             certificate(teller, teller.named(ended.winner) + label, [
-                f"{len(ended.places)} players{chips} · {ended.hands} hands",
+                f"{len(ended.places)} players{chips} · {hands}",
                 f"table {self.table} · {datetime.date.today():%Y-%m-%d}",
             ])  # fmt: skip
         elif message.get("results") is not None:
@@ -279,6 +282,8 @@ class RoomGame:
             self._act(show_or_muck(view, legal))
             return
         self._drop_typing("typed before your turn", newline=True)
+        if self.bell:
+            click.echo("\a", nl=False)
         self.teller.turn(view, legal, seconds)
         self._prompt()
 
