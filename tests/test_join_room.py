@@ -395,3 +395,44 @@ def test_the_bell_rings_at_your_turn_unless_quiet(
         assert ("\a" in client.seen) is not quiet, client.seen[-500:]
         if not quiet:  # (rung as the turn is drawn)
             assert client.seen[client.seen.rindex("\a", 0, turn) : board] == "\a\n"
+
+
+# ---------------------------------------------------------------- sitting out
+
+
+class _Answers:
+    """A room client that answers ``sit_out`` and ``back`` as the server does,
+    and keeps what it was asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, dict[str, object]]] = []
+
+    def request(self, kind: str, **fields: object) -> dict[str, object]:
+        self.asked.append((kind, fields))
+        if kind == "sit_out":
+            return {"table": "t1", "seat": 0, "status": "sitting_out"}
+        if kind == "back":
+            return {"table": "t1", "seat": 0, "back": True, "status": "playing"}
+        raise AssertionError(f"sent {kind} {fields}")
+
+
+def test_sitout_asks_the_server_and_back_deals_the_player_in_again() -> None:
+    # (the client's side: the server's sit_out is another engineer's, tested there)
+    said: list[str] = []
+    client = _Answers()
+    state = {"status": "playing", "seats": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Ben"}]}
+    joined = {"table": "t1", "seat": 0, "token": "x", "name": "Ann", "state": state}
+    teller = Teller(0, color=False, write=said.append)
+    game = RoomGame(client, joined, teller, "key")  # type: ignore[arg-type]
+    game.typed("sit out", None)
+    assert client.asked == [("sit_out", {"table": "t1"})]
+    assert said[-1] == ("You sit out from the next hand: your seat is kept, the blinds pass you "
+                        "by. Type back (or any move) to be dealt in again.")  # fmt: skip
+    game.typed("sit down", None)
+    assert (
+        said[-1]
+        == "Not taken: 'sit down': 'sitout' (or 'sit out') sits you out from the next hand."
+    )
+    game.typed("back", None)
+    assert client.asked[-1] == ("back", {"table": "t1", "post": False})
+    assert said[-1] == "You are dealt in again from the next hand."

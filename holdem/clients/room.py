@@ -39,11 +39,9 @@ __all__ = [
 
 #: Seconds left at which the prompt says how long is left.
 WARNINGS = (20, 10, 5)
-_LOBBY_WORDS = frozenset(
-    {"start", "bots", "who", "close", "back", "post", "help", "q", "quit", "exit", "add", "rebuy"}
-)
 #: The words of the table, not moves, that a turn takes too.
-_ANY_TIME = frozenset({"add", "rebuy", "who"})
+_ANY_TIME = frozenset({"add", "rebuy", "who", "sitout", "sit"})
+_LOBBY_WORDS = _ANY_TIME | {"start", "bots", "close", "back", "post", "help", "q", "quit", "exit"}
 #: What ``back`` (and ``post``) did, by the seat's status in the reply: the
 #: blinds rule of a cash table (R3) said as it holds for the player.
 _BACK_SAID = {
@@ -64,6 +62,7 @@ TABLE_HELP = """\
 At the table, at any time:
   add N            add N chips to your stack (cash: up to the maximum buy-in)
   rebuy [N]        buy in again when you have no chips (cash: the maximum, or N)
+  sitout           sit out from the next hand, your seat kept (sit out, too)
   back, post       be dealt in again after sitting out (post: post the blinds owed)
   who              the players"""
 WATCH_HELP = """\
@@ -342,7 +341,7 @@ class RoomGame:
                 self.teller.say(f"Not taken: {line!r}: you are watching, with no seat "
                                 "(q stops).", fg="red")  # fmt: skip
             return
-        if self.away and line:
+        if self.away and line and line.split()[0] not in _ANY_TIME:
             self.away = False
             self._back(post=line == "post", away=True)
             if line in ("back", "post"):
@@ -438,6 +437,12 @@ class RoomGame:
                 self.teller.say("The table closes at the end of this hand.")
         elif words[0] in ("add", "rebuy"):
             self._chips(words)
+        elif words[0] in ("sitout", "sit") and self.started:
+            if words in (["sitout"], ["sit", "out"]):
+                self._sit_out()
+            else:
+                self.teller.say(f"Not taken: {line!r}: 'sitout' (or 'sit out') sits you out "
+                                "from the next hand.", fg="red")  # fmt: skip
         elif words[0] in ("back", "post") and self.started:
             self._back(post=words[0] == "post")
         elif words[0] == "who":
@@ -453,6 +458,15 @@ class RoomGame:
             self.teller.say(f"Not taken: {line!r} (typed for a turn that has ended).", fg="red")
         else:
             self.teller.say(f"Not taken: {line!r}: it is not your turn.", fg="red")
+
+    def _sit_out(self) -> None:
+        """Out of the deal from the next hand (the server's ``sit_out``), the
+        seat kept, until ``back``."""
+        out = self._ask("sit_out", table=self.table)
+        if out is not None:
+            self.away = True  # (any line typed deals the player in again, as after timeouts)
+            self.teller.say("You sit out from the next hand: your seat is kept, the blinds pass "
+                            "you by. Type back (or any move) to be dealt in again.")  # fmt: skip
 
     def _chips(self, words: list[str]) -> None:
         """``add N`` (a top-up) or ``rebuy [N]`` (an empty stack bought in
