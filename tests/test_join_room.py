@@ -277,7 +277,7 @@ def test_a_busted_cash_player_is_told_how_to_rebuy_and_a_pipe_rebuys_within_the_
         "Not taken: you have 0 and this table's maximum buy-in is 200: add 200 at most.",
         "Not taken: a rebuy is a buy-in, from 40 to 200 at this table.",
     ], after
-    assert re.search(r"^You add 200 chips", after, re.M), after
+    assert re.search(r"^\[hand \d+\] You add 200 chips", after, re.M), after
     assert re.search(
         r"Not taken: you have [\d,]+ chips: rebuy is for an empty stack; add N "
         r"tops it up to this table's maximum buy-in of 200",
