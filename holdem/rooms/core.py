@@ -344,10 +344,19 @@ class Core:
         """Tells the table that a player's seat is ``status`` now (``seat_status``:
         ``disconnected``, ``connected``, ``away``, ``back``), and why."""
         message = {"event": "seat_status", "seat": session.seat, "name": session.name,
-                   "status": status}  # fmt: skip
+                   "status": status, "hand": self._hand_number(table)}  # fmt: skip
         if reason:
             message["reason"] = reason
         self._tell_lobby(table, message)
+
+    @staticmethod
+    def _hand_number(table: RoomTable) -> int:
+        """The number of the hand being played at a table, or of the last one
+        (0: none yet)."""
+        served = table.served
+        if served is None:
+            return 0
+        return served.table.hands_played + (served.table.hand is not None)
 
     def _flush(self, first: int | None = None) -> Outgoing:
         """The end of a request or a tick: the tables' times noted, the store
@@ -765,7 +774,8 @@ class Core:
         table.creator = heir.id
         if self.store is not None:
             self.store.set_creator(table.id, heir.seat)
-        self._tell_lobby(table, {"event": "creator", "seat": heir.seat, "name": heir.name})
+        self._tell_lobby(table, {"event": "creator", "seat": heir.seat, "name": heir.name,
+                                 "hand": self._hand_number(table)})  # fmt: skip
 
     def _close_now(self, table: RoomTable) -> None:
         """The table closes: its players' tokens end, cash players leave with

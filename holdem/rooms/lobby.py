@@ -185,7 +185,8 @@ class Lobby(Core):
         chips = self._sit(table, seat, name, buy_in)
         _, token = self._keep_player(connection, table, seat, name, chips)
         self._save(table)
-        self._tell_lobby(table, {"event": "player_joined", "seat": seat, "name": name})
+        self._tell_lobby(table, {"event": "player_joined", "seat": seat, "name": name,
+                                 "hand": self._hand_number(table)})  # fmt: skip
         self._play_on(table)
         return {"table": table.id, "seat": seat, "token": token, "state": self._state(table)}
 
@@ -239,7 +240,7 @@ class Lobby(Core):
             names.add(name)
             self._seat_bot(table, seat, name, level)
             self._tell_lobby(table, {"event": "player_joined", "seat": seat, "name": name,
-                                     "bot": level})  # fmt: skip
+                                     "bot": level, "hand": self._hand_number(table)})  # fmt: skip
         self._save(table)
         self._play_on(table)
         return {"table": table.id, "seats": seats, "state": self._state(table)}
@@ -405,7 +406,8 @@ class Lobby(Core):
             if away and not session.away:
                 session.away = True
                 self._tell(session_id, {"event": "away", "table": table.id, "seat": seat,
-                                        "reason": "two timeouts in a row"})  # fmt: skip
+                                        "reason": "two timeouts in a row",
+                                        "hand": self._hand_number(table)})  # fmt: skip
                 self._tell_status(table, session, "away", "two timeouts in a row")
 
     # ------------------------------------------------------------ a new server

@@ -215,7 +215,8 @@ class Seats(Core):
         self._end_session(session, table, "left")  # (left: not told the table from now on)
         if served is not None and served.table.hand is not None:
             served.advance()  # (nobody plays the seat now)
-        self._tell_lobby(table, {"event": "player_left", "seat": seat, "name": session.name})
+        self._tell_lobby(table, {"event": "player_left", "seat": seat, "name": session.name,
+                                 "hand": self._hand_number(table)})  # fmt: skip
         self._save(table)
         return {"table": table.id, "seat": seat, "left": now}
 
