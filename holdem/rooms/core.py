@@ -111,7 +111,8 @@ class Session:
     connection: int | None = None
     backlog: deque[dict[str, Any]] = field(default_factory=deque)
     dropped: int = 0  # events of the backlog lost (it was full)
-    away: bool = False  # told it is out of the deal (two timeouts in a row)
+    away: bool = False  # told it is out of the deal (two timeouts in a row, or sat out)
+    sat_out: bool = False  # out by its own sit_out (a resume keeps it out)
 
 
 @dataclass(slots=True)
@@ -136,6 +137,7 @@ class RoomTable:
     waiting: dict[int, Entry] = field(default_factory=dict)
     sessions: dict[int, int] = field(default_factory=dict)  # seat -> session
     watchers: set[int] = field(default_factory=set)  # connections
+    sitting_out: set[int] = field(default_factory=set)  # seats out from the next hand
     status: str = "waiting"  # waiting | playing | finished | closed | stopped
     closing: bool = False  # closes when the hand being played ends
     stopped: str = ""  # why the table stopped (the store refused its game)
@@ -745,6 +747,7 @@ class Core:
             del served.owners[session.seat]
         for connection in self._connections.values():
             connection.sessions.discard(session.id)
+        table.sitting_out.discard(session.seat)
         if watch and session.connection in self._connections:
             self._connections[session.connection].watching.add(table.id)
             table.watchers.add(session.connection)
@@ -791,6 +794,18 @@ class Core:
             served.to_play = 0
             result = served.results()
         self._over_now(table, "closed", result)
+
+    def _sit_out_now(self, table: RoomTable, seat: int) -> None:
+        """A seat that sits out is out of the deal from now: a cash seat sits
+        out (the blinds that pass it are owed: R3), a tournament stack is
+        dealt in and checks or folds at once (away)."""
+        served = table.served
+        if served is None or served.table.seat(seat) is None:
+            return
+        if table.game == "cash":
+            served.table.sit_out(seat)
+        else:
+            served.table.away.add(seat)
 
     # ------------------------------------------------------------ what is seen
 

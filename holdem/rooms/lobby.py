@@ -366,6 +366,9 @@ class Lobby(Core):
         if self.store is not None:
             names = dict(zip(result.plan.dealt, result.played.config.names or (), strict=False))
             self.store.save_hand(table.id, result, names)
+        for seat in sorted(table.sitting_out):  # (asked during the hand: out from the next)
+            self._sit_out_now(table, seat)
+        table.sitting_out.clear()
         self._absent(table)
         if served.finished:
             self._over_now(table, "finished", served.results())

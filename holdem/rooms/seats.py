@@ -103,13 +103,37 @@ class Seats(Core):
         self._play_on(table)
         return {"table": table.id, "seat": session.seat, "chips": chips, "now": now}
 
+    def _sit_out(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        """The player is out of the deal from the next hand (the one being
+        played, if dealt in it, is theirs to play): a cash seat sits out, a
+        tournament stack is dealt in and checks or folds at once, until
+        ``back``.  The others are told (``seat_status`` ``away``, ``sat
+        out``)."""
+        table = self._table_of(connection, f, join=False)
+        f.done()
+        session = self._own(connection, table)
+        seat = session.seat
+        hand = self._served(table).table.hand
+        if not session.away:
+            if hand is not None and seat in hand.config.seat_numbers:
+                table.sitting_out.add(seat)
+            else:
+                self._sit_out_now(table, seat)
+            session.away = True
+            self._tell_status(table, session, "away", "sat out")
+            self._save(table)
+        session.sat_out = True  # (away for timeouts too: out until back now)
+        return {"table": table.id, "seat": seat, "status": "away",
+                "now": seat not in table.sitting_out}  # fmt: skip
+
     def _back(self, connection: Connection, f: Fields) -> dict[str, Any]:
         table = self._table_of(connection, f, join=False)
         post = f.boolean("post", default=False)
         f.done()
         session = self._own(connection, table)
+        table.sitting_out.discard(session.seat)  # (asked during the hand: not now)
         self._come_back(table, session.seat, post=post)
-        session.away = False
+        session.away = session.sat_out = False
         served = table.served
         info = None if served is None else served.table.seat(session.seat)
         return {"table": table.id, "seat": session.seat, "back": True,
@@ -272,10 +296,11 @@ class Seats(Core):
         missed, dropped = [plain(m) for m in session.backlog], session.dropped
         session.backlog.clear()
         session.dropped = 0
-        if session.away:  # (dealt in again: below)
-            self._tell_status(table, session, "back")
-        session.away = False
-        self._come_back(table, session.seat, must=False)  # (a busted seat is taken up too)
+        if not session.sat_out:  # (one who sat out stays out until back)
+            if session.away:  # (dealt in again: below)
+                self._tell_status(table, session, "back")
+            session.away = False
+            self._come_back(table, session.seat, must=False)  # (a busted seat is taken up too)
         view = None
         served = table.served
         hand = None if served is None else served.table.hand
