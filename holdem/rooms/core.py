@@ -33,6 +33,7 @@ from ..protocol.tables import Message, ServedTable
 from ..protocol.texts import message_text
 from ..wire import Fields
 from .codes import Guesses, SharedGuesses, Tally, normal_code
+from .settings import free_name
 from .store import Store, passing, table_number
 
 __all__ = ["Core", "Limits", "Outgoing"]
@@ -78,6 +79,11 @@ class Limits:
     backlog: int = 1000
     #: seconds a finished or closed table is kept in memory (the store keeps it)
     keep_finished: float = 600.0
+    #: the most characters of a chat line; the lines a connection may say in
+    #: ``chat_seconds``
+    chat_chars: int = 200
+    chat_lines: int = 5
+    chat_seconds: float = 10.0
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -97,6 +103,8 @@ class Connection:
     held: list[str] = field(default_factory=list)  # its lines not stored yet (Core.stalled)
     opened: float = 0.0  # when it was made (here), on the room's clock
     active: float = 0.0  # when it last sent a line, or was seen holding a table
+    said: deque[float] = field(default_factory=deque)  # when its last chat lines were said
+    muted: dict[str, set[str]] = field(default_factory=dict)  # a watcher's, by table
 
 
 @dataclass(slots=True)
@@ -113,6 +121,7 @@ class Session:
     dropped: int = 0  # events of the backlog lost (it was full)
     away: bool = False  # told it is out of the deal (two timeouts in a row, or sat out)
     sat_out: bool = False  # out by its own sit_out (a resume keeps it out)
+    muted: set[str] = field(default_factory=set)  # the names whose chat it is not told
 
 
 @dataclass(slots=True)
@@ -137,6 +146,7 @@ class RoomTable:
     waiting: dict[int, Entry] = field(default_factory=dict)
     sessions: dict[int, int] = field(default_factory=dict)  # seat -> session
     watchers: set[int] = field(default_factory=set)  # connections
+    spectators: dict[int, str] = field(default_factory=dict)  # a watcher's name, by connection
     sitting_out: set[int] = field(default_factory=set)  # seats out from the next hand
     status: str = "waiting"  # waiting | playing | finished | closed | stopped
     closing: bool = False  # closes when the hand being played ends
@@ -339,7 +349,7 @@ class Core:
             table.served.tell(message)
             return
         message["table"] = table.id
-        self._send(sorted(table.sessions.values()) + sorted(table.watchers), message)
+        self._send(self._audience(table), message)
 
     def _tell_status(self, table: RoomTable, session: Session, status: str,
                      reason: str = "") -> None:  # fmt: skip
@@ -708,12 +718,19 @@ class Core:
 
     def _own(self, connection: Connection, table: RoomTable) -> Session:
         """The connection's session at the table."""
+        session = self._session_at(connection, table)
+        if session is None:
+            raise ProtocolError("not_your_seat", f"table {table.id}: you have no seat here",
+                                field="table")  # fmt: skip
+        return session
+
+    def _session_at(self, connection: Connection, table: RoomTable) -> Session | None:
+        """The connection's session at the table, if it has one."""
         for session_id in connection.sessions:
             session = self._sessions.get(session_id)
             if session is not None and session.table == table.id:
                 return session
-        raise ProtocolError("not_your_seat", f"table {table.id}: you have no seat here",
-                            field="table")  # fmt: skip
+        return None
 
     def _creator(self, connection: Connection, table: RoomTable) -> None:
         if table.creator is None or table.creator not in connection.sessions:
@@ -751,6 +768,7 @@ class Core:
         if watch and session.connection in self._connections:
             self._connections[session.connection].watching.add(table.id)
             table.watchers.add(session.connection)
+            table.spectators[session.connection] = session.name
         if table.creator == session.id:
             self._pass_creator(table)
 
@@ -794,6 +812,28 @@ class Core:
             served.to_play = 0
             result = served.results()
         self._over_now(table, "closed", result)
+
+    @staticmethod
+    def _names(table: RoomTable) -> set[str]:
+        """The names of a table's players (and bots)."""
+        if table.served is None:
+            return {e.name for e in table.waiting.values()}
+        return {s.name for s in table.served.table.seats.values()}
+
+    def _spectator(self, table: RoomTable, conn: int) -> str:
+        """A watching connection's name at the table: the one it gave
+        (``watch``), its own if it played there, else ``Spectator N``."""
+        name = table.spectators.get(conn)
+        if name is None:
+            taken = self._names(table) | set(table.spectators.values())
+            name = table.spectators[conn] = free_name("Spectator", taken)
+        return name
+
+    def _audience(self, table: RoomTable) -> list[int]:
+        """Who is told a table's events: its players' sessions and its watchers."""
+        if table.served is not None:
+            return table.served.audience()
+        return sorted(table.sessions.values()) + sorted(table.watchers)
 
     def _sit_out_now(self, table: RoomTable, seat: int) -> None:
         """A seat that sits out is out of the deal from now: a cash seat sits

@@ -190,11 +190,6 @@ class Lobby(Core):
         self._play_on(table)
         return {"table": table.id, "seat": seat, "token": token, "state": self._state(table)}
 
-    def _names(self, table: RoomTable) -> set[str]:
-        if table.served is None:
-            return {e.name for e in table.waiting.values()}
-        return {s.name for s in table.served.table.seats.values()}
-
     def _taken(self, table: RoomTable) -> set[int]:
         if table.served is None:
             return set(table.waiting)
@@ -339,10 +334,19 @@ class Lobby(Core):
 
     def _watch(self, connection: Connection, f: Fields) -> dict[str, Any]:
         table = self._table_of(connection, f, join=True)
+        raw = f.text("name", default=None)
         f.done()
+        name = None if raw is None else player_name(raw, "name")
+        if name is not None and table.spectators.get(connection.id) != name:
+            others = {n for c, n in table.spectators.items() if c in table.watchers}
+            if name in self._names(table) | others:
+                raise ProtocolError("name_taken", f"table {table.id}: {quote(name)} is at the "
+                                    "table", field="name")  # fmt: skip
         if not any(self._sessions[s].table == table.id for s in connection.sessions):
             connection.watching.add(table.id)  # (a player is told everything a watcher is)
             table.watchers.add(connection.id)
+            if name is not None:
+                table.spectators[connection.id] = name
         return self._state(table)
 
     def _close(self, connection: Connection, f: Fields) -> dict[str, Any]:
@@ -438,7 +442,8 @@ class Lobby(Core):
         """One table made again.  Its game is as it was before the hand being
         played, and what was asked during that hand is done again between
         hands (:meth:`_redo_cut_hand`)."""
-        table = RoomTable(row.id, row.code, row.game, row.public, row.settings, "",
+        settings = {"chat": "players", **row.settings}  # (a table of an older server's)
+        table = RoomTable(row.id, row.code, row.game, row.public, settings, "",
                           creator=None, status=row.status)  # fmt: skip
         kept_seats = store.seats(row.id)
         game = _stored_game(row, self._timer(table), self._rng.getrandbits(64), self.game_clock)

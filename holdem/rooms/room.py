@@ -50,6 +50,7 @@ from ..protocol.messages import (
     request_id,
 )
 from ..wire import Fields
+from .chat import Chat
 from .codes import Rate, SharedGuesses, Tally, normal_code, token_hash
 from .core import Connection, Limits, Outgoing
 from .lobby import Lobby
@@ -75,13 +76,15 @@ REQUESTS = (
     "view",
     "legal",
     "history",
+    "chat",
+    "mute",
     "leave",
     "resume",
     "close",
 )
 
 
-class Room(Lobby, Seats):
+class Room(Lobby, Seats, Chat):
     """A room server's tables, seats and connections.  ``store``: where the
     tables and hands are kept (None: nowhere), its tables resumed at once;
     ``seed``: the cards' and the bots' seeds (None: from the system's random
@@ -205,6 +208,7 @@ class Room(Lobby, Seats):
                 table = self.tables.get(ident)
                 if table is not None:
                     table.watchers.discard(conn)
+                    table.spectators.pop(conn, None)
         return self._flush()
 
     def _back_told(self, connection: Connection, f: Fields) -> dict[str, Any]:
@@ -418,6 +422,8 @@ _HANDLERS: dict[str, Callable[[Room, Connection, Fields], dict[str, Any]]] = {
     "view": Room._view,
     "legal": Room._legal,
     "history": Room._history,
+    "chat": Room._chat,
+    "mute": Room._mute,
     "leave": Room._leave,
     "resume": Room._resume,
     "close": Room._close,
