@@ -84,6 +84,10 @@ class Limits:
     chat_chars: int = 200
     chat_lines: int = 5
     chat_seconds: float = 10.0
+    #: the hands one ``history`` request may ask for; the hands a ``hands``
+    #: reply lists (the latest: ``before`` asks for older ones)
+    history_hands: int = 100
+    hands_listed: int = 1000
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -121,6 +125,7 @@ class Session:
     dropped: int = 0  # events of the backlog lost (it was full)
     away: bool = False  # told it is out of the deal (two timeouts in a row, or sat out)
     sat_out: bool = False  # out by its own sit_out (a resume keeps it out)
+    first_hand: int = 1  # the first hand the player could be dealt in
     muted: set[str] = field(default_factory=set)  # the names whose chat it is not told
 
 
@@ -369,6 +374,17 @@ class Core:
         if served is None:
             return 0
         return served.table.hands_played + (served.table.hand is not None)
+
+    @staticmethod
+    def _last_hand(table: RoomTable, seat: int) -> int:
+        """The last hand a seat's player is dealt in if they go now: the hand
+        being played if the seat is in it, else the last one."""
+        served = table.served
+        if served is None:
+            return 0
+        hand = served.table.hand
+        dealt = hand is not None and seat in hand.config.seat_numbers
+        return served.table.hands_played + dealt
 
     def _flush(self, first: int | None = None) -> Outgoing:
         """The end of a request or a tick: the tables' times noted, the store
@@ -756,7 +772,8 @@ class Core:
             del self._old_tokens[next(iter(self._old_tokens))]
         self._old_tokens[session.token_hash] = reason
         if self.store is not None:
-            self.store.end_token(session.table, session.token_hash, reason)
+            self.store.end_token(session.table, session.token_hash, reason,
+                                 self._last_hand(table, session.seat))  # fmt: skip
         if table.sessions.get(session.seat) == session.id:
             del table.sessions[session.seat]
         served = table.served

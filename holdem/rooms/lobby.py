@@ -144,8 +144,9 @@ class Lobby(Core):
         with its buy-in, ``chips`` (a restart in the hand being played seats
         the player again)."""
         token = new_token()
+        first = 1 if table.served is None else table.served.table.hands_played + 1
         session = Session(self._next_session, table.id, seat, name, token_hash(token),
-                          connection=connection.id)  # fmt: skip
+                          connection=connection.id, first_hand=first)  # fmt: skip
         self._next_session -= 1
         if table.served is None:
             table.waiting[seat] = Entry(name, session=session.id)
@@ -155,7 +156,7 @@ class Lobby(Core):
             table.served.owners[seat] = session.id
         if self.store is not None:
             self.store.save_seat(table.id, seat, name, token_hash=session.token_hash,
-                                 creator=creator, buy_in=chips)  # fmt: skip
+                                 creator=creator, buy_in=chips, first_hand=first)  # fmt: skip
         self._sessions[session.id] = session
         self._rewired()
         self._by_token[session.token_hash] = session.id
@@ -387,7 +388,8 @@ class Lobby(Core):
         left: ``docs/rooms.md``)."""
         assert isinstance(event, SeatFreed)  # (the only kind it is told)
         if self.store is not None:
-            self.store.free_seat(table.id, event.seat, event.reason)
+            self.store.free_seat(table.id, event.seat, event.reason,
+                                 self._last_hand(table, event.seat))  # fmt: skip
         session = self._sessions.get(table.sessions.get(event.seat, 0))
         if session is not None:
             self._end_session(session, table, event.reason, watch=event.reason != "left")
@@ -455,7 +457,7 @@ class Lobby(Core):
                 self._seat_again(table, kept.seat, Entry(kept.name, bot=kept.bot))
             elif kept.token_hash is not None:
                 session = Session(self._next_session, row.id, kept.seat, kept.name,
-                                  kept.token_hash)  # fmt: skip
+                                  kept.token_hash, first_hand=kept.first_hand or 1)  # fmt: skip
                 self._next_session -= 1
                 self._sessions[session.id] = session
                 self._rewired()
@@ -522,13 +524,14 @@ class Lobby(Core):
             if r.seat not in staying:
                 if not (cash and held and r.buy_in is not None):
                     if cash or held:  # (a tournament's stack left away keeps its row)
-                        store.free_seat(ident, r.seat, "restarted" if held else "left")
+                        store.free_seat(ident, r.seat, "restarted" if held else "left",
+                                        game.table.hands_played)  # fmt: skip
                     continue
                 assert isinstance(game, CashGame)
                 try:
                     game.join(r.seat, r.name, r.buy_in)
                 except (TableError, ConfigError):  # (the table's limits refuse it now)
-                    store.free_seat(ident, r.seat, "restarted")
+                    store.free_seat(ident, r.seat, "restarted", game.table.hands_played)
                     continue
             if r.added and isinstance(game, CashGame):
                 game.add_chips(r.seat, r.added)
