@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rooms_helpers import Server, allowed_cards, older_schema, play, served
+from rooms_helpers import Server, allowed_cards, older_schema, play, play_out, players, served
 
 from holdem.cards import format_card
 from holdem.clients import RoomClient
@@ -273,3 +273,19 @@ def test_a_token_that_ended_before_the_server_kept_its_hands_says_so(tmp_path: P
     room.handle(conn, '{"type":"hello","version":1}')
     ((_, reply),) = room.handle(conn, '{"id":1,"type":"hands","token":"old"}')
     assert '"token_expired"' in reply and "before this server kept" in reply
+
+
+def test_a_stored_hand_that_does_not_read_is_refused_with_why(tmp_path: Path) -> None:
+    room = Room(Store(tmp_path / "room.sqlite"), seed=2)
+    (ann,) = players(room, 1)
+    ann.result("create_table", name="Ann", game="cash", pace=0, pause=0)
+    ann.result("add_bots", table="t1", level="calling-station", count=1)
+    ann.result("start", table="t1")
+    ended = lambda: sum(m.get("event") == "hand_ended" for m in ann.stream) >= 3  # noqa: E731
+    play_out([ann], random.Random(1), until=ended)  # (hands 1, 2 read from the file: not kept)
+    assert room.store is not None
+    damage = (('{"config": 1}', "hand 1: cannot be played again"), ("{cut", "hand 2: its record"))
+    for number, (text, why) in enumerate(damage, 1):
+        room.store._db.execute("UPDATE hands SET hand = ? WHERE number = ?", (text, number))
+        error = ann.ask("history", table="t1", hand=number)["error"]
+        assert error["code"] == "table_error" and f"table t1, {why}" in error["message"], error

@@ -21,7 +21,7 @@ from ..wire import Fields
 from .codes import new_token, token_hash
 from .core import Connection, Core, RoomTable, Session
 from .settings import MOST_CHIPS
-from .store import Damage, StoredHand, replay
+from .store import Damage, replay
 
 __all__ = ["Seats"]
 
@@ -339,11 +339,11 @@ class Seats(Core):
         if table is not None and table.served is not None:
             hand = table.served.kept.get(number)
         if hand is None and self.store is not None:
-            stored = self.store.hand(ident, number)
+            stored = self.store.stored_hand(ident, number)
             if stored is not None:
-                played = replay(StoredHand(ident, number, 0.0, stored))
-                if isinstance(played, Damage):
-                    raise ProtocolError("table_error", f"table {played}", field="hand")
+                played = stored if isinstance(stored, Damage) else replay(stored)
+                if isinstance(played, Damage):  # (the data file's copy: damaged)
+                    raise ProtocolError("table_error", str(played), field="hand")
                 hand = played
         if hand is None or hand.outcome is None:
             raise ProtocolError("invalid_field", f"table {ident} has no hand {number} "

@@ -876,6 +876,17 @@ class Store:
         ).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
+    def stored_hand(self, ident: str, number: int) -> StoredHand | Damage | None:
+        """A stored hand, or why it cannot be read (None: there is none)."""
+        try:
+            row = self._read(
+                "SELECT finished, hand FROM hands WHERE table_id = ? AND number = ?",
+                (ident, number),
+            ).fetchone()
+        except sqlite3.DatabaseError as exc:
+            return Damage(f"cannot be read: {exc}", ident, number)
+        return None if row is None else _stored_hand(ident, number, *row)
+
     def hands(self, ident: str | None = None) -> Iterator[StoredHand]:
         """Every stored hand (of one table), in order (:class:`StoreError`
         at one that cannot be read: :meth:`read_hands` reads past it)."""
