@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -218,7 +219,7 @@ def test_an_ended_token_reads_its_own_hands_and_not_the_next_player_s(server: Se
 
 
 def test_many_hands_come_as_one_text_as_many_as_the_limit_says() -> None:
-    limits = Limits(history_hands=3, hands_listed=4)  # (tiny: a few hands pass them)
+    limits = Limits(history_hands=3, hands_listed=4, hands_per_second=1e9)  # (a few pass them)
     with served(Room(seed=4, limits=limits)) as port:
         ann = RoomClient("127.0.0.1", port, timeout=20, name="Ann")
         assert {k: ann.hello["limits"][k] for k in ("history_hands", "hands_listed")} == {
@@ -289,3 +290,27 @@ def test_a_stored_hand_that_does_not_read_is_refused_with_why(tmp_path: Path) ->
         room.store._db.execute("UPDATE hands SET hand = ? WHERE number = ?", (text, number))
         error = ann.ask("history", table="t1", hand=number)["error"]
         assert error["code"] == "table_error" and f"table t1, {why}" in error["message"], error
+
+
+def test_a_connection_reads_hands_at_a_bounded_rate_and_is_told_when_it_may_again() -> None:
+    limits = Limits(history_hands=3, hands_per_second=1)  # (tiny: the wait is short)
+    with served(Room(seed=4, limits=limits)) as port:
+        ann = RoomClient("127.0.0.1", port, timeout=20, name="Ann")
+        assert ann.hello["limits"]["hands_per_second"] == 1
+        ann.request("create_table", name="Ann", game="cash", pace=0, pause=0)
+        ann.request("add_bots", table="t1", level="calling-station", count=2)
+        ann.request("start", table="t1")
+        streams: Streams = {"Ann": []}
+        play(
+            {"Ann": ann}, streams, random.Random(1), until=lambda: len(_ended(streams["Ann"])) >= 3
+        )
+        ann.request("history", table="t1", hands=[1, 2, 3])  # (the first three at once)
+        refused = _refused(ann, "history", table="t1", hands=[1, 2])
+        assert refused.code == "rate_limited"
+        message = str(refused)
+        assert "at most 1 hands a second read after the first 3: 0 may be read" in message
+        wait = float(message.rsplit(" in ", 1)[1].removesuffix(" s"))
+        assert 0 < wait <= 2.0
+        time.sleep(wait + 0.1)  # (the refusal said when: they are read then)
+        assert ann.request("history", table="t1", hands=[1, 2])["hands"] == [1, 2]
+        ann.close()

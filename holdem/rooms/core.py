@@ -84,9 +84,12 @@ class Limits:
     chat_chars: int = 200
     chat_lines: int = 5
     chat_seconds: float = 10.0
-    #: the hands one ``history`` request may ask for; the hands a ``hands``
-    #: reply lists (the latest: ``before`` asks for older ones)
+    #: the hands one ``history`` request may ask for, and a connection at
+    #: once (``hands_per_second`` after them: each costs the server about a
+    #: millisecond); the hands a ``hands`` reply lists (the latest:
+    #: ``before`` asks for older ones)
     history_hands: int = 100
+    hands_per_second: float = 50.0
     hands_listed: int = 1000
 
     def __post_init__(self) -> None:
@@ -108,6 +111,7 @@ class Connection:
     opened: float = 0.0  # when it was made (here), on the room's clock
     active: float = 0.0  # when it last sent a line, or was seen holding a table
     said: deque[float] = field(default_factory=deque)  # when its last chat lines were said
+    reads: Any = None  # (codes.Rate: the hands its history requests may read; made at the first)
     muted: dict[str, set[str]] = field(default_factory=dict)  # a watcher's, by table
 
 

@@ -18,7 +18,7 @@ from ..protocol.tables import histories_text
 from ..protocol.texts import plain
 from ..table import CashGame
 from ..wire import Fields
-from .codes import new_token, token_hash
+from .codes import Rate, new_token, token_hash
 from .core import Connection, Core, RoomTable, Session
 from .settings import MOST_CHIPS
 from .store import Damage, replay
@@ -225,6 +225,7 @@ class Seats(Core):
                                     field="hands")  # fmt: skip
         else:
             numbers = _numbers(asked, most)
+        self._may_read(connection, len(numbers))
         hands = []
         for n in numbers:
             hand = self._finished_hand(ident, table, n)
@@ -236,6 +237,25 @@ class Seats(Core):
         if number is not None:
             return {"table": ident, "seat": seat, "hand": number, "format": form, "text": text}
         return {"table": ident, "seat": seat, "hands": numbers, "format": form, "text": text}
+
+    def _may_read(self, connection: Connection, count: int) -> None:
+        """Refuses a ``history`` request for more hands than the connection may
+        read now (:attr:`Limits.history_hands` at once, then
+        :attr:`Limits.hands_per_second`: each costs the server about a
+        millisecond), and counts those it may."""
+        limits, now = self.limits, self.clock()
+        if connection.reads is None:
+            connection.reads = Rate(limits.hands_per_second, limits.history_hands, now)
+        reads = connection.reads
+        if not reads.take(now, count):
+            left = reads.left(now)
+            wait = (count - left) / limits.hands_per_second
+            raise ProtocolError(
+                "rate_limited",
+                f"at most {limits.hands_per_second:g} hands a second read after the first "
+                f"{limits.history_hands}: {int(left)} may be read now, not {count}; try again "
+                f"in {max(wait, 0.1):.1f} s",
+            )
 
     def _hands(self, connection: Connection, f: Fields) -> dict[str, Any]:
         """The finished hands the asking seat's player was dealt in (a
