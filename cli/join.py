@@ -48,7 +48,7 @@ class JoinError(click.ClickException):
 _CREATE_OPTIONS = {
     "game": None, "seats": None, "public": None, "structure": None, "stack": None,
     "timer": None, "time_bank": None, "pace": None, "pause": None, "bots": None,
-    "bot_level": None, "schedule": "tournament", "blinds": "cash", "protect": "cash",
+    "bot_level": None, "chat": None, "schedule": "tournament", "blinds": "cash", "protect": "cash",
     "hands": "cash", "minutes": "cash", "min_buy_in": "cash", "max_buy_in": "cash",
 }  # fmt: skip
 #: The ``create_table`` field a refusal names, as its option (the server's
@@ -58,7 +58,7 @@ _FIELD_OPTIONS = {
     "schedule": "schedule", "small_blind": "blinds", "big_blind": "blinds",
     "min_buy_in": "min-buy-in", "max_buy_in": "max-buy-in", "max_hands": "hands",
     "max_seconds": "minutes", "timer.seconds": "timer", "timer.time_bank": "time-bank",
-    "pace": "pace", "pause": "pause",
+    "pace": "pace", "pause": "pause", "chat": "chat",
 }  # fmt: skip
 
 
@@ -106,6 +106,7 @@ def _create_fields(options: dict[str, Any]) -> dict[str, Any]:
         "timer": timer,
         "pace": options["pace"],
         "pause": options["pause"],
+        "chat": options["chat"],
     }
     stack = options["stack"]
     if options["game"] == "tournament":
@@ -136,9 +137,12 @@ Examples:
   holdem join --create --game cash --blinds 1/2 --max-buy-in 400 --hands 100 --protect
   holdem join --list --server HOST:PORT                        the public tables
   holdem join t3 --server HOST:PORT                            a public table, by its id
+  holdem join --create --chat everyone                         spectators chat too
 \b
 In the lobby the creator types 'bots 4 hard' and 'start'. At your turn:
 f (fold), k (check), c (call), b 300, r 900, a (all in), help, quit.
+At any time: 'say gl all' (the table's chat), 'mute Ben', 'unmute Ben',
+'sitout', 'back'.
 Your seat is remembered (by server, code and name): 'holdem join CODE
 --server HOST:PORT --name NAME' takes you back to it; --create makes a new
 table.
@@ -195,6 +199,10 @@ table.
               metavar="SECONDS", help="With --create: the bots' pause a move.")  # fmt: skip
 @click.option("--pause", type=click.FloatRange(0, 60), default=3.0, show_default=True,
               metavar="SECONDS", help="With --create: the pause between hands.")  # fmt: skip
+@click.option("--chat", type=click.Choice(["players", "everyone", "off"]), default="players",
+              show_default=True,
+              help="With --create: who writes in the table's chat (everyone: spectators "
+              "too; off: nobody).")  # fmt: skip
 @click.option("--take-over", is_flag=True,
               help="Take your seat over when another client of yours is connected to it "
               "(that one stops; on a terminal you are asked).")  # fmt: skip

@@ -29,16 +29,21 @@ Examples:
   holdem watch 7KQM-X2TP --server 192.168.1.20:7777    a friends' table, by its code
   holdem watch t3 --server HOST:PORT                    a public table, by its id
   holdem watch t3 --server HOST:PORT > t3.log           its lines to a file
+  holdem watch t3 --server HOST:PORT --name Eve         Eve in the table's chat
 \b
 q (then Enter) or Ctrl-C stops. You see what everyone at the table sees:
 the actions, the board, the cards shown; never a hand that is not shown.
+The chat: 'say TEXT' (where the table lets spectators write), 'mute NAME',
+'unmute NAME'.
 """,
 )
 @click.argument("code")
 @click.option("--server", "address", metavar="HOST:PORT", default="127.0.0.1:7777",
               show_default=True, help="The room server.")  # fmt: skip
+@click.option("--name", default=None,
+              help="Your name in the table's chat (default: Spectator 1, 2, ...).")  # fmt: skip
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
-def watch_command(code: str, address: str, color: bool | None) -> None:
+def watch_command(code: str, address: str, name: str | None, color: bool | None) -> None:
     """Watches a table of a room server (holdem serve) without a seat: CODE is
     its join code, or a public table's id (t3; holdem join --list lists
     them). It ends with the table, or when you stop it."""
@@ -51,7 +56,8 @@ def watch_command(code: str, address: str, color: bool | None) -> None:
         raise JoinError(str(exc)) from None
     with client:
         try:
-            state = client.request("watch", **table_fields(code))
+            state = client.request("watch", **table_fields(code),
+                                   **({} if name is None else {"name": name}))  # fmt: skip
         except ProtocolError as exc:
             raise JoinError(f"{exc.code}: {exc}") from None
         except (ConnectionError, TimeoutError) as exc:

@@ -29,7 +29,7 @@ from .room import (
     play_room,
 )
 from .seats import keep_seat, kept_seats, seat_key, seats_file
-from .telling import Teller, ordinal
+from .telling import Teller, escaped, ordinal
 from .terminal import Console, Keyboard, quiet_ctrl_c
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "bot_deciders",
     "certificate",
     "come_back_command",
+    "escaped",
     "greet",
     "greet_watcher",
     "keep_seat",

@@ -6,6 +6,7 @@ lobby's commands, the turn timer counted down."""
 from __future__ import annotations
 
 import datetime
+import re
 import select
 import shlex
 import time
@@ -23,7 +24,7 @@ from .commands import HELP, Refused, read_command, show_or_muck
 from .connection import RoomClient
 from .local import cash_results, certificate, places
 from .seats import keep_seat
-from .telling import Teller
+from .telling import Teller, escaped
 from .terminal import Keyboard
 
 __all__ = [
@@ -40,7 +41,7 @@ __all__ = [
 #: Seconds left at which the prompt says how long is left.
 WARNINGS = (20, 10, 5)
 #: The words of the table, not moves, that a turn takes too.
-_ANY_TIME = frozenset({"add", "rebuy", "who", "sitout", "sit"})
+_ANY_TIME = frozenset({"add", "rebuy", "who", "sitout", "sit", "say", "mute", "unmute"})
 _LOBBY_WORDS = _ANY_TIME | {"start", "bots", "close", "back", "post", "help", "q", "quit", "exit"}
 #: What ``back`` (and ``post``) did, by the seat's status in the reply: the
 #: blinds rule of a cash table (R3) said as it holds for the player.
@@ -57,6 +58,7 @@ While the table waits for its players:
   bots N [LEVEL]   fill N empty seats with bots (creator; LEVEL: easy, normal, hard, ...)
   who              the players so far
   close            close the table (the creator; after the hand being played)
+  say TEXT         a line in the table's chat (mute NAME: not heard; unmute NAME)
   quit             leave the table"""
 TABLE_HELP = """\
 At the table, at any time:
@@ -64,10 +66,14 @@ At the table, at any time:
   rebuy [N]        buy in again when you have no chips (cash: the maximum, or N)
   sitout           sit out from the next hand, your seat kept (sit out, too)
   back, post       be dealt in again after sitting out (post: post the blinds owed)
-  who              the players"""
+  who              the players
+  say TEXT         a line in the table's chat
+  mute NAME        NAME's chat lines no longer reach you (unmute NAME: again)"""
 WATCH_HELP = """\
 You are watching: the table's public events, no cards before they are shown.
   help             this help
+  say TEXT         a line in the table's chat (where the table lets spectators write)
+  mute NAME        NAME's chat lines no longer reach you (unmute NAME: again)
   q, quit          stop watching (Ctrl-C too)"""
 
 
@@ -143,13 +149,18 @@ class RoomGame:
         elif kind == "turn" and message.get("seat") == self.seat:
             self._start_turn(message)
         elif kind == "player_joined":
-            who = message["name"] + (f" ({message['bot']} bot)" if message.get("bot") else "")
             teller.names[message["seat"]] = message["name"]
+            who = teller.names[message["seat"]]
             if message.get("bot"):
                 teller.labels[message["seat"]] = message["bot"]
+                who += f" ({teller.labels[message['seat']]} bot)"
             teller.notice(f"{who} sits at seat {message['seat'] + 1}", hand=message.get("hand"))
         elif kind == "player_left":
-            teller.notice(f"{message['name']} leaves the table", hand=message.get("hand"))
+            teller.notice(f"{teller.named(message['name'])} leaves the table",
+                          hand=message.get("hand"))  # fmt: skip
+        elif kind == "chat":
+            teller.chat(message["name"], message["text"], hand=message.get("hand"),
+                        watching=message.get("seat") is None)  # fmt: skip
         elif kind == "table_finished":
             self._finished(message)
         elif kind == "table_closed":
@@ -166,7 +177,8 @@ class RoomGame:
                        "stops here, and the seat plays on there.", fg="red", bold=True)  # fmt: skip
             self.replaced = self.over = True
         elif kind == "seat_status" and message.get("seat") != self.seat:
-            teller.notice(_seat_status(message), hand=message.get("hand"))
+            teller.notice(_seat_status(message, teller.named(message["name"])),
+                          hand=message.get("hand"))  # fmt: skip
         elif kind == "seated":  # (a tournament begins: its players sit from seat 0)
             self.seat = message["seat"]
             teller.me = self.seat
@@ -177,7 +189,7 @@ class RoomGame:
                           fg="red")  # fmt: skip
         elif kind == "creator":
             self.creator = message["seat"] == self.seat
-            who = "You are" if self.creator else f"{message['name']} is"
+            who = "You are" if self.creator else f"{teller.named(message['name'])} is"
             teller.notice(f"{who} the table's creator now.", hand=message.get("hand"))
         elif kind in ("seat_taken", "seat_freed", "sat_out", "sat_in", "chips_added",
                       "hand_started", "hand_ended", "level_up", "player_eliminated"):  # fmt: skip
@@ -221,7 +233,8 @@ class RoomGame:
                 self.tell(message)
         state = joined["state"]
         if any("chips" in info for info in state["seats"]):
-            stacks = ", ".join(f"{info['name']} {info['chips']:,}" for info in state["seats"])
+            stacks = ", ".join(f"{teller.named(info['name'])} {info['chips']:,}"
+                               for info in state["seats"])  # fmt: skip
             when = "as this hand began" if state.get("hand") else "now"
             teller.say(f"Stacks {when}: {stacks}")
 
@@ -353,6 +366,8 @@ class RoomGame:
         if self.watching:
             if line == "help":
                 self.teller.say(WATCH_HELP)
+            elif line.split()[:1] and line.split()[0] in _CHAT_WORDS:
+                self._chat(line)
             elif line:
                 self.teller.say(f"Not taken: {line!r}: you are watching, with no seat "
                                 "(q stops).", fg="red")  # fmt: skip
@@ -394,12 +409,14 @@ class RoomGame:
             self.teller.turn(view, legal, left)
             self._prompt()
 
-    def _ask(self, kind: str, **fields: Any) -> dict[str, Any] | None:
-        """A request's result; None when it was refused (the reason said)."""
+    def _ask(self, kind: str, *, refused: str = "", **fields: Any) -> dict[str, Any] | None:
+        """A request's result; None when it was refused (the reason said, after
+        ``refused``: "Not said")."""
         try:
             return self.client.request(kind, **fields)
         except ProtocolError as exc:
-            self.teller.say(str(exc), fg="red")
+            why = _REQUEST_FIELD.sub("", str(exc)) if refused else str(exc)
+            self.teller.say(f"{refused}: {why}." if refused else why, fg="red")
         except TimeoutError as exc:
             self.teller.say(f"{exc}: the server is slow to answer", fg="red")
         return None
@@ -453,6 +470,8 @@ class RoomGame:
                 self.teller.say("The table closes at the end of this hand.")
         elif words[0] in ("add", "rebuy"):
             self._chips(words)
+        elif words[0] in _CHAT_WORDS:
+            self._chat(line)
         elif words[0] in ("sitout", "sit") and self.started:
             if words in (["sitout"], ["sit", "out"]):
                 self._sit_out()
@@ -463,9 +482,9 @@ class RoomGame:
             self._back(post=words[0] == "post")
         elif words[0] == "who":
             state = self._ask("state", table=self.table)
-            for info in [] if state is None else state["seats"]:
-                bot = f" ({info['bot']} bot)" if info.get("bot") else ""
-                self.teller.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}")
+            if state is not None:
+                self._state(state)
+                _seats(self.teller, state)
         elif words[0] == "help":
             self.teller.say(LOBBY_HELP if not self.started else f"{HELP}\n{TABLE_HELP}")
         elif not self.started:
@@ -474,6 +493,35 @@ class RoomGame:
             self.teller.say(f"Not taken: {line!r} (typed for a turn that has ended).", fg="red")
         else:
             self.teller.say(f"Not taken: {line!r}: it is not your turn.", fg="red")
+
+    def _chat(self, line: str) -> None:
+        """``say TEXT`` (a line in the table's chat: everyone there is told
+        it, the player too), ``mute NAME``, ``unmute NAME``; a refusal said
+        as the server says it (a flood: when to write again)."""
+        word, _, rest = line.strip().partition(" ")
+        rest = rest.strip()
+        say = self.teller.say
+        if not rest:
+            say(f"Not taken: {word} {'TEXT' if word == 'say' else 'NAME'}: {word} what?",
+                fg="red")  # fmt: skip
+            return
+        if word == "say":
+            most = self.client.hello.get("limits", {}).get("chat_chars")
+            if isinstance(most, int) and len(rest) > most:
+                say(f"Not said: a chat line is at most {most} characters, and this one has "
+                    f"{len(rest):,}.", fg="red")  # fmt: skip
+                return
+            self._ask("chat", refused="Not said", table=self.table, text=rest)
+            return
+        done = self._ask("mute", refused="Not taken", table=self.table, name=rest,
+                         muted=word == "mute")  # fmt: skip
+        if done is None:
+            return
+        who = self.teller.named(rest)
+        if word == "mute":
+            say(f"{who}'s chat lines no longer reach you (unmute {who}: they do again).")
+        else:
+            say(f"{who}'s chat lines reach you again.")
 
     def _sit_out(self) -> None:
         """Out of the deal from the next hand (the server's ``sit_out``), the
@@ -543,12 +591,17 @@ class RoomGame:
 
 #: The events a player back in a seat is told of again (the rest: the hands).
 _MISSED_TOLD = frozenset({"player_joined", "player_left", "seat_status", "creator",
-                          "player_eliminated", "level_up", "table_closed"})  # fmt: skip
+                          "player_eliminated", "level_up", "table_closed", "chat"})  # fmt: skip
+#: The words of the table's chat (a spectator's too).
+_CHAT_WORDS = frozenset({"say", "mute", "unmute"})
+#: The request's field a refusal names ("request.name: "): the player typed no request.
+_REQUEST_FIELD = re.compile(r"^request\.\w+: ")
 
 
-def _seat_status(message: dict[str, Any]) -> str:
-    """A ``seat_status`` event as the others at the table read it."""
-    name, status = message["name"], message["status"]
+def _seat_status(message: dict[str, Any], name: str) -> str:
+    """A ``seat_status`` event as the others at the table read it (``name``:
+    the player's, as the teller shows it)."""
+    status = message["status"]
     if status == "disconnected":
         return f"{name} is disconnected (the timer checks or folds for them until they are back)"
     if status == "away":
@@ -603,7 +656,7 @@ def greet(game: RoomGame, joined: dict[str, Any], address: str, create: bool, ag
     teller = game.teller
     state = joined["state"]
     what = "freezeout" if state["game"] == "tournament" else "cash table"
-    teller.say(f"holdem join: {game.name} at seat {game.seat + 1} of a {what} "
+    teller.say(f"holdem join: {teller.my_name} at seat {game.seat + 1} of a {what} "
                f"({game.table}) on {address}", bold=True)  # fmt: skip
     if create:
         teller.say(f"Join code: {joined['code']}", fg="green", bold=True)
@@ -613,10 +666,8 @@ def greet(game: RoomGame, joined: dict[str, Any], address: str, create: bool, ag
         game.missed(joined)
     elif state["status"] == "waiting":
         teller.say("Waiting for the creator to start the game...")
-    teller.say(f"To come back to this seat: {again}")
-    for info in state["seats"]:
-        bot = f" ({info['bot']} bot)" if info.get("bot") else ""
-        teller.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}")
+    teller.say(f"To come back to this seat: {escaped(again)}")
+    _seats(teller, state)
     view = joined.get("view")
     if view and view.get("hole_cards"):
         game.own = teller.hole = tuple(parse_cards(view["hole_cards"]))
@@ -634,7 +685,14 @@ def greet_watcher(game: RoomGame, state: dict[str, Any], address: str) -> None:
     )
     teller.say(f"holdem watch: a {what} ({state['table']}) on {address}, {now}", bold=True)
     teller.say("Public information only: no cards before they are shown. q stops.")
+    _seats(teller, state, chips=True)
+
+
+def _seats(teller: Teller, state: dict[str, Any], *, chips: bool = False) -> None:
+    """The seats of a table's ``state`` (the names as the teller took them
+    in), one a line; ``chips``: with each stack."""
     for info in state["seats"]:
-        bot = f" ({info['bot']} bot)" if info.get("bot") else ""
-        chips = f" {info['chips']:,}" if "chips" in info else ""
-        teller.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}{chips}")
+        seat = info["seat"]
+        bot = f" ({teller.labels[seat]} bot)" if info.get("bot") else ""
+        stack = f" {info['chips']:,}" if chips and "chips" in info else ""
+        teller.say(f"  seat {seat + 1}: {teller.names[seat]}{bot}{stack}")

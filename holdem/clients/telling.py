@@ -8,8 +8,9 @@ what a screen draws: the full screen shows these lines in its log.
 
 from __future__ import annotations
 
+import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import click
 
@@ -28,7 +29,7 @@ from holdem.table import (
 
 from .commands import menu
 
-__all__ = ["Teller", "ordinal"]
+__all__ = ["Teller", "escaped", "ordinal"]
 
 _SYMBOLS = "♣♦♥♠"
 _LETTERS = "cdhs"
@@ -46,6 +47,40 @@ _POSTS = {
 
 
 _SECOND_PERSON = {"is": "are", "has": "have", "goes": "go"}
+#: What a terminal could take as a command rather than text: the C0 and C1
+#: controls and DEL (ESC begins every escape sequence), the line and
+#: paragraph separators, and the marks that reorder text (bidi overrides).
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def escaped(text: str) -> str:
+    r"""``text`` with every character a terminal would obey shown as text
+    (``\x1b``, ``\r``, ``\u202e``): a name or a chat line can neither move
+    the cursor nor change colours, and what it holds is seen.
+
+    >>> print(escaped("Ann\x1b[2J\r"), escaped("Bé ♠"))
+    Ann\x1b[2J\r Bé ♠
+    """
+    return _CONTROLS.sub(_escape, text)
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    special = {9: "\\t", 10: "\\n", 13: "\\r"}.get(code)
+    return special or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+class _Names(dict[int, str]):
+    """Names by seat, each taken in :func:`escaped` (the Teller's ``names``
+    and ``labels``: what the server or a program says is shown as text)."""
+
+    def __setitem__(self, seat: int, name: str) -> None:
+        super().__setitem__(seat, escaped(name))
+
+    def update(self, *given: Mapping[int, str] | Iterable[tuple[int, str]]) -> None:  # type: ignore[override]
+        for items in given:
+            for seat, name in items.items() if isinstance(items, Mapping) else items:
+                self[seat] = name
 
 
 def ordinal(n: int) -> str:
@@ -76,18 +111,27 @@ class Teller:
         write: Callable[[str], None] | None = None,
     ) -> None:
         self.me = me
-        self.my_name: str | None = None  # the player's name at the table (set by the game)
+        self._my_name: str | None = None
         self.color = sys.stdout.isatty() if color is None else color
         self.symbols = _unicode_ok(sys.stdout) if symbols is None else symbols
         self._write = write
-        self.names: dict[int, str] = {}
-        self.labels: dict[int, str] = {}  # seat -> what shows after the name ("easy")
+        self.names: dict[int, str] = _Names()
+        self.labels: dict[int, str] = _Names()  # seat -> what shows after the name ("easy")
         self.board: tuple[Card, ...] = ()
         self.hole: tuple[Card, ...] = ()  # the player's own cards in this hand (set when dealt)
         self._side = False  # a side pot was awarded in this hand
         self._won: dict[int, list[tuple[int, int]]] = {}  # pot -> (seat, chips) of its winners
         self.marks: dict[int, str] = {}  # the hand's button and blinds by seat: "D", "SB, BB"
         self.hand: int | None = None  # the number of the hand begun last (None: none yet)
+
+    @property
+    def my_name(self) -> str | None:
+        """The player's name at the table (set by the game; shown escaped)."""
+        return self._my_name
+
+    @my_name.setter
+    def my_name(self, name: str | None) -> None:
+        self._my_name = None if name is None else escaped(name)
 
     # ------------------------------------------------------------ output
 
@@ -120,7 +164,9 @@ class Teller:
 
     def named(self, name: str, *, you: str = "You") -> str:
         """A player by name as this teller calls them: the player, ``you``
-        (never their name beside "You": the name is the histories')."""
+        (never their name beside "You": the name is the histories'), shown
+        escaped."""
+        name = escaped(name)
         return you if self.my_name is not None and name == self.my_name else name
 
     def tell(self, seat: int | None, doing: str, *, notice: bool = False,
@@ -139,9 +185,18 @@ class Teller:
     def notice(self, text: str, *, hand: int | None = None, **style: object) -> None:
         """A notice of the table (a player comes, goes, is away or busts, the
         blinds go up) with the hand it belongs to: ``hand``, else the hand
-        begun last (none before the first): ``[hand 12] Ben leaves the table``."""
-        hand = self.hand if hand is None else hand
+        begun last (none before the first, the server's hand 0):
+        ``[hand 12] Ben leaves the table``."""
+        hand = hand or self.hand
         self.say(text if hand is None else f"[hand {hand}] {text}", **style)
+
+    def chat(self, name: str, text: str, *, hand: int | None = None,
+             watching: bool = False) -> None:  # fmt: skip
+        """A line of the table's chat with the hand it was said at, shown as
+        written (its control characters escaped): ``[hand 12] Ben: gl``; a
+        spectator's ``Eve (watching): hi``; the player's own ``You: ...``."""
+        who = self.named(name) + (" (watching)" if watching else "")
+        self.notice(f"{who}: {escaped(text)}", hand=hand, fg="cyan")
 
     # ------------------------------------------------------------ events
 
