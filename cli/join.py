@@ -18,6 +18,7 @@ from holdem.clients import (
     RoomGame,
     Teller,
     come_back_command,
+    end_seat,
     greet,
     keep_seat,
     kept_seats,
@@ -142,7 +143,8 @@ Examples:
 In the lobby the creator types 'bots 4 hard' and 'start'. At your turn:
 f (fold), k (check), c (call), b 300, r 900, a (all in), help, quit.
 At any time: 'say gl all' (the table's chat), 'mute Ben', 'unmute Ben',
-'sitout', 'back'.
+'history' (your hands here to holdem-TABLE.phhs; 'history FILE --format
+pokerstars'), 'sitout', 'back'.
 Your seat is remembered (by server, code and name): 'holdem join CODE
 --server HOST:PORT --name NAME' takes you back to it; --create makes a new
 table.
@@ -274,7 +276,7 @@ def join_command(
     if session.replaced:
         raise click.exceptions.Exit(1)  # (the seat is the other client's now: kept)
     if session.over and not session.leaving:
-        keep_seat(key, None)
+        end_seat(key)  # (its token kept to read the seat's hands: holdem history)
 
 
 def _list_tables(host: str, port: int, address: str, *, as_json: bool) -> None:
@@ -307,7 +309,7 @@ def _enter(client: RoomClient, address: str, code: str | None, name: str, create
     assert code is not None
     key = seat_key(address, code, name)
     kept = kept_seats().get(key)
-    if isinstance(kept, dict) and isinstance(kept.get("token"), str):
+    if isinstance(kept, dict) and isinstance(kept.get("token"), str) and not kept.get("ended"):
         try:
             back = _resume(client, kept["token"], code, name, take_over=take_over, ask=ask)
             back["creator"] = back["state"].get("creator") == back["seat"]
@@ -315,7 +317,10 @@ def _enter(client: RoomClient, address: str, code: str | None, name: str, create
         except ProtocolError as exc:
             if exc.code not in ("token_expired", "unknown_token"):
                 raise
-            keep_seat(key, None)
+            if exc.code == "token_expired":
+                end_seat(key)  # (the seat is over: its token may still read its hands)
+            else:
+                keep_seat(key, None)  # (a token the server does not know reads nothing)
     joined = client.request("join", **table_fields(code), name=name)
     joined["name"] = name
     return joined, key

@@ -51,6 +51,7 @@ COMMANDS = {
     "serve": "serve",
     "join": "join",
     "watch": "watch",
+    "history": "history",
 }
 
 
@@ -181,7 +182,7 @@ def main() -> None:
       holdem serve --listen 127.0.0.1:7777
       holdem join CODE --server 127.0.0.1:7777
       holdem watch CODE --server 127.0.0.1:7777
-      holdem watch CODE --server 127.0.0.1:7777
+      holdem history CODE --server 127.0.0.1:7777 -o hands.phhs
 
     \b
     Exit status: 0 done (serve stopped by SIGTERM too), 1 problems found

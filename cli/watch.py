@@ -34,7 +34,7 @@ Examples:
 q (then Enter) or Ctrl-C stops. You see what everyone at the table sees:
 the actions, the board, the cards shown; never a hand that is not shown.
 The chat: 'say TEXT' (where the table lets spectators write), 'mute NAME',
-'unmute NAME'.
+'unmute NAME'; 'history' writes the table's hands so far.
 """,
 )
 @click.argument("code")

@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from rooms_helpers import Server
@@ -155,7 +155,7 @@ def test_the_chat_setting_and_a_spectator_s_refusals_are_said_as_the_server_says
 class _Silent:
     """A room client that must not be asked anything."""
 
-    hello: dict[str, Any] = {"limits": {}}
+    hello: ClassVar[dict[str, Any]] = {"limits": {}}
 
     def request(self, kind: str, **fields: object) -> dict[str, object]:
         raise AssertionError(f"sent {kind} {fields}")

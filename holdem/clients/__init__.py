@@ -28,7 +28,7 @@ from .room import (
     greet_watcher,
     play_room,
 )
-from .seats import keep_seat, kept_seats, seat_key, seats_file
+from .seats import end_seat, keep_seat, kept_seats, reading_tokens, seat_key, seats_file
 from .telling import Teller, escaped, ordinal
 from .terminal import Console, Keyboard, quiet_ctrl_c
 
@@ -49,6 +49,7 @@ __all__ = [
     "bot_deciders",
     "certificate",
     "come_back_command",
+    "end_seat",
     "escaped",
     "greet",
     "greet_watcher",
@@ -62,6 +63,7 @@ __all__ = [
     "play_tournament",
     "quiet_ctrl_c",
     "read_command",
+    "reading_tokens",
     "seat_key",
     "seats_file",
     "show_or_muck",

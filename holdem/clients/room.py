@@ -11,6 +11,7 @@ import select
 import shlex
 import time
 from collections import deque
+from pathlib import Path
 from typing import Any
 
 import click
@@ -22,8 +23,9 @@ from holdem.table import CashResult, TournamentResult, event_from_dict
 
 from .commands import HELP, Refused, read_command, show_or_muck
 from .connection import RoomClient
+from .hands import FORMS, read_hands, write_hands
 from .local import cash_results, certificate, places
-from .seats import keep_seat
+from .seats import end_seat, keep_seat
 from .telling import Teller, escaped
 from .terminal import Keyboard
 
@@ -41,7 +43,7 @@ __all__ = [
 #: Seconds left at which the prompt says how long is left.
 WARNINGS = (20, 10, 5)
 #: The words of the table, not moves, that a turn takes too.
-_ANY_TIME = frozenset({"add", "rebuy", "who", "sitout", "sit", "say", "mute", "unmute"})
+_ANY_TIME = frozenset({"add", "rebuy", "who", "sitout", "sit", "say", "mute", "unmute", "history"})
 _LOBBY_WORDS = _ANY_TIME | {"start", "bots", "close", "back", "post", "help", "q", "quit", "exit"}
 #: What ``back`` (and ``post``) did, by the seat's status in the reply: the
 #: blinds rule of a cash table (R3) said as it holds for the player.
@@ -68,12 +70,16 @@ At the table, at any time:
   back, post       be dealt in again after sitting out (post: post the blinds owed)
   who              the players
   say TEXT         a line in the table's chat
-  mute NAME        NAME's chat lines no longer reach you (unmute NAME: again)"""
+  mute NAME        NAME's chat lines no longer reach you (unmute NAME: again)
+  history [FILE] [--format pokerstars]
+                   write the hands you played here (PHH; FILE: holdem-TABLE.phhs)"""
 WATCH_HELP = """\
 You are watching: the table's public events, no cards before they are shown.
   help             this help
   say TEXT         a line in the table's chat (where the table lets spectators write)
   mute NAME        NAME's chat lines no longer reach you (unmute NAME: again)
+  history [FILE] [--format pokerstars]
+                   write the table's hands so far (the cards shown; holdem-TABLE.phhs)
   q, quit          stop watching (Ctrl-C too)"""
 
 
@@ -368,6 +374,8 @@ class RoomGame:
                 self.teller.say(WATCH_HELP)
             elif line.split()[:1] and line.split()[0] in _CHAT_WORDS:
                 self._chat(line)
+            elif line.split()[:1] == ["history"]:
+                self._history(line)
             elif line:
                 self.teller.say(f"Not taken: {line!r}: you are watching, with no seat "
                                 "(q stops).", fg="red")  # fmt: skip
@@ -472,6 +480,8 @@ class RoomGame:
             self._chips(words)
         elif words[0] in _CHAT_WORDS:
             self._chat(line)
+        elif words[0] == "history":
+            self._history(line)
         elif words[0] in ("sitout", "sit") and self.started:
             if words in (["sitout"], ["sit", "out"]):
                 self._sit_out()
@@ -522,6 +532,46 @@ class RoomGame:
             say(f"{who}'s chat lines no longer reach you (unmute {who}: they do again).")
         else:
             say(f"{who}'s chat lines reach you again.")
+
+    def _history(self, line: str) -> None:
+        """``history [FILE] [--format pokerstars]``: the hands the player
+        played at this table (a watcher: every hand, the cards shown) written
+        to FILE (``holdem-TABLE.phhs``, ``.txt``), and how many said."""
+        usage = "history [FILE] [--format phh|pokerstars]"
+        try:
+            words = shlex.split(line)[1:]
+        except ValueError as exc:
+            self.teller.say(f"Not taken: {line!r}: {exc} ({usage}).", fg="red")
+            return
+        form, files = "phh", []
+        while words:
+            word = words.pop(0)
+            if word.startswith("--format"):
+                form = word.partition("=")[2] or (words.pop(0) if words else "")
+            else:
+                files.append(word)
+        if form not in FORMS or len(files) > 1 or any(f.startswith("-") for f in files):
+            self.teller.say(f"Not taken: {line!r}: {usage}.", fg="red")
+            return
+        path = Path(files[0] if files else f"holdem-{self.table}{FORMS[form]}")
+        try:
+            yours = read_hands(self.client, form, table=self.table)
+        except ProtocolError as exc:
+            self.teller.say(f"Not written: {_REQUEST_FIELD.sub('', str(exc))}.", fg="red")
+            return
+        whose = "of table" if self.watching else "of yours at table"
+        if not yours.hands:
+            self.teller.say(f"No hand {whose} {self.table} has finished yet: nothing written.")
+            return
+        try:
+            write_hands(path, yours.text)
+        except OSError as exc:
+            self.teller.say(f"Not written: cannot write {path}: {exc.strerror or exc}.", fg="red")
+            return
+        count = len(yours.hands)
+        cards = "the cards shown" if self.watching else "your cards and those shown"
+        self.teller.say(f"{count:,} hand{'s' * (count != 1)} {whose} {self.table} written to "
+                        f"{escaped(str(path))} ({_FORM_NAMES[form]}: {cards}).")  # fmt: skip
 
     def _sit_out(self) -> None:
         """Out of the deal from the next hand (the server's ``sit_out``), the
@@ -584,7 +634,7 @@ class RoomGame:
             self.client.request("leave", table=self.table)
         except (ProtocolError, ConnectionError, TimeoutError) as exc:
             self.teller.say(f"leaving: {exc}", fg="red")
-        keep_seat(self.key, None)
+        end_seat(self.key)  # (its token kept: it reads the seat's hands)
         self.teller.say("You left the table.")
         self.over = True
 
@@ -592,6 +642,8 @@ class RoomGame:
 #: The events a player back in a seat is told of again (the rest: the hands).
 _MISSED_TOLD = frozenset({"player_joined", "player_left", "seat_status", "creator",
                           "player_eliminated", "level_up", "table_closed", "chat"})  # fmt: skip
+#: How a line names each form of hand history.
+_FORM_NAMES = {"phh": "PHH", "pokerstars": "PokerStars text"}
 #: The words of the table's chat (a spectator's too).
 _CHAT_WORDS = frozenset({"say", "mute", "unmute"})
 #: The request's field a refusal names ("request.name: "): the player typed no request.
