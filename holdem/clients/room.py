@@ -380,7 +380,8 @@ class RoomGame:
                 self.teller.say(f"Not taken: {line!r}: you are watching, with no seat "
                                 "(q stops).", fg="red")  # fmt: skip
             return
-        if self.away and line and line.split()[0] not in _ANY_TIME:
+        if self.away and self.turn is None and line and line.split()[0] not in _ANY_TIME:
+            # (a move at a turn is one of the hand the player sat out during: theirs to play)
             self.away = False
             self._back(post=line == "post", away=True)
             if line in ("back", "post"):
