@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -191,3 +192,59 @@ def test_names_from_the_server_are_shown_escaped_wherever_they_are_told() -> Non
     assert said[0] == "Dan\\rYou (easy\\x1b[31m bot) sits at seat 4"
     assert said[1] == "Ben\\x1b[2J: \\x1b[2Jgg\\x9b1m"
     assert said[2] == "Eve\\x1b[2J (watching): hi"
+
+
+#: A room server that tells a watcher names and lines a terminal would obey
+#: (this one's players cannot have such names: another server's might).
+HOSTILE = r"""
+import json, socket, sys
+NAMES = ["Ann\x1b[2J", "Ben\x1b]0;title\x07", "Cid\rYou win"]
+listener = socket.create_server(("127.0.0.1", 0))
+print(listener.getsockname()[1], flush=True)
+conn, _ = listener.accept()
+reader = conn.makefile("rb")
+def send(message):
+    conn.sendall((json.dumps(message) + "\n").encode())
+for line in reader:
+    request = json.loads(line)
+    if request["type"] == "hello":
+        send({"id": request["id"], "result": {"server": "room", "limits": {}, "requests": []}})
+    elif request["type"] == "watch":
+        seats = [{"seat": 0, "name": NAMES[0], "chips": 1500},
+                 {"seat": 1, "name": NAMES[1], "chips": 1500, "bot": "easy\x1b[31m"}]
+        send({"id": request["id"], "result": {"table": "t1", "status": "waiting",
+              "game": "tournament", "seats": seats, "settings": {}, "hands_played": 0}})
+        for event in [
+            {"event": "player_joined", "seat": 2, "name": NAMES[2], "hand": 0},
+            {"event": "chat", "seat": 1, "name": NAMES[1], "text": "\x1b[2J\x1b[31mred", "hand": 0},
+            {"event": "seat_status", "seat": 0, "name": NAMES[0], "status": "disconnected"},
+            {"event": "creator", "seat": 2, "name": NAMES[2], "hand": 0},
+            {"event": "player_left", "seat": 0, "name": NAMES[0], "hand": 0},
+            {"event": "table_closed"},
+        ]:
+            send({**event, "table": "t1"})
+"""
+
+
+def test_names_a_server_sends_reach_a_terminal_as_text(tmp_path: Path) -> None:
+    script = tmp_path / "hostile.py"
+    script.write_text(HOSTILE, encoding="utf-8")
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        port = int(server.stdout.readline())
+        eve = _terminal(tmp_path, "watch", "t1", "--server", f"127.0.0.1:{port}")
+        eve.wait_for(r"The table's creator closed it\.")
+        assert eve.end() == 0
+    finally:
+        server.kill()
+        server.wait()
+    shown = eve._raw
+    lines = shown.decode().split("\r\n")
+    assert "  seat 1: Ann\\x1b[2J 1,500" in lines
+    assert "  seat 2: Ben\\x1b]0;title\\x07 (easy\\x1b[31m bot) 1,500" in lines
+    assert "Cid\\rYou win sits at seat 3" in lines
+    assert "Ben\\x1b]0;title\\x07: \\x1b[2J\\x1b[31mred" in lines
+    assert "Ann\\x1b[2J leaves the table" in lines
+    assert b"\x1b" not in shown and b"\x07" not in shown
+    assert b"\r" not in shown.replace(b"\r\n", b""), shown
