@@ -280,3 +280,27 @@ def test_play_on_a_terminal_is_full_screen_and_plain_is_lines(tmp_path: Path) ->
     finally:
         plain.process.kill()
         plain.end()
+
+
+def test_a_long_line_of_the_log_wraps_at_its_width_with_nothing_cut_off() -> None:
+    """The log is narrower than 78 columns: a six-seat hand's line of stacks
+    wraps within it (RichLog drew lines 78 wide, the rest out of sight)."""
+    app = TableApp(0, seats=6, quiet=True, clock=Clock())
+    app.game = Idle()
+    names = ("Hero", "Ava", "Ben", "Cleo", "Dev", "Eli")
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            app.teller.event(HandStarted(hand=1, button=0, small_blind_seat=1, big_blind_seat=2,
+                                         seats=tuple(range(6)), stacks=(1500,) * 6, names=names,
+                                         small_blind=10, big_blind=20))  # fmt: skip
+            await pilot.pause()
+            log = app.query_one("#log", RichLog)
+            width = log.scrollable_content_region.width
+            assert width < 78
+            assert max(strip.cell_length for strip in log.lines) <= width
+            assert log.virtual_size.width <= width  # (nothing to scroll sideways to)
+            assert "Cleo 1,500 · Dev 1,500 · Eli 1,500" in " ".join(log_text(app).split())
+            app.game.stop()  # type: ignore[union-attr]
+
+    asyncio.run(run())

@@ -121,7 +121,8 @@ class TableApp(App[int]):
                 yield Static(id="clock")
                 yield Static(id="notice")
             with Vertical(id="side"):
-                yield RichLog(id="log", wrap=True, markup=False, max_lines=2000)
+                # (min_width: lines wrap at the log's width; RichLog's default of 78 cut them off)
+                yield RichLog(id="log", wrap=True, markup=False, max_lines=2000, min_width=1)
                 yield Review(id="review")
 
     def _top(self) -> int:
