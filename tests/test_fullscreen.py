@@ -205,7 +205,7 @@ def test_a_showdown_shows_each_hands_best_five_and_the_kicker_that_decided() -> 
             app.told(feed)
             await pilot.pause()
             felt = shown(app, "#felt")
-            assert "Hero: A♠ A♦ K♣ 7♥ 5♦  One Pair, Aces, King kicker decided  wins 20" in felt
+            assert "You: A♠ A♦ K♣ 7♥ 5♦  One Pair, Aces, King kicker decided  wins 20" in felt
             assert "Ben: A♥ A♦ Q♦ 7♥ 5♦  One Pair, Aces" in felt
             review = shown(app, "#review")
             assert "#1 A♠ K♣ [A♦ 7♥ 5♦ 3♣ 2♥] You 20 (+10)" in review

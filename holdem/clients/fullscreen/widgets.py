@@ -85,7 +85,7 @@ class Felt(Static):
         if model.pot and len(pots) <= 1 and model.pot != sum(c for c, _ in pots):
             text.append(f"Pot {model.pot:,}", style="bold green")
         for shown in model.shown:
-            text.append(f"\n{shown.name}: ")
+            text.append(f"\n{'You' if shown.seat == model.me else shown.name}: ")
             text.append_text(cards_text(teller, shown.best))
             text.append(f"  {shown.description}")
             if shown.kicker:
