@@ -33,23 +33,27 @@ SIZE = (140, 42)
 class Clock:
     """A clock the test sets (the countdown drawn without real time)."""
 
-    def __init__(self) -> None:
-        self.now = 1000.0
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
 
     def __call__(self) -> float:
         return self.now
 
 
 def local_app(tmp_path: Path, *, seats: int = 4, seed: int = 3, stack: int = 1500,
-              timer: float | None = None,
+              timer: float | None = None, bank: float = 0.0, clock: Clock | None = None,
               bots: str = "easy") -> tuple[TableApp, ScreenLocalGame]:  # fmt: skip
-    """``holdem play``'s game on the full screen, as the command wires it."""
+    """``holdem play``'s game on the full screen, as the command wires it;
+    ``clock``: the timer's and the countdown's, frozen (started at
+    ``time.monotonic()``, the clock the wait for the player's line reads)."""
     from contextlib import ExitStack
 
     names = ["Hero", "Ava", "Ben", "Cleo", "Dev", "Eli"][:seats]
-    rules = TurnTimer(TimerRules(seconds=timer, free_seat_after=None)) if timer else None
+    timed = {} if clock is None else {"clock": clock}
+    rules = TurnTimer(TimerRules(seconds=timer, time_bank=bank, free_seat_after=None),
+                      **timed) if timer else None  # fmt: skip
     event = Tournament(names, stack=stack, timer=rules, rng=random.Random(seed).getrandbits(64))
-    app = TableApp(0, seats=seats, quiet=True, clock=Clock())
+    app = TableApp(0, seats=seats, quiet=True, clock=clock or Clock())
     game = ScreenLocalGame(app, event.table, 0, "Hero", 0.0, rules)
     app.game = game
     files = ExitStack()

@@ -170,6 +170,12 @@ class TableApp(App[int]):
         else:
             self.call_from_thread(log.write, text)
 
+    def from_game(self, callback: Callable[..., Any], *args: Any) -> None:
+        """Runs ``callback`` on the app's thread for the game's (and waits for
+        it); nothing once the app has ended (the game is being stopped)."""
+        if not self.closed and self.is_running:
+            self.call_from_thread(callback, *args)
+
     def told(self, feed: Callable[[TableModel], None]) -> None:
         """The model fed (by the game, on this thread), then the table drawn."""
         feed(self.model)

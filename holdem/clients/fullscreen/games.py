@@ -71,7 +71,7 @@ class ScreenLocalGame(LocalGame):
         def feed(model: TableModel) -> None:
             model.event(event, own)
 
-        app.call_from_thread(app.told, feed)
+        app.from_game(app.told, feed)
 
     def _line(self, deadline: float | None) -> tuple[int | None, str] | None:
         """The next line the player sent (None: the deadline passed first)."""
@@ -96,7 +96,7 @@ class ScreenLocalGame(LocalGame):
         bank = self.timer.bank(self.name) if self.timer is not None else None
         self._turns += 1
         self._asking = True
-        app.call_from_thread(app.your_turn, view, legal, deadline, bank)
+        app.from_game(app.your_turn, view, legal, deadline, bank)
         mine = view.bets[view.config.seat_numbers.index(self.me)]
         try:
             while True:
@@ -114,7 +114,7 @@ class ScreenLocalGame(LocalGame):
                 if isinstance(command, Decision):
                     return command
                 if isinstance(command, Refused):
-                    app.call_from_thread(app.say, command.reason)
+                    app.from_game(app.say, command.reason)
                     self.teller.say(command.reason, fg="red")
                 elif command == "help":
                     self.teller.say(HELP)
@@ -125,7 +125,7 @@ class ScreenLocalGame(LocalGame):
                     return self._leave(legal)
         finally:
             self._asking = False
-            app.call_from_thread(app.turn_over)
+            app.from_game(app.turn_over)
 
     def ask(self, question: str) -> bool:
         """A yes-or-no question between hands, answered with y or n."""
@@ -171,7 +171,7 @@ class ScreenRoomGame(RoomGame):
                 for message in client.poll(0):  # (what the move caused: a turn may follow)
                     self._message(message)
             if self.turn is None and app.model.legal is not None:
-                app.call_from_thread(app.turn_over)
+                app.from_game(app.turn_over)
 
     def _message(self, message: dict[str, Any]) -> None:
         app = self.app
@@ -179,13 +179,13 @@ class ScreenRoomGame(RoomGame):
         def feed(model: TableModel) -> None:
             model.message(message)
 
-        app.call_from_thread(app.told, feed)
+        app.from_game(app.told, feed)
         self.tell(message)
 
     # ------------------------------------------------------------ what line mode prints
 
     def _show_turn(self, view: PlayerView, legal: LegalActions, seconds: float | None) -> None:
-        self.app.call_from_thread(self.app.your_turn, view, legal, self.deadline)
+        self.app.from_game(self.app.your_turn, view, legal, self.deadline)
 
     def _prompt(self) -> None:
         pass  # (the screen's menu stays while the turn lasts)
