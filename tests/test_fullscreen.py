@@ -10,6 +10,7 @@ import contextlib
 import os
 import queue
 import random
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from textual.widgets import Input, RichLog, Static
 from holdem import Decision, HandConfig
 from holdem.bots import make_bot
 from holdem.clients import Histories
-from holdem.clients.fullscreen import ScreenLocalGame, TableApp
+from holdem.clients.fullscreen import EndPanel, ScreenLocalGame, TableApp
 from holdem.clients.local import play_tournament
 from holdem.clients.model import TableModel
 from holdem.hand import Hand
@@ -86,11 +87,11 @@ async def until(pilot: Any, condition: Callable[[], bool], seconds: float = 20) 
 
 
 def log_text(app: TableApp) -> str:
-    return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+    return "\n".join(line.text for line in app.part("#log", RichLog).lines)
 
 
 def shown(app: TableApp, ident: str) -> str:
-    content = app.query_one(ident, Static).render()
+    content = app.screen.query_one(ident, Static).render()
     return content.plain if isinstance(content, Text) else str(content)
 
 
@@ -220,6 +221,8 @@ def test_a_showdown_shows_each_hands_best_five_and_the_kicker_that_decided() -> 
 
 
 def test_the_end_of_a_freezeout_shows_the_places_and_the_certificate(tmp_path: Path) -> None:
+    """The end of a freezeout: a panel over the table with the final places and
+    the certificate (the log's lines); Escape shows the table again, q leaves."""
     app, _game = local_app(tmp_path, seats=3, stack=200, bots="calling-station")
 
     async def run() -> None:
@@ -229,10 +232,15 @@ def test_the_end_of_a_freezeout_shows_the_places_and_the_certificate(tmp_path: P
                 if not app.finished:
                     await pilot.press("a" if app.model.legal.all_in else "c")  # type: ignore[union-attr]
                     await pilot.pause(0.02)
-            text = log_text(app)
-            assert "Final places:" in text
-            assert "CERTIFICATE OF VICTORY" in text
-            assert "won the freezeout" in text
+            await until(pilot, lambda: isinstance(app.screen, EndPanel))
+            panel = shown(app, "#end-text")
+            assert panel.startswith("Final places:")
+            assert "CERTIFICATE OF VICTORY" in panel
+            assert "won the freezeout" in panel
+            assert "3 players · 200 chips each" in panel
+            assert "CERTIFICATE OF VICTORY" in log_text(app)  # (and the log has it)
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, EndPanel))
             assert "The game is over" in shown(app, "#notice")
             await pilot.press("q")
 
@@ -308,3 +316,69 @@ def test_a_long_line_of_the_log_wraps_at_its_width_with_nothing_cut_off() -> Non
             app.game.stop()  # type: ignore[union-attr]
 
     asyncio.run(run())
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="a pseudo-terminal")
+def test_the_results_of_a_freezeout_stay_on_the_terminal_after_the_full_screen(
+    tmp_path: Path,
+) -> None:
+    """Once the player leaves the full screen at the end of a freezeout, its
+    final places and certificate are printed on the terminal (the screen
+    took them away with it)."""
+    from test_clients_input import Terminal
+
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="140", LINES="42")
+    screen = Terminal(["play", "--seats", "2", "--seed", "5", "--speed", "0", "--quiet",
+                       "--stack", "40", "--bots", "calling-station",
+                       "--histories", str(tmp_path / "hands")], env=env)  # fmt: skip
+    try:
+        while "q or Enter: leave" not in screen.seen:
+            screen.wait_for(r"Your turn|q or Enter: leave", start=len(screen.seen))
+            screen.type("a")
+        screen.type("q")
+        end = time.monotonic() + 20
+        while screen.process.poll() is None and time.monotonic() < end:
+            screen.read(0.2)  # (what it prints at the end read as it comes: a pty holds little)
+        assert screen.end() == 0
+    finally:
+        if screen.process.poll() is None:
+            screen.process.kill()
+    after = screen.seen[screen.seen.rindex("\x1b[?1049l") :]  # (the full screen closed)
+    assert "Final places:" in after
+    assert "CERTIFICATE OF VICTORY" in after
+    assert "won the freezeout" in after
+    assert "1 hand saved to" in after
+
+
+class Ending(Idle):
+    """A game that tells its end, then takes its time to return (a slow
+    machine closing its files)."""
+
+    def run(self, app: TableApp) -> None:
+        with app.ending():
+            app.teller.say("Final places:")
+            app.teller.say("  1st  You")
+        super().run(app)
+
+
+def test_q_on_the_end_panel_leaves_at_once() -> None:
+    """q pressed as soon as the end panel shows leaves, though the game's
+    thread has not returned yet (it was taken as quit, for a game over, and
+    the screen stayed)."""
+    app = TableApp(0, seats=2, quiet=True, clock=Clock())
+    game = app.game = Ending()
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, EndPanel))
+            assert shown(app, "#end-text") == "Final places:\n  1st  You"
+            assert not app.finished
+            await pilot.press("q")
+            await until(pilot, lambda: not app.is_running)
+
+    try:
+        asyncio.run(run())
+    finally:
+        game.stop()
+    assert app.return_value == 0
+    assert app.ended == ["Final places:", "  1st  You"]  # (printed once the screen is gone)

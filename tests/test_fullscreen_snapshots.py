@@ -11,18 +11,18 @@ reads the same)."""
 
 from __future__ import annotations
 
-import asyncio
+import inspect
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from test_fullscreen import SIZE, Clock, local_app
+from test_fullscreen import SIZE, Clock, local_app, until
 
 from holdem import ActionKind, Decision, HandConfig
-from holdem.clients.fullscreen import TableApp
+from holdem.clients.fullscreen import EndPanel, TableApp
 from holdem.clients.model import TableModel
 from holdem.hand import Hand
 from holdem.table import ActionTaken, Event, HandEnded, HandStarted
@@ -85,16 +85,16 @@ def played(config: HandConfig, hole: list[str], board: str,
     return hand
 
 
-def snap(snap_compare: Compare, app: TableApp, ready: Callable[[], bool]) -> bool:
-    """The app's screen once ``ready`` holds, compared with its snapshot; the
-    game stopped after."""
+def snap(snap_compare: Compare, app: TableApp,
+         ready: Callable[[], bool] | Callable[[Any], Awaitable[None]]) -> bool:  # fmt: skip
+    """The app's screen once ``ready`` holds (or once ``ready(pilot)`` has
+    played up to the state), compared with its snapshot; the game stopped after."""
 
     async def wait(pilot: Any) -> None:
-        loop = asyncio.get_running_loop()
-        end = loop.time() + 30
-        while not ready():
-            assert loop.time() < end, "the screen did not get there in time"
-            await pilot.pause(0.02)
+        if inspect.iscoroutinefunction(ready):
+            await ready(pilot)
+        else:
+            await until(pilot, ready, 30)  # type: ignore[arg-type]
         await pilot.pause()
 
     try:
@@ -141,3 +141,20 @@ def test_all_in_with_a_run_out(snap_compare: Compare) -> None:
     game = Told(("Hero", "Ava", "Ben"), hand, upto=flop + 2)  # (the hand's start, up to the flop)
     app.game = game
     assert snap(snap_compare, app, game.told.is_set)
+
+
+def test_the_end_of_a_freezeout(snap_compare: Compare, tmp_path: Path) -> None:
+    """A seeded three-player freezeout played to its end (all in at every
+    turn): the panel over the table with the final places and the certificate."""
+    app, _game = local_app(tmp_path, seats=3, stack=200, bots="calling-station")
+
+    async def play(pilot: Any) -> None:
+        while not app.finished:
+            await until(pilot, lambda: app.model.legal is not None or app.finished)
+            legal = app.model.legal
+            if legal is not None:
+                await pilot.press("a" if legal.all_in else "c")
+                await until(pilot, lambda asked=legal: app.model.legal is not asked)
+        await until(pilot, lambda: isinstance(app.screen, EndPanel))
+
+    assert snap(snap_compare, app, play)

@@ -151,6 +151,11 @@ class LocalGame:
                 out.append(seat)
         return out
 
+    def ending(self) -> contextlib.AbstractContextManager[None]:
+        """Where the game's end is told (the places and the certificate, a
+        session's results): a full screen shows those lines apart."""
+        return contextlib.nullcontext()
+
     def _leave(self, legal: LegalActions) -> Decision:
         self.leaving = True
         return legal.check_or_fold()
@@ -284,22 +289,24 @@ def play_tournament(
             local.watching = False
             teller.say("The others play on to the end...", dim=True)
         if local.leaving and not event.finished:
-            teller.say("You left the tournament. Chips now:")
-            for _, info in sorted(table.seats.items()):
-                teller.say(f"  {teller.named(info.name):<12} {info.chips:>9,}")
+            with local.ending():
+                teller.say("You left the tournament. Chips now:")
+                for _, info in sorted(table.seats.items()):
+                    teller.say(f"  {teller.named(info.name):<12} {info.chips:>9,}")
             return
     result = event.result()
-    places(teller, result, local.name, levels)
-    winner = result.winner
-    label = f" ({levels[winner]} bot)" if winner in levels else ""
-    certificate(
-        teller,
-        teller.named(winner) + label,
-        [
-            f"{count} players · {stack:,} chips each · {result.hands} hands",
-            f"{started:%Y-%m-%d} · seed {seed}",
-        ],
-    )
+    with local.ending():
+        places(teller, result, local.name, levels)
+        winner = result.winner
+        label = f" ({levels[winner]} bot)" if winner in levels else ""
+        certificate(
+            teller,
+            teller.named(winner) + label,
+            [
+                f"{count} players · {stack:,} chips each · {result.hands} hands",
+                f"{started:%Y-%m-%d} · seed {seed}",
+            ],
+        )
 
 
 def places(teller: Teller, result: TournamentResult, me: str, levels: dict[str, str]) -> None:
@@ -346,9 +353,11 @@ def play_cash(
     for seat in list(table.seats):
         table.leave(seat)
     teller.say()
-    teller.say(f"Session over after {game.hands_played} hands:", bold=True)
-    teller.say(f"  {'player':<12} {'bought in':>10} {'cashed out':>11} {'net':>9} {'hands':>6}")
-    for result_ in game.results().values():
-        who = teller.named(result_.name)
-        teller.say(f"  {who:<12} {result_.bought_in:>10,} {result_.cashed_out:>11,} "
-                   f"{result_.net:>+9,} {result_.hands:>6}")  # fmt: skip
+    with local.ending():
+        teller.say(f"Session over after {game.hands_played} hands:", bold=True)
+        teller.say(f"  {'player':<12} {'bought in':>10} {'cashed out':>11} {'net':>9} "
+                   f"{'hands':>6}")  # fmt: skip
+        for result_ in game.results().values():
+            who = teller.named(result_.name)
+            teller.say(f"  {who:<12} {result_.bought_in:>10,} {result_.cashed_out:>11,} "
+                       f"{result_.net:>+9,} {result_.hands:>6}")  # fmt: skip

@@ -54,6 +54,9 @@ class ScreenLocalGame(LocalGame):
     def stamp(self) -> int | None:
         return self._turns if self._asking else None
 
+    def ending(self) -> contextlib.AbstractContextManager[None]:
+        return self.app.ending()  # (the end panel)
+
     def stop(self) -> None:
         self._stopped = True
         self.lines.put((None, ""))
