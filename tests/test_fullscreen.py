@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 from rich.text import Text
-from textual.widgets import Input, RichLog, Static
+from textual.containers import Horizontal
+from textual.widgets import Button, Input, RichLog, Static
 
 from holdem import Decision, HandConfig
 from holdem.bots import make_bot
@@ -239,6 +240,9 @@ def test_the_end_of_a_freezeout_shows_the_places_and_the_certificate(tmp_path: P
             assert "won the freezeout" in panel
             assert "3 players · 200 chips each" in panel
             assert "CERTIFICATE OF VICTORY" in log_text(app)  # (and the log has it)
+            buttons = list(app.part("#actions", Horizontal).query(Button))
+            assert all(button.disabled for button in buttons)
+            assert [str(b.label) for b in buttons] == ["Fold", "Check", "Call", "Raise", "All in"]
             await pilot.press("escape")
             await until(pilot, lambda: not isinstance(app.screen, EndPanel))
             assert "The game is over" in shown(app, "#notice")

@@ -287,7 +287,7 @@ class TableApp(App[int]):
         for key, label in labels.items():
             button = self.part(f"#do-{key}", Button)
             button.disabled = label is None
-            button.label = label or button.label
+            button.label = label or _ACTIONS[key]  # (no amount of a turn that is over)
         sizing = legal is not None and legal.wager is not None
         for key in ("min", "half", "pot", "max"):
             self.part(f"#size-{key}", Button).disabled = not sizing
