@@ -4,11 +4,14 @@ turn timer counting down (the game itself: :mod:`holdem.clients.room`)."""
 
 from __future__ import annotations
 
+import json
 import os
+import sys
 from typing import Any
 
 import click
 
+from holdem.bots import BOTS
 from holdem.clients import (
     Keyboard,
     RoomClient,
@@ -18,9 +21,12 @@ from holdem.clients import (
     greet,
     keep_seat,
     kept_seats,
+    listing,
     play_room,
     seat_key,
+    table_fields,
 )
+from holdem.config import Structure
 from holdem.errors import ProtocolError
 
 from .engine import parse_address
@@ -37,13 +43,67 @@ class JoinError(click.ClickException):
     exit_code = 2
 
 
+#: The options that make a table (``--create``), with what each is for:
+#: "cash", "tournament", or None for both.
+_CREATE_OPTIONS = {
+    "game": None, "seats": None, "public": None, "structure": None, "stack": None,
+    "timer": None, "time_bank": None, "pace": None, "pause": None, "bots": None,
+    "bot_level": None, "schedule": "tournament", "blinds": "cash", "protect": "cash",
+    "hands": "cash", "minutes": "cash", "min_buy_in": "cash", "max_buy_in": "cash",
+}  # fmt: skip
+#: The ``create_table`` field a refusal names, as its option (the server's
+#: limits are the ones that hold: a refusal is said as the option's).
+_FIELD_OPTIONS = {
+    "seats": "seats", "structure": "structure", "stack": "stack", "buy_in": "stack",
+    "schedule": "schedule", "small_blind": "blinds", "big_blind": "blinds",
+    "min_buy_in": "min-buy-in", "max_buy_in": "max-buy-in", "max_hands": "hands",
+    "max_seconds": "minutes", "timer.seconds": "timer", "timer.time_bank": "time-bank",
+    "pace": "pace", "pause": "pause",
+}  # fmt: skip
+
+
+def _option(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _check_options(ctx: click.Context, create: bool, options: dict[str, Any]) -> None:
+    """Refuses a table option without ``--create``, or one for the other game."""
+    given = [n for n in _CREATE_OPTIONS
+             if ctx.get_parameter_source(n) is not click.core.ParameterSource.DEFAULT]  # fmt: skip
+    if not create and given:
+        raise click.UsageError(f"{_option(given[0])} is a new table's setting: it goes with "
+                               "--create (a table joined has its own)")  # fmt: skip
+    game = options["game"]
+    for name in given:
+        if _CREATE_OPTIONS[name] not in (None, game):
+            raise click.UsageError(
+                f"{_option(name)} is for a cash table (--game cash)" if game == "tournament"
+                else f"{_option(name)} is for a freezeout: a cash table has fixed --blinds"
+            )  # fmt: skip
+    low, high = options["min_buy_in"], options["max_buy_in"]
+    if low is not None and high is not None and low > high:
+        raise click.BadParameter(f"{low:,} is more than --max-buy-in {high:,}",
+                                 param_hint="'--min-buy-in'")  # fmt: skip
+    if options["bots"] > options["seats"] - 1:
+        raise click.BadParameter(
+            f"{options['bots']} bots, but a table of {options['seats']} seats has "
+            f"{options['seats'] - 1} beside yours (--seats)", param_hint="'--bots'",
+        )  # fmt: skip
+
+
 def _create_fields(options: dict[str, Any]) -> dict[str, Any]:
     """The ``create_table`` request of the ``--create`` options."""
+    timer: dict[str, Any] = {"seconds": options["timer"]}
+    if options["time_bank"] is not None:
+        timer["time_bank"] = options["time_bank"]
+    if options["protect"]:
+        timer["policy"] = "protect"
     fields: dict[str, Any] = {
         "game": options["game"],
         "seats": options["seats"],
         "public": options["public"],
-        "timer": {"seconds": options["timer"]},
+        "structure": options["structure"],
+        "timer": timer,
         "pace": options["pace"],
         "pause": options["pause"],
     }
@@ -56,8 +116,12 @@ def _create_fields(options: dict[str, Any]) -> dict[str, Any]:
     else:
         small, big = parse_blinds(options["blinds"])
         fields.update(small_blind=small, big_blind=big)
-        if stack is not None:
-            fields["buy_in"] = stack
+        for name, field in (("stack", "buy_in"), ("min_buy_in", "min_buy_in"),
+                            ("max_buy_in", "max_buy_in"), ("hands", "max_hands")):  # fmt: skip
+            if options[name] is not None:
+                fields[field] = options[name]
+        if options["minutes"] is not None:
+            fields["max_seconds"] = options["minutes"] * 60
     return fields
 
 
@@ -68,6 +132,10 @@ Examples:
   holdem join --create --server 127.0.0.1:7777 --name Ann      a private freezeout
   holdem join 7KQM-X2TP --server 192.168.1.20:7777 --name Ben   a friend's table
   holdem join --create --game cash --blinds 5/10 --public --server HOST:PORT
+  holdem join --create --bots 3 --bot-level hard --stack 3000 --timer 20 --time-bank 60
+  holdem join --create --game cash --blinds 1/2 --max-buy-in 400 --hands 100 --protect
+  holdem join --list --server HOST:PORT                        the public tables
+  holdem join t3 --server HOST:PORT                            a public table, by its id
 \b
 In the lobby the creator types 'bots 4 hard' and 'start'. At your turn:
 f (fold), k (check), c (call), b 300, r 900, a (all in), help, quit.
@@ -77,6 +145,10 @@ table.
 """,
 )
 @click.argument("code", required=False)
+@click.option("--list", "listing_", is_flag=True,
+              help="Print the server's public tables (id, game, stakes, seats, hands) and "
+              "exit.")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="With --list: the tables as JSON.")
 @click.option("--server", "address", metavar="HOST:PORT", default="127.0.0.1:7777",
               show_default=True, help="The room server.")  # fmt: skip
 @click.option("--name", default=None, help="Your name at the table (default: your login).")
@@ -85,16 +157,40 @@ table.
               show_default=True, help="With --create: a freezeout or a cash table.")  # fmt: skip
 @click.option("--seats", type=click.IntRange(2, 10), default=6, show_default=True,
               help="With --create: the table's seats.")  # fmt: skip
+@click.option("--structure", type=click.Choice([s.value for s in Structure]),
+              default=Structure.NO_LIMIT.value, show_default=True,
+              help="With --create: the betting structure.")  # fmt: skip
 @click.option("--stack", type=click.IntRange(min=1), default=None,
-              help="With --create: a tournament's stack (1,500), a cash buy-in.")  # fmt: skip
+              help="With --create: a tournament's stack (1,500), a cash buy-in (yours: the "
+              "maximum buy-in).")  # fmt: skip
 @click.option("--schedule", default=None, metavar="TEXT",
-              help="With --create: a tournament's blinds (default 10/20 rising every 10 "
-              "hands).")  # fmt: skip
+              help="With --create: a tournament's blinds by hands, e.g. '@5h, 10/20, 20/40, "
+              "50/100' (default 10/20 rising every 10 hands).")  # fmt: skip
 @click.option("--blinds", default="1/2", show_default=True, metavar="SMALL/BIG",
               help="With --create --game cash: the blinds.")  # fmt: skip
+@click.option("--min-buy-in", type=click.IntRange(min=1), default=None,
+              help="With --create --game cash: the smallest buy-in (40 big blinds).")  # fmt: skip
+@click.option("--max-buy-in", type=click.IntRange(min=1), default=None,
+              help="With --create --game cash: the largest buy-in, and the most a stack "
+              "is topped up to (100 big blinds).")  # fmt: skip
+@click.option("--hands", type=click.IntRange(1, 1_000_000), default=None,
+              help="With --create --game cash: the session ends after N hands.")  # fmt: skip
+@click.option("--minutes", type=click.FloatRange(0, 43_200, min_open=True), default=None,
+              help="With --create --game cash: the session ends after the hand being played "
+              "when these minutes (from the first hand) are up.")  # fmt: skip
 @click.option("--public", is_flag=True, help="With --create: list the table for anyone.")
 @click.option("--timer", type=click.FloatRange(1, 600), default=30.0, show_default=True,
               metavar="SECONDS", help="With --create: seconds a decision.")  # fmt: skip
+@click.option("--time-bank", type=click.FloatRange(0, 3600), default=None, metavar="SECONDS",
+              help="With --create: each player's extra seconds, spent when a decision runs "
+              "over (30).")  # fmt: skip
+@click.option("--protect", is_flag=True,
+              help="With --create --game cash: disconnect protection: a player out of time "
+              "is all in for what they put in, twice a day (R13), not folded.")  # fmt: skip
+@click.option("--bots", type=click.IntRange(0, 9), default=0,
+              help="With --create: fill this many seats with bots at once.")  # fmt: skip
+@click.option("--bot-level", type=click.Choice(list(BOTS)), default="normal", show_default=True,
+              help="With --create --bots: the bots' level.")  # fmt: skip
 @click.option("--pace", type=click.FloatRange(0, 10), default=1.0, show_default=True,
               metavar="SECONDS", help="With --create: the bots' pause a move.")  # fmt: skip
 @click.option("--pause", type=click.FloatRange(0, 60), default=3.0, show_default=True,
@@ -102,24 +198,37 @@ table.
 @click.option("--take-over", is_flag=True,
               help="Take your seat over when another client of yours is connected to it "
               "(that one stops; on a terminal you are asked).")  # fmt: skip
+@click.option("--quiet", is_flag=True, help="No bell at your turn (it rings on a terminal).")
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
 def join_command(
     code: str | None,
     address: str,
     name: str | None,
     create: bool,
+    listing_: bool,
+    as_json: bool,
     take_over: bool,
+    quiet: bool,
     color: bool | None,
     **options: Any,
 ) -> None:
     """Plays at a table of a room server (holdem serve) in the terminal: makes
     one with --create (and prints its join code for your friends), or joins
-    one by its CODE. A dropped connection can be taken up again: holdem join
+    one by its CODE (a join code, or a public table's id: t3; --list lists
+    them). A dropped connection can be taken up again: holdem join
     CODE with the same --server and --name (the command it prints) takes you
     back to your seat."""
+    host, port = parse_address(address)
+    if listing_:
+        if create or code is not None:
+            raise click.UsageError("--list prints the public tables: it takes no CODE or --create")
+        _list_tables(host, port, address, as_json=as_json)
+        return
+    if as_json:
+        raise click.UsageError("--json goes with --list")
     if create == (code is not None):
         raise click.UsageError("give a table's CODE to join it, or --create to make one")
-    host, port = parse_address(address)
+    _check_options(click.get_current_context(), create, options)
     name = (name or os.environ.get("USER") or "Player").strip()
     keyboard = Keyboard()
     teller = Teller(None, color=color)
@@ -133,12 +242,19 @@ def join_command(
             ask = keyboard.tty and not take_over
             joined, key = _enter(client, address, code, name, create, fields,
                                  take_over=take_over, ask=ask)  # fmt: skip
+            if create and options["bots"]:
+                client.request("add_bots", table=joined["table"], level=options["bot_level"],
+                               count=options["bots"])  # fmt: skip
         except ProtocolError as exc:
+            if create and exc.field in _FIELD_OPTIONS:  # (a setting the server refuses)
+                hint = f"'--{_FIELD_OPTIONS[exc.field]}'"
+                raise click.BadParameter(str(exc), param_hint=hint) from None
             raise JoinError(f"{exc.code}: {exc}") from None
         except (ConnectionError, TimeoutError) as exc:
             raise JoinError(str(exc)) from None
         session = RoomGame(client, joined, teller, key)
         session.keyboard = keyboard if keyboard.tty else None
+        session.bell = not quiet and sys.stdout.isatty()
         session.remember()
         again = come_back_command(address, code or joined["code"], session.name)
         greet(session, joined, address, create, again)
@@ -151,6 +267,22 @@ def join_command(
         raise click.exceptions.Exit(1)  # (the seat is the other client's now: kept)
     if session.over and not session.leaving:
         keep_seat(key, None)
+
+
+def _list_tables(host: str, port: int, address: str, *, as_json: bool) -> None:
+    """Prints the server's public tables (``--list``)."""
+    try:
+        with RoomClient(host, port, name="holdem join") as client:
+            tables = client.request("list_tables")["tables"]
+    except ProtocolError as exc:
+        raise JoinError(f"{exc.code}: {exc}") from None
+    except (ConnectionError, TimeoutError) as exc:
+        raise JoinError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps({"server": address, "tables": tables}, indent=1))
+        return
+    for line in listing(tables, address):
+        click.echo(line)
 
 
 def _enter(client: RoomClient, address: str, code: str | None, name: str, create: bool,
@@ -176,7 +308,7 @@ def _enter(client: RoomClient, address: str, code: str | None, name: str, create
             if exc.code not in ("token_expired", "unknown_token"):
                 raise
             keep_seat(key, None)
-    joined = client.request("join", code=code, name=name)
+    joined = client.request("join", **table_fields(code), name=name)
     joined["name"] = name
     return joined, key
 

@@ -50,6 +50,7 @@ COMMANDS = {
     "engine": "engine",
     "serve": "serve",
     "join": "join",
+    "watch": "watch",
 }
 
 
@@ -179,6 +180,8 @@ def main() -> None:
       holdem engine < requests.jsonl
       holdem serve --listen 127.0.0.1:7777
       holdem join CODE --server 127.0.0.1:7777
+      holdem watch CODE --server 127.0.0.1:7777
+      holdem watch CODE --server 127.0.0.1:7777
 
     \b
     Exit status: 0 done (serve stopped by SIGTERM too), 1 problems found

@@ -128,7 +128,8 @@ r 900 (raise to 900), a (all in), help, or quit. See docs/play.md.
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
 @click.option("--plain", is_flag=True,
               help="Line mode on a terminal too (what a pipe gets): no full screen.")  # fmt: skip
-@click.option("--quiet", is_flag=True, help="No bell at your turn (full screen).")
+@click.option("--quiet", is_flag=True,
+              help="No bell at your turn (on a terminal: lines, full screen).")  # fmt: skip
 @stopped_as_ctrl_c
 def play_command(
     seats: int,
@@ -196,6 +197,7 @@ def play_command(
     else:
         teller = Teller(0, color=color)
         local = LocalGame(table, 0, name, teller, console, speed, turn)
+        local.bell = not quiet and sys.stdout.isatty()
     for seat, level in enumerate(levels, 1):
         teller.labels[seat] = "program" if level.startswith(PREFIX) else level
         if app is not None:

@@ -1012,3 +1012,48 @@ def test_a_cash_player_who_loses_every_chip_sits_out_and_is_not_told_away() -> N
     assert busted is not None
     assert not any(m.get("event") == "away" for p in (ann, ben) for m in p.stream)
     assert busted.result("add_chips", table=made["table"], chips=200)["now"]
+
+
+def test_a_cash_session_ends_at_its_hands_or_its_minutes_with_the_results(tmp_path: Path) -> None:
+    """A cash table made with ``max_hands`` or ``max_seconds`` is over after
+    the hand that reaches the limit: ``table_finished`` with the results,
+    the limit kept by the store across a restart."""
+    now = [0.0]
+    path = tmp_path / "room.sqlite"
+    room = Room(Store(path), seed=2, clock=lambda: now[0])
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0, max_hands=3)
+    assert made["state"]["settings"]["max_hands"] == 3
+    ann.result("add_bots", table=made["table"], level="calling-station", count=1)
+    ann.result("start", table=made["table"])
+    finished = lambda: any(m.get("event") == "table_finished" for m in ann.stream)  # noqa: E731
+    play_out([ann], random.Random(1), until=finished)
+    (over,) = [m for m in ann.stream if m.get("event") == "table_finished"]
+    assert set(over["results"]) == {"Ann", "Station 1"}
+    assert ann.result("state", table=made["table"])["hands_played"] == 3
+    # by time: the hand being played when the minutes run out is the last
+    timed = ben.result("create_table", name="Ben", game="cash", pace=0, pause=0,
+                       max_seconds=60)  # fmt: skip
+    ben.result("add_bots", table=timed["table"], level="calling-station", count=1)
+    ben.result("start", table=timed["table"])
+    play_out([ben], random.Random(1), until=lambda: False, most=6)
+    played = ben.result("state", table=timed["table"])["hands_played"]
+    assert played >= 1 and ben.result("state", table=timed["table"])["status"] == "playing"
+    again = Room(Store(path), seed=3, clock=lambda: now[0])  # (the limit kept)
+    (back,) = players(again, 1)
+    back.result("resume", token=timed["token"])
+    now[0] += 61
+    done = lambda: any(m.get("event") == "table_finished" for m in back.stream)  # noqa: E731
+    for _ in range(50):
+        again.tick()
+        play_out([back], random.Random(2), until=done, most=10)
+        if done():
+            break
+    assert done()
+    assert again.store is not None
+    assert {row.id for row in again.store.tables("finished")} == {made["table"], timed["table"]}
+    for bad in ({"max_hands": 0}, {"max_seconds": 0}, {"max_seconds": -1}):
+        error = ann.ask("create_table", name="Cid", game="cash", **bad)["error"]
+        assert error["code"] == "invalid_field" and error["field"] in bad, error
+    error = ann.ask("create_table", name="Cid", max_hands=5)["error"]  # (a tournament's: none)
+    assert error["code"] == "unknown_field" and error["field"] == "max_hands", error

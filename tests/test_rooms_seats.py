@@ -8,21 +8,16 @@ through ``holdem join`` against ``holdem serve`` on loopback."""
 
 from __future__ import annotations
 
-import contextlib
-import os
 import random
-import re
-import select
 import shlex
 import signal
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from rooms_helpers import FAST, Server, play_out, players
+from rooms_helpers import FAST, Joiner, Server, play_out, players
 
 from holdem.rooms import Limits, Room
 
@@ -122,70 +117,6 @@ def test_a_player_who_leaves_is_told_nothing_more_of_the_table() -> None:
 
 
 # ------------------------------------------------------------ through holdem join
-
-
-class Joiner:
-    """``holdem join`` in its own process, its input a pipe kept open (or a
-    pseudo-terminal: ``tty``), all it writes kept in :attr:`seen`."""
-
-    def __init__(self, args: list[str], config: Path, *, tty: bool = False) -> None:
-        env = dict(os.environ, XDG_CONFIG_HOME=str(config), TERM="dumb")
-        command = [sys.executable, "-m", "holdem", "join", *args, "--no-color"]
-        if tty:
-            self.fd, side = os.openpty()
-            self.process = subprocess.Popen(command, stdin=side, stdout=side, stderr=side,
-                                            env=env, close_fds=True)  # fmt: skip
-            os.close(side)
-            self.write_fd = self.fd
-        else:
-            self.process = subprocess.Popen(command, stdin=subprocess.PIPE,
-                                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                            env=env)  # fmt: skip
-            assert self.process.stdout is not None and self.process.stdin is not None
-            self.fd = self.process.stdout.fileno()
-            self.write_fd = self.process.stdin.fileno()
-        self.seen = ""
-
-    def type(self, text: str) -> None:
-        os.write(self.write_fd, text.encode())
-
-    def read(self, seconds: float = 0.1) -> bool:
-        """Reads what is there (False: the output ended)."""
-        if select.select([self.fd], [], [], seconds)[0]:
-            try:
-                data = os.read(self.fd, 65536)
-            except OSError:  # (a pseudo-terminal whose other side closed)
-                data = b""
-            if not data:
-                return False
-            self.seen += data.decode("utf-8", "replace").replace("\r", "")
-        return True
-
-    def wait_for(self, pattern: str, seconds: float = 30) -> re.Match[str]:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            found = re.search(pattern, self.seen)
-            if found:
-                return found
-            if not self.read():
-                break
-        found = re.search(pattern, self.seen)
-        assert found, f"not said: {pattern!r} in\n{self.seen[-2000:]}"
-        return found
-
-    def exit_status(self, seconds: float = 30) -> int:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline and self.read():
-            pass
-        return self.process.wait(timeout=max(1.0, deadline - time.monotonic()))
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait()
-        for fd in {self.fd, self.write_fd}:
-            with contextlib.suppress(OSError):
-                os.close(fd)
 
 
 @pytest.fixture

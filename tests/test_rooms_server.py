@@ -225,7 +225,8 @@ def test_holdem_join_plays_a_freezeout_and_the_hands_export_as_phh(
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Join code: " in out and "Random 5 (random bot) sits at seat 6" in out
-    assert "Your cards: " in out and "Final places:" in out and "<- you" in out
+    assert "Your cards: " in out and "Final places:" in out and "CERTIFICATE OF VICTORY" in out
+    assert re.search(r"^ +\d+(st|nd|rd|th) +You\b", out, re.M)  # (the player's place)
     assert "Traceback" not in result.stderr
     seats = tmp_path / "config" / "holdem" / "seats.json"
     assert seats.exists() and json.loads(seats.read_text()) == {}  # (the game is over)

@@ -126,6 +126,7 @@ def test_every_worker_lists_every_public_table(tmp_path: Path) -> None:
         assert [t["players"] for t in listed] == [2, 1, 1]
         assert listed[2] == {"table": "t4", "game": "cash", "status": "waiting", "players": 1,
                              "max_seats": 6, "blinds": {"small_blind": 4, "big_blind": 8},
+                             "structure": "no_limit", "hands_played": 0,
                              "joinable": True}  # fmt: skip
     tournament = Client(rooms, 0)
     made = tournament.result("create_table", name="T", public=True, **FAST)
@@ -135,6 +136,11 @@ def test_every_worker_lists_every_public_table(tmp_path: Path) -> None:
     listed = Client(rooms, other).result("list_tables")["tables"]
     begun = next(t for t in listed if t["table"] == made["table"])
     assert begun["status"] == "playing" and begun["joinable"] is False
+    # (a tournament's stack; its blinds now are known where it is played, not here)
+    assert begun["stack"] == FAST["stack"] and begun["blinds"] is None
+    here = Client(rooms, 1 - other).result("list_tables")["tables"]
+    assert next(t for t in here if t["table"] == made["table"])["blinds"] == {
+        "small_blind": 10, "big_blind": 20, "ante": 0}  # fmt: skip
 
 
 def test_a_connection_that_plays_here_is_told_other_worker(tmp_path: Path) -> None:

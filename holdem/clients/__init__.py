@@ -15,9 +15,19 @@ imported only by the commands that draw it).
 
 from .commands import HELP, Refused, menu, read_command, show_or_muck
 from .connection import RoomClient
+from .lobby import listing, table_fields
 from .local import Histories, LocalGame, bot_deciders, certificate, play_cash, play_tournament
 from .model import TableModel
-from .room import LOBBY_HELP, WARNINGS, RoomGame, come_back_command, greet, play_room
+from .room import (
+    LOBBY_HELP,
+    WARNINGS,
+    WATCH_HELP,
+    RoomGame,
+    come_back_command,
+    greet,
+    greet_watcher,
+    play_room,
+)
 from .seats import keep_seat, kept_seats, seat_key, seats_file
 from .telling import Teller, ordinal
 from .terminal import Console, Keyboard, quiet_ctrl_c
@@ -26,6 +36,7 @@ __all__ = [
     "HELP",
     "LOBBY_HELP",
     "WARNINGS",
+    "WATCH_HELP",
     "Console",
     "Histories",
     "Keyboard",
@@ -39,8 +50,10 @@ __all__ = [
     "certificate",
     "come_back_command",
     "greet",
+    "greet_watcher",
     "keep_seat",
     "kept_seats",
+    "listing",
     "menu",
     "ordinal",
     "play_cash",
@@ -51,4 +64,5 @@ __all__ = [
     "seat_key",
     "seats_file",
     "show_or_muck",
+    "table_fields",
 ]

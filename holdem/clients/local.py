@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import time
+from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from holdem.protocol.programs import PREFIX, Program, stop
 from holdem.table import (
     ActionTaken,
     CashGame,
+    CashResult,
     Decide,
     Event,
     HandEnded,
@@ -38,7 +40,9 @@ __all__ = [
     "Histories",
     "LocalGame",
     "bot_deciders",
+    "cash_results",
     "certificate",
+    "places",
     "play_cash",
     "play_tournament",
 ]
@@ -70,6 +74,7 @@ class LocalGame:
         self._told: set[int] = set()  # programs whose sitting out was told
         self.leaving = False  # asked to leave: folds until the hand is over
         self.watching = True  # tells every event (False once the player is out)
+        self.bell = False  # the terminal's bell rung at each turn
         table.subscribe(self.tell)
 
     # ------------------------------------------------------------ events
@@ -111,6 +116,8 @@ class LocalGame:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         for early in self.console.discard():
             self.teller.say(f"Not taken: {early!r} (typed before your turn).", fg="red")
+        if self.bell:
+            click.echo("\a", nl=False)
         self.teller.turn(view, legal, left)
         mine = view.bets[view.config.seat_numbers.index(self.me)]
         while True:
@@ -228,6 +235,7 @@ def _nth(n: int) -> str:
 
 
 def certificate(teller: Teller, winner: str, lines: list[str]) -> None:
+    """The winner's certificate of a freezeout, with ``lines`` about it."""
     width = max(len(winner) + 10, *(len(line) for line in lines), 34) + 4
     top, side, bottom = ("╔" + "═" * width + "╗", "║", "╚" + "═" * width + "╝")
     if not teller.symbols:
@@ -310,6 +318,8 @@ def play_tournament(
 
 
 def places(teller: Teller, result: TournamentResult, me: str, levels: dict[str, str]) -> None:
+    """A freezeout's end: every place, and how and when each player went out
+    (``levels``: the bots' by name)."""
     teller.say()
     teller.say("Final places:", bold=True)
     for placing in result.places:
@@ -352,12 +362,16 @@ def play_cash(
     local.watching = False  # (everyone leaves: the results tell it)
     for seat in list(table.seats):
         table.leave(seat)
-    teller.say()
     with local.ending():
-        teller.say(f"Session over after {game.hands_played} hands:", bold=True)
-        teller.say(f"  {'player':<12} {'bought in':>10} {'cashed out':>11} {'net':>9} "
-                   f"{'hands':>6}")  # fmt: skip
-        for result_ in game.results().values():
-            who = teller.named(result_.name)
-            teller.say(f"  {who:<12} {result_.bought_in:>10,} {result_.cashed_out:>11,} "
-                       f"{result_.net:>+9,} {result_.hands:>6}")  # fmt: skip
+        cash_results(teller, game.hands_played, game.results().values())
+
+
+def cash_results(teller: Teller, hands: int, results: Iterable[CashResult]) -> None:
+    """A cash session's end: each player's buy-ins, cash-out, net and hands."""
+    teller.say()
+    teller.say(f"Session over after {hands} hand{'s' * (hands != 1)}:", bold=True)
+    teller.say(f"  {'player':<12} {'bought in':>10} {'cashed out':>11} {'net':>9} {'hands':>6}")
+    for result in results:
+        who = teller.named(result.name)
+        teller.say(f"  {who:<12} {result.bought_in:>10,} {result.cashed_out:>11,} "
+                   f"{result.net:>+9,} {result.hands:>6}")  # fmt: skip

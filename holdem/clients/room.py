@@ -5,6 +5,7 @@ lobby's commands, the turn timer counted down."""
 
 from __future__ import annotations
 
+import datetime
 import select
 import shlex
 import time
@@ -16,21 +17,31 @@ import click
 from holdem import Action, ActionKind, Decision, LegalActions, PlayerView
 from holdem.cards import parse_cards
 from holdem.errors import ProtocolError
-from holdem.table import event_from_dict
+from holdem.table import CashResult, TournamentResult, event_from_dict
 
 from .commands import HELP, Refused, read_command, show_or_muck
 from .connection import RoomClient
+from .local import cash_results, certificate, places
 from .seats import keep_seat
-from .telling import Teller, ordinal
+from .telling import Teller
 from .terminal import Keyboard
 
-__all__ = ["LOBBY_HELP", "WARNINGS", "RoomGame", "come_back_command", "greet", "play_room"]
+__all__ = [
+    "LOBBY_HELP",
+    "WARNINGS",
+    "WATCH_HELP",
+    "RoomGame",
+    "come_back_command",
+    "greet",
+    "greet_watcher",
+    "play_room",
+]
 
 #: Seconds left at which the prompt says how long is left.
 WARNINGS = (20, 10, 5)
-_LOBBY_WORDS = frozenset(
-    {"start", "bots", "who", "close", "back", "post", "help", "q", "quit", "exit"}
-)
+#: The words of the table, not moves, that a turn takes too.
+_ANY_TIME = frozenset({"add", "rebuy", "who", "sitout", "sit"})
+_LOBBY_WORDS = _ANY_TIME | {"start", "bots", "close", "back", "post", "help", "q", "quit", "exit"}
 #: What ``back`` (and ``post``) did, by the seat's status in the reply: the
 #: blinds rule of a cash table (R3) said as it holds for the player.
 _BACK_SAID = {
@@ -47,6 +58,17 @@ While the table waits for its players:
   who              the players so far
   close            close the table (the creator; after the hand being played)
   quit             leave the table"""
+TABLE_HELP = """\
+At the table, at any time:
+  add N            add N chips to your stack (cash: up to the maximum buy-in)
+  rebuy [N]        buy in again when you have no chips (cash: the maximum, or N)
+  sitout           sit out from the next hand, your seat kept (sit out, too)
+  back, post       be dealt in again after sitting out (post: post the blinds owed)
+  who              the players"""
+WATCH_HELP = """\
+You are watching: the table's public events, no cards before they are shown.
+  help             this help
+  q, quit          stop watching (Ctrl-C too)"""
 
 
 class RoomGame:
@@ -77,7 +99,11 @@ class RoomGame:
         self.leaving = False
         self.replaced = False  # (another client of the player's took the seat up)
         self.away = False  # out of the deal (two timeouts in a row) until back
-        teller.me = self.seat
+        self.watching = self.seat < 0  # (a spectator: no seat, public events only)
+        self.chips: int | None = None  # (the stack after the last hand the seat was dealt)
+        self.busted = False  # a cash seat with no chips, sitting out until a rebuy
+        self.bell = False  # the terminal's bell rung at each turn
+        teller.me = None if self.watching else self.seat
         teller.my_name = self.name
         self._state(joined["state"])
 
@@ -87,6 +113,14 @@ class RoomGame:
             if info.get("bot"):
                 self.teller.labels[info["seat"]] = info["bot"]
         self.started = state["status"] != "waiting"
+        self.settings: dict[str, Any] = state.get("settings") or {}
+
+    @classmethod
+    def spectator(cls, client: RoomClient, state: dict[str, Any], teller: Teller) -> RoomGame:
+        """A spectator's game (``holdem watch``): the table's public events
+        told, nothing to play; ``state``: the ``watch`` reply."""
+        return cls(client, {"table": state["table"], "seat": -1, "token": "", "state": state},
+                   teller, "")  # fmt: skip
 
     def remember(self) -> None:
         keep_seat(self.key, {"table": self.table, "token": self.token, "name": self.name})
@@ -113,14 +147,18 @@ class RoomGame:
             teller.names[message["seat"]] = message["name"]
             if message.get("bot"):
                 teller.labels[message["seat"]] = message["bot"]
-            teller.say(f"{who} sits at seat {message['seat'] + 1}")
+            teller.notice(f"{who} sits at seat {message['seat'] + 1}", hand=message.get("hand"))
         elif kind == "player_left":
-            teller.say(f"{message['name']} leaves the table")
+            teller.notice(f"{message['name']} leaves the table", hand=message.get("hand"))
         elif kind == "table_finished":
             self._finished(message)
         elif kind == "table_closed":
             teller.say("The table's creator closed it.", bold=True)
             self.over = True
+            if self.settings.get("small_blind") is not None:  # (cash: the session's results)
+                state = self._ask("state", table=self.table)
+                if state is not None and state.get("results"):
+                    self._cash_results(state["results"])
         elif kind == "seat_taken_over":
             teller.say()
             teller.say(f"Your seat at table {self.table} was taken over by another client of "
@@ -128,24 +166,40 @@ class RoomGame:
                        "stops here, and the seat plays on there.", fg="red", bold=True)  # fmt: skip
             self.replaced = self.over = True
         elif kind == "seat_status" and message.get("seat") != self.seat:
-            teller.say(_seat_status(message))
+            teller.notice(_seat_status(message), hand=message.get("hand"))
         elif kind == "seated":  # (a tournament begins: its players sit from seat 0)
             self.seat = message["seat"]
             teller.me = self.seat
         elif kind == "away" and message.get("seat") == self.seat:
             self.away = True
-            teller.say("You are out of the deal: two timeouts in a row. Type back (or any "
-                       "move) to be dealt in again.", fg="red")  # fmt: skip
+            teller.notice("You are out of the deal: two timeouts in a row. Type back (or any "
+                          "move) to be dealt in again.", hand=message.get("hand"),
+                          fg="red")  # fmt: skip
         elif kind == "creator":
             self.creator = message["seat"] == self.seat
             who = "You are" if self.creator else f"{message['name']} is"
-            teller.say(f"{who} the table's creator now.")
+            teller.notice(f"{who} the table's creator now.", hand=message.get("hand"))
         elif kind in ("seat_taken", "seat_freed", "sat_out", "sat_in", "chips_added",
                       "hand_started", "hand_ended", "level_up", "player_eliminated"):  # fmt: skip
             if kind == "hand_started":
                 self.started = True
             data = {k: v for k, v in message.items() if k not in ("table", "full_information")}
             teller.event(event_from_dict(data))
+            self._own_chips(kind, message)
+
+    def _own_chips(self, kind: str, message: dict[str, Any]) -> None:
+        """Follows the seat's stack; a cash player busted is told how to rebuy."""
+        if kind == "hand_ended" and self.seat in message["seats"]:
+            self.chips = message["stacks"][message["seats"].index(self.seat)]
+        elif kind == "chips_added" and message["seat"] == self.seat:
+            self.busted = False
+        elif kind == "sat_out" and message["seat"] == self.seat and self.chips == 0:
+            self.busted = True
+            low, high = self.settings.get("min_buy_in"), self.settings.get("max_buy_in")
+            if low is not None and high is not None:
+                self.teller.say(f"You have no chips left: type rebuy to buy in again for "
+                                f"{high:,} (rebuy N: from {low:,} to {high:,}), or quit to "
+                                "leave with nothing.", fg="yellow")  # fmt: skip
 
     def missed(self, joined: dict[str, Any]) -> None:
         """What happened while the player was away (a ``resume``'s ``missed``):
@@ -172,20 +226,34 @@ class RoomGame:
             teller.say(f"Stacks {when}: {stacks}")
 
     def _finished(self, message: dict[str, Any]) -> None:
+        """The end of the table: a freezeout's places and its winner's
+        certificate; a cash session's results."""
         teller = self.teller
         self.over = True
         result = message.get("result")
-        teller.say()
         if result is not None:
-            teller.say("Final places:", bold=True)
-            for placing in result["places"]:
-                mark = " <- you" if placing["player"] == self.name else ""
-                teller.say(f"  {ordinal(placing['place']):>5}  {placing['player']}{mark}")
-            winner = result["places"][0]["player"]
-            won = "You win the freezeout!" if winner == self.name else f"{winner} wins."
-            teller.say(won, fg="yellow", bold=True)
-        for name, r in (message.get("results") or {}).items():
-            teller.say(f"  {name:<14} bought in {r['bought_in']:>8,}  net {r['net']:>+8,}")
+            ended = TournamentResult.from_dict(result)
+            bots = {teller.names[seat]: level for seat, level in teller.labels.items()
+                    if seat in teller.names}  # fmt: skip
+            places(teller, ended, self.name, bots)
+            label = f" ({bots[ended.winner]} bot)" if ended.winner in bots else ""
+            stack = self.settings.get("stack")
+            chips = f" · {stack:,} chips each" if stack else ""
+            hands = f"{ended.hands} hand{'s' * (ended.hands != 1)}"
+            certificate(teller, teller.named(ended.winner) + label, [
+                f"{len(ended.places)} players{chips} · {hands}",
+                f"table {self.table} · {datetime.date.today():%Y-%m-%d}",
+            ])  # fmt: skip
+        elif message.get("results") is not None:
+            self._cash_results(message["results"])
+
+    def _cash_results(self, results: dict[str, Any]) -> None:
+        """A cash session's results (a ``results`` of the server's)."""
+        cash_results(self.teller, self.teller.hand or 0, [
+            CashResult(name=name, bought_in=r["bought_in"], cashed_out=r["cashed_out"],
+                       hands=r["hands"])
+            for name, r in results.items()
+        ])  # fmt: skip
 
     # ------------------------------------------------------------ the turn
 
@@ -225,6 +293,8 @@ class RoomGame:
     def _show_turn(self, view: PlayerView, legal: LegalActions, seconds: float | None) -> None:
         """The turn asked: a line half typed dropped, the table, the prompt."""
         self._drop_typing("typed before your turn", newline=True)
+        if self.bell:
+            click.echo("\a", nl=False)
         self.teller.turn(view, legal, seconds)
         self._prompt()
 
@@ -271,7 +341,7 @@ class RoomGame:
     def wants(self, line: str) -> bool:
         """Whether a line typed ahead is for now: at a turn, or a word of the lobby."""
         word = line.split()[0] if line.split() else ""
-        return self.turn is not None or word in _LOBBY_WORDS
+        return self.turn is not None or self.busted or word in _LOBBY_WORDS
 
     def typed(self, line: str, stamp: int | None) -> None:
         """A line the player typed, for the turn ``stamp`` (:meth:`stamp` when
@@ -280,13 +350,24 @@ class RoomGame:
         if line in ("q", "quit", "exit"):
             self.leave()
             return
-        if self.away and line:
+        if self.watching:
+            if line == "help":
+                self.teller.say(WATCH_HELP)
+            elif line:
+                self.teller.say(f"Not taken: {line!r}: you are watching, with no seat "
+                                "(q stops).", fg="red")  # fmt: skip
+            return
+        if self.away and line and line.split()[0] not in _ANY_TIME:
             self.away = False
             self._back(post=line == "post", away=True)
             if line in ("back", "post"):
                 return
         if self.turn is None:
             self._lobby(line, late=stamp is not None)
+            return
+        if line.split()[:1] and line.split()[0] in _ANY_TIME:  # (not moves: taken at a turn too)
+            self._lobby(line)
+            self._prompt()
             return
         if stamp != self.turns:
             why = "typed before your turn" if stamp is None else "typed for a turn that has ended"
@@ -306,7 +387,7 @@ class RoomGame:
             self.teller.say(command.reason, fg="red")
             self._prompt()
         elif command == "help":
-            self.teller.say(HELP)
+            self.teller.say(f"{HELP}\n{TABLE_HELP}")
             self._prompt()
         elif command == "table":
             left = None if self.deadline is None else self.deadline - time.monotonic()
@@ -370,6 +451,14 @@ class RoomGame:
             closed = self._ask("close", table=self.table)
             if closed is not None and not closed["closed"]:
                 self.teller.say("The table closes at the end of this hand.")
+        elif words[0] in ("add", "rebuy"):
+            self._chips(words)
+        elif words[0] in ("sitout", "sit") and self.started:
+            if words in (["sitout"], ["sit", "out"]):
+                self._sit_out()
+            else:
+                self.teller.say(f"Not taken: {line!r}: 'sitout' (or 'sit out') sits you out "
+                                "from the next hand.", fg="red")  # fmt: skip
         elif words[0] in ("back", "post") and self.started:
             self._back(post=words[0] == "post")
         elif words[0] == "who":
@@ -378,7 +467,7 @@ class RoomGame:
                 bot = f" ({info['bot']} bot)" if info.get("bot") else ""
                 self.teller.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}")
         elif words[0] == "help":
-            self.teller.say(LOBBY_HELP if not self.started else HELP)
+            self.teller.say(LOBBY_HELP if not self.started else f"{HELP}\n{TABLE_HELP}")
         elif not self.started:
             self.teller.say(f"{line!r}? Type help for the commands.", fg="red")
         elif late:
@@ -386,12 +475,63 @@ class RoomGame:
         else:
             self.teller.say(f"Not taken: {line!r}: it is not your turn.", fg="red")
 
+    def _sit_out(self) -> None:
+        """Out of the deal from the next hand (the server's ``sit_out``), the
+        seat kept, until ``back``."""
+        out = self._ask("sit_out", table=self.table)
+        if out is not None:
+            self.away = True  # (any line typed deals the player in again, as after timeouts)
+            self.teller.say("You sit out from the next hand: your seat is kept, the blinds pass "
+                            "you by. Type back (or any move) to be dealt in again.")  # fmt: skip
+
+    def _chips(self, words: list[str]) -> None:
+        """``add N`` (a top-up) or ``rebuy [N]`` (an empty stack bought in
+        again, for the maximum buy-in unless N) at a cash table: refused here
+        past the table's limits, with them and the stack (the chips_added
+        event says what was added)."""
+        say = self.teller.say
+        usage = "'add N' adds N chips to your stack; 'rebuy' (or 'rebuy N') buys in again"
+        amount = words[1].replace(",", "") if len(words) == 2 else None
+        if len(words) > 2 or (amount is not None and not amount.isdigit()) or (
+            words[0] == "add" and amount is None
+        ):  # fmt: skip
+            say(f"Not taken: {' '.join(words)!r}: {usage}.", fg="red")
+            return
+        state = self._ask("state", table=self.table)
+        if state is None:
+            return
+        if state["game"] != "cash":
+            say(f"Not taken: {words[0]}: nobody adds chips in a freezeout.", fg="red")
+            return
+        low, high = state["settings"]["min_buy_in"], state["settings"]["max_buy_in"]
+        have = next((s["chips"] for s in state["seats"] if s["seat"] == self.seat), 0)
+        chips = high if amount is None else int(amount)
+        room = f"add {high - have:,} at most" if high > have else "there is no room to add"
+        if words[0] == "rebuy" and have:
+            say(f"Not taken: you have {have:,} chips: rebuy is for an empty stack; add N "
+                f"tops it up to this table's maximum buy-in of {high:,} ({room}).",
+                fg="red")  # fmt: skip
+        elif chips == 0:
+            say(f"Not taken: {words[0]} 0 adds nothing.", fg="red")
+        elif have + chips > high:
+            say(f"Not taken: you have {have:,} and this table's maximum buy-in is {high:,}: "
+                f"{room}.", fg="red")  # fmt: skip
+        elif not have and chips < low:
+            say(f"Not taken: a rebuy is a buy-in, from {low:,} to {high:,} at this table.",
+                fg="red")  # fmt: skip
+        else:
+            self._ask("add_chips", table=self.table, chips=chips)
+
     def leave(self) -> None:
         """Leaves the table: a cash seat after the hand; a tournament stack plays
         on, checking or folding, until it is out."""
         if self.leaving:
             return
         self.leaving = True
+        if self.watching:
+            self.teller.say("You stop watching.")
+            self.over = True
+            return
         try:
             self.client.request("leave", table=self.table)
         except (ProtocolError, ConnectionError, TimeoutError) as exc:
@@ -453,7 +593,8 @@ def play_room(game: RoomGame, keyboard: Keyboard) -> None:
             game.typed(line, stamp if keyboard.tty else game.stamp())  # (a pipe's: typed ahead)
             for message in client.poll(0):  # (what the move caused: a turn may follow)
                 game.tell(message)
-        if keyboard.ended and not typed and not game.over and (game.turn or not game.started):
+        if (keyboard.ended and not typed and not game.over and not game.watching
+                and (game.turn or not game.started or game.busted)):  # fmt: skip
             game.teller.say("(input ended)")
             game.leave()
 
@@ -480,3 +621,20 @@ def greet(game: RoomGame, joined: dict[str, Any], address: str, create: bool, ag
     if view and view.get("hole_cards"):
         game.own = teller.hole = tuple(parse_cards(view["hole_cards"]))
         teller.say(f"Your cards: {teller.cards(game.own)}", bold=True)
+
+
+def greet_watcher(game: RoomGame, state: dict[str, Any], address: str) -> None:
+    """What a spectator is told first: the table, its players and stacks."""
+    teller = game.teller
+    what = "freezeout" if state["game"] == "tournament" else "cash table"
+    hands = state.get("hands_played") or 0
+    played = f"{hands:,} hand{'s' * (hands != 1)} played"
+    now = {"waiting": "waiting for its players", "finished": "over", "closed": "closed"}.get(
+        state["status"], played
+    )
+    teller.say(f"holdem watch: a {what} ({state['table']}) on {address}, {now}", bold=True)
+    teller.say("Public information only: no cards before they are shown. q stops.")
+    for info in state["seats"]:
+        bot = f" ({info['bot']} bot)" if info.get("bot") else ""
+        chips = f" {info['chips']:,}" if "chips" in info else ""
+        teller.say(f"  seat {info['seat'] + 1}: {info['name']}{bot}{chips}")

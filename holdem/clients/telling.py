@@ -87,6 +87,7 @@ class Teller:
         self._side = False  # a side pot was awarded in this hand
         self._won: dict[int, list[tuple[int, int]]] = {}  # pot -> (seat, chips) of its winners
         self.marks: dict[int, str] = {}  # the hand's button and blinds by seat: "D", "SB, BB"
+        self.hand: int | None = None  # the number of the hand begun last (None: none yet)
 
     # ------------------------------------------------------------ output
 
@@ -122,13 +123,25 @@ class Teller:
         (never their name beside "You": the name is the histories')."""
         return you if self.my_name is not None and name == self.my_name else name
 
-    def tell(self, seat: int | None, doing: str, **style: object) -> None:
-        """``Ann raises to 60``; for the player, ``You raise to 60``."""
+    def tell(self, seat: int | None, doing: str, *, notice: bool = False,
+             hand: int | None = None, **style: object) -> None:  # fmt: skip
+        """``Ann raises to 60``; for the player, ``You raise to 60`` (a
+        ``notice``: with its hand, :meth:`notice`)."""
         if seat is not None and seat == self.me:
             verb, _, rest = doing.partition(" ")
             verb = _SECOND_PERSON.get(verb, verb[:-1] if verb.endswith("s") else verb)
             doing = " ".join(filter(None, (verb, rest.replace(" and is ", " and are "))))
-        self.say(f"{self.who(seat)} {doing}", **style)
+        if notice:
+            self.notice(f"{self.who(seat)} {doing}", hand=hand, **style)
+        else:
+            self.say(f"{self.who(seat)} {doing}", **style)
+
+    def notice(self, text: str, *, hand: int | None = None, **style: object) -> None:
+        """A notice of the table (a player comes, goes, is away or busts, the
+        blinds go up) with the hand it belongs to: ``hand``, else the hand
+        begun last (none before the first): ``[hand 12] Ben leaves the table``."""
+        hand = self.hand if hand is None else hand
+        self.say(text if hand is None else f"[hand {hand}] {text}", **style)
 
     # ------------------------------------------------------------ events
 
@@ -140,25 +153,28 @@ class Teller:
             self.hand_ended(event)
         elif isinstance(event, LevelUp):
             ante = f", {_ante_name(event)} {event.ante:,}" if event.ante else ""
-            self.say(
+            self.notice(
                 f"Blinds go up: {event.small_blind:,}/{event.big_blind:,}{ante} "
                 f"(level {event.level + 1})",
+                hand=event.hand,
                 fg="yellow",
             )
         elif isinstance(event, PlayerEliminated):
             by = [self.named(n, you="you") for n in event.by]
             by_text = f", knocked out by {' and '.join(by)}" if by else ""
-            self.tell(event.seat, f"is out in {ordinal(event.place)} place{by_text}", fg="magenta")
+            self.tell(event.seat, f"is out in {ordinal(event.place)} place{by_text}", notice=True,
+                      hand=event.hand, fg="magenta")  # fmt: skip
         elif isinstance(event, ChipsAdded):
             when = " (after this hand)" if event.deferred else ""
-            self.tell(event.seat, f"adds {event.chips:,} chips{when}")
+            self.tell(event.seat, f"adds {event.chips:,} chips{when}", notice=True)
         elif isinstance(event, SeatFreed) and event.reason != "busted":
-            self.tell(event.seat, f"leaves the table with {event.chips:,}")
+            self.tell(event.seat, f"leaves the table with {event.chips:,}", notice=True)
         elif isinstance(event, SatOut):
-            self.tell(event.seat, "sits out")
+            self.tell(event.seat, "sits out", notice=True)
 
     def hand_started(self, e: HandStarted) -> None:
         self.board, self.hole, self._side = (), (), False
+        self.hand = e.hand
         self._won = {}
         self.names.update(zip(e.seats, e.names, strict=True))
         ante = f" {_ante_name(e)} {e.ante:,}" if e.ante else ""

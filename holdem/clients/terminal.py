@@ -91,7 +91,7 @@ class Keyboard:
         try:
             self.fd = sys.stdin.fileno()
         except (OSError, ValueError, AttributeError):
-            raise click.UsageError("holdem join reads a terminal or a pipe on stdin") from None
+            raise click.UsageError("stdin must be a terminal or a pipe") from None
         self.tty = os.isatty(self.fd)
         self._buffer = b""
         self.typing = ""  # (a terminal's line being typed)

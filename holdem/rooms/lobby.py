@@ -6,6 +6,7 @@ store after a restart."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ from ..table import (
     CashGame,
     Event,
     HandResult,
+    Level,
     Schedule,
     SeatFreed,
     TimerRules,
@@ -85,8 +87,9 @@ class Lobby(Core):
         s = table.settings
         game = CashGame(s["seats"], small_blind=s["small_blind"], big_blind=s["big_blind"],
                         min_buy_in=s["min_buy_in"], max_buy_in=s["max_buy_in"],
+                        max_hands=s.get("max_hands"), max_seconds=s.get("max_seconds"),
                         structure=s["structure"], timer=self._timer(table),
-                        rng=seed)  # fmt: skip
+                        clock=self.game_clock, rng=seed)  # fmt: skip
         table.settings.update(min_buy_in=game.min_buy_in, max_buy_in=game.max_buy_in)
         self._serve_game(table, game)
 
@@ -317,14 +320,16 @@ class Lobby(Core):
         f.done()
         tables = [
             _listed(table.id, table.game, table.status, table.settings,
-                    len(self._taken(table)), begun=table.served is not None)
+                    len(self._taken(table)), begun=table.served is not None,
+                    hands=0 if table.served is None else table.served.table.hands_played,
+                    level=None if table.served is None else table.served.table.blinds)
             for table in self.tables.values()
             if table.public and table.live
         ]  # fmt: skip
         if self.workers > 1 and self.store is not None:
             tables += [
                 _listed(row.id, row.game, row.status, row.settings, row.players,
-                        begun=row.status != "waiting")
+                        begun=row.status != "waiting", hands=row.hands, level=None)
                 for row in self.store.live_tables()
                 if row.public and self._elsewhere(row.id) is not None
             ]  # fmt: skip
@@ -431,7 +436,7 @@ class Lobby(Core):
         table = RoomTable(row.id, row.code, row.game, row.public, row.settings, "",
                           creator=None, status=row.status)  # fmt: skip
         kept_seats = store.seats(row.id)
-        game = _stored_game(row, self._timer(table), self._rng.getrandbits(64))
+        game = _stored_game(row, self._timer(table), self._rng.getrandbits(64), self.game_clock)
         if game is not None:
             kept_seats = self._redo_cut_hand(store, row.id, game, kept_seats)
             self._serve_game(table, game)
@@ -546,13 +551,16 @@ def _timer_rules(game: str, public: bool, settings: dict[str, Any]) -> TimerRule
                       free_seat_after=free)  # fmt: skip
 
 
-def _stored_game(row: TableRow, timer: TurnTimer, rng: int) -> Tournament | CashGame | None:
+def _stored_game(
+    row: TableRow, timer: TurnTimer, rng: int, clock: Callable[[], float] = time.monotonic
+) -> Tournament | CashGame | None:
     """The game of a stored table, as its snapshot has it (None: none yet, a
-    tournament waiting for its players)."""
+    tournament waiting for its players); a cash session's time (``max_seconds``)
+    on ``clock``, from the seconds it had played."""
     if row.snapshot is None:
         return None
     game_type = Tournament if row.game == "tournament" else CashGame
-    return game_type.from_snapshot(row.snapshot, rng=rng, timer=timer)
+    return game_type.from_snapshot(row.snapshot, rng=rng, timer=timer, clock=clock)
 
 
 def _reason(exc: BaseException) -> str:
@@ -610,15 +618,23 @@ def check(store: Store, *, progress: Callable[[int], object] | None = None) -> C
 
 
 def _listed(ident: str, game: str, status: str, settings: dict[str, Any], players: int, *,
-            begun: bool) -> dict[str, Any]:  # fmt: skip
-    """A table as ``list_tables`` tells of it."""
-    blinds = (
-        {"small_blind": settings["small_blind"], "big_blind": settings["big_blind"]}
-        if game == "cash"
-        else None
-    )
-    return {
+            begun: bool, hands: int, level: Level | None) -> dict[str, Any]:  # fmt: skip
+    """A table as ``list_tables`` tells of it: a tournament's ``blinds`` are
+    its level's now (``level``; the first before it begins, none when not
+    known here: another worker's), with its ``stack``."""
+    if game == "cash":
+        blinds = {"small_blind": settings["small_blind"], "big_blind": settings["big_blind"]}
+    elif level is not None or not begun:
+        now = Schedule.from_dict(settings["schedule"]).levels[0] if level is None else level
+        blinds = {"small_blind": now.small_blind, "big_blind": now.big_blind, "ante": now.ante}
+    else:
+        blinds = None
+    listed = {
         "table": ident, "game": game, "status": status, "players": players,
         "max_seats": int(settings["seats"]), "blinds": blinds,
+        "structure": settings["structure"], "hands_played": hands,
         "joinable": game == "cash" or not begun,
     }  # fmt: skip
+    if game == "tournament":
+        listed["stack"] = settings["stack"]
+    return listed

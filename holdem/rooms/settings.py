@@ -20,6 +20,9 @@ __all__ = ["MOST_BLIND", "MOST_CHIPS", "bot_name", "check_buy_in", "player_name"
 #: hundredth of it: the default buy-ins, up to 100 big blinds, fit).
 MOST_CHIPS = 10**12
 MOST_BLIND = MOST_CHIPS // 100
+#: The longest cash session a table may be made for: in hands, in seconds (30 days).
+MOST_HANDS = 10**6
+MOST_SECONDS = 30 * 86_400
 
 
 def player_name(text: str, where: str) -> str:
@@ -99,6 +102,17 @@ def table_settings(f: Fields) -> dict[str, Any]:
         for name in ("min_buy_in", "max_buy_in"):
             settings[name] = f.integer(name, default=None, optional=True, minimum=1,
                                        maximum=MOST_CHIPS)  # fmt: skip
+        # (the session's limits: over after so many hands, or seconds from its first hand)
+        settings["max_hands"] = f.integer("max_hands", default=None, optional=True, minimum=1,
+                                          maximum=MOST_HANDS)  # fmt: skip
+        settings["max_seconds"] = (
+            None
+            if f.raw("max_seconds", "seconds", default=None) is None
+            else read_seconds(f, "max_seconds", most=MOST_SECONDS)
+        )
+        if settings["max_seconds"] == 0:
+            raise ProtocolError("invalid_field", "request.max_seconds: more than 0",
+                                field="max_seconds")  # fmt: skip
         if settings["small_blind"] > settings["big_blind"]:
             raise ProtocolError("bad_config", "the small blind is at most the big blind",
                                 field="small_blind")  # fmt: skip

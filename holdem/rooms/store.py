@@ -210,6 +210,7 @@ class LiveRow:
     status: str
     settings: dict[str, Any]
     players: int
+    hands: int = 0  # (the hands it has played, as stored)
 
 
 @dataclass(frozen=True, slots=True)
@@ -741,16 +742,18 @@ class Store:
         return [str(row[0]) for row in rows]
 
     def live_tables(self) -> list[LiveRow]:
-        """The tables waiting or being played, with their seats taken, by number."""
+        """The tables waiting or being played, with their seats taken and hands
+        played, by number."""
         rows = self._read(
             "SELECT t.id, t.game, t.public, t.status, t.settings,"
-            " (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id)"
+            " (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id),"
+            " (SELECT COALESCE(MAX(h.number), 0) FROM hands h WHERE h.table_id = t.id)"
             " FROM tables t WHERE t.status IN ('waiting', 'playing')"
             " ORDER BY CAST(SUBSTR(t.id, 2) AS INTEGER)"
         ).fetchall()
         return [
             LiveRow(id=r[0], game=r[1], public=bool(r[2]), status=r[3],
-                    settings=json.loads(r[4]), players=int(r[5]))
+                    settings=json.loads(r[4]), players=int(r[5]), hands=int(r[6]))
             for r in rows
         ]  # fmt: skip
 

@@ -1,0 +1,58 @@
+"""The lobby of a room server's public tables, as a player reads it
+(``holdem join --list``), and how a client names a table: by its join code
+or, a public one, by its id (``t3``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["listing", "table_fields"]
+
+_TABLE_ID = re.compile(r"[tT][1-9][0-9]{0,8}")
+_STRUCTURES = {"no_limit": "no limit", "pot_limit": "pot limit", "fixed_limit": "fixed limit"}
+
+
+def table_fields(code: str) -> dict[str, str]:
+    """The fields of a request that name the table ``code`` stands for: a
+    public table's id (``t3``: ``table``), else a join code (``code``)."""
+    text = code.strip()
+    if _TABLE_ID.fullmatch(text):
+        return {"table": text.lower()}
+    return {"code": text}
+
+
+def _stakes(table: dict[str, Any]) -> str:
+    """A listed table's blinds (a tournament's now, and its stack)."""
+    blinds = table.get("blinds")
+    text = "-"
+    if isinstance(blinds, dict):
+        text = f"{blinds['small_blind']:,}/{blinds['big_blind']:,}"
+        if blinds.get("ante"):
+            text += f" ante {blinds['ante']:,}"
+    if table.get("stack") is not None:
+        text += f", {table['stack']:,} stack"
+    return text
+
+
+def listing(tables: list[dict[str, Any]], address: str) -> list[str]:
+    """The public tables (``list_tables``'s) as lines: id, game, stakes,
+    structure, seats taken of seats, hands played, and whether one may join."""
+    if not tables:
+        return [f"No public table on {address} now: holdem join --create --public "
+                f"--server {address} makes one."]  # fmt: skip
+    head = f"  {'table':<6} {'game':<10} {'stakes':<22} {'structure':<12} {'seats':>5} " \
+        f"{'hands':>6}  joinable"  # fmt: skip
+    lines = [f"Public tables on {address}:", head]
+    for t in tables:
+        game = "freezeout" if t["game"] == "tournament" else "cash"
+        structure = _STRUCTURES.get(t.get("structure") or "", t.get("structure") or "-")
+        seats = f"{t['players']}/{t['max_seats']}"
+        hands = "-" if t.get("hands_played") is None else f"{t['hands_played']:,}"
+        joinable = "yes" if t["joinable"] else f"no ({t['status']})"
+        if t["joinable"] and t["players"] >= t["max_seats"]:
+            joinable = "no (full)"
+        lines.append(f"  {t['table']:<6} {game:<10} {_stakes(t):<22} {structure:<12} "
+                     f"{seats:>5} {hands:>6}  {joinable}")  # fmt: skip
+    lines.append(f"Join one by its id: holdem join {tables[0]['table']} --server {address}")
+    return lines
