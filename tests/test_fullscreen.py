@@ -146,6 +146,9 @@ class Idle:
     def stop(self) -> None:
         self.done = True
 
+    def takes(self, line: str) -> bool:
+        return line in ("quit", "help")
+
 
 def test_keys_out_of_turn_do_nothing_and_the_screen_says_so() -> None:
     app = TableApp(0, seats=4, quiet=True, clock=Clock())

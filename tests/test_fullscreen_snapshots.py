@@ -72,6 +72,9 @@ class Told:
     def stamp(self) -> int | None:
         return None
 
+    def takes(self, line: str) -> bool:
+        return False
+
     def stop(self) -> None:
         self.lines.put((None, ""))
 

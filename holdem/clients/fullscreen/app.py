@@ -36,6 +36,8 @@ from .widgets import Felt, Hole, Review, SeatBox
 __all__ = ["EndPanel", "Game", "TableApp"]
 
 _Part = TypeVar("_Part", bound=Widget)
+_PLACEHOLDER = "amount or command (r 300, help)"
+_LOBBY_PLACEHOLDER = "bots N LEVEL · start · who · help · quit"
 #: Keys that are moves: said "not your turn" when pressed out of it.
 _MOVES = {"f": "f", "k": "k", "c": "c", "a": "a"}
 #: The menu's buttons by key, as they read out of the player's turn.
@@ -52,6 +54,8 @@ class Game(Protocol):
     def stamp(self) -> int | None: ...  # (the turn a line typed now is for)
 
     def stop(self) -> None: ...  # (Ctrl-C: end at once)
+
+    def takes(self, line: str) -> bool: ...  # (a line typed out of the player's turn is for it)
 
 
 class EndPanel(ModalScreen[None]):
@@ -117,6 +121,8 @@ class TableApp(App[int]):
         self.notice = ""  # (the status line: why a key did nothing)
         self.finished = False  # (the game ended: any key leaves)
         self.status = 0
+        self.lobby = False  # (a room's table before its start: the field takes the lobby's words)
+        self.waiting = ""  # (what the felt says before the first hand: a room's join code)
         self.closed = False  # (the app has ended: the teller's lines are printed)
         self._pending: list[str] = []  # (lines told before the log was there)
         self._ending: list[str] | None = None  # (the end's lines, being told)
@@ -153,7 +159,7 @@ class TableApp(App[int]):
                     for key, label in _ACTIONS.items():
                         yield Button(label, id=f"do-{key}", disabled=True)
                 with Horizontal(id="sizing"):
-                    yield Input(placeholder="amount or command (r 300, help)", id="bet")
+                    yield Input(placeholder=_PLACEHOLDER, id="bet")
                     for key, label in (("min", "Min"), ("half", "½ pot"), ("pot", "Pot"),
                                        ("max", "All in")):  # fmt: skip
                         yield Button(label, id=f"size-{key}", disabled=True)
@@ -172,6 +178,10 @@ class TableApp(App[int]):
         for line in self._pending:
             log.write(Text.from_ansi(line))
         self._pending.clear()
+        if self.lobby:
+            field = self.part("#bet", Input)
+            field.placeholder = _LOBBY_PLACEHOLDER
+            field.focus()
         self.redraw()
         self.set_interval(0.25, self._tick)
         self._thread = threading.Thread(target=self._run_game, name="game", daemon=True)
@@ -215,6 +225,9 @@ class TableApp(App[int]):
     def ending(self) -> Iterator[None]:
         """The game's end told (by the game's thread): its lines go to the log
         and to the :class:`EndPanel` shown over the table once told."""
+        if self._ending is not None:  # (within an end being told: one panel)
+            yield
+            return
         self._ending = []
         try:
             yield
@@ -236,6 +249,12 @@ class TableApp(App[int]):
     def told(self, feed: Callable[[TableModel], None]) -> None:
         """The model fed (by the game, on this thread), then the table drawn."""
         feed(self.model)
+        if self.lobby and self.model.hand:  # (the game has begun: the keys are moves again)
+            self.lobby = False
+            field = self.part("#bet", Input)
+            field.placeholder = _PLACEHOLDER
+            if field.has_focus and not field.value:
+                self.set_focus(None)
         self.redraw()
 
     def your_turn(self, view: PlayerView, legal: LegalActions, deadline: float | None,
@@ -263,7 +282,7 @@ class TableApp(App[int]):
         for i in range(self.seat_count):
             box = self.part(f"#seat{i}", SeatBox)
             box.draw(model.seats.get(order[i]) if i < len(order) else None, model, self.teller)
-        self.part("#felt", Felt).draw(model, self.teller)
+        self.part("#felt", Felt).draw(model, self.teller, self.waiting)
         self.part("#hole", Hole).draw(model, self.teller)
         self.part("#review", Review).draw(model, self.teller)
         self._menu()
@@ -297,7 +316,8 @@ class TableApp(App[int]):
         model = self.model
         clock = self.part("#clock", Static)
         if model.legal is None:
-            waiting = "" if model.actor is None else f"Waiting for {model.name(model.actor)}"
+            waiting = ("" if model.actor is None or model.actor == model.me
+                       else f"Waiting for {model.name(model.actor)}")  # fmt: skip
             clock.update(Text(waiting, style="dim"))
             return
         left = float("inf") if model.deadline is None else max(0.0, model.deadline - self.clock())
@@ -343,8 +363,10 @@ class TableApp(App[int]):
         if self.finished or self.game is None:
             return
         stamp = self.game.stamp()
-        if self.model.legal is None and line not in ("quit", "help", "table"):
-            self.say(f"Not taken: {line!r}: it is not your turn.")
+        if self.model.legal is None and not self.game.takes(line):
+            why = "you are watching, with no seat (q stops)" if self.model.me is None else \
+                "it is not your turn"  # fmt: skip
+            self.say(f"Not taken: {line!r}: {why}.")
             return
         self.say("")
         self.game.lines.put((stamp, line))
@@ -354,7 +376,8 @@ class TableApp(App[int]):
         event.input.value = ""
         if line:
             self.submit(line)
-        self.set_focus(None)
+        if not self.lobby:  # (the lobby's words are typed one after another)
+            self.set_focus(None)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         ident = event.button.id or ""
