@@ -92,7 +92,7 @@ def test_a_private_freezeout_with_a_reconnect_and_a_spectator_is_played_to_a_win
 
         ben = join_ben(tmp_path / "ben-1.txt")
         ann.wait_for(r"Ben sits at seat")
-        eve = Terminal(["watch", code, "--server", address, "--no-color"], env)
+        eve = Terminal(["watch", code, "--server", address, "--no-color", "--plain"], env)
         terminals.append(eve)
         eve.wait_for(r"seat 4: Ben")
         ann.type("start\r")
