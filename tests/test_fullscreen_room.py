@@ -210,3 +210,33 @@ def test_join_and_watch_on_a_terminal_are_full_screen_and_plain_is_lines(
     finally:
         plain.process.kill()
         plain.end()
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="a pseudo-terminal")
+def test_a_lost_connection_on_the_full_screen_is_one_line_with_the_way_back(
+    server: Server, tmp_path: Path
+) -> None:
+    """The server gone under a full-screen ``holdem join``: the screen says the
+    game is over, and once left the command ends as line mode does (status
+    2, one line with the command that takes the player back to the seat)."""
+    from test_clients_input import Terminal
+
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="140", LINES="42",
+               XDG_CONFIG_HOME=str(tmp_path / "config"))  # fmt: skip
+    join = Terminal(["join", "--create", "--server", f"127.0.0.1:{server.port}", "--name", "Ann"],
+                    env=env)  # fmt: skip
+    try:
+        join.wait_for(r"bots N LEVEL")
+        code = join.wait_for(r"Join code ([A-Z0-9]{4}-[A-Z0-9]{4})").group(1)
+        server.kill()
+        join.wait_for(r"The game is over: press q to leave\.")
+        join.type("q")
+        assert ended(join) == 2
+    finally:
+        if join.process.poll() is None:
+            join.process.kill()
+    after = join.seen[join.seen.rindex("\x1b[?1049l") :]  # (the full screen closed)
+    line = re.search(r"holdem join: error: .*", after)
+    assert line is not None, after
+    assert "the server closed the connection" in line.group(0)
+    assert f"(to come back to your seat: holdem join {code} --server 127.0.0.1:" in line.group(0)

@@ -197,6 +197,8 @@ class TableApp(App[int]):
 
     def _game_over(self) -> None:
         self.finished = True
+        self.lobby = False
+        self.set_focus(None)  # (the keys leave: the field typed into may be the lobby's)
         self.model.end_turn()
         self.notice = "The game is over: press q to leave."
         self.redraw()
