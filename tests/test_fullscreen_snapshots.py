@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from test_fullscreen import SIZE, Clock, local_app, until
+from textual.widgets import Input
 
 from holdem import ActionKind, Decision, HandConfig
-from holdem.clients.fullscreen import EndPanel, TableApp
+from holdem.clients import greet
+from holdem.clients.fullscreen import EndPanel, ScreenRoomGame, TableApp
 from holdem.clients.model import TableModel
 from holdem.hand import Hand
 from holdem.table import ActionTaken, Event, HandEnded, HandStarted
@@ -161,3 +163,34 @@ def test_the_end_of_a_freezeout(snap_compare: Compare, tmp_path: Path) -> None:
         await until(pilot, lambda: isinstance(app.screen, EndPanel))
 
     assert snap(snap_compare, app, play)
+
+
+class Quiet:
+    """A room connection on which nothing comes (the lobby waits as drawn)."""
+
+    def poll(self, timeout: float = 0.0) -> list[dict[str, Any]]:
+        time.sleep(min(timeout, 0.05))
+        return []
+
+
+def test_a_room_lobby(snap_compare: Compare) -> None:
+    """``holdem join --create`` on the full screen before the start: the join
+    code on the felt, who is in, the field ready for the lobby's words (its
+    cursor still)."""
+    seats = [{"seat": 0, "name": "Ann", "bot": None, "connected": True},
+             {"seat": 1, "name": "Easy 1", "bot": "easy", "connected": True}]  # fmt: skip
+    made = {"table": "t1", "code": "7KQM-X2TP", "seat": 0, "token": "x", "name": "Ann",
+            "creator": True, "state": {"table": "t1", "game": "tournament", "status": "waiting",
+                                       "max_seats": 6, "seats": seats}}  # fmt: skip
+    app = TableApp(0, seats=6, quiet=True, clock=Clock())
+    game = ScreenRoomGame(Quiet(), made, app.teller, "")
+    again = "holdem join 7KQM-X2TP --server 127.0.0.1:7777 --name Ann"
+    greet(game, made, "127.0.0.1:7777", True, again)
+    game.show(app, made["state"], "Join code 7KQM-X2TP: your friends type holdem join "
+              "7KQM-X2TP --server 127.0.0.1:7777")  # fmt: skip
+
+    def still() -> bool:
+        app.part("#bet", Input).cursor_blink = False
+        return True
+
+    assert snap(snap_compare, app, still)

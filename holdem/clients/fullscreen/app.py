@@ -1,6 +1,7 @@
 """The full-screen table (Textual): the seats around the felt, the player's
-cards, the menu as keys and buttons with a bet-size field, the turn's
-countdown, the log of the Teller's lines, the last hands and the session.
+cards, the menu as keys and buttons with a bet-size field (a room's lobby
+typed there too), the turn's countdown, the log of the Teller's lines, the
+last hands and the session; the game's end in a panel over the table.
 
 The game itself runs in a worker thread (:mod:`.games`): ``holdem play``'s
 table loop, or a room's connection; it tells the app what to draw
@@ -37,7 +38,7 @@ __all__ = ["EndPanel", "Game", "TableApp"]
 
 _Part = TypeVar("_Part", bound=Widget)
 _PLACEHOLDER = "amount or command (r 300, help)"
-_LOBBY_PLACEHOLDER = "bots N LEVEL · start · who · help · quit"
+_LOBBY_PLACEHOLDER = "bots N LEVEL · start · who · quit"
 #: Keys that are moves: said "not your turn" when pressed out of it.
 _MOVES = {"f": "f", "k": "k", "c": "c", "a": "a"}
 #: The menu's buttons by key, as they read out of the player's turn.
