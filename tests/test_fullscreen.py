@@ -166,6 +166,24 @@ def test_keys_out_of_turn_do_nothing_and_the_screen_says_so() -> None:
     asyncio.run(run())
 
 
+def test_a_tick_of_the_countdown_as_the_app_ends_draws_nothing() -> None:
+    """The countdown's timer may tick once more as the app is taken down:
+    it draws nothing (it raised NoMatches, the table's parts gone, and the
+    test or the command failed at its end)."""
+    app = TableApp(0, seats=2, quiet=True, clock=Clock())
+    idle = Idle()
+    app.game = idle
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            idle.stop()
+
+    asyncio.run(run())
+    app._tick()
+    app.redraw()
+
+
 def test_the_turn_timer_counts_down_then_the_time_bank(tmp_path: Path) -> None:
     app, _game = local_app(tmp_path, timer=30)
     clock = app.clock

@@ -279,7 +279,14 @@ class TableApp(App[int]):
 
     # ------------------------------------------------------------ drawing
 
+    def drawn(self) -> bool:
+        """Whether the table's parts are on the screen (not yet, or no more
+        as the app ends: a tick of the countdown then draws nothing)."""
+        return bool(self.screen_stack) and bool(self.screen_stack[0].query("#clock"))
+
     def redraw(self) -> None:
+        if not self.drawn():
+            return
         model = self.model
         order = sorted(model.seats)
         for i in range(self.seat_count):
@@ -316,6 +323,8 @@ class TableApp(App[int]):
 
     def _tick(self) -> None:
         """The turn's countdown (the time bank apart once the turn's own time is up)."""
+        if not self.drawn():
+            return
         model = self.model
         clock = self.part("#clock", Static)
         if model.legal is None:
