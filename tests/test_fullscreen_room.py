@@ -84,7 +84,8 @@ def test_join_on_the_full_screen_lobby_then_a_hand_against_a_bot(server: Server)
                         break
                     await pilot.press("c" if legal.call is not None else "k")
                     await until(pilot, lambda asked=legal: app.model.legal is not asked)
-                    if not out_of_turn and app.model.legal is None and app.model.playing:
+                    bot = app.model.actor
+                    if not out_of_turn and app.model.legal is None and bot not in (None, 0):
                         await pilot.press("f")  # (the bot's turn: it takes 0.5 s)
                         assert shown(app, "#notice") == "Not taken: 'f': it is not your turn."
                         out_of_turn = True
