@@ -346,7 +346,7 @@ def test_holdem_join_on_a_terminal_counts_the_seconds_down(server: Server, tmp_p
     process = subprocess.Popen(
         [sys.executable, "-m", "holdem", "join", "--create", "--server",
          f"127.0.0.1:{server.port}", "--name", "Ann", "--pace", "0", "--pause", "0",
-         "--timer", "4", "--no-color"],
+         "--timer", "4", "--no-color", "--plain"],
         stdin=side, stdout=side, stderr=side, env=env, close_fds=True,
     )  # fmt: skip
     os.close(side)
