@@ -11,7 +11,6 @@ import asyncio
 import os
 import re
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -162,15 +161,6 @@ def test_watch_on_the_full_screen_never_holds_a_card_not_shown(server: Server) -
     assert any(r.shown for r in app.model.reviews)  # (showdowns were seen: cards were shown)
 
 
-def ended(terminal: Any, seconds: float = 20) -> int:
-    """The exit status of a command on a pseudo-terminal, what it writes read
-    as it comes (a pseudo-terminal holds little: unread, the command waits)."""
-    end = time.monotonic() + seconds
-    while terminal.process.poll() is None and time.monotonic() < end:
-        terminal.read(0.2)
-    return int(terminal.end())
-
-
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="a pseudo-terminal")
 def test_join_and_watch_on_a_terminal_are_full_screen_and_plain_is_lines(
     server: Server, tmp_path: Path
@@ -193,13 +183,13 @@ def test_join_and_watch_on_a_terminal_are_full_screen_and_plain_is_lines(
             watch.wait_for(r"Watching \(a spectator sees no hole cards\)")
             assert "\x1b[?1049h" in watch.seen
             watch.type("\x03")
-            assert ended(watch) == 130
+            assert watch.end() == 130
             assert "holdem watch: interrupted" in watch.seen
         finally:
             if watch.process.poll() is None:
                 watch.process.kill()
         join.type("\x03")
-        assert ended(join) == 130
+        assert join.end() == 130
         assert "holdem join: interrupted" in join.seen
     finally:
         if join.process.poll() is None:
@@ -232,7 +222,7 @@ def test_a_lost_connection_on_the_full_screen_is_one_line_with_the_way_back(
         server.kill()
         join.wait_for(r"The game is over: press q to leave\.")
         join.type("q")
-        assert ended(join) == 2
+        assert join.end() == 2
     finally:
         if join.process.poll() is None:
             join.process.kill()
