@@ -57,11 +57,15 @@ def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, Counter[str
     """Every stored hand, to ``out`` (PHH, or PokerStars text): how many were
     written, how many the form cannot hold, by why (PHH has no pot-limit
     hold'em, no history a protected timeout), and those the file could not
-    give (damaged: the others are written).  The file appears whole or not at
-    all."""
+    give (damaged: the others are written).  A PHH hand holds its table's
+    chat of its time (``_chat``: what was said while it was played and
+    until the next began; the first, what was said before it too).  The
+    file appears whole or not at all."""
     written = 0
     skipped: Counter[str] = Counter()
     unread: list[Damage] = []
+    chat: dict[int, list[list[str]]] = {}  # (by hand: the lines of one table's)
+    chat_of = ""  # (that table)
     part = out.with_name(f".{out.name}.part")
     try:
         rows = {row.id: row for row in store.tables()}
@@ -94,6 +98,13 @@ def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, Counter[str
                 tournament = row.game == "tournament"
                 if tournament:  # (its number: the table's)
                     fields["tournament_id"] = str(table_number(stored.table))
+                if not pokerstars:  # (PokerStars text: no place for it here)
+                    if stored.table != chat_of:
+                        chat_of, chat = stored.table, _chat_by_hand(store, stored.table, unread)
+                        chat[stored.number] = chat.pop(0, []) + chat.get(stored.number, [])
+                    said = chat.pop(stored.number, [])
+                    if said:
+                        fields["chat"] = said
                 try:
                     writer.write(record(hand, hand_id=stored.hand_id, tournament=tournament,
                                         fields=fields))  # fmt: skip
@@ -105,6 +116,21 @@ def _export(store: Store, out: Path, pokerstars: bool) -> tuple[int, Counter[str
     finally:
         part.unlink(missing_ok=True)
     return written, skipped, unread
+
+
+def _chat_by_hand(store: Store, ident: str, unread: list[Damage]) -> dict[int, list[list[str]]]:
+    """A table's chat, ``[name, text]`` by hand (a chat the file cannot give
+    is said in ``unread``)."""
+    by_hand: dict[int, list[list[str]]] = {}
+    try:
+        lines = store.chat(ident)
+    except sqlite3.DatabaseError as exc:
+        unread.append(Damage(f"its chat cannot be read (its hands are written without it): "
+                             f"{exc}", ident))  # fmt: skip
+        return by_hand
+    for line in lines:
+        by_hand.setdefault(line.hand, []).append([line.name, line.text])
+    return by_hand
 
 
 def _check(data: str, as_json: bool) -> None:
@@ -261,9 +287,11 @@ def serve_command(
             click.echo(f"{left} hand{'s' * (left != 1)} left out: {why}", err=True)
         for damage in unread:
             click.echo(f"{damage}", err=True)
-        if unread:
-            click.echo(f"{len(unread)} hand{'s' * (len(unread) != 1)} left out: the data file "
+        lost = [d for d in unread if d.hand is not None or d.table is None]  # (not a chat)
+        if lost:
+            click.echo(f"{len(lost)} hand{'s' * (len(lost) != 1)} left out: the data file "
                        "could not give them (each above)", err=True)  # fmt: skip
+        if unread:
             sys.exit(EXIT_DAMAGED)
         return
     store = _open_store(data)

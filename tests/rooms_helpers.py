@@ -24,6 +24,24 @@ from holdem.clients import RoomClient
 from holdem.errors import ProtocolError
 from holdem.rooms import Room, Store
 from holdem.rooms.server import RoomServer
+from holdem.rooms.store import SCHEMA
+
+
+def older_schema(version: int) -> str:
+    """The room file's :data:`~holdem.rooms.store.SCHEMA` as a server of an
+    older schema ``version`` wrote it (1: no buy-ins; 3: no chat, and no
+    hands kept with the seats' tokens)."""
+    text = SCHEMA
+    if version < 4:
+        text = text.replace("    first_hand INTEGER,\n    PRIMARY KEY", "    PRIMARY KEY")
+        text = text.replace(",\n    name TEXT,\n    first_hand INTEGER,\n    last_hand INTEGER\n",
+                            "\n")  # fmt: skip
+        text = text[: text.index("CREATE TABLE IF NOT EXISTS chat")]
+    if version < 2:
+        text = text.replace("    buy_in INTEGER,\n    added INTEGER NOT NULL DEFAULT 0,\n", "")
+    assert text != SCHEMA
+    return text
+
 
 #: A quick freezeout: blinds that rise fast, small stacks, no pauses.
 FAST = {"pace": 0, "pause": 0, "stack": 400, "schedule": "@5h, 10/20, 20/40, 40/80"}

@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rooms_helpers import FAST, check_stream, move, play_out, players
+from rooms_helpers import FAST, check_stream, move, older_schema, play_out, players
 
 from holdem.protocol.messages import encode
 from holdem.rooms import Limits, Room, Store, hand_of
 from holdem.rooms.codes import ALPHABET, Guesses, Rate, new_code, normal_code
+from holdem.rooms.lobby import check
 from holdem.rooms.store import SCHEMA, SCHEMA_VERSION, SeatRow
 
 
@@ -576,8 +577,7 @@ def test_a_migration_cut_short_leaves_the_file_as_it_was(
 
     path = tmp_path / "room.sqlite"
     with sqlite3.connect(path) as db:
-        db.executescript(SCHEMA.replace("    buy_in INTEGER,\n    added INTEGER NOT NULL "
-                                        "DEFAULT 0,\n", ""))  # fmt: skip
+        db.executescript(older_schema(1))
         db.execute("INSERT INTO meta VALUES ('schema', '1')")
     broken = {1: (store_module.MIGRATIONS[1][0], "ALTER TABLE nowhere ADD COLUMN x INTEGER")}
     monkeypatch.setattr(store_module, "MIGRATIONS", broken)
@@ -725,9 +725,7 @@ def test_a_room_file_of_the_first_schema_is_taken_to_this_one(tmp_path: Path) ->
 
     path = tmp_path / "room.sqlite"
     db = sqlite3.connect(path)
-    first = SCHEMA.replace("    buy_in INTEGER,\n    added INTEGER NOT NULL DEFAULT 0,\n", "")
-    assert first != SCHEMA
-    db.executescript(first)
+    db.executescript(older_schema(1))
     db.execute("INSERT INTO meta VALUES ('schema', '1')")
     db.execute("INSERT INTO tables VALUES ('t1', 'ABCD-EFGH', 'cash', 0, '{}', 'closed', NULL, "
                "NULL, 0, 0)")  # fmt: skip
@@ -740,6 +738,30 @@ def test_a_room_file_of_the_first_schema_is_taken_to_this_one(tmp_path: Path) ->
     store.close()
     with sqlite3.connect(path) as check:
         assert check.execute("SELECT value FROM meta").fetchone() == (str(SCHEMA_VERSION),)
+
+
+def test_a_data_file_of_schema_3_is_taken_to_4_and_checks_clean(tmp_path: Path) -> None:
+    import sqlite3
+
+    folder = tmp_path / "room"
+    folder.mkdir()
+    path = folder / "room.sqlite"
+    with sqlite3.connect(path) as db:  # (a server of schema 3 wrote it)
+        db.executescript(older_schema(3))
+        db.execute("INSERT INTO meta VALUES ('schema', '3')")
+        db.execute("INSERT INTO tables VALUES ('t1', 'ABCD-EFGH', 'cash', 0, '{}', 'closed', NULL,"
+                   " NULL, 0, 0)")  # fmt: skip
+        db.execute("INSERT INTO old_tokens VALUES ('a', 't1', 0, 'left', 0)")
+    store = Store(path)
+    store.save_chat("t1", 0, 0, "Ann", "hi")
+    assert [c.text for c in store.chat("t1")] == ["hi"]
+    old = store.token_seat("a")
+    assert old is not None and old.name is None and old.reason == "left"
+    store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT value FROM meta").fetchone() == ("4",)
+    checked = check(Store(path, read_only=True))  # (what holdem serve --check says)
+    assert checked.damage == [] and checked.tables == 1
 
 
 def test_a_cash_player_who_leaves_mid_hand_is_not_waited_for() -> None:

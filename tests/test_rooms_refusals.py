@@ -52,8 +52,9 @@ class _Room:
             list(room.store._db.iterdump()),
             {ident: encode(room._state(table)) for ident, table in room.tables.items()},
             sorted(
-                (s.id, s.table, s.seat, s.token_hash, s.connection, s.away)
+                (s.id, s.table, s.seat, s.token_hash, s.connection, s.away, s.sat_out, *muted)
                 for s in room._sessions.values()
+                for muted in [sorted(s.muted)]
             ),
             sorted(room._by_token.items()),
             sorted(room._codes.items()),
@@ -108,6 +109,11 @@ _FIELDS: dict[str, Any] = {
         ]
     ),
     "timer": st.sampled_from([{"seconds": 5}, {"seconds": -1}, {"policy": "protect"}, "x"]),
+    "text": st.sampled_from(["gl", "", " ", "x" * 201, "\x1b[2J", 5]),
+    "muted": st.sampled_from([True, False, "no"]),
+    "chat": st.sampled_from(["players", "everyone", "off", "x", 1]),
+    "hands": st.sampled_from([[1], [1, 2], "all", [], [0], ["1"], [1] * 101, "x"]),
+    "before": st.sampled_from([1, 2, 0, "1"]),
 }
 
 

@@ -79,7 +79,8 @@ def test_tokens_ended_and_seats_freed_leave_the_rows_they_always_did(tmp_path: P
         SeatRow(seat=0, name="Ann", bot=None, token_hash="Ann2" * 10, creator=True),
         SeatRow(seat=2, name="Cy", bot=None, token_hash=None, creator=False),
     ]
-    old = _rows(tmp_path / "room.sqlite", "SELECT * FROM old_tokens ORDER BY token_hash")
+    old = _rows(tmp_path / "room.sqlite", "SELECT token_hash, table_id, seat, reason, ended"
+                " FROM old_tokens ORDER BY token_hash")  # fmt: skip
     assert old == [("Ann" * 10, "t1", 0, "replaced", 100.0), ("Ben" * 10, "t1", 1, "busted", 100.0),
                    ("Cy" * 10, "t1", 2, "left", 200.0)]  # fmt: skip
     assert store.old_token("Ben" * 10) == "busted" and store.old_token("nobody") is None

@@ -9,7 +9,10 @@ import random
 from pathlib import Path
 
 from holdem import Decision, LegalActions, PlayerView
+from holdem.actions import ActionKind
 from holdem.histories import (
+    DEAL_HOLE,
+    HandHistory,
     read_phh_text,
     read_pokerstars_text,
     record,
@@ -113,3 +116,25 @@ def test_holdem_validate_accepts_the_files_of_a_table(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["validate", str(tmp_path), "--strict"])
     assert result.exit_code == 0, result.output
     assert f"2 files: 2 OK; {2 * len(results)} hands" in result.output
+
+
+def test_a_player_s_own_history_holds_their_hole_cards_and_the_shown_ones_alone() -> None:
+    rng = random.Random(3)
+    table = Table(seats=4, small_blind=5, big_blind=10, rng=rng)
+    for seat, name in enumerate(["Ann", "Bob", "Cid"]):
+        table.sit(seat + 1, name, 500)
+    decide = mixed(rng)
+    showdowns = 0
+    for _ in range(12):
+        hand = table.play_hand(decide).played
+        shown = {a.seat for a in hand.log if a.kind is ActionKind.SHOW}
+        showdowns += bool(shown)
+        for hero in (1, 2, 3, None):  # (table seats; None: a watcher's)
+            out = io.StringIO()
+            write_phh([record(hand, show_all=False, hero=hero)], out, many=False)
+            (read,) = read_phh_text(out.getvalue())
+            assert isinstance(read, HandHistory) and validate(read) == []
+            dealt = [m for m in read.moves if m.kind == DEAL_HOLE and None not in m.cards]
+            known = {read.players[m.actor].seat for m in dealt if m.actor is not None}
+            assert {s - 1 for s in known if s is not None} == ({hero} | shown) - {None}
+    assert showdowns

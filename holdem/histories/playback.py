@@ -970,6 +970,7 @@ def record(
     hand_id: str | None = None,
     unit: Decimal = Decimal(1),
     show_all: bool = True,
+    hero: int | None = None,
     tournament: bool = False,
     fields: Mapping[str, Any] | None = None,
     rake: Mapping[int, int] | None = None,
@@ -981,7 +982,8 @@ def record(
     table seat plus one (histories count seats from 1).  ``unit`` is the value of one chip in the
     file (``Decimal("0.01")`` for a game in cents): 1 or a power of ten
     below it, else :class:`~holdem.errors.ConfigError`.  The history holds every
-    hole card the referee knows (``show_all=False``: only the shown ones).
+    hole card the referee knows (``show_all=False``: only the shown ones, and
+    those of the table seat ``hero``: a player's own history).
     ``tournament`` marks a tournament hand; ``fields`` are the format's other
     fields (``table``, ``seat_count``, ``level`` ...); ``rake`` the chips the
     house took from each table seat's winnings (a cash table's
@@ -1040,7 +1042,7 @@ def record(
         if kind is K.DEAL_HOLE:
             for seat in order:
                 cards = hand.hole_cards(numbers[seat])
-                seen = show_all or numbers[seat] in shown  # (shown: table seats)
+                seen = show_all or numbers[seat] in shown or numbers[seat] == hero  # (table seats)
                 known = cards if cards is not None and seen else None
                 moves.append(Move(DEAL_HOLE, index[seat], cards=known or (None, None)))
         elif kind is K.DEAL_BOARD:

@@ -108,6 +108,7 @@ ERROR_CODES: dict[str, str] = {
     "token_expired": "the seat token no longer gives its seat (replaced, left, over)",
     "token_in_use": "the seat is connected from another address",
     "rate_limited": "too many lines a second, or too many wrong guesses: wait and try again",
+    "chat_flood": "too many chat lines in a short time: the message says when to write again",
     "too_many_connections": "the server, or this address, has as many connections as it takes",
     "name_taken": "a player of that name is at the table",
     "table_full": "every seat of the table is taken",

@@ -41,7 +41,7 @@ from ..table import (
 from ..table.events import EVENT_TYPES
 from .texts import action_line, event_line, hole_cards_line, turn_line
 
-__all__ = ["KEEP_HANDS", "SLICE", "ServedTable", "history_text"]
+__all__ = ["KEEP_HANDS", "SLICE", "ServedTable", "histories_text", "history_text"]
 
 #: Finished hands a table keeps for ``history`` requests (the latest).
 KEEP_HANDS = 500
@@ -500,21 +500,45 @@ def _refusal(hand: Hand, seat: int, decision: Decision, legal: LegalActions) -> 
 
 
 def history_text(
-    hand: Hand, number: int, *, tournament: bool, form: str, show_all: bool = False
+    hand: Hand,
+    number: int,
+    *,
+    tournament: bool,
+    form: str,
+    show_all: bool = False,
+    hero: int | None = None,
 ) -> str:
     """A finished hand as PHH (``form="phh"``) or PokerStars text, for a
-    ``history`` request (``table_error`` when the form cannot hold it)."""
+    ``history`` request: the cards shown (``show_all``: every one), and the
+    hole cards of the table seat ``hero`` (a player's own); ``table_error``
+    when the form cannot hold it."""
+    return histories_text([(hand, number, hero)], tournament=tournament, form=form,
+                          show_all=show_all, many=False)  # fmt: skip
+
+
+def histories_text(
+    hands: Iterable[tuple[Hand, int, int | None]],
+    *,
+    tournament: bool,
+    form: str,
+    show_all: bool = False,
+    many: bool = True,
+) -> str:
+    """Finished hands, each with its number and its ``hero`` seat (as
+    :func:`history_text`), as one text: a PHH set (``[1]``, ``[2]`` ...;
+    ``many`` False: one hand, a ``.phh`` file's form) or PokerStars hands
+    one after another.  ``table_error`` naming the first hand the form
+    cannot hold."""
     import io
 
-    from ..histories import record, write_phh, write_pokerstars
+    from ..histories import PhhWriter, PokerStarsWriter, record
 
-    try:
-        history = record(hand, hand_id=str(number), tournament=tournament, show_all=show_all)
-        out = io.StringIO()
-        if form == "phh":
-            write_phh([history], out, many=False)
-        else:
-            write_pokerstars([history], out)
-    except HoldemError as exc:
-        raise ProtocolError("table_error", str(exc), field="hand") from None
+    out = io.StringIO()
+    writer = PhhWriter(out, many=many) if form == "phh" else PokerStarsWriter(out)
+    for hand, number, hero in hands:
+        try:
+            writer.write(record(hand, hand_id=str(number), tournament=tournament,
+                                show_all=show_all, hero=hero))  # fmt: skip
+        except HoldemError as exc:
+            raise ProtocolError("table_error", f"hand {number}: {exc}", field="hand") from None
     return out.getvalue()

@@ -247,14 +247,14 @@ class Rate:
         """How many messages are allowed at once now (it counts none)."""
         return min(self.burst, self._left + (now - self._then) * self.per_second)
 
-    def take(self, now: float) -> bool:
-        """Whether one more message is allowed now (and counts it)."""
+    def take(self, now: float, count: float = 1) -> bool:
+        """Whether ``count`` more messages are allowed now (and counts them)."""
         left = self.left(now)
         self._then = now
-        if left < 1:
+        if left < count:
             self._left = left
             return False
-        self._left = left - 1
+        self._left = left - count
         return True
 
 

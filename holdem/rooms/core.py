@@ -33,6 +33,7 @@ from ..protocol.tables import Message, ServedTable
 from ..protocol.texts import message_text
 from ..wire import Fields
 from .codes import Guesses, SharedGuesses, Tally, normal_code
+from .settings import free_name
 from .store import Store, passing, table_number
 
 __all__ = ["Core", "Limits", "Outgoing"]
@@ -78,6 +79,18 @@ class Limits:
     backlog: int = 1000
     #: seconds a finished or closed table is kept in memory (the store keeps it)
     keep_finished: float = 600.0
+    #: the most characters of a chat line; the lines a connection may say in
+    #: ``chat_seconds``
+    chat_chars: int = 200
+    chat_lines: int = 5
+    chat_seconds: float = 10.0
+    #: the hands one ``history`` request may ask for, and a connection at
+    #: once (``hands_per_second`` after them: each costs the server about a
+    #: millisecond); the hands a ``hands`` reply lists (the latest:
+    #: ``before`` asks for older ones)
+    history_hands: int = 100
+    hands_per_second: float = 50.0
+    hands_listed: int = 1000
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -97,6 +110,9 @@ class Connection:
     held: list[str] = field(default_factory=list)  # its lines not stored yet (Core.stalled)
     opened: float = 0.0  # when it was made (here), on the room's clock
     active: float = 0.0  # when it last sent a line, or was seen holding a table
+    said: deque[float] = field(default_factory=deque)  # when its last chat lines were said
+    reads: Any = None  # (codes.Rate: the hands its history requests may read; made at the first)
+    muted: dict[str, set[str]] = field(default_factory=dict)  # a watcher's, by table
 
 
 @dataclass(slots=True)
@@ -111,7 +127,10 @@ class Session:
     connection: int | None = None
     backlog: deque[dict[str, Any]] = field(default_factory=deque)
     dropped: int = 0  # events of the backlog lost (it was full)
-    away: bool = False  # told it is out of the deal (two timeouts in a row)
+    away: bool = False  # told it is out of the deal (two timeouts in a row, or sat out)
+    sat_out: bool = False  # out by its own sit_out (a resume keeps it out)
+    first_hand: int = 1  # the first hand the player could be dealt in
+    muted: set[str] = field(default_factory=set)  # the names whose chat it is not told
 
 
 @dataclass(slots=True)
@@ -136,6 +155,8 @@ class RoomTable:
     waiting: dict[int, Entry] = field(default_factory=dict)
     sessions: dict[int, int] = field(default_factory=dict)  # seat -> session
     watchers: set[int] = field(default_factory=set)  # connections
+    spectators: dict[int, str] = field(default_factory=dict)  # a watcher's name, by connection
+    sitting_out: set[int] = field(default_factory=set)  # seats out from the next hand
     status: str = "waiting"  # waiting | playing | finished | closed | stopped
     closing: bool = False  # closes when the hand being played ends
     stopped: str = ""  # why the table stopped (the store refused its game)
@@ -337,17 +358,37 @@ class Core:
             table.served.tell(message)
             return
         message["table"] = table.id
-        self._send(sorted(table.sessions.values()) + sorted(table.watchers), message)
+        self._send(self._audience(table), message)
 
     def _tell_status(self, table: RoomTable, session: Session, status: str,
                      reason: str = "") -> None:  # fmt: skip
         """Tells the table that a player's seat is ``status`` now (``seat_status``:
         ``disconnected``, ``connected``, ``away``, ``back``), and why."""
         message = {"event": "seat_status", "seat": session.seat, "name": session.name,
-                   "status": status}  # fmt: skip
+                   "status": status, "hand": self._hand_number(table)}  # fmt: skip
         if reason:
             message["reason"] = reason
         self._tell_lobby(table, message)
+
+    @staticmethod
+    def _hand_number(table: RoomTable) -> int:
+        """The number of the hand being played at a table, or of the last one
+        (0: none yet)."""
+        served = table.served
+        if served is None:
+            return 0
+        return served.table.hands_played + (served.table.hand is not None)
+
+    @staticmethod
+    def _last_hand(table: RoomTable, seat: int) -> int:
+        """The last hand a seat's player is dealt in if they go now: the hand
+        being played if the seat is in it, else the last one."""
+        served = table.served
+        if served is None:
+            return 0
+        hand = served.table.hand
+        dealt = hand is not None and seat in hand.config.seat_numbers
+        return served.table.hands_played + dealt
 
     def _flush(self, first: int | None = None) -> Outgoing:
         """The end of a request or a tick: the tables' times noted, the store
@@ -697,12 +738,19 @@ class Core:
 
     def _own(self, connection: Connection, table: RoomTable) -> Session:
         """The connection's session at the table."""
+        session = self._session_at(connection, table)
+        if session is None:
+            raise ProtocolError("not_your_seat", f"table {table.id}: you have no seat here",
+                                field="table")  # fmt: skip
+        return session
+
+    def _session_at(self, connection: Connection, table: RoomTable) -> Session | None:
+        """The connection's session at the table, if it has one."""
         for session_id in connection.sessions:
             session = self._sessions.get(session_id)
             if session is not None and session.table == table.id:
                 return session
-        raise ProtocolError("not_your_seat", f"table {table.id}: you have no seat here",
-                            field="table")  # fmt: skip
+        return None
 
     def _creator(self, connection: Connection, table: RoomTable) -> None:
         if table.creator is None or table.creator not in connection.sessions:
@@ -728,7 +776,8 @@ class Core:
             del self._old_tokens[next(iter(self._old_tokens))]
         self._old_tokens[session.token_hash] = reason
         if self.store is not None:
-            self.store.end_token(session.table, session.token_hash, reason)
+            self.store.end_token(session.table, session.token_hash, reason,
+                                 self._last_hand(table, session.seat))  # fmt: skip
         if table.sessions.get(session.seat) == session.id:
             del table.sessions[session.seat]
         served = table.served
@@ -736,9 +785,11 @@ class Core:
             del served.owners[session.seat]
         for connection in self._connections.values():
             connection.sessions.discard(session.id)
+        table.sitting_out.discard(session.seat)
         if watch and session.connection in self._connections:
             self._connections[session.connection].watching.add(table.id)
             table.watchers.add(session.connection)
+            table.spectators[session.connection] = session.name
         if table.creator == session.id:
             self._pass_creator(table)
 
@@ -765,7 +816,8 @@ class Core:
         table.creator = heir.id
         if self.store is not None:
             self.store.set_creator(table.id, heir.seat)
-        self._tell_lobby(table, {"event": "creator", "seat": heir.seat, "name": heir.name})
+        self._tell_lobby(table, {"event": "creator", "seat": heir.seat, "name": heir.name,
+                                 "hand": self._hand_number(table)})  # fmt: skip
 
     def _close_now(self, table: RoomTable) -> None:
         """The table closes: its players' tokens end, cash players leave with
@@ -781,6 +833,40 @@ class Core:
             served.to_play = 0
             result = served.results()
         self._over_now(table, "closed", result)
+
+    @staticmethod
+    def _names(table: RoomTable) -> set[str]:
+        """The names of a table's players (and bots)."""
+        if table.served is None:
+            return {e.name for e in table.waiting.values()}
+        return {s.name for s in table.served.table.seats.values()}
+
+    def _spectator(self, table: RoomTable, conn: int) -> str:
+        """A watching connection's name at the table: the one it gave
+        (``watch``), its own if it played there, else ``Spectator N``."""
+        name = table.spectators.get(conn)
+        if name is None:
+            taken = self._names(table) | set(table.spectators.values())
+            name = table.spectators[conn] = free_name("Spectator", taken)
+        return name
+
+    def _audience(self, table: RoomTable) -> list[int]:
+        """Who is told a table's events: its players' sessions and its watchers."""
+        if table.served is not None:
+            return table.served.audience()
+        return sorted(table.sessions.values()) + sorted(table.watchers)
+
+    def _sit_out_now(self, table: RoomTable, seat: int) -> None:
+        """A seat that sits out is out of the deal from now: a cash seat sits
+        out (the blinds that pass it are owed: R3), a tournament stack is
+        dealt in and checks or folds at once (away)."""
+        served = table.served
+        if served is None or served.table.seat(seat) is None:
+            return
+        if table.game == "cash":
+            served.table.sit_out(seat)
+        else:
+            served.table.away.add(seat)
 
     # ------------------------------------------------------------ what is seen
 

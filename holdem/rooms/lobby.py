@@ -144,8 +144,9 @@ class Lobby(Core):
         with its buy-in, ``chips`` (a restart in the hand being played seats
         the player again)."""
         token = new_token()
+        first = 1 if table.served is None else table.served.table.hands_played + 1
         session = Session(self._next_session, table.id, seat, name, token_hash(token),
-                          connection=connection.id)  # fmt: skip
+                          connection=connection.id, first_hand=first)  # fmt: skip
         self._next_session -= 1
         if table.served is None:
             table.waiting[seat] = Entry(name, session=session.id)
@@ -155,7 +156,7 @@ class Lobby(Core):
             table.served.owners[seat] = session.id
         if self.store is not None:
             self.store.save_seat(table.id, seat, name, token_hash=session.token_hash,
-                                 creator=creator, buy_in=chips)  # fmt: skip
+                                 creator=creator, buy_in=chips, first_hand=first)  # fmt: skip
         self._sessions[session.id] = session
         self._rewired()
         self._by_token[session.token_hash] = session.id
@@ -185,14 +186,10 @@ class Lobby(Core):
         chips = self._sit(table, seat, name, buy_in)
         _, token = self._keep_player(connection, table, seat, name, chips)
         self._save(table)
-        self._tell_lobby(table, {"event": "player_joined", "seat": seat, "name": name})
+        self._tell_lobby(table, {"event": "player_joined", "seat": seat, "name": name,
+                                 "hand": self._hand_number(table)})  # fmt: skip
         self._play_on(table)
         return {"table": table.id, "seat": seat, "token": token, "state": self._state(table)}
-
-    def _names(self, table: RoomTable) -> set[str]:
-        if table.served is None:
-            return {e.name for e in table.waiting.values()}
-        return {s.name for s in table.served.table.seats.values()}
 
     def _taken(self, table: RoomTable) -> set[int]:
         if table.served is None:
@@ -239,7 +236,7 @@ class Lobby(Core):
             names.add(name)
             self._seat_bot(table, seat, name, level)
             self._tell_lobby(table, {"event": "player_joined", "seat": seat, "name": name,
-                                     "bot": level})  # fmt: skip
+                                     "bot": level, "hand": self._hand_number(table)})  # fmt: skip
         self._save(table)
         self._play_on(table)
         return {"table": table.id, "seats": seats, "state": self._state(table)}
@@ -338,10 +335,19 @@ class Lobby(Core):
 
     def _watch(self, connection: Connection, f: Fields) -> dict[str, Any]:
         table = self._table_of(connection, f, join=True)
+        raw = f.text("name", default=None)
         f.done()
+        name = None if raw is None else player_name(raw, "name")
+        if name is not None and table.spectators.get(connection.id) != name:
+            others = {n for c, n in table.spectators.items() if c in table.watchers}
+            if name in self._names(table) | others:
+                raise ProtocolError("name_taken", f"table {table.id}: {quote(name)} is at the "
+                                    "table", field="name")  # fmt: skip
         if not any(self._sessions[s].table == table.id for s in connection.sessions):
             connection.watching.add(table.id)  # (a player is told everything a watcher is)
             table.watchers.add(connection.id)
+            if name is not None:
+                table.spectators[connection.id] = name
         return self._state(table)
 
     def _close(self, connection: Connection, f: Fields) -> dict[str, Any]:
@@ -365,6 +371,9 @@ class Lobby(Core):
         if self.store is not None:
             names = dict(zip(result.plan.dealt, result.played.config.names or (), strict=False))
             self.store.save_hand(table.id, result, names)
+        for seat in sorted(table.sitting_out):  # (asked during the hand: out from the next)
+            self._sit_out_now(table, seat)
+        table.sitting_out.clear()
         self._absent(table)
         if served.finished:
             self._over_now(table, "finished", served.results())
@@ -379,7 +388,8 @@ class Lobby(Core):
         left: ``docs/rooms.md``)."""
         assert isinstance(event, SeatFreed)  # (the only kind it is told)
         if self.store is not None:
-            self.store.free_seat(table.id, event.seat, event.reason)
+            self.store.free_seat(table.id, event.seat, event.reason,
+                                 self._last_hand(table, event.seat))  # fmt: skip
         session = self._sessions.get(table.sessions.get(event.seat, 0))
         if session is not None:
             self._end_session(session, table, event.reason, watch=event.reason != "left")
@@ -405,7 +415,8 @@ class Lobby(Core):
             if away and not session.away:
                 session.away = True
                 self._tell(session_id, {"event": "away", "table": table.id, "seat": seat,
-                                        "reason": "two timeouts in a row"})  # fmt: skip
+                                        "reason": "two timeouts in a row",
+                                        "hand": self._hand_number(table)})  # fmt: skip
                 self._tell_status(table, session, "away", "two timeouts in a row")
 
     # ------------------------------------------------------------ a new server
@@ -433,7 +444,8 @@ class Lobby(Core):
         """One table made again.  Its game is as it was before the hand being
         played, and what was asked during that hand is done again between
         hands (:meth:`_redo_cut_hand`)."""
-        table = RoomTable(row.id, row.code, row.game, row.public, row.settings, "",
+        settings = {"chat": "players", **row.settings}  # (a table of an older server's)
+        table = RoomTable(row.id, row.code, row.game, row.public, settings, "",
                           creator=None, status=row.status)  # fmt: skip
         kept_seats = store.seats(row.id)
         game = _stored_game(row, self._timer(table), self._rng.getrandbits(64), self.game_clock)
@@ -445,7 +457,7 @@ class Lobby(Core):
                 self._seat_again(table, kept.seat, Entry(kept.name, bot=kept.bot))
             elif kept.token_hash is not None:
                 session = Session(self._next_session, row.id, kept.seat, kept.name,
-                                  kept.token_hash)  # fmt: skip
+                                  kept.token_hash, first_hand=kept.first_hand or 1)  # fmt: skip
                 self._next_session -= 1
                 self._sessions[session.id] = session
                 self._rewired()
@@ -512,13 +524,14 @@ class Lobby(Core):
             if r.seat not in staying:
                 if not (cash and held and r.buy_in is not None):
                     if cash or held:  # (a tournament's stack left away keeps its row)
-                        store.free_seat(ident, r.seat, "restarted" if held else "left")
+                        store.free_seat(ident, r.seat, "restarted" if held else "left",
+                                        game.table.hands_played)  # fmt: skip
                     continue
                 assert isinstance(game, CashGame)
                 try:
                     game.join(r.seat, r.name, r.buy_in)
                 except (TableError, ConfigError):  # (the table's limits refuse it now)
-                    store.free_seat(ident, r.seat, "restarted")
+                    store.free_seat(ident, r.seat, "restarted", game.table.hands_played)
                     continue
             if r.added and isinstance(game, CashGame):
                 game.add_chips(r.seat, r.added)

@@ -50,6 +50,7 @@ from ..protocol.messages import (
     request_id,
 )
 from ..wire import Fields
+from .chat import Chat
 from .codes import Rate, SharedGuesses, Tally, normal_code, token_hash
 from .core import Connection, Limits, Outgoing
 from .lobby import Lobby
@@ -69,18 +70,22 @@ REQUESTS = (
     "start",
     "act",
     "add_chips",
+    "sit_out",
     "back",
     "state",
     "view",
     "legal",
     "history",
+    "hands",
+    "chat",
+    "mute",
     "leave",
     "resume",
     "close",
 )
 
 
-class Room(Lobby, Seats):
+class Room(Lobby, Seats, Chat):
     """A room server's tables, seats and connections.  ``store``: where the
     tables and hands are kept (None: nowhere), its tables resumed at once;
     ``seed``: the cards' and the bots' seeds (None: from the system's random
@@ -204,6 +209,7 @@ class Room(Lobby, Seats):
                 table = self.tables.get(ident)
                 if table is not None:
                     table.watchers.discard(conn)
+                    table.spectators.pop(conn, None)
         return self._flush()
 
     def _back_told(self, connection: Connection, f: Fields) -> dict[str, Any]:
@@ -411,11 +417,15 @@ _HANDLERS: dict[str, Callable[[Room, Connection, Fields], dict[str, Any]]] = {
     "start": Room._start,
     "act": Room._act,
     "add_chips": Room._add_chips,
+    "sit_out": Room._sit_out,
     "back": Room._back_told,
     "state": Room._state_request,
     "view": Room._view,
     "legal": Room._legal,
     "history": Room._history,
+    "hands": Room._hands,
+    "chat": Room._chat,
+    "mute": Room._mute,
     "leave": Room._leave,
     "resume": Room._resume,
     "close": Room._close,

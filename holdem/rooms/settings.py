@@ -12,7 +12,16 @@ from ..protocol.messages import read_seconds, read_timer
 from ..table import Schedule
 from ..wire import Fields
 
-__all__ = ["MOST_BLIND", "MOST_CHIPS", "bot_name", "check_buy_in", "player_name", "table_settings"]
+__all__ = [
+    "CHAT",
+    "MOST_BLIND",
+    "MOST_CHIPS",
+    "bot_name",
+    "check_buy_in",
+    "free_name",
+    "player_name",
+    "table_settings",
+]
 
 #: The most chips of a stack, a buy-in or chips added at a room's table (a
 #: trillion: ten seats of it, won and bought again, stay far below
@@ -23,6 +32,9 @@ MOST_BLIND = MOST_CHIPS // 100
 #: The longest cash session a table may be made for: in hands, in seconds (30 days).
 MOST_HANDS = 10**6
 MOST_SECONDS = 30 * 86_400
+#: Who writes in a table's chat (``create_table``'s ``chat``): its players
+#: (the default: spectators read), everyone, or nobody.
+CHAT = ("players", "everyone", "off")
 
 
 def player_name(text: str, where: str) -> str:
@@ -36,7 +48,11 @@ def player_name(text: str, where: str) -> str:
 
 def bot_name(level: str, taken: set[str]) -> str:
     """A name for a new bot of ``level`` that no one at the table has."""
-    base = {"calling-station": "Station"}.get(level, level.capitalize())
+    return free_name({"calling-station": "Station"}.get(level, level.capitalize()), taken)
+
+
+def free_name(base: str, taken: set[str]) -> str:
+    """``base`` and the lowest number that makes a name no one has (``Easy 2``)."""
     number = 1
     while f"{base} {number}" in taken:
         number += 1
@@ -74,6 +90,11 @@ def table_settings(f: Fields) -> dict[str, Any]:
             f.raw("timer", "a timer", default={}), seconds=30.0, time_bank=30.0, most=3600
         ),
     }
+    chat = f.text("chat", default="players")
+    if chat not in CHAT:
+        raise ProtocolError("invalid_field", f"request.chat: one of {', '.join(CHAT)}, not "
+                            f"{quote(chat)}", field="chat")  # fmt: skip
+    settings["chat"] = chat
     if settings["seats"] > 10:
         raise ProtocolError("invalid_field", "request.seats: 2 to 10", field="seats")
     if game == "tournament" and settings["timer"]["policy"] == "protect":

@@ -69,6 +69,7 @@ __all__ = [
     "BUSY_SECONDS",
     "SCHEMA",
     "SCHEMA_VERSION",
+    "ChatLine",
     "Checked",
     "Damage",
     "LiveRow",
@@ -76,6 +77,7 @@ __all__ = [
     "Store",
     "StoredHand",
     "TableRow",
+    "TokenSeat",
     "hand_of",
     "hand_record",
     "hand_text",
@@ -84,7 +86,7 @@ __all__ = [
     "replay",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: The most seconds a commit waits for another process's to end.
 BUSY_SECONDS = 10.0
 #: SQLite's primary result codes of a failure that passes (no permission, the
@@ -99,6 +101,12 @@ MIGRATIONS = {
         "ALTER TABLE seats ADD COLUMN added INTEGER NOT NULL DEFAULT 0",
     ),
     2: (),  # (seats_left: made by SCHEMA, which makes the tables a file lacks)
+    3: (  # (and chat: made by SCHEMA)
+        "ALTER TABLE seats ADD COLUMN first_hand INTEGER",
+        "ALTER TABLE old_tokens ADD COLUMN name TEXT",
+        "ALTER TABLE old_tokens ADD COLUMN first_hand INTEGER",
+        "ALTER TABLE old_tokens ADD COLUMN last_hand INTEGER",
+    ),
 }
 #: The schema (``docs/rooms.md`` explains each column).
 SCHEMA = """
@@ -127,6 +135,7 @@ CREATE TABLE IF NOT EXISTS seats (
     creator INTEGER NOT NULL DEFAULT 0,
     buy_in INTEGER,
     added INTEGER NOT NULL DEFAULT 0,
+    first_hand INTEGER,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS seats_left (
@@ -141,7 +150,10 @@ CREATE TABLE IF NOT EXISTS old_tokens (
     table_id TEXT NOT NULL,
     seat INTEGER NOT NULL,
     reason TEXT NOT NULL,
-    ended REAL NOT NULL
+    ended REAL NOT NULL,
+    name TEXT,
+    first_hand INTEGER,
+    last_hand INTEGER
 );
 CREATE TABLE IF NOT EXISTS hands (
     table_id TEXT NOT NULL REFERENCES tables (id),
@@ -151,6 +163,15 @@ CREATE TABLE IF NOT EXISTS hands (
     result TEXT NOT NULL,
     PRIMARY KEY (table_id, number)
 );
+CREATE TABLE IF NOT EXISTS chat (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    hand INTEGER NOT NULL,
+    seat INTEGER,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    time REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chat_by_table ON chat (table_id, hand);
 """
 
 
@@ -218,7 +239,8 @@ class SeatRow:
     """A seat as the store has it: a player (``token_hash``; None: the player
     left during the hand being played) or a bot (``bot``); at a cash table,
     since the table's snapshot, the chips it sat down with (``buy_in``:
-    None, it was taken before) and those added (``added``)."""
+    None, it was taken before) and those added (``added``); the first hand
+    its player could be dealt in (``first_hand``: None, the table's first)."""
 
     seat: int
     name: str
@@ -227,6 +249,7 @@ class SeatRow:
     creator: bool
     buy_in: int | None = None
     added: int = 0
+    first_hand: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +268,35 @@ class StoredHand:
         text needs): the table's number, then the hand's in nine digits
         (``t12``'s hand 5: ``12000000005``)."""
         return f"{table_number(self.table)}{self.number:09d}"
+
+
+@dataclass(frozen=True, slots=True)
+class TokenSeat:
+    """The seat a token gives or gave (:meth:`Store.token_seat`): its table,
+    seat and player's name, the hands its player could be dealt in there
+    (from ``first_hand``, to ``last_hand``: None, to the last one), and why
+    the token ended (``reason``; None: it gives the seat now).  ``name`` is
+    None for a token that ended before the store kept it (schema 3)."""
+
+    table: str
+    seat: int
+    name: str | None
+    first_hand: int
+    last_hand: int | None
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """A line of a table's chat as the store has it: the hand being played
+    when it was said (or the last one; 0: before the first), who said it
+    (``seat`` None: a spectator), the text and when (Unix time)."""
+
+    hand: int
+    seat: int | None
+    name: str
+    text: str
+    time: float
 
 
 def passing(exc: sqlite3.Error) -> bool:
@@ -616,12 +668,15 @@ class Store:
         token_hash: str | None = None,
         creator: bool = False,
         buy_in: int | None = None,
+        first_hand: int | None = None,
     ) -> None:
+        """A seat taken (``first_hand``: the first hand its player can be dealt
+        in; None, the table's first)."""
         self._write(
             ident,
-            "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, token_hash, creator, buy_in)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (ident, seat, name, bot, token_hash, int(creator), buy_in),
+            "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, token_hash, creator, buy_in,"
+            " first_hand) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (ident, seat, name, bot, token_hash, int(creator), buy_in, first_hand),
         )
         if buy_in is not None:
             self._beside.add(ident)
@@ -640,7 +695,8 @@ class Store:
         self._write(ident, "DELETE FROM seats WHERE table_id = ?", (ident,))
         for row in seats:
             self.save_seat(ident, row.seat, row.name, bot=row.bot, token_hash=row.token_hash,
-                           creator=row.creator, buy_in=row.buy_in)  # fmt: skip
+                           creator=row.creator, buy_in=row.buy_in,
+                           first_hand=row.first_hand)  # fmt: skip
 
     def set_creator(self, ident: str, seat: int) -> None:
         """The table's creator is the player at ``seat`` now."""
@@ -649,13 +705,13 @@ class Store:
 
     def seats(self, ident: str) -> list[SeatRow]:
         rows = self._read(
-            "SELECT seat, name, bot, token_hash, creator, buy_in, added FROM seats"
+            "SELECT seat, name, bot, token_hash, creator, buy_in, added, first_hand FROM seats"
             " WHERE table_id = ? ORDER BY seat",
             (ident,),
         ).fetchall()
         return [
             SeatRow(seat=r[0], name=r[1], bot=r[2], token_hash=r[3], creator=bool(r[4]),
-                    buy_in=r[5], added=r[6])
+                    buy_in=r[5], added=r[6], first_hand=r[7])
             for r in rows
         ]  # fmt: skip
 
@@ -674,19 +730,23 @@ class Store:
             for r in rows
         ]  # fmt: skip
 
-    def end_token(self, ident: str, token_hash: str, reason: str) -> None:
+    def end_token(self, ident: str, token_hash: str, reason: str,
+                  last_hand: int | None = None) -> None:  # fmt: skip
         """The token of a seat of table ``ident`` no longer gives it (replaced,
-        the seat left, ...)."""
-        self._end_tokens(ident, "token_hash = ?", (token_hash,), reason)
+        the seat left, ...); ``last_hand``: the last hand its player could be
+        dealt in there (None: not known)."""
+        self._end_tokens(ident, "token_hash = ?", (token_hash,), reason, last_hand)
         self._write(ident, "UPDATE seats SET token_hash = NULL WHERE token_hash = ?",
                     (token_hash,))  # fmt: skip
 
-    def free_seat(self, ident: str, seat: int, reason: str) -> None:
-        """The seat is nobody's now (its token, if any, ends with ``reason``).
-        A seat that held chips the snapshot does not (a buy-in, chips added)
-        is kept in ``seats_left`` until the next snapshot (:meth:`seats_left`)."""
+    def free_seat(self, ident: str, seat: int, reason: str,
+                  last_hand: int | None = None) -> None:  # fmt: skip
+        """The seat is nobody's now (its token, if any, ends with ``reason``;
+        ``last_hand``: as :meth:`end_token`).  A seat that held chips the
+        snapshot does not (a buy-in, chips added) is kept in ``seats_left``
+        until the next snapshot (:meth:`seats_left`)."""
         self._end_tokens(ident, "table_id = ? AND seat = ? AND token_hash IS NOT NULL",
-                         (ident, seat), reason)  # fmt: skip
+                         (ident, seat), reason, last_hand)  # fmt: skip
         if ident in self._beside:
             self._write(
                 ident,
@@ -697,14 +757,16 @@ class Store:
             )
         self._write(ident, "DELETE FROM seats WHERE table_id = ? AND seat = ?", (ident, seat))
 
-    def _end_tokens(self, ident: str, where: str, args: tuple[Any, ...], reason: str) -> None:
+    def _end_tokens(self, ident: str, where: str, args: tuple[Any, ...], reason: str,
+                    last_hand: int | None = None) -> None:  # fmt: skip
         """The tokens of the seats ``where`` says kept as ended, with ``reason``
-        (in SQL alone: it reads the seats as the writes before it left them)."""
+        and the hands their players could be dealt in (in SQL alone: it reads
+        the seats as the writes before it left them)."""
         self._write(
             ident,
-            "INSERT OR REPLACE INTO old_tokens"
-            f" SELECT token_hash, table_id, seat, ?, ? FROM seats WHERE {where}",
-            (reason, self._clock(), *args),
+            "INSERT OR REPLACE INTO old_tokens SELECT token_hash, table_id, seat, ?, ?, name,"
+            f" COALESCE(first_hand, 1), ? FROM seats WHERE {where}",
+            (reason, self._clock(), last_hand, *args),
         )
 
     def old_token(self, token_hash: str) -> str | None:
@@ -713,6 +775,20 @@ class Store:
             "SELECT reason FROM old_tokens WHERE token_hash = ?", (token_hash,)
         ).fetchone()
         return None if row is None else str(row[0])
+
+    def token_seat(self, token_hash: str) -> TokenSeat | None:
+        """The seat a token gives, or gave (None: no seat ever had it)."""
+        row = self._read(
+            "SELECT table_id, seat, name, COALESCE(first_hand, 1), NULL, NULL FROM seats"
+            " WHERE token_hash = ? UNION ALL SELECT table_id, seat, name,"
+            " COALESCE(first_hand, 1), last_hand, reason FROM old_tokens WHERE token_hash = ?"
+            " LIMIT 1",
+            (token_hash, token_hash),
+        ).fetchone()
+        if row is None:
+            return None
+        return TokenSeat(table=str(row[0]), seat=int(row[1]), name=row[2],
+                         first_hand=int(row[3]), last_hand=row[4], reason=row[5])  # fmt: skip
 
     # ------------------------------------------------------------ finding (other workers')
 
@@ -736,6 +812,11 @@ class Store:
         row = self._read("SELECT public FROM tables WHERE id = ?", (ident,)).fetchone()
         return None if row is None else bool(row[0])
 
+    def game(self, ident: str) -> str | None:
+        """The table's game (``tournament``, ``cash``; None: no such table)."""
+        row = self._read("SELECT game FROM tables WHERE id = ?", (ident,)).fetchone()
+        return None if row is None else str(row[0])
+
     def live_table_ids(self) -> list[str]:
         """The ids of the tables waiting or being played (what counts them)."""
         rows = self._read("SELECT id FROM tables WHERE status IN ('waiting', 'playing')")
@@ -756,6 +837,21 @@ class Store:
                     settings=json.loads(r[4]), players=int(r[5]), hands=int(r[6]))
             for r in rows
         ]  # fmt: skip
+
+    # ------------------------------------------------------------ chat
+
+    def save_chat(self, ident: str, hand: int, seat: int | None, name: str, text: str) -> None:
+        """A line of the table's chat (:class:`ChatLine`)."""
+        self._write(ident, "INSERT INTO chat VALUES (?, ?, ?, ?, ?, ?)",
+                    (ident, hand, seat, name, text, self._clock()))  # fmt: skip
+
+    def chat(self, ident: str) -> list[ChatLine]:
+        """The table's chat, in the order it was said."""
+        rows = self._read(
+            "SELECT hand, seat, name, text, time FROM chat WHERE table_id = ? ORDER BY rowid",
+            (ident,),
+        ).fetchall()
+        return [ChatLine(hand=r[0], seat=r[1], name=r[2], text=r[3], time=r[4]) for r in rows]
 
     # ------------------------------------------------------------ hands
 
@@ -779,6 +875,17 @@ class Store:
             "SELECT hand FROM hands WHERE table_id = ? AND number = ?", (ident, number)
         ).fetchone()
         return None if row is None else dict(json.loads(row[0]))
+
+    def stored_hand(self, ident: str, number: int) -> StoredHand | Damage | None:
+        """A stored hand, or why it cannot be read (None: there is none)."""
+        try:
+            row = self._read(
+                "SELECT finished, hand FROM hands WHERE table_id = ? AND number = ?",
+                (ident, number),
+            ).fetchone()
+        except sqlite3.DatabaseError as exc:
+            return Damage(f"cannot be read: {exc}", ident, number)
+        return None if row is None else _stored_hand(ident, number, *row)
 
     def hands(self, ident: str | None = None) -> Iterator[StoredHand]:
         """Every stored hand (of one table), in order (:class:`StoreError`
@@ -832,6 +939,23 @@ class Store:
                 yield Damage(f"its hands cannot be listed: {unlisted}")
             else:
                 yield Damage(f"the hands after it cannot be listed: {unlisted}", table, number)
+
+    def hand_results(self, ident: str, *, before: int | None = None) -> Iterator[
+            tuple[int, float, dict[str, Any]]]:  # fmt: skip
+        """A table's stored hands, the latest first (those numbered below
+        ``before``): each one's number, when it finished and its result
+        (:func:`result_record`; ``{}`` when it does not read)."""
+        where, args = ("", (ident,)) if before is None else (" AND number < ?", (ident, before))
+        rows = self._read(
+            "SELECT number, finished, result FROM hands WHERE table_id = ?" + where
+            + " ORDER BY number DESC", args
+        )  # fmt: skip
+        for number, finished, text in rows:
+            try:
+                result = _json_object(text, "its result") or {}
+            except ValueError:
+                result = {}
+            yield int(number), float(finished), result
 
     def hand_count(self, ident: str | None = None) -> int:
         """The stored hands of a table (None: of every table)."""
