@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -32,6 +32,9 @@ from holdem.errors import ProtocolError
 
 from .engine import parse_address
 from .play import parse_blinds
+
+if TYPE_CHECKING:  # (Textual is imported only to draw)
+    from holdem.clients.fullscreen import ScreenRoomGame, TableApp
 
 __all__ = ["join_command"]
 
@@ -209,6 +212,8 @@ table.
               help="Take your seat over when another client of yours is connected to it "
               "(that one stops; on a terminal you are asked).")  # fmt: skip
 @click.option("--quiet", is_flag=True, help="No bell at your turn (it rings on a terminal).")
+@click.option("--plain", is_flag=True,
+              help="Line mode on a terminal too (what a pipe gets): no full screen.")  # fmt: skip
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
 def join_command(
     code: str | None,
@@ -219,6 +224,7 @@ def join_command(
     as_json: bool,
     take_over: bool,
     quiet: bool,
+    plain: bool,
     color: bool | None,
     **options: Any,
 ) -> None:
@@ -227,7 +233,8 @@ def join_command(
     one by its CODE (a join code, or a public table's id: t3; --list lists
     them). A dropped connection can be taken up again: holdem join
     CODE with the same --server and --name (the command it prints) takes you
-    back to your seat."""
+    back to your seat. On a terminal the table is drawn full screen (--plain:
+    lines, as a pipe gets)."""
     host, port = parse_address(address)
     if listing_:
         if create or code is not None:
@@ -262,21 +269,48 @@ def join_command(
             raise JoinError(f"{exc.code}: {exc}") from None
         except (ConnectionError, TimeoutError) as exc:
             raise JoinError(str(exc)) from None
-        session = RoomGame(client, joined, teller, key)
-        session.keyboard = keyboard if keyboard.tty else None
-        session.bell = not quiet and sys.stdout.isatty()
+        app = None
+        if not plain and keyboard.tty and sys.stdout.isatty() and sys.stderr.isatty():
+            from holdem.clients.fullscreen import ScreenRoomGame, TableApp  # (Textual: only here)
+
+            app = TableApp(joined["seat"], seats=joined["state"]["max_seats"], quiet=quiet,
+                           title="holdem join")  # fmt: skip
+            session: RoomGame = ScreenRoomGame(client, joined, app.teller, key)
+        else:
+            session = RoomGame(client, joined, teller, key)
+            session.keyboard = keyboard if keyboard.tty else None
+            session.bell = not quiet and sys.stdout.isatty()
         session.remember()
-        again = come_back_command(address, code or joined["code"], session.name)
+        table_code = code or joined["code"]
+        again = come_back_command(address, table_code, session.name)
         greet(session, joined, address, create, again)
         try:
-            with keyboard.raw():
-                play_room(session, keyboard)
+            if app is None:
+                with keyboard.raw():
+                    play_room(session, keyboard)
+            else:
+                assert isinstance(session, ScreenRoomGame)
+                waiting = (f"Join code {table_code}: your friends type holdem join {table_code} "
+                           f"--server {address}\nType bots N LEVEL to fill seats, start when "
+                           "everyone is in." if create else "")  # fmt: skip
+                full_screen(app, session, joined["state"], waiting)
         except (ConnectionError, TimeoutError) as exc:
             raise JoinError(f"{exc} (to come back to your seat: {again})") from None
     if session.replaced:
         raise click.exceptions.Exit(1)  # (the seat is the other client's now: kept)
     if session.over and not session.leaving:
         end_seat(key)  # (its token kept to read the seat's hands: holdem history)
+
+
+def full_screen(app: TableApp, game: ScreenRoomGame, state: dict[str, Any],
+                 waiting: str = "") -> None:  # fmt: skip
+    """Plays (or watches) ``game`` on the full screen ``app`` until the player
+    leaves: Ctrl-C as in line mode, a lost connection raised."""
+    game.show(app, state, waiting)
+    if app.play() == 130:
+        raise KeyboardInterrupt  # (Ctrl-C on the full screen: as in line mode)
+    if game.error is not None:
+        raise game.error
 
 
 def _list_tables(host: str, port: int, address: str, *, as_json: bool) -> None:

@@ -3,6 +3,8 @@ the same lines as ``holdem join`` (public information only)."""
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from holdem.clients import (
@@ -17,7 +19,7 @@ from holdem.clients import (
 from holdem.errors import ProtocolError
 
 from .engine import parse_address
-from .join import JoinError
+from .join import JoinError, full_screen
 
 __all__ = ["watch_command"]
 
@@ -42,11 +44,15 @@ The chat: 'say TEXT' (where the table lets spectators write), 'mute NAME',
               show_default=True, help="The room server.")  # fmt: skip
 @click.option("--name", default=None,
               help="Your name in the table's chat (default: Spectator 1, 2, ...).")  # fmt: skip
+@click.option("--plain", is_flag=True,
+              help="Line mode on a terminal too (what a pipe gets): no full screen.")  # fmt: skip
 @click.option("--color/--no-color", default=None, help="Colours (default: on a terminal).")
-def watch_command(code: str, address: str, name: str | None, color: bool | None) -> None:
+def watch_command(code: str, address: str, name: str | None, plain: bool,
+                  color: bool | None) -> None:  # fmt: skip
     """Watches a table of a room server (holdem serve) without a seat: CODE is
     its join code, or a public table's id (t3; holdem join --list lists
-    them). It ends with the table, or when you stop it."""
+    them). It ends with the table, or when you stop it. On a terminal the
+    table is drawn full screen (--plain: lines, as a pipe gets)."""
     host, port = parse_address(address)
     keyboard = Keyboard()
     teller = Teller(None, color=color)
@@ -62,6 +68,19 @@ def watch_command(code: str, address: str, name: str | None, color: bool | None)
             raise JoinError(f"{exc.code}: {exc}") from None
         except (ConnectionError, TimeoutError) as exc:
             raise JoinError(str(exc)) from None
+        if not plain and keyboard.tty and sys.stdout.isatty() and sys.stderr.isatty() and \
+                state["status"] not in ("finished", "closed"):  # fmt: skip
+            from holdem.clients.fullscreen import ScreenRoomGame, TableApp  # (Textual: only here)
+
+            app = TableApp(None, seats=state["max_seats"], title="holdem watch")
+            screen = ScreenRoomGame.spectator(client, state, app.teller)
+            assert isinstance(screen, ScreenRoomGame)
+            greet_watcher(screen, state, address)
+            try:
+                full_screen(app, screen, state)
+            except (ConnectionError, TimeoutError) as exc:
+                raise JoinError(str(exc)) from None
+            return
         game = RoomGame.spectator(client, state, teller)
         try:
             with keyboard.raw():  # (the greeting after it: what is typed once it is read counts)

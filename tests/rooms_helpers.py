@@ -307,6 +307,8 @@ class Joiner:
         env = dict(os.environ, XDG_CONFIG_HOME=str(config), TERM="dumb")
         command_line = [sys.executable, "-m", "holdem", command, *args, "--no-color"]
         if tty:
+            command_line.append("--plain")  # (line mode: the full screen is tested apart)
+        if tty:
             self.fd, side = os.openpty()
             self.process = subprocess.Popen(command_line, stdin=side, stdout=side, stderr=side,
                                             env=env, close_fds=True)  # fmt: skip

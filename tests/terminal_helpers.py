@@ -63,13 +63,17 @@ class Terminal:
             assert time.monotonic() < end, f"no {pattern!r} in: {self.seen[-1500:]!r}"
             self.read(0.1)
 
-    def end(self) -> int:
-        """The exit status (the command killed if it is still running)."""
-        try:
-            status = self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
+    def end(self, seconds: float = 20) -> int:
+        """The exit status (the command killed if it is still running after
+        ``seconds``); what it writes meanwhile is read as it comes (a
+        pseudo-terminal holds little: unread, a command writing its last
+        lines would wait, and be killed)."""
+        deadline = time.monotonic() + seconds
+        while self.process.poll() is None and time.monotonic() < deadline:
+            self.read(0.1)
+        if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
-            status = self.process.wait()
+        status = self.process.wait()
         self.read(0.2)
         os.close(self.main)
         return status

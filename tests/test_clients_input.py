@@ -166,7 +166,7 @@ def test_join_says_time_is_up_first_and_takes_no_move_typed_for_another_turn(
     made = ann.request("create_table", name="Ann", pace=0, pause=3,
                        timer={"seconds": 2, "time_bank": 0})  # fmt: skip
     ben = Terminal(["join", made["code"], "--server", f"127.0.0.1:{server.port}", "--name",
-                    "Ben", "--no-color"], env=join_env(tmp_path))  # fmt: skip
+                    "Ben", "--no-color", "--plain"], env=join_env(tmp_path))  # fmt: skip
     terminals.append(ben)
     ben.wait_for(r"Waiting for the creator")
     ann.request("add_bots", table=made["table"], level="calling-station", count=1)

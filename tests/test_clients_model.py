@@ -184,3 +184,16 @@ def test_pot_odds_at_the_players_turn() -> None:
     assert model.pot_odds() == (30, 80)  # (40 + 10 in, and the 30 of the call)
     model.end_turn()
     assert model.pot_odds() is None
+
+
+def test_a_room_freezeout_seated_again_at_its_start_keeps_each_player_at_one_seat() -> None:
+    """A room's lobby with a gap (Ben left seat 2) seats its freezeout again
+    from seat 0: the lobby's seat of a player moved is gone (Cleo was shown
+    twice, at her lobby seat and her table seat)."""
+    model = TableModel(None)
+    model.state({"seats": [{"seat": 0, "name": "Ann"}, {"seat": 2, "name": "Cleo"}]})
+    model.message({"event": "hand_started", "table": "t1", "hand": 1, "button": 0,
+                   "small_blind_seat": 0, "big_blind_seat": 1, "seats": [0, 1],
+                   "stacks": [1500, 1500], "names": ["Ann", "Cleo"], "small_blind": 10,
+                   "big_blind": 20})  # fmt: skip
+    assert {seat: info.name for seat, info in model.seats.items()} == {0: "Ann", 1: "Cleo"}

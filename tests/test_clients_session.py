@@ -71,8 +71,9 @@ def test_a_private_freezeout_with_a_reconnect_and_a_spectator_is_played_to_a_win
     ben: subprocess.Popen[bytes] | None = None
     try:
         ann = Terminal(["join", "--create", "--server", address, "--name", "Ann", "--no-color",
-                        "--stack", "300", "--schedule", "@2h, 20/40, 40/80, 80/160, 160/320, rise",
-                        "--pace", "0", "--pause", "0.2", "--timer", "30"], env)  # fmt: skip
+                        "--plain", "--stack", "300", "--schedule",
+                        "@2h, 20/40, 40/80, 80/160, 160/320, rise", "--pace", "0", "--pause",
+                        "0.2", "--timer", "30"], env)  # fmt: skip
         terminals.append(ann)
         code = ann.wait_for(r"Join code: (\S+)").group(1)
         ann.type("bots 2 calling-station\r")
@@ -91,7 +92,7 @@ def test_a_private_freezeout_with_a_reconnect_and_a_spectator_is_played_to_a_win
 
         ben = join_ben(tmp_path / "ben-1.txt")
         ann.wait_for(r"Ben sits at seat")
-        eve = Terminal(["watch", code, "--server", address, "--no-color"], env)
+        eve = Terminal(["watch", code, "--server", address, "--no-color", "--plain"], env)
         terminals.append(eve)
         eve.wait_for(r"seat 4: Ben")
         ann.type("start\r")

@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 from rich.text import Text
-from textual.widgets import Input, RichLog, Static
+from textual.containers import Horizontal
+from textual.widgets import Button, Input, RichLog, Static
 
 from holdem import Decision, HandConfig
 from holdem.bots import make_bot
 from holdem.clients import Histories
-from holdem.clients.fullscreen import ScreenLocalGame, TableApp
+from holdem.clients.fullscreen import EndPanel, ScreenLocalGame, TableApp
 from holdem.clients.local import play_tournament
 from holdem.clients.model import TableModel
 from holdem.hand import Hand
@@ -33,23 +34,27 @@ SIZE = (140, 42)
 class Clock:
     """A clock the test sets (the countdown drawn without real time)."""
 
-    def __init__(self) -> None:
-        self.now = 1000.0
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
 
     def __call__(self) -> float:
         return self.now
 
 
 def local_app(tmp_path: Path, *, seats: int = 4, seed: int = 3, stack: int = 1500,
-              timer: float | None = None,
+              timer: float | None = None, bank: float = 0.0, clock: Clock | None = None,
               bots: str = "easy") -> tuple[TableApp, ScreenLocalGame]:  # fmt: skip
-    """``holdem play``'s game on the full screen, as the command wires it."""
+    """``holdem play``'s game on the full screen, as the command wires it;
+    ``clock``: the timer's and the countdown's, frozen (started at
+    ``time.monotonic()``, the clock the wait for the player's line reads)."""
     from contextlib import ExitStack
 
     names = ["Hero", "Ava", "Ben", "Cleo", "Dev", "Eli"][:seats]
-    rules = TurnTimer(TimerRules(seconds=timer, free_seat_after=None)) if timer else None
+    timed = {} if clock is None else {"clock": clock}
+    rules = TurnTimer(TimerRules(seconds=timer, time_bank=bank, free_seat_after=None),
+                      **timed) if timer else None  # fmt: skip
     event = Tournament(names, stack=stack, timer=rules, rng=random.Random(seed).getrandbits(64))
-    app = TableApp(0, seats=seats, quiet=True, clock=Clock())
+    app = TableApp(0, seats=seats, quiet=True, clock=clock or Clock())
     game = ScreenLocalGame(app, event.table, 0, "Hero", 0.0, rules)
     app.game = game
     files = ExitStack()
@@ -82,11 +87,11 @@ async def until(pilot: Any, condition: Callable[[], bool], seconds: float = 20) 
 
 
 def log_text(app: TableApp) -> str:
-    return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+    return "\n".join(line.text for line in app.part("#log", RichLog).lines)
 
 
 def shown(app: TableApp, ident: str) -> str:
-    content = app.query_one(ident, Static).render()
+    content = app.screen.query_one(ident, Static).render()
     return content.plain if isinstance(content, Text) else str(content)
 
 
@@ -140,6 +145,9 @@ class Idle:
     def stop(self) -> None:
         self.done = True
 
+    def takes(self, line: str) -> bool:
+        return line in ("quit", "help")
+
 
 def test_keys_out_of_turn_do_nothing_and_the_screen_says_so() -> None:
     app = TableApp(0, seats=4, quiet=True, clock=Clock())
@@ -155,6 +163,24 @@ def test_keys_out_of_turn_do_nothing_and_the_screen_says_so() -> None:
             idle.stop()
 
     asyncio.run(run())
+
+
+def test_a_tick_of_the_countdown_as_the_app_ends_draws_nothing() -> None:
+    """The countdown's timer may tick once more as the app is taken down:
+    it draws nothing (it raised NoMatches, the table's parts gone, and the
+    test or the command failed at its end)."""
+    app = TableApp(0, seats=2, quiet=True, clock=Clock())
+    idle = Idle()
+    app.game = idle
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            idle.stop()
+
+    asyncio.run(run())
+    app._tick()
+    app.redraw()
 
 
 def test_the_turn_timer_counts_down_then_the_time_bank(tmp_path: Path) -> None:
@@ -205,7 +231,7 @@ def test_a_showdown_shows_each_hands_best_five_and_the_kicker_that_decided() -> 
             app.told(feed)
             await pilot.pause()
             felt = shown(app, "#felt")
-            assert "Hero: A♠ A♦ K♣ 7♥ 5♦  One Pair, Aces, King kicker decided  wins 20" in felt
+            assert "You: A♠ A♦ K♣ 7♥ 5♦  One Pair, Aces, King kicker decided  wins 20" in felt
             assert "Ben: A♥ A♦ Q♦ 7♥ 5♦  One Pair, Aces" in felt
             review = shown(app, "#review")
             assert "#1 A♠ K♣ [A♦ 7♥ 5♦ 3♣ 2♥] You 20 (+10)" in review
@@ -216,6 +242,8 @@ def test_a_showdown_shows_each_hands_best_five_and_the_kicker_that_decided() -> 
 
 
 def test_the_end_of_a_freezeout_shows_the_places_and_the_certificate(tmp_path: Path) -> None:
+    """The end of a freezeout: a panel over the table with the final places and
+    the certificate (the log's lines); Escape shows the table again, q leaves."""
     app, _game = local_app(tmp_path, seats=3, stack=200, bots="calling-station")
 
     async def run() -> None:
@@ -225,10 +253,18 @@ def test_the_end_of_a_freezeout_shows_the_places_and_the_certificate(tmp_path: P
                 if not app.finished:
                     await pilot.press("a" if app.model.legal.all_in else "c")  # type: ignore[union-attr]
                     await pilot.pause(0.02)
-            text = log_text(app)
-            assert "Final places:" in text
-            assert "CERTIFICATE OF VICTORY" in text
-            assert "won the freezeout" in text
+            await until(pilot, lambda: isinstance(app.screen, EndPanel))
+            panel = shown(app, "#end-text")
+            assert panel.startswith("Final places:")
+            assert "CERTIFICATE OF VICTORY" in panel
+            assert "won the freezeout" in panel
+            assert "3 players · 200 chips each" in panel
+            assert "CERTIFICATE OF VICTORY" in log_text(app)  # (and the log has it)
+            buttons = list(app.part("#actions", Horizontal).query(Button))
+            assert all(button.disabled for button in buttons)
+            assert [str(b.label) for b in buttons] == ["Fold", "Check", "Call", "Raise", "All in"]
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, EndPanel))
             assert "The game is over" in shown(app, "#notice")
             await pilot.press("q")
 
@@ -280,3 +316,90 @@ def test_play_on_a_terminal_is_full_screen_and_plain_is_lines(tmp_path: Path) ->
     finally:
         plain.process.kill()
         plain.end()
+
+
+def test_a_long_line_of_the_log_wraps_at_its_width_with_nothing_cut_off() -> None:
+    """The log is narrower than 78 columns: a six-seat hand's line of stacks
+    wraps within it (RichLog drew lines 78 wide, the rest out of sight)."""
+    app = TableApp(0, seats=6, quiet=True, clock=Clock())
+    app.game = Idle()
+    names = ("Hero", "Ava", "Ben", "Cleo", "Dev", "Eli")
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            app.teller.event(HandStarted(hand=1, button=0, small_blind_seat=1, big_blind_seat=2,
+                                         seats=tuple(range(6)), stacks=(1500,) * 6, names=names,
+                                         small_blind=10, big_blind=20))  # fmt: skip
+            await pilot.pause()
+            log = app.query_one("#log", RichLog)
+            width = log.scrollable_content_region.width
+            assert width < 78
+            assert max(strip.cell_length for strip in log.lines) <= width
+            assert log.virtual_size.width <= width  # (nothing to scroll sideways to)
+            assert "Cleo 1,500 · Dev 1,500 · Eli 1,500" in " ".join(log_text(app).split())
+            app.game.stop()  # type: ignore[union-attr]
+
+    asyncio.run(run())
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="a pseudo-terminal")
+def test_the_results_of_a_freezeout_stay_on_the_terminal_after_the_full_screen(
+    tmp_path: Path,
+) -> None:
+    """Once the player leaves the full screen at the end of a freezeout, its
+    final places and certificate are printed on the terminal (the screen
+    took them away with it)."""
+    from test_clients_input import Terminal
+
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="140", LINES="42")
+    screen = Terminal(["play", "--seats", "2", "--seed", "5", "--speed", "0", "--quiet",
+                       "--stack", "40", "--bots", "calling-station",
+                       "--histories", str(tmp_path / "hands")], env=env)  # fmt: skip
+    try:
+        while "q or Enter: leave" not in screen.seen:
+            screen.wait_for(r"Your turn|q or Enter: leave", start=len(screen.seen))
+            screen.type("a")
+        screen.type("q")
+        assert screen.end() == 0
+    finally:
+        if screen.process.poll() is None:
+            screen.process.kill()
+    after = screen.seen[screen.seen.rindex("\x1b[?1049l") :]  # (the full screen closed)
+    assert "Final places:" in after
+    assert "CERTIFICATE OF VICTORY" in after
+    assert "won the freezeout" in after
+    assert "1 hand saved to" in after
+
+
+class Ending(Idle):
+    """A game that tells its end, then takes its time to return (a slow
+    machine closing its files)."""
+
+    def run(self, app: TableApp) -> None:
+        with app.ending():
+            app.teller.say("Final places:")
+            app.teller.say("  1st  You")
+        super().run(app)
+
+
+def test_q_on_the_end_panel_leaves_at_once() -> None:
+    """q pressed as soon as the end panel shows leaves, though the game's
+    thread has not returned yet (it was taken as quit, for a game over, and
+    the screen stayed)."""
+    app = TableApp(0, seats=2, quiet=True, clock=Clock())
+    game = app.game = Ending()
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, EndPanel))
+            assert shown(app, "#end-text") == "Final places:\n  1st  You"
+            assert not app.finished
+            await pilot.press("q")
+            await until(pilot, lambda: not app.is_running)
+
+    try:
+        asyncio.run(run())
+    finally:
+        game.stop()
+    assert app.return_value == 0
+    assert app.ended == ["Final places:", "  1st  You"]  # (printed once the screen is gone)

@@ -49,7 +49,7 @@ class Terminal:
         env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), TERM="dumb")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "holdem", "join", made["code"], "--server",
-             f"127.0.0.1:{server.port}", "--name", "Ben", "--no-color"],
+             f"127.0.0.1:{server.port}", "--name", "Ben", "--no-color", "--plain"],
             stdin=side, stdout=side, stderr=side, env=env, close_fds=True,
         )  # fmt: skip
         os.close(side)

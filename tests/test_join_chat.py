@@ -42,7 +42,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 def _terminal(tmp_path: Path, *args: str) -> Terminal:
     env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), TERM="dumb")
-    return Terminal([*args, "--no-color"], env=env)
+    return Terminal([*args, "--plain", "--no-color"], env=env)  # (line mode: its lines read)
 
 
 def _end(terminal: Terminal) -> None:

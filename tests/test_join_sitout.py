@@ -83,7 +83,8 @@ def test_a_cash_player_sits_out_is_dealt_no_hand_and_comes_back_waiting_for_the_
 ) -> None:
     ann = Joiner(["--create", "--server", f"127.0.0.1:{server.port}", "--name", "Ann", "--game",
                   "cash", "--bots", "2", "--bot-level", "calling-station", "--pace", "0",
-                  "--pause", "0.1", "--quiet"], tmp_path / "config", tty=True)  # fmt: skip
+                  "--pause", "0.1", "--quiet", "--plain"], tmp_path / "config",
+                 tty=True)  # fmt: skip
     try:
         code = ann.wait_for(r"Join code: (\S+)").group(1)
         ann.wait_for(r"Station 2 \(calling-station bot\) sits at seat 3")
@@ -119,7 +120,8 @@ def test_a_freezeout_stack_that_sits_out_is_checked_or_folded_for_until_back(
 ) -> None:
     ann = Joiner(["--create", "--server", f"127.0.0.1:{server.port}", "--name", "Ann", "--stack",
                   "3000", "--bots", "2", "--bot-level", "calling-station", "--pace", "0",
-                  "--pause", "0.1", "--quiet"], tmp_path / "config", tty=True)  # fmt: skip
+                  "--pause", "0.1", "--quiet", "--plain"], tmp_path / "config",
+                 tty=True)  # fmt: skip
     try:
         ann.wait_for(r"Station 2 \(calling-station bot\) sits at seat 3")
         ann.type("start\r")

@@ -158,6 +158,11 @@ class LocalGame:
                 out.append(seat)
         return out
 
+    def ending(self) -> contextlib.AbstractContextManager[None]:
+        """Where the game's end is told (the places and the certificate, a
+        session's results): a full screen shows those lines apart."""
+        return contextlib.nullcontext()
+
     def _leave(self, legal: LegalActions) -> Decision:
         self.leaving = True
         return legal.check_or_fold()
@@ -292,22 +297,24 @@ def play_tournament(
             local.watching = False
             teller.say("The others play on to the end...", dim=True)
         if local.leaving and not event.finished:
-            teller.say("You left the tournament. Chips now:")
-            for _, info in sorted(table.seats.items()):
-                teller.say(f"  {teller.named(info.name):<12} {info.chips:>9,}")
+            with local.ending():
+                teller.say("You left the tournament. Chips now:")
+                for _, info in sorted(table.seats.items()):
+                    teller.say(f"  {teller.named(info.name):<12} {info.chips:>9,}")
             return
     result = event.result()
-    places(teller, result, local.name, levels)
-    winner = result.winner
-    label = f" ({levels[winner]} bot)" if winner in levels else ""
-    certificate(
-        teller,
-        teller.named(winner) + label,
-        [
-            f"{count} players · {stack:,} chips each · {result.hands} hands",
-            f"{started:%Y-%m-%d} · seed {seed}",
-        ],
-    )
+    with local.ending():
+        places(teller, result, local.name, levels)
+        winner = result.winner
+        label = f" ({levels[winner]} bot)" if winner in levels else ""
+        certificate(
+            teller,
+            teller.named(winner) + label,
+            [
+                f"{count} players · {stack:,} chips each · {result.hands} hands",
+                f"{started:%Y-%m-%d} · seed {seed}",
+            ],
+        )
 
 
 def places(teller: Teller, result: TournamentResult, me: str, levels: dict[str, str]) -> None:
@@ -355,7 +362,8 @@ def play_cash(
     local.watching = False  # (everyone leaves: the results tell it)
     for seat in list(table.seats):
         table.leave(seat)
-    cash_results(teller, game.hands_played, game.results().values())
+    with local.ending():
+        cash_results(teller, game.hands_played, game.results().values())
 
 
 def cash_results(teller: Teller, hands: int, results: Iterable[CashResult]) -> None:

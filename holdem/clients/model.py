@@ -396,6 +396,9 @@ class TableModel:
         for info in self.seats.values():
             info.status, info.bet, info.put_in, info.cards = "waiting", 0, 0, ()
             info.acted, info.last = False, ""
+        for seat in [s for s, info in self.seats.items()
+                     if s not in e.seats and info.name in e.names]:  # fmt: skip
+            del self.seats[seat]  # (a player seated again elsewhere: a room's freezeout begins)
         for seat, name, chips in zip(e.seats, e.names, e.stacks, strict=True):
             info = self.seat(seat, name, chips)
             info.status = "active"

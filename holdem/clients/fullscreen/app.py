@@ -1,6 +1,7 @@
 """The full-screen table (Textual): the seats around the felt, the player's
-cards, the menu as keys and buttons with a bet-size field, the turn's
-countdown, the log of the Teller's lines, the last hands and the session.
+cards, the menu as keys and buttons with a bet-size field (a room's lobby
+typed there too), the turn's countdown, the log of the Teller's lines, the
+last hands and the session; the game's end in a panel over the table.
 
 The game itself runs in a worker thread (:mod:`.games`): ``holdem play``'s
 table loop, or a room's connection; it tells the app what to draw
@@ -13,15 +14,18 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import click
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Input, RichLog, Static
 
 from holdem import ActionKind, LegalActions, PlayerView
@@ -30,10 +34,15 @@ from ..model import TableModel
 from ..telling import Teller
 from .widgets import Felt, Hole, Review, SeatBox
 
-__all__ = ["Game", "TableApp"]
+__all__ = ["EndPanel", "Game", "TableApp"]
 
+_Part = TypeVar("_Part", bound=Widget)
+_PLACEHOLDER = "amount or command (r 300, help)"
+_LOBBY_PLACEHOLDER = "bots N LEVEL · start · who · quit"
 #: Keys that are moves: said "not your turn" when pressed out of it.
 _MOVES = {"f": "f", "k": "k", "c": "c", "a": "a"}
+#: The menu's buttons by key, as they read out of the player's turn.
+_ACTIONS = {"f": "Fold", "k": "Check", "c": "Call", "r": "Raise", "a": "All in"}
 
 
 class Game(Protocol):
@@ -46,6 +55,38 @@ class Game(Protocol):
     def stamp(self) -> int | None: ...  # (the turn a line typed now is for)
 
     def stop(self) -> None: ...  # (Ctrl-C: end at once)
+
+    def takes(self, line: str) -> bool: ...  # (a line typed out of the player's turn is for it)
+
+
+class EndPanel(ModalScreen[None]):
+    """The end of the game over the table: a freezeout's final places and its
+    certificate, a cash session's results (the Teller's lines, as the log has
+    them).  Escape goes back to the table; q or Enter leaves."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss", "back to the table", show=False),
+    ]
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        while lines and not lines[0]:  # (the blank line the log has before them)
+            lines = lines[1:]
+        self.lines = lines
+
+    def on_key(self, event: Any) -> None:
+        if event.key in ("q", "enter"):  # (the game is over: even before its thread has ended)
+            event.stop()
+            app = self.app
+            assert isinstance(app, TableApp)
+            app.exit(app.status)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="end"):
+            yield Static(Text("\n").join(Text.from_ansi(line) for line in self.lines),
+                         id="end-text")  # fmt: skip
+            yield Static(Text("q or Enter: leave · Escape: back to the table", style="dim"),
+                         id="end-keys")  # fmt: skip
 
 
 class TableApp(App[int]):
@@ -81,8 +122,12 @@ class TableApp(App[int]):
         self.notice = ""  # (the status line: why a key did nothing)
         self.finished = False  # (the game ended: any key leaves)
         self.status = 0
+        self.lobby = False  # (a room's table before its start: the field takes the lobby's words)
+        self.waiting = ""  # (what the felt says before the first hand: a room's join code)
         self.closed = False  # (the app has ended: the teller's lines are printed)
         self._pending: list[str] = []  # (lines told before the log was there)
+        self._ending: list[str] | None = None  # (the end's lines, being told)
+        self.ended: list[str] = []  # (the end's lines: the panel's, printed once the app ends)
         self._thread: threading.Thread | None = None
 
     def play(self, *, size: tuple[int, int] | None = None) -> int:
@@ -94,6 +139,8 @@ class TableApp(App[int]):
             self.closed = True
             if self._thread is not None:
                 self._thread.join(10)
+        for line in self.ended:  # (the results stay on the terminal)
+            click.echo(line)
         return self.status if status is None else status
 
     # ------------------------------------------------------------ layout
@@ -110,28 +157,32 @@ class TableApp(App[int]):
                         yield SeatBox(id=f"seat{i}", classes="seat")
                 yield Hole(id="hole")
                 with Horizontal(id="actions"):
-                    for key, label in (("f", "Fold"), ("k", "Check"), ("c", "Call"),
-                                       ("r", "Raise"), ("a", "All in")):  # fmt: skip
+                    for key, label in _ACTIONS.items():
                         yield Button(label, id=f"do-{key}", disabled=True)
                 with Horizontal(id="sizing"):
-                    yield Input(placeholder="amount or command (r 300, help)", id="bet")
+                    yield Input(placeholder=_PLACEHOLDER, id="bet")
                     for key, label in (("min", "Min"), ("half", "½ pot"), ("pot", "Pot"),
                                        ("max", "All in")):  # fmt: skip
                         yield Button(label, id=f"size-{key}", disabled=True)
                 yield Static(id="clock")
                 yield Static(id="notice")
             with Vertical(id="side"):
-                yield RichLog(id="log", wrap=True, markup=False, max_lines=2000)
+                # (min_width: lines wrap at the log's width; RichLog's default of 78 cut them off)
+                yield RichLog(id="log", wrap=True, markup=False, max_lines=2000, min_width=1)
                 yield Review(id="review")
 
     def _top(self) -> int:
         return (self.seat_count + 1) // 2
 
     def on_mount(self) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.part("#log", RichLog)
         for line in self._pending:
             log.write(Text.from_ansi(line))
         self._pending.clear()
+        if self.lobby:
+            field = self.part("#bet", Input)
+            field.placeholder = _LOBBY_PLACEHOLDER
+            field.focus()
         self.redraw()
         self.set_interval(0.25, self._tick)
         self._thread = threading.Thread(target=self._run_game, name="game", daemon=True)
@@ -147,6 +198,8 @@ class TableApp(App[int]):
 
     def _game_over(self) -> None:
         self.finished = True
+        self.lobby = False
+        self.set_focus(None)  # (the keys leave: the field typed into may be the lobby's)
         self.model.end_turn()
         self.notice = "The game is over: press q to leave."
         self.redraw()
@@ -156,22 +209,55 @@ class TableApp(App[int]):
     def write(self, line: str) -> None:
         """A line of the Teller's, into the log (from the game's thread or
         this one); before the app runs it waits, after it ends it is printed."""
+        if self._ending is not None:
+            self._ending.append(line)
         if self.closed:
             click.echo(line)
             return
         if not self.is_running or not self.screen_stack:
             self._pending.append(line)
             return
-        log = self.query_one("#log", RichLog)
+        log = self.part("#log", RichLog)
         text = Text.from_ansi(line) if line else Text("")
         if self._thread_id == threading.get_ident():
             log.write(text)
         else:
             self.call_from_thread(log.write, text)
 
+    @contextmanager
+    def ending(self) -> Iterator[None]:
+        """The game's end told (by the game's thread): its lines go to the log
+        and to the :class:`EndPanel` shown over the table once told."""
+        if self._ending is not None:  # (within an end being told: one panel)
+            yield
+            return
+        self._ending = []
+        try:
+            yield
+        finally:
+            self.ended, self._ending = self._ending, None
+            if self.ended:
+                self.from_game(self.push_screen, EndPanel(self.ended))
+
+    def part(self, selector: str, kind: type[_Part]) -> _Part:
+        """A part of the table (the end panel may be over it)."""
+        return self.screen_stack[0].query_one(selector, kind)
+
+    def from_game(self, callback: Callable[..., Any], *args: Any) -> None:
+        """Runs ``callback`` on the app's thread for the game's (and waits for
+        it); nothing once the app has ended (the game is being stopped)."""
+        if not self.closed and self.is_running:
+            self.call_from_thread(callback, *args)
+
     def told(self, feed: Callable[[TableModel], None]) -> None:
         """The model fed (by the game, on this thread), then the table drawn."""
         feed(self.model)
+        if self.lobby and self.model.hand:  # (the game has begun: the keys are moves again)
+            self.lobby = False
+            field = self.part("#bet", Input)
+            field.placeholder = _PLACEHOLDER
+            if field.has_focus and not field.value:
+                self.set_focus(None)
         self.redraw()
 
     def your_turn(self, view: PlayerView, legal: LegalActions, deadline: float | None,
@@ -189,22 +275,29 @@ class TableApp(App[int]):
     def say(self, text: str) -> None:
         """A notice under the menu (why a key did nothing)."""
         self.notice = text
-        self.query_one("#notice", Static).update(Text(text, style="bold red"))
+        self.part("#notice", Static).update(Text(text, style="bold red"))
 
     # ------------------------------------------------------------ drawing
 
+    def drawn(self) -> bool:
+        """Whether the table's parts are on the screen (not yet, or no more
+        as the app ends: a tick of the countdown then draws nothing)."""
+        return bool(self.screen_stack) and bool(self.screen_stack[0].query("#clock"))
+
     def redraw(self) -> None:
+        if not self.drawn():
+            return
         model = self.model
         order = sorted(model.seats)
         for i in range(self.seat_count):
-            box = self.query_one(f"#seat{i}", SeatBox)
+            box = self.part(f"#seat{i}", SeatBox)
             box.draw(model.seats.get(order[i]) if i < len(order) else None, model, self.teller)
-        self.query_one("#felt", Felt).draw(model, self.teller)
-        self.query_one("#hole", Hole).draw(model, self.teller)
-        self.query_one("#review", Review).draw(model, self.teller)
+        self.part("#felt", Felt).draw(model, self.teller, self.waiting)
+        self.part("#hole", Hole).draw(model, self.teller)
+        self.part("#review", Review).draw(model, self.teller)
         self._menu()
         self._tick()
-        self.query_one("#notice", Static).update(Text(self.notice, style="bold red"))
+        self.part("#notice", Static).update(Text(self.notice, style="bold red"))
 
     def _menu(self) -> None:
         legal, mine = self.model.legal, self.model.seats.get(self.model.me or 0)
@@ -221,19 +314,22 @@ class TableApp(App[int]):
             if legal.all_in is not None:
                 labels["a"] = f"a All in {legal.all_in:,}"
         for key, label in labels.items():
-            button = self.query_one(f"#do-{key}", Button)
+            button = self.part(f"#do-{key}", Button)
             button.disabled = label is None
-            button.label = label or button.label
+            button.label = label or _ACTIONS[key]  # (no amount of a turn that is over)
         sizing = legal is not None and legal.wager is not None
         for key in ("min", "half", "pot", "max"):
-            self.query_one(f"#size-{key}", Button).disabled = not sizing
+            self.part(f"#size-{key}", Button).disabled = not sizing
 
     def _tick(self) -> None:
         """The turn's countdown (the time bank apart once the turn's own time is up)."""
+        if not self.drawn():
+            return
         model = self.model
-        clock = self.query_one("#clock", Static)
+        clock = self.part("#clock", Static)
         if model.legal is None:
-            waiting = "" if model.actor is None else f"Waiting for {model.name(model.actor)}"
+            waiting = ("" if model.actor is None or model.actor == model.me
+                       else f"Waiting for {model.name(model.actor)}")  # fmt: skip
             clock.update(Text(waiting, style="dim"))
             return
         left = float("inf") if model.deadline is None else max(0.0, model.deadline - self.clock())
@@ -279,8 +375,10 @@ class TableApp(App[int]):
         if self.finished or self.game is None:
             return
         stamp = self.game.stamp()
-        if self.model.legal is None and line not in ("quit", "help", "table"):
-            self.say(f"Not taken: {line!r}: it is not your turn.")
+        if self.model.legal is None and not self.game.takes(line):
+            why = "you are watching, with no seat (q stops)" if self.model.me is None else \
+                "it is not your turn"  # fmt: skip
+            self.say(f"Not taken: {line!r}: {why}.")
             return
         self.say("")
         self.game.lines.put((stamp, line))
@@ -290,7 +388,8 @@ class TableApp(App[int]):
         event.input.value = ""
         if line:
             self.submit(line)
-        self.set_focus(None)
+        if not self.lobby:  # (the lobby's words are typed one after another)
+            self.set_focus(None)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         ident = event.button.id or ""
@@ -317,7 +416,7 @@ class TableApp(App[int]):
             "half": call + pot_after // 2,
         }[size]
         to = min(legal.max_to, max(legal.min_to, to))
-        field = self.query_one("#bet", Input)
+        field = self.part("#bet", Input)
         field.value = f"{key} {to}"
         field.focus()
 

@@ -54,6 +54,12 @@ class ScreenLocalGame(LocalGame):
     def stamp(self) -> int | None:
         return self._turns if self._asking else None
 
+    def ending(self) -> contextlib.AbstractContextManager[None]:
+        return self.app.ending()  # (the end panel)
+
+    def takes(self, line: str) -> bool:
+        return line in ("quit", "help", "table")
+
     def stop(self) -> None:
         self._stopped = True
         self.lines.put((None, ""))
@@ -71,7 +77,7 @@ class ScreenLocalGame(LocalGame):
         def feed(model: TableModel) -> None:
             model.event(event, own)
 
-        app.call_from_thread(app.told, feed)
+        app.from_game(app.told, feed)
 
     def _line(self, deadline: float | None) -> tuple[int | None, str] | None:
         """The next line the player sent (None: the deadline passed first)."""
@@ -96,7 +102,7 @@ class ScreenLocalGame(LocalGame):
         bank = self.timer.bank(self.name) if self.timer is not None else None
         self._turns += 1
         self._asking = True
-        app.call_from_thread(app.your_turn, view, legal, deadline, bank)
+        app.from_game(app.your_turn, view, legal, deadline, bank)
         mine = view.bets[view.config.seat_numbers.index(self.me)]
         try:
             while True:
@@ -114,7 +120,7 @@ class ScreenLocalGame(LocalGame):
                 if isinstance(command, Decision):
                     return command
                 if isinstance(command, Refused):
-                    app.call_from_thread(app.say, command.reason)
+                    app.from_game(app.say, command.reason)
                     self.teller.say(command.reason, fg="red")
                 elif command == "help":
                     self.teller.say(HELP)
@@ -125,7 +131,7 @@ class ScreenLocalGame(LocalGame):
                     return self._leave(legal)
         finally:
             self._asking = False
-            app.call_from_thread(app.turn_over)
+            app.from_game(app.turn_over)
 
     def ask(self, question: str) -> bool:
         """A yes-or-no question between hands, answered with y or n."""
@@ -148,20 +154,53 @@ class ScreenLocalGame(LocalGame):
 class ScreenRoomGame(RoomGame):
     """``holdem join`` (and ``watch``) on the full screen: the connection read
     in the app's worker thread, its events fed to the model and told by the
-    Teller, the player's lines taken at their turn (only then)."""
+    Teller, the player's lines taken at their turn (only then), the lobby's
+    words and the table's (``bots 3``, ``start``, ``who``, ``add 100``) at
+    any time.  Made as a :class:`RoomGame` is (its teller the app's), then
+    put on the app's screen with :meth:`show`."""
 
-    def __init__(self, app: TableApp, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.lines: queue.Queue[tuple[int | None, str]] = queue.Queue()
-        self.app = app
+        self.app: TableApp | None = None
+        self.error: ConnectionError | TimeoutError | None = None  # (what ended the connection)
         self._stopped = False
         super().__init__(*args, **kwargs)
+
+    def show(self, app: TableApp, state: dict[str, Any], waiting: str = "") -> None:
+        """The game on ``app`` (after the greeting): the table's ``state`` (the
+        seats, their chips) drawn, the player's cards of a hand under way,
+        and ``waiting``: what the felt says until the first hand (the join code)."""
+        self.app, app.game = app, self
+        app.model.state(state)
+        app.model.hole = self.own
+        app.waiting = waiting
+        app.lobby = not self.started and not self.watching  # (the field takes the lobby's words)
 
     def stop(self) -> None:
         self._stopped = True
 
+    def takes(self, line: str) -> bool:
+        """Whether a line typed out of the player's turn goes to the game: the
+        lobby's and the table's words (a spectator's help and quit only)."""
+        if self.watching:
+            return line in ("help", "quit")
+        return self.wants(line) or line in ("help", "quit")
+
     def run(self, app: TableApp) -> None:
-        """Reads the server's events and the player's lines until the game ends."""
+        """Reads the server's events and the player's lines until the game
+        ends (a lost connection ends it: :attr:`error`)."""
+        try:
+            self._run(app)
+        except (ConnectionError, TimeoutError) as exc:
+            self.error = exc
+            self.teller.say(f"{exc}", fg="red", bold=True)
+        if self.leaving:  # (the player left, or stopped watching: nothing more to see)
+            app.from_game(app.exit, app.status)
+
+    def _run(self, app: TableApp) -> None:
         client = self.client
+        for message in client.poll(0):
+            self._message(message)
         while not self.over and not self._stopped:
             for message in client.poll(0.1):
                 self._message(message)
@@ -171,21 +210,33 @@ class ScreenRoomGame(RoomGame):
                 for message in client.poll(0):  # (what the move caused: a turn may follow)
                     self._message(message)
             if self.turn is None and app.model.legal is not None:
-                app.call_from_thread(app.turn_over)
+                app.from_game(app.turn_over)
 
     def _message(self, message: dict[str, Any]) -> None:
         app = self.app
+        assert app is not None
 
         def feed(model: TableModel) -> None:
             model.message(message)
 
-        app.call_from_thread(app.told, feed)
+        app.from_game(app.told, feed)
         self.tell(message)
+
+    def _finished(self, message: dict[str, Any]) -> None:
+        assert self.app is not None
+        with self.app.ending():  # (the places and the certificate, or the results: the panel)
+            super()._finished(message)
+
+    def _cash_results(self, results: dict[str, Any]) -> None:
+        assert self.app is not None
+        with self.app.ending():
+            super()._cash_results(results)
 
     # ------------------------------------------------------------ what line mode prints
 
     def _show_turn(self, view: PlayerView, legal: LegalActions, seconds: float | None) -> None:
-        self.app.call_from_thread(self.app.your_turn, view, legal, self.deadline)
+        assert self.app is not None
+        self.app.from_game(self.app.your_turn, view, legal, self.deadline)
 
     def _prompt(self) -> None:
         pass  # (the screen's menu stays while the turn lasts)

@@ -40,7 +40,10 @@ class SeatBox(Static):
             text.append(f" ({info.label})", style="dim")
         if marks:
             text.append(f" {' '.join(marks)}", style="bold yellow")
-        text.append(f"\n{info.stack:,}")
+        if info.stack or model.hand:
+            text.append(f"\n{info.stack:,}")
+        else:  # (a room's lobby: no chips before the start)
+            text.append("\nwaiting for the start", style="dim")
         if info.bet:
             text.append(f"  bet {info.bet:,}", style="cyan")
         state = {"folded": "folded", "all_in": "ALL IN", "mucked": "mucked",
@@ -65,7 +68,8 @@ class Felt(Static):
     """The middle of the table: the hand, the board, every pot, and at a
     showdown each hand shown with its best five and the kicker that decided."""
 
-    def draw(self, model: TableModel, teller: Teller) -> None:
+    def draw(self, model: TableModel, teller: Teller, waiting: str = "") -> None:
+        """``waiting``: what it says before the first hand (a room's join code)."""
         text = Text()
         small, big, ante = model.blinds
         if model.hand:
@@ -75,6 +79,8 @@ class Felt(Static):
             text.append("\n\n")
         else:
             text.append("Waiting for the first hand\n\n", style="dim")
+            if waiting:
+                text.append(f"{waiting}\n\n", style="bold")
         text.append("Board  ")
         text.append_text(cards_text(teller, model.board) if model.board else Text("—"))
         text.append("\n")
@@ -85,7 +91,7 @@ class Felt(Static):
         if model.pot and len(pots) <= 1 and model.pot != sum(c for c, _ in pots):
             text.append(f"Pot {model.pot:,}", style="bold green")
         for shown in model.shown:
-            text.append(f"\n{shown.name}: ")
+            text.append(f"\n{'You' if shown.seat == model.me else shown.name}: ")
             text.append_text(cards_text(teller, shown.best))
             text.append(f"  {shown.description}")
             if shown.kicker:
