@@ -197,3 +197,16 @@ def test_a_room_freezeout_seated_again_at_its_start_keeps_each_player_at_one_sea
                    "stacks": [1500, 1500], "names": ["Ann", "Cleo"], "small_blind": 10,
                    "big_blind": 20})  # fmt: skip
     assert {seat: info.name for seat, info in model.seats.items()} == {0: "Ann", 1: "Cleo"}
+
+
+def test_the_model_holds_names_as_text_a_screen_draws() -> None:
+    """A name a server sends that a terminal would obey (ESC, a carriage
+    return) is held escaped, as the Teller's lines show it: the full screen's
+    seats draw text, never a command."""
+    model = TableModel(None)
+    model.state({"seats": [{"seat": 0, "name": "Ann\x1b[2J"},
+                           {"seat": 1, "name": "Ben\r", "bot": "easy\x1b]0;t\x07"}]})  # fmt: skip
+    model.message({"event": "player_joined", "table": "t1", "seat": 2, "name": "Cid\x9b1m"})
+    names = {seat: (info.name, info.label) for seat, info in model.seats.items()}
+    assert names == {0: ("Ann\\x1b[2J", ""), 1: ("Ben\\r", "easy\\x1b]0;t\\x07"),
+                     2: ("Cid\\x9b1m", "")}  # fmt: skip

@@ -59,6 +59,8 @@ from holdem.table import (
     event_from_dict,
 )
 
+from .telling import escaped
+
 __all__ = ["Review", "SeatState", "Shown", "Stats", "TableModel"]
 
 #: The last hands a review keeps.
@@ -226,6 +228,7 @@ class TableModel:
     # ------------------------------------------------------------ feeding
 
     def seat(self, seat: int, name: str, chips: int | None = None, label: str = "") -> SeatState:
+        name, label = escaped(name), escaped(label)  # (drawn as text: telling.escaped)
         info = self.seats.get(seat)
         if info is None or info.name != name:
             info = self.seats[seat] = SeatState(seat=seat, name=name, label=label)
@@ -397,7 +400,7 @@ class TableModel:
             info.status, info.bet, info.put_in, info.cards = "waiting", 0, 0, ()
             info.acted, info.last = False, ""
         for seat in [s for s, info in self.seats.items()
-                     if s not in e.seats and info.name in e.names]:  # fmt: skip
+                     if s not in e.seats and info.name in map(escaped, e.names)]:  # fmt: skip
             del self.seats[seat]  # (a player seated again elsewhere: a room's freezeout begins)
         for seat, name, chips in zip(e.seats, e.names, e.stacks, strict=True):
             info = self.seat(seat, name, chips)
