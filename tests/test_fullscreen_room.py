@@ -231,3 +231,58 @@ def test_a_lost_connection_on_the_full_screen_is_one_line_with_the_way_back(
     assert line is not None, after
     assert "the server closed the connection" in line.group(0)
     assert f"(to come back to your seat: holdem join {code} --server 127.0.0.1:" in line.group(0)
+
+
+def test_chat_from_the_full_screen_by_a_player_and_a_spectator(server: Server) -> None:
+    """Enter goes to the field; ``say`` there chats: the player's full screen
+    and a spectator's (at a table whose chat is everyone's) each write a
+    line the other end reads, and tell the other's; a spectator's move key
+    is refused with the reason."""
+    with server.client("holdem join") as client, server.client("holdem watch") as eye:
+        made = client.request("create_table", name="Ann", seats=3, chat="everyone")
+        made["name"], made["creator"] = "Ann", True
+        eye.request("watch", code=made["code"], name="Eve")
+        app = TableApp(made["seat"], seats=3, quiet=True)
+        game = ScreenRoomGame(client, made, app.teller, "")
+        game.show(app, made["state"], "")
+
+        async def player() -> None:
+            async with app.run_test(size=SIZE) as pilot:
+                await typed(pilot, app, "say hello Eve")
+                await until(pilot, lambda: "You: hello Eve" in log_text(app))
+                eye.request("chat", table=made["table"], text="hi Ann")
+                await until(pilot, lambda: "Eve (watching): hi Ann" in log_text(app))
+                await pilot.press("escape")
+                game.stop()
+
+        asyncio.run(player())
+        told = [m for m in eye.poll(1) if m.get("event") == "chat"]
+        assert [(m["name"], m["text"]) for m in told][:2] == [
+            ("Ann", "hello Eve"),
+            ("Eve", "hi Ann"),
+        ]
+
+    with server.client("Ann") as ann, server.client("holdem watch") as eye:
+        made = ann.request("create_table", name="Ann", seats=3, chat="everyone")
+        state = eye.request("watch", code=made["code"], name="Eve")
+        viewer = TableApp(None, seats=3, quiet=True)
+        watcher = ScreenRoomGame.spectator(eye, state, viewer.teller)
+        watcher.show(viewer, state, "")
+
+        async def spectator() -> None:
+            async with viewer.run_test(size=SIZE) as eyes:
+                ann.request("chat", table=made["table"], text="hello Eve")
+                await until(eyes, lambda: "Ann: hello Eve" in log_text(viewer))
+                await eyes.press("f")  # (a move key: a spectator has no seat)
+                await until(eyes, lambda: "you are watching" in log_text(viewer))
+                await eyes.press("enter")
+                assert viewer.part("#bet", Input).has_focus
+                await typed(eyes, viewer, "say hi Ann")
+                await until(eyes, lambda: "You: hi Ann" in log_text(viewer))
+                await eyes.press("escape")
+                await eyes.press("q")
+                await until(eyes, lambda: not viewer.is_running)
+
+        asyncio.run(spectator())
+        said = [m for m in ann.poll(1) + list(ann.events) if m.get("event") == "chat"]
+        assert ("Eve", "hi Ann") in [(m["name"], m["text"]) for m in said]

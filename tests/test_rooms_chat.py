@@ -86,7 +86,7 @@ def test_a_line_reaches_the_players_and_the_watchers_as_it_was_written(server: S
                 % code.encode())  # fmt: skip
     data = _read_until(raw, b'"id":"w"')
     text = 'gl \x1b[31mall\x07 \u2660 "quoted" \\ end'  # (control characters go through)
-    assert ben.request("chat", table="t1", text=text) == {"table": "t1", "hand": 0}
+    assert ben.request("chat", table="t1", text=text) == {"table": "t1", "hand": 0, "name": "Ben"}
     told = {"event": "chat", "table": "t1", "seat": 1, "name": "Ben", "text": text, "hand": 0}
     for client in (ann, ben, cid):
         got: list[dict[str, Any]] = []

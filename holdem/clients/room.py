@@ -522,7 +522,9 @@ class RoomGame:
                 say(f"Not said: a chat line is at most {most} characters, and this one has "
                     f"{len(rest):,}.", fg="red")  # fmt: skip
                 return
-            self._ask("chat", refused="Not said", table=self.table, text=rest)
+            said = self._ask("chat", refused="Not said", table=self.table, text=rest)
+            if said is not None and self.watching and isinstance(said.get("name"), str):
+                self.teller.my_name = said["name"]  # (a spectator's own lines: You)
             return
         done = self._ask("mute", refused="Not taken", table=self.table, name=rest,
                          muted=word == "mute")  # fmt: skip

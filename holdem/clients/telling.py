@@ -195,7 +195,8 @@ class Teller:
         """A line of the table's chat with the hand it was said at, shown as
         written (its control characters escaped): ``[hand 12] Ben: gl``; a
         spectator's ``Eve (watching): hi``; the player's own ``You: ...``."""
-        who = self.named(name) + (" (watching)" if watching else "")
+        who = self.named(name)
+        who += " (watching)" if watching and who != "You" else ""
         self.notice(f"{who}: {escaped(text)}", hand=hand, fg="cyan")
 
     # ------------------------------------------------------------ events

@@ -62,7 +62,7 @@ class Chat(Core):
         audience = self._audience(table)
         told = [t for t in audience if name not in self._muted_by(t, table.id)]
         self._send(told if len(told) < len(audience) else audience, message)
-        return {"table": table.id, "hand": hand}
+        return {"table": table.id, "hand": hand, "name": name}
 
     def _mute(self, connection: Connection, f: Fields) -> dict[str, Any]:
         """The connection's seat (or, watching, the connection) is told no

@@ -360,6 +360,8 @@ class TableApp(App[int]):
             return
         if key == "q":
             self.submit("quit")
+        elif key in ("enter", "slash"):  # (the field, for any command: say hi, add 100, history)
+            self.query_one("#bet", Input).focus()
         elif key in _MOVES:
             self.submit(_MOVES[key])
         elif key in ("r", "b"):

@@ -181,9 +181,10 @@ class ScreenRoomGame(RoomGame):
 
     def takes(self, line: str) -> bool:
         """Whether a line typed out of the player's turn goes to the game: the
-        lobby's and the table's words (a spectator's help and quit only)."""
+        lobby's and the table's words; a spectator's every line (its chat,
+        mutes and hands, the rest refused there with the reason)."""
         if self.watching:
-            return line in ("help", "quit")
+            return bool(line.strip())
         return self.wants(line) or line in ("help", "quit")
 
     def run(self, app: TableApp) -> None:
