@@ -20,7 +20,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from holdem.clients import RoomClient
+from textual.widgets import Input
+
+from holdem.clients import RoomClient, greet
+from holdem.clients.fullscreen import ScreenRoomGame, TableApp
 from holdem.errors import ProtocolError
 from holdem.rooms import Room, Store
 from holdem.rooms.server import RoomServer
@@ -363,3 +366,26 @@ class Joiner:
         for fd in {self.fd, self.write_fd}:
             with contextlib.suppress(OSError):
                 os.close(fd)
+
+
+def typed(pilot: Any, app: TableApp, line: str) -> Any:
+    """Types ``line`` in the full screen's field and sends it (Enter)."""
+    field = app.part("#bet", Input)
+    field.focus()  # (after the start the keys are moves: the field is clicked first)
+    field.value = line
+    return pilot.press("enter")
+
+
+def joined_app(client: RoomClient, address: str, game: type[ScreenRoomGame] = ScreenRoomGame,
+               **settings: Any) -> tuple[TableApp, ScreenRoomGame]:  # fmt: skip
+    """``holdem join --create`` on the full screen, as the command wires it
+    (``settings``: the table's, past a quick one's of 4 seats; ``game``: the
+    class of the game, a test's that checks each event)."""
+    asked = {"seats": 4, "pace": 0.5, "pause": 0, "timer": {"seconds": 120}, **settings}
+    made = client.request("create_table", name="Ann", **asked)
+    made["name"], made["creator"] = "Ann", True
+    app = TableApp(made["seat"], seats=made["state"]["max_seats"], quiet=True)
+    screen = game(client, made, app.teller, "")
+    greet(screen, made, address, True, "holdem join ...")
+    screen.show(app, made["state"], f"Join code {made['code']}")
+    return app, screen

@@ -7,6 +7,7 @@ the cards shown (checked hand by hand against the hands the server kept)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -16,11 +17,15 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from rooms_helpers import Server, allowed_cards
+from rooms_helpers import Server, allowed_cards, joined_app, typed
 from terminal_helpers import Terminal
+from test_fullscreen import SIZE, log_text, shown, until
 
+from holdem.cards import format_card
+from holdem.clients.fullscreen import EndPanel, ScreenRoomGame
 from holdem.rooms import Store
 
 pytestmark = [
@@ -59,6 +64,20 @@ def assert_sees_only_its_own(text: str, store: Store, table: str, seat: int | No
         assert not leaked, f"hand {number}: {sorted(leaked)} shown to seat {seat}"
         checked += 1
     return checked
+
+
+def kept_hands(data: Path) -> tuple[Store, str, dict[str, int]]:
+    """The room's store, its one table and the seats of its first hand's
+    players, by name."""
+    store = Store(data / "room.sqlite")
+    (table,) = [row.id for row in store.tables()]
+    kept = sqlite3.connect(data / "room.sqlite")
+    (first,) = kept.execute(
+        "SELECT result FROM hands WHERE table_id = ? AND number = 1", (table,)
+    ).fetchone()
+    kept.close()
+    return store, table, dict(zip(json.loads(first)["names"], json.loads(first)["seats"],
+                                  strict=True))  # fmt: skip
 
 
 def test_a_private_freezeout_with_a_reconnect_and_a_spectator_is_played_to_a_winner(
@@ -130,13 +149,132 @@ def test_a_private_freezeout_with_a_reconnect_and_a_spectator_is_played_to_a_win
             ben.wait()
         server.stop()
 
-    store = Store(tmp_path / "room" / "room.sqlite")
-    (table,) = [row.id for row in store.tables()]
-    kept = sqlite3.connect(tmp_path / "room" / "room.sqlite")
-    (first,) = kept.execute(
-        "SELECT result FROM hands WHERE table_id = ? AND number = 1", (table,)
-    ).fetchone()
-    seats = dict(zip(json.loads(first)["names"], json.loads(first)["seats"], strict=True))
+    store, table, seats = kept_hands(tmp_path / "room")
     assert assert_sees_only_its_own(ann.seen, store, table, seats["Ann"]) >= 2
     assert assert_sees_only_its_own(ben_text, store, table, seats["Ben"]) >= 2
+    assert assert_sees_only_its_own(eve.seen, store, table, None) >= 2  # (the spectator)
+
+
+class Checked(ScreenRoomGame):
+    """A full-screen player's game whose screen is looked at after each
+    event: the cards its model holds (own, board, shown) and its review's,
+    by hand, kept to be checked against the stored hands."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.held: list[tuple[int, set[str]]] = []  # (hand, the cards the screen holds)
+
+    def _message(self, message: dict[str, Any]) -> None:
+        super()._message(message)
+        model = self.app.model  # type: ignore[union-attr]
+        if model.hand:
+            self.held.append((model.hand, {format_card(c) for c in model.visible_cards()}))
+        for review in model.reviews:
+            cards = {*review.cards, *review.board, *(c for s in review.shown for c in s.cards)}
+            self.held.append((review.hand, {format_card(c) for c in cards}))
+
+    def assert_sees_only_its_own(self, store: Store, table: str) -> int:
+        """What :func:`assert_sees_only_its_own` checks of a line client's
+        output, at every event; the events checked."""
+        checked = 0
+        for number, cards in self.held:
+            record = store.hand(table, number)
+            if record is None:
+                continue  # (a hand cut short by the end of the test: not kept)
+            leaked = cards - allowed_cards(record, self.seat)
+            assert not leaked, f"hand {number}: {sorted(leaked)} held by seat {self.seat}"
+            checked += 1
+        return checked
+
+
+def test_a_freezeout_with_the_full_screen_a_plain_terminal_a_sit_out_and_a_reconnect(
+    tmp_path: Path,
+) -> None:
+    """Ann on the full screen (the app as ``holdem join --create`` builds it,
+    driven by the pilot, a real connection) fills two seats with bots, sits
+    out for a hand and comes back; Ben (``holdem join --plain`` on a
+    terminal) is cut off at his second hand and comes back; Eve watches
+    (``holdem watch --plain``); played to the certificate.  Ann's screen at
+    every event, and the others' output hand by hand, hold only what each
+    may see."""
+    server = Server(tmp_path / "room").start()
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), TERM="dumb",
+               PYTHONIOENCODING="utf-8")  # fmt: skip
+    address = f"127.0.0.1:{server.port}"
+    started: list[Terminal] = []  # (Ben's, Eve's, Ben's again)
+
+    def terminal(*args: str) -> Terminal:
+        started.append(Terminal([*args, "--server", address, "--no-color", "--plain"], env))
+        return started[-1]
+
+    try:
+        with server.client("holdem join") as client:
+            app, game = joined_app(client, address, Checked, pace=0, pause=0.2, stack=400,
+                                   schedule="@3h, 20/40, 40/80, 80/160, 160/320, rise",
+                                   timer={"seconds": 30})  # fmt: skip
+            assert isinstance(game, Checked)
+            code = app.waiting.removeprefix("Join code ")  # (on the felt until the start)
+            out: dict[str, Any] = {}  # (the hands Ann sat out at and came back at; her log)
+
+            async def run() -> None:
+                async with app.run_test(size=SIZE) as pilot:
+                    await typed(pilot, app, "bots 2 calling-station")
+                    await until(pilot, lambda: len(app.model.seats) == 3)
+                    ben = terminal("join", code, "--name", "Ben")
+                    await until(pilot, lambda: "Ben sits at seat" in log_text(app))
+                    eve = terminal("watch", code)
+                    await until(pilot, lambda: eve.read(0.02) or "seat 4: Ben" in eve.seen)
+                    await typed(pilot, app, "start")
+                    answered, pressed = 0, None
+                    deadline = time.monotonic() + 120
+                    while not isinstance(app.screen, EndPanel):
+                        assert time.monotonic() < deadline, (out, log_text(app)[-2000:])
+                        await pilot.pause(0.02)
+                        for other in (ben, eve):
+                            other.read(0.01)
+                        if ben.seen.count("Your move") > answered:
+                            answered = ben.seen.count("Your move")
+                            ben.type("c\r")
+                        if ben is started[0] and "Hand #2 " in ben.seen:
+                            os.killpg(ben.process.pid, signal.SIGKILL)  # (no goodbye)
+                            ben.end()
+                            ben, answered = terminal("join", code, "--name", "Ben"), 0
+                        legal = app.model.legal
+                        if legal is not None and game.turns != pressed:
+                            pressed = game.turns  # (the turn's number: one key for each)
+                            await pilot.press("c" if legal.call is not None else "k")
+                        elif legal is None and app.model.hand >= 2 and "sitout" not in out:
+                            out["sitout"] = app.model.hand
+                            await typed(pilot, app, "sitout")
+                        elif legal is None and app.model.hand >= out.get("sitout", 99) + 2 and (
+                            "back" not in out
+                        ):  # fmt: skip
+                            out["back"] = app.model.hand
+                            await typed(pilot, app, "back")
+                    assert "CERTIFICATE OF VICTORY" in shown(app, "#end-text")
+                    assert "won the freezeout" in shown(app, "#end-text")
+                    out["log"] = log_text(app)  # (the log as the app ends)
+                    await pilot.press("q")
+
+            asyncio.run(run())
+        ben_1, eve, ben_2 = started
+        ben_2.wait_for(r"CERTIFICATE OF VICTORY(.|\n)*won the freezeout")
+        eve.wait_for(r"CERTIFICATE OF VICTORY(.|\n)*won the freezeout")
+        assert ben_2.end() == 0 and eve.end() == 0
+    finally:
+        for other in started:
+            if other.process.poll() is None:
+                other.end(0)
+        server.stop()
+
+    text = out["log"]
+    assert "You sit out from the next hand" in text
+    assert "Back in your seat" in ben_2.seen
+    assert re.search(r"Ann is out of the deal \(sat out\) until they are back", ben_2.seen)
+    assert "Ann is dealt in again" in ben_2.seen and "Ann is dealt in again" in eve.seen
+    store, table, seats = kept_hands(tmp_path / "room")
+    assert seats["Ann"] == game.seat
+    assert game.assert_sees_only_its_own(store, table) >= 20
+    assert assert_sees_only_its_own(text, store, table, game.seat) >= 2  # (her log's cards)
+    assert assert_sees_only_its_own(ben_1.seen + ben_2.seen, store, table, seats["Ben"]) >= 2
     assert assert_sees_only_its_own(eve.seen, store, table, None) >= 2  # (the spectator)

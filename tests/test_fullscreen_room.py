@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rooms_helpers import FAST, Server
+from rooms_helpers import FAST, Server, joined_app, typed
 from test_fullscreen import SIZE, log_text, shown, until
 from textual.widgets import Input
 
 from holdem import Card
 from holdem.cards import parse_cards
-from holdem.clients import RoomClient, greet, greet_watcher
+from holdem.clients import greet_watcher
 from holdem.clients.fullscreen import EndPanel, ScreenRoomGame, TableApp
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pipes and signals")
@@ -33,24 +33,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running = Server(tmp_path / "room").start()
     yield running
     running.stop()
-
-
-def typed(pilot: Any, app: TableApp, line: str) -> Any:
-    """Types ``line`` in the field and sends it (Enter)."""
-    app.part("#bet", Input).value = line
-    return pilot.press("enter")
-
-
-def joined_app(client: RoomClient, address: str) -> tuple[TableApp, ScreenRoomGame]:
-    """``holdem join --create`` on the full screen, as the command wires it."""
-    made = client.request("create_table", name="Ann", seats=4, pace=0.5, pause=0,
-                          timer={"seconds": 120})  # fmt: skip
-    made["name"], made["creator"] = "Ann", True
-    app = TableApp(made["seat"], seats=made["state"]["max_seats"], quiet=True)
-    game = ScreenRoomGame(client, made, app.teller, "")
-    greet(game, made, address, True, "holdem join ...")
-    game.show(app, made["state"], f"Join code {made['code']}")
-    return app, game
 
 
 def test_join_on_the_full_screen_lobby_then_a_hand_against_a_bot(server: Server) -> None:
