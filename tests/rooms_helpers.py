@@ -368,24 +368,25 @@ class Joiner:
                 os.close(fd)
 
 
-def typed(pilot: Any, app: TableApp, line: str) -> Any:
+async def typed(pilot: Any, app: TableApp, line: str) -> None:
     """Types ``line`` in the full screen's field and sends it (Enter)."""
     field = app.part("#bet", Input)
     field.focus()  # (after the start the keys are moves: the field is clicked first)
+    await pilot.pause()  # (focused before the Enter: else Enter only goes to the field)
     field.value = line
-    return pilot.press("enter")
+    await pilot.press("enter")
 
 
-def joined_app(client: RoomClient, address: str, game: type[ScreenRoomGame] = ScreenRoomGame,
+def joined_app(client: RoomClient, address: str, playing: type[ScreenRoomGame] = ScreenRoomGame,
                **settings: Any) -> tuple[TableApp, ScreenRoomGame]:  # fmt: skip
     """``holdem join --create`` on the full screen, as the command wires it
-    (``settings``: the table's, past a quick one's of 4 seats; ``game``: the
-    class of the game, a test's that checks each event)."""
+    (``settings``: the table's, past a quick one's of 4 seats; ``playing``:
+    the class of the game, a test's that checks each event)."""
     asked = {"seats": 4, "pace": 0.5, "pause": 0, "timer": {"seconds": 120}, **settings}
     made = client.request("create_table", name="Ann", **asked)
     made["name"], made["creator"] = "Ann", True
     app = TableApp(made["seat"], seats=made["state"]["max_seats"], quiet=True)
-    screen = game(client, made, app.teller, "")
+    screen = playing(client, made, app.teller, "")
     greet(screen, made, address, True, "holdem join ...")
     screen.show(app, made["state"], f"Join code {made['code']}")
     return app, screen
