@@ -278,3 +278,91 @@ def test_a_freezeout_with_the_full_screen_a_plain_terminal_a_sit_out_and_a_recon
     assert assert_sees_only_its_own(text, store, table, game.seat) >= 2  # (her log's cards)
     assert assert_sees_only_its_own(ben_1.seen + ben_2.seen, store, table, seats["Ben"]) >= 2
     assert assert_sees_only_its_own(eve.seen, store, table, None) >= 2  # (the spectator)
+
+
+def flat(app: Any) -> str:
+    """The full screen's log as one line (its lines wrap at the log's width)."""
+    return " ".join(log_text(app).split())
+
+
+def test_a_rebuy_at_a_cash_table_on_the_full_screen_is_told_to_the_others(
+    tmp_path: Path,
+) -> None:
+    """Ann on the full screen buys in short at a cash table (40, the least)
+    and goes all in at each turn against Ben (``holdem join --plain`` on a
+    terminal, calling) and two calling stations, until she has no chips; she
+    is told how to rebuy, a rebuy past the table's maximum is refused naming
+    it, ``rebuy 100`` buys her in again: her screen draws the 100 and Ben
+    and Eve (``holdem watch --plain``) are told.  Each one's screen holds
+    only what it may see."""
+    server = Server(tmp_path / "room").start()
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), TERM="dumb",
+               PYTHONIOENCODING="utf-8")  # fmt: skip
+    address = f"127.0.0.1:{server.port}"
+    started: list[Terminal] = []
+
+    def terminal(*args: str) -> Terminal:
+        started.append(Terminal([*args, "--server", address, "--no-color", "--plain"], env))
+        return started[-1]
+
+    try:
+        with server.client("holdem join") as client:
+            app, game = joined_app(client, address, Checked, game="cash", seats=4, small_blind=1,
+                                   big_blind=2, min_buy_in=40, max_buy_in=1000, buy_in=40,
+                                   pace=0, pause=0.2, timer={"seconds": 30})  # fmt: skip
+            assert isinstance(game, Checked)
+            code = app.waiting.removeprefix("Join code ")
+            out: dict[str, Any] = {}
+
+            async def run() -> None:
+                async with app.run_test(size=SIZE) as pilot:
+                    await typed(pilot, app, "bots 2 calling-station")
+                    await until(pilot, lambda: len(app.model.seats) == 3)
+                    ben = terminal("join", code, "--name", "Ben")
+                    await until(pilot, lambda: "Ben sits at seat" in log_text(app))
+                    eve = terminal("watch", code)
+                    await until(pilot, lambda: eve.read(0.02) or "seat 4: Ben" in eve.seen)
+                    await typed(pilot, app, "start")
+                    answered, pressed = 0, None
+                    deadline = time.monotonic() + 90
+                    while "You have no chips left" not in flat(app):
+                        assert time.monotonic() < deadline, log_text(app)[-2000:]
+                        await pilot.pause(0.02)
+                        for other in (ben, eve):
+                            other.read(0.01)
+                        if ben.seen.count("Your move") > answered:
+                            answered = ben.seen.count("Your move")
+                            ben.type("c\r")
+                        legal = app.model.legal
+                        if legal is not None and game.turns != pressed:
+                            pressed = game.turns
+                            await pilot.press("a" if legal.all_in else "c")
+                    out["busted"] = app.model.hand
+                    await typed(pilot, app, "rebuy 5000")
+                    await until(pilot, lambda: "this table's maximum buy-in is 1,000" in flat(app))
+                    await typed(pilot, app, "rebuy 100")
+                    await until(pilot, lambda: "You add 100 chips" in flat(app))
+                    mine = game.seat
+                    await until(pilot, lambda: app.model.hand > out["busted"]
+                                and any(s.seat == mine and s.stack + s.put_in == 100
+                                        for s in app.model.seats.values()))  # fmt: skip
+                    for other in (ben, eve):
+                        other.wait_for(r"Ann adds 100 chips")
+                    out["log"] = log_text(app)
+                    await pilot.press("escape")
+                    await pilot.press("q")
+
+            asyncio.run(run())
+    finally:
+        for other in started:
+            if other.process.poll() is None:
+                os.killpg(other.process.pid, signal.SIGKILL)
+                other.end(0)
+        server.stop()
+
+    ben, eve = started
+    store, table, seats = kept_hands(tmp_path / "room")
+    assert game.assert_sees_only_its_own(store, table) >= 5
+    assert assert_sees_only_its_own(out["log"], store, table, game.seat) >= 1
+    assert assert_sees_only_its_own(ben.seen, store, table, seats["Ben"]) >= 1
+    assert assert_sees_only_its_own(eve.seen, store, table, None) >= 1
