@@ -163,3 +163,29 @@ def test_a_tie_for_a_pot_smaller_than_its_winners_is_not_told_as_wins_0() -> Non
         "You tie for side pot 1, but its 1 chip goes to Ben: chips that do not divide go one "
         "at a time to the first winners left of the button"
     ) in said
+
+
+def test_the_turn_says_the_time_bank_apart_from_the_turn_s_own_seconds() -> None:
+    hand = Hand(HandConfig((100, 100), 0, 1, 2), rng=3)
+    view = hand.view(hand.actor)
+    assert view.legal is not None
+    lines: list[str] = []
+    Teller(view.seat, color=False, symbols=False, write=lines.append).turn(view, view.legal, 50, 30)
+    assert lines[-1].startswith("Your move (20s + time bank 30s): ")
+    Teller(view.seat, color=False, symbols=False, write=lines.append).turn(view, view.legal, 12, 12)
+    assert lines[-1].startswith("Your move (12s): ")  # (the turn's own time is spent)
+
+
+def test_a_room_turn_tells_the_time_bank_s_part_of_its_seconds() -> None:
+    from rooms_helpers import players
+
+    from holdem.rooms import Room
+
+    room = Room(seed=4, clock=lambda: 100.0)  # (a still clock: no second passes)
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0,
+                      timer={"seconds": 20, "time_bank": 45})  # fmt: skip
+    ben.result("join", code=made["code"], name="Ben")
+    ann.result("start", table=made["table"])
+    turns = [m for p in (ann, ben) for m in p.stream if m.get("event") == "turn"]
+    assert turns and all(t["bank"] == 45 and t["seconds"] == 65 for t in turns), turns[:1]

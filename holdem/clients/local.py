@@ -114,11 +114,12 @@ class LocalGame:
             return legal.check_or_fold()
         deadline = self.timer.deadline(self.name) if self.timer is not None else None
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        bank = None if left is None or self.timer is None else min(left, self.timer.bank(self.name))
         for early in self.console.discard():
             self.teller.say(f"Not taken: {early!r} (typed before your turn).", fg="red")
         if self.bell:
             click.echo("\a", nl=False)
-        self.teller.turn(view, legal, left)
+        self.teller.turn(view, legal, left, bank)
         mine = view.bets[view.config.seat_numbers.index(self.me)]
         while True:
             click.echo("> ", nl=False)
@@ -140,9 +141,8 @@ class LocalGame:
             elif command == "help":
                 self.teller.say(HELP)
             elif command == "table":
-                self.teller.turn(
-                    view, legal, None if deadline is None else deadline - time.monotonic()
-                )
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                self.teller.turn(view, legal, left, None if left is None else min(left, bank or 0))
             else:  # quit
                 self.teller.say("You leave the table after this hand (checking or folding).")
                 return self._leave(legal)

@@ -105,6 +105,7 @@ class RoomGame:
         #: its view (a turn's view is a delta of the seat's last one in the hand)
         self.view: PlayerView | None = None
         self.deadline: float | None = None
+        self.bank: float | None = None  # (the time bank's seconds in the turn's, when told)
         self.warned: set[int] = set()
         self.own: tuple[int, ...] = ()
         self.over = False
@@ -295,6 +296,7 @@ class RoomGame:
         self.turn = message
         seconds = message.get("seconds")
         self.deadline = None if seconds is None else time.monotonic() + float(seconds)
+        self.bank = message.get("bank")
         self.warned = {w for w in WARNINGS if seconds is not None and w >= seconds}
         data = message["view"]
         view = PlayerView.from_dict(data, self.view if data.get("log_start") else None)
@@ -314,7 +316,7 @@ class RoomGame:
         self._drop_typing("typed before your turn", newline=True)
         if self.bell:
             click.echo("\a", nl=False)
-        self.teller.turn(view, legal, seconds)
+        self.teller.turn(view, legal, seconds, self.bank)
         self._prompt()
 
     def _end_line(self) -> None:
@@ -415,7 +417,8 @@ class RoomGame:
             self._prompt()
         elif command == "table":
             left = None if self.deadline is None else self.deadline - time.monotonic()
-            self.teller.turn(view, legal, left)
+            bank = None if left is None or self.bank is None else min(max(left, 0), self.bank)
+            self.teller.turn(view, legal, left, bank)
             self._prompt()
 
     def _ask(self, kind: str, *, refused: str = "", **fields: Any) -> dict[str, Any] | None:

@@ -320,8 +320,10 @@ class Teller:
 
     # ------------------------------------------------------------ your turn
 
-    def turn(self, view: PlayerView, legal: LegalActions, seconds: float | None = None) -> None:
-        """The table as the player sees it, and the menu."""
+    def turn(self, view: PlayerView, legal: LegalActions, seconds: float | None = None,
+             bank: float | None = None) -> None:  # fmt: skip
+        """The table as the player sees it, and the menu; ``seconds`` left to
+        decide, ``bank`` of them the time bank's."""
         seats = view.config.seat_numbers
         statuses = view.statuses
         self.say()
@@ -344,6 +346,8 @@ class Teller:
         if view.hole_cards:
             self.say(f"Your cards: {self.cards(view.hole_cards)}", bold=True)
         clock = f" ({seconds:.0f}s)" if seconds is not None else ""
+        if seconds is not None and bank and seconds > bank:
+            clock = f" ({seconds - bank:.0f}s + time bank {bank:.0f}s)"
         mine = view.bets[seats.index(view.seat)] if view.seat in seats else 0
         self.say(f"Your move{clock}: {menu(legal, mine)}", fg="cyan", bold=True)
 

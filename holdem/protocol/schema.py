@@ -144,6 +144,7 @@ def _events(wire: dict[str, Any]) -> dict[str, dict[str, Any]]:
         optional = dict(extra)
         if kind == "turn":
             optional["seconds"] = _SECONDS
+            optional["bank"] = {**_SECONDS, "description": "the time bank's part of seconds"}
         if kind == "table_finished":
             optional["result"] = {"oneOf": [{"$ref": "#/$defs/TournamentResult"}, {"type": "null"}]}
             optional["results"] = {"type": "object", "additionalProperties": _object(

@@ -418,13 +418,17 @@ class ServedTable:
         later, a program)."""
         view = hand.view(seat)
         message: dict[str, Any] = {"event": "turn", "hand": number, "seat": seat, "view": view}
-        seconds = None
+        seconds = bank = None
         if self.deadline is not None:
             seconds = message["seconds"] = round(max(0.0, self.deadline - self._clock()), 3)
+            if self.timer is not None:  # (the time bank's part of them)
+                left = self.timer.bank(self.table.name(seat))
+                bank = message["bank"] = round(min(seconds, max(0.0, left)), 3)
         told = self._told_views.get(seat)
         since = told[1] if told is not None and told[0] == number and not whole else 0
         self._told_views[seat] = (number, view.log_length)
-        self._out(message, [owner], turn_line(number, seat, view, self._quoted_id, seconds, since))
+        line = turn_line(number, seat, view, self._quoted_id, seconds, since, bank)
+        self._out(message, [owner], line)
 
     def tell_turn_again(self, seat: int) -> None:
         """Tells the client playing ``seat`` its turn again, whole, if it is to

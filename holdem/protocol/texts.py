@@ -107,12 +107,21 @@ def hole_cards_line(hand: int, seat: int, cards: tuple[int, ...], table: str) ->
 
 
 def turn_line(
-    hand: int, seat: int, view: PlayerView, table: str, seconds: float | None, since: int = 0
+    hand: int,
+    seat: int,
+    view: PlayerView,
+    table: str,
+    seconds: float | None,
+    since: int = 0,
+    bank: float | None = None,
 ) -> str:
     """The line of a ``turn`` event (``table``: the table's id, quoted), as
     ``message_text`` writes its message; ``since``: its view a delta from
-    that record on (:meth:`PlayerView.to_dict`)."""
+    that record on (:meth:`PlayerView.to_dict`); ``bank``: the seconds of
+    the time bank in ``seconds``."""
     timed = "" if seconds is None else f',"seconds":{float(seconds)!r}'
+    if seconds is not None and bank is not None:
+        timed += f',"bank":{float(bank)!r}'
     return (
         f'{{"event":"turn","hand":{hand},"seat":{seat},"view":{view_text(view, since)},'
         f'"table":{table}{timed}}}'

@@ -237,7 +237,7 @@ class ScreenRoomGame(RoomGame):
 
     def _show_turn(self, view: PlayerView, legal: LegalActions, seconds: float | None) -> None:
         assert self.app is not None
-        self.app.from_game(self.app.your_turn, view, legal, self.deadline)
+        self.app.from_game(self.app.your_turn, view, legal, self.deadline, self.bank)
 
     def _prompt(self) -> None:
         pass  # (the screen's menu stays while the turn lasts)
