@@ -403,3 +403,47 @@ def test_q_on_the_end_panel_leaves_at_once() -> None:
         game.stop()
     assert app.return_value == 0
     assert app.ended == ["Final places:", "  1st  You"]  # (printed once the screen is gone)
+
+
+def test_h_replays_the_last_hand_street_by_street(tmp_path: Path) -> None:
+    """h tells the hand that ended again, a street at a time (Right adds
+    the next, Left takes it back, Up another hand), from the log's lines."""
+    from holdem.clients.fullscreen import ReplayPanel
+
+    app, _ = local_app(tmp_path, seats=2, bots="calling-station")
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.model.legal is not None)
+            await pilot.press("h")  # (no hand has ended yet)
+            await until(pilot, lambda: "No hand has ended yet" in shown(app, "#notice"))
+            while len(app.model.reviews) < 2:  # (calls and checks: each hand to the river)
+                await until(pilot, lambda: app.model.legal is not None
+                            or len(app.model.reviews) >= 2)  # fmt: skip
+                legal = app.model.legal
+                if legal is not None and len(app.model.reviews) < 2:
+                    await pilot.press("c" if legal.call is not None else "k")
+                    await until(pilot, lambda asked=legal: app.model.legal is not asked)
+            await pilot.press("h")
+            await until(pilot, lambda: isinstance(app.screen, ReplayPanel))
+            panel = app.screen
+            assert isinstance(panel, ReplayPanel)
+            hand = panel.hand
+            text = shown(app, "#replay-text")
+            assert f"Hand #{hand} again · street 1 of" in text and "Your cards: " in text
+            assert "*** FLOP ***" not in text
+            await pilot.press("right")
+            text = shown(app, "#replay-text")
+            assert "*** FLOP ***" in text and "*** TURN ***" not in text
+            await pilot.press("right", "right", "right")  # (past the river: stays there)
+            text = shown(app, "#replay-text")
+            assert "*** RIVER ***" in text and " from the pot" in text
+            await pilot.press("left")
+            assert "*** RIVER ***" not in shown(app, "#replay-text")
+            await pilot.press("up")
+            assert f"Hand #{hand - 1} again · street 1 of" in shown(app, "#replay-text")
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, ReplayPanel))
+            app.action_interrupt()
+
+    asyncio.run(run())

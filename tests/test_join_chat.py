@@ -148,7 +148,7 @@ def test_the_chat_setting_and_a_spectator_s_refusals_are_said_as_the_server_says
             ben.poll(0.1)  # (what Ben was told of the tables before)
             fay.type("say hello from the rail\r")
             assert _chat(ben, got, 1) == [("Fay", "hello from the rail")]
-            fay.wait_for(r"Fay \(watching\): hello from the rail")
+            fay.wait_for(r"You: hello from the rail")  # (her own line: the reply named her)
         finally:
             _end(fay)
 

@@ -4,7 +4,7 @@ table, drawn from :class:`~holdem.clients.model.TableModel`, the log the
 Teller's lines.  Imported only by the commands that draw it (``holdem
 eval`` starts without Textual)."""
 
-from .app import EndPanel, Game, TableApp
+from .app import EndPanel, Game, ReplayPanel, TableApp
 from .games import ScreenLocalGame, ScreenRoomGame
 
-__all__ = ["EndPanel", "Game", "ScreenLocalGame", "ScreenRoomGame", "TableApp"]
+__all__ = ["EndPanel", "Game", "ReplayPanel", "ScreenLocalGame", "ScreenRoomGame", "TableApp"]

@@ -30,11 +30,11 @@ from textual.widgets import Button, Input, RichLog, Static
 
 from holdem import ActionKind, LegalActions, PlayerView
 
-from ..model import TableModel
+from ..model import REVIEWS, TableModel
 from ..telling import Teller
 from .widgets import Felt, Hole, Review, SeatBox
 
-__all__ = ["EndPanel", "Game", "TableApp"]
+__all__ = ["EndPanel", "Game", "ReplayPanel", "TableApp", "streets"]
 
 _Part = TypeVar("_Part", bound=Widget)
 _PLACEHOLDER = "amount or command (r 300, help)"
@@ -89,6 +89,71 @@ class EndPanel(ModalScreen[None]):
                          id="end-keys")  # fmt: skip
 
 
+#: The lines that begin a street in the Teller's telling of a hand.
+_STREETS = ("*** FLOP ***", "*** TURN ***", "*** RIVER ***")
+
+
+def streets(lines: list[str]) -> list[list[str]]:
+    """A hand's lines (the Teller's) cut where each street begins: the deal and
+    the preflop betting, then the flop, the turn, the river with the showdown."""
+    out: list[list[str]] = [[]]
+    for line in lines:
+        if Text.from_ansi(line).plain.startswith(_STREETS):
+            out.append([])
+        out[-1].append(line)
+    return out
+
+
+class ReplayPanel(ModalScreen[None]):
+    """One of the last hands told again street by street, over the table:
+    the lines the log had, up to the street shown.  Right (or space) the
+    next street, Left the one before, Up and Down another hand, Escape back
+    to the table."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss", "back to the table", show=False),
+        Binding("right,space", "street(1)", "next street", show=False),
+        Binding("left", "street(-1)", "street before", show=False),
+        Binding("up", "hand(-1)", "hand before", show=False),
+        Binding("down", "hand(1)", "next hand", show=False),
+    ]
+
+    def __init__(self, hands: dict[int, list[str]], hand: int) -> None:
+        super().__init__()
+        self.hands, self.hand, self.street = hands, hand, 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="replay"):
+            yield Static(id="replay-text")
+            yield Static(Text("Right: next street · Left: back · Up, Down: another hand · "
+                              "Escape: the table", style="dim"), id="replay-keys")  # fmt: skip
+
+    def on_mount(self) -> None:
+        self._draw()
+
+    def action_street(self, step: int) -> None:
+        last = len(streets(self.hands[self.hand])) - 1
+        self.street = max(0, min(last, self.street + step))
+        self._draw()
+
+    def action_hand(self, step: int) -> None:
+        kept = sorted(self.hands)
+        at = kept.index(self.hand) + step
+        if 0 <= at < len(kept):
+            self.hand, self.street = kept[at], 0
+            self._draw()
+
+    def _draw(self) -> None:
+        parts = streets(self.hands[self.hand])
+        shown = [line for part in parts[: self.street + 1] for line in part]
+        while shown and not Text.from_ansi(shown[0]).plain.strip():
+            shown = shown[1:]
+        where = f"street {self.street + 1} of {len(parts)}"
+        text = Text(f"Hand #{self.hand} again · {where}\n\n", style="bold")
+        text.append_text(Text("\n").join(Text.from_ansi(line) for line in shown))
+        self.query_one("#replay-text", Static).update(text)
+
+
 class TableApp(App[int]):
     """The table of one player (``me``; None: a spectator) playing ``game``;
     ``quiet``: no bell at the player's turn; ``clock``: the countdown's
@@ -120,6 +185,8 @@ class TableApp(App[int]):
         self.clock = clock
         self.title = title
         self.notice = ""  # (the status line: why a key did nothing)
+        #: the Teller's lines of the last hands, by hand (the replay's)
+        self.hand_lines: dict[int, list[str]] = {}
         self.finished = False  # (the game ended: any key leaves)
         self.status = 0
         self.lobby = False  # (a room's table before its start: the field takes the lobby's words)
@@ -211,6 +278,10 @@ class TableApp(App[int]):
         this one); before the app runs it waits, after it ends it is printed."""
         if self._ending is not None:
             self._ending.append(line)
+        elif self.teller.hand:
+            self.hand_lines.setdefault(self.teller.hand, []).append(line)
+            while len(self.hand_lines) > REVIEWS:
+                del self.hand_lines[min(self.hand_lines)]
         if self.closed:
             click.echo(line)
             return
@@ -360,6 +431,8 @@ class TableApp(App[int]):
             return
         if key == "q":
             self.submit("quit")
+        elif key == "h":
+            self.action_replay()
         elif key in ("enter", "slash"):  # (the field, for any command: say hi, add 100, history)
             self.query_one("#bet", Input).focus()
         elif key in _MOVES:
@@ -369,6 +442,15 @@ class TableApp(App[int]):
         else:
             return
         event.stop()
+
+    def action_replay(self) -> None:
+        """The last hand that ended, told again street by street (the panel
+        goes to the others)."""
+        ended = [n for n in self.hand_lines if n != self.model.hand or not self.model.playing]
+        if not ended:
+            self.say("No hand has ended yet: h replays the last hands once they have.")
+            return
+        self.push_screen(ReplayPanel(self.hand_lines, max(ended)))
 
     def submit(self, line: str) -> None:
         """A line the player typed (a key's, a button's, the field's): at
