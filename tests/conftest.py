@@ -103,3 +103,24 @@ def terminals() -> Iterator[list[Any]]:
             terminal.process.wait()
         with contextlib.suppress(OSError):  # (closed by end())
             os.close(terminal.main)
+
+
+@pytest.fixture
+def server(tmp_path: Any) -> Iterator[Any]:
+    """``holdem serve`` on a free loopback port, its data in the test's
+    folder (``rooms_helpers.Server``); stopped at the end."""
+    from rooms_helpers import Server
+
+    running = Server(tmp_path / "room").start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def joiners() -> Iterator[list[Any]]:
+    """The ``holdem join`` runs a test starts (``rooms_helpers.Joiner``),
+    each stopped at the end."""
+    made: list[Any] = []
+    yield made
+    for joiner in made:
+        joiner.stop()

@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -145,13 +144,6 @@ def test_play_calls_the_player_you_on_every_line(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- holdem join
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "room").start()
-    yield running
-    running.stop()
 
 
 def join_env(tmp_path: Path) -> dict[str, str]:

@@ -11,7 +11,6 @@ import asyncio
 import os
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +25,6 @@ from holdem.clients import greet_watcher
 from holdem.clients.fullscreen import EndPanel, ScreenRoomGame, TableApp
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pipes and signals")
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "room").start()
-    yield running
-    running.stop()
 
 
 def test_join_on_the_full_screen_lobby_then_a_hand_against_a_bot(server: Server) -> None:

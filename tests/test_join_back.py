@@ -12,7 +12,6 @@ import select
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,13 +26,6 @@ AWAY = b"You are out of the deal"
 WAITING = b"You are back, waiting for the big blind"
 POSTING = b"You post the blinds you missed and are dealt in at the next hand."
 DEALT = b"Your cards: "
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "room").start()
-    yield running
-    running.stop()
 
 
 class Terminal:

@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -31,13 +30,6 @@ pytestmark = pytest.mark.skipif(
 #: What a player may write that a terminal would obey: clear the screen, set
 #: the window's title (OSC, ended by BEL), go back to the line's start.
 NASTY = ["\x1b[2J", "\x1b]0;title\x07", "gg\rYou win 1,000,000"]
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "room").start()
-    yield running
-    running.stop()
 
 
 def _terminal(tmp_path: Path, *args: str) -> Terminal:

@@ -15,7 +15,6 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -30,21 +29,6 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pipes and signa
 
 #: A card as PHH and PokerStars text write it.
 CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "room").start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def joiners() -> Iterator[list[Joiner]]:
-    made: list[Joiner] = []
-    yield made
-    for joiner in made:
-        joiner.stop()
 
 
 def holdem(*args: str, config: Path) -> subprocess.CompletedProcess[str]:

@@ -15,7 +15,6 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,21 +26,6 @@ from holdem.errors import ProtocolError
 from holdem.rooms import Store
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pipes and signals")
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "room").start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def joiners() -> Iterator[list[Joiner]]:
-    made: list[Joiner] = []
-    yield made
-    for joiner in made:
-        joiner.stop()
 
 
 def holdem(*args: str, stdin: str = "", config: Path | None = None,

@@ -11,7 +11,6 @@ import os
 import re
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +25,6 @@ pytestmark = pytest.mark.skipif(
 
 HAND = re.compile(r"── Hand #(\d+) [^\n]*\n([^\n]*)\n")
 SAT_OUT = "You sit out from the next hand: your seat is kept, the blinds pass you by."
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "room").start()
-    yield running
-    running.stop()
 
 
 def _sit_out_at_the_first_turn(ann: Joiner) -> int:

@@ -12,8 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -25,13 +24,6 @@ from holdem.histories import read_phh_text
 from holdem.rooms import Limits, Room, Store
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="signals and process groups")
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "room").start()
-    yield running
-    running.stop()
 
 
 def _refused(client: RoomClient, kind: str, **fields: Any) -> ProtocolError:

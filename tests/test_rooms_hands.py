@@ -12,7 +12,6 @@ import random
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +28,6 @@ from holdem.rooms.codes import token_hash
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="signals and process groups")
 
 Streams = dict[str, list[dict[str, Any]]]
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "room").start()
-    yield running
-    running.stop()
 
 
 def _refused(client: RoomClient, kind: str, **fields: Any) -> ProtocolError:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,13 +16,6 @@ from rooms_helpers import FAST, Server, play
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="signals and process groups")
 
 NOTICES = ("player_joined", "player_left", "seat_status", "level_up", "player_eliminated")
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "room").start()
-    yield running
-    running.stop()
 
 
 def test_every_notice_carries_its_hand_and_an_elimination_its_place_and_by(

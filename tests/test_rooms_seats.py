@@ -13,7 +13,6 @@ import shlex
 import signal
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -117,21 +116,6 @@ def test_a_player_who_leaves_is_told_nothing_more_of_the_table() -> None:
 
 
 # ------------------------------------------------------------ through holdem join
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "room").start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def joiners() -> Iterator[list[Joiner]]:
-    made: list[Joiner] = []
-    yield made
-    for joiner in made:
-        joiner.stop()
 
 
 def _create(server: Server, config: Path, joiners: list[Joiner], *more: str) -> tuple[Joiner, str]:

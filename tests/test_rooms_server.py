@@ -18,7 +18,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +31,6 @@ from holdem.rooms.handover import supported
 from holdem.rooms.server import BEHIND_SECONDS, FLUSH
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="signals and process groups")
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "room").start()
-    yield running
-    running.stop()
 
 
 def test_a_private_freezeout_over_tcp_plays_to_a_winner_and_hides_the_cards(

@@ -9,8 +9,7 @@ from __future__ import annotations
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -21,13 +20,6 @@ from holdem.clients import RoomClient
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="signals and process groups")
 
 Streams = dict[str, list[dict[str, Any]]]
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "room").start()
-    yield running
-    running.stop()
 
 
 def _started(stream: list[dict[str, Any]]) -> list[dict[str, Any]]:
