@@ -47,6 +47,15 @@ class JoinError(click.ClickException):
     exit_code = 2
 
 
+def connect(host: str, port: int, client: str) -> RoomClient:
+    """A connection to the room server (``client``: the command's name); one
+    that cannot be made stops the command as :class:`JoinError`."""
+    try:
+        return RoomClient(host, port, name=client)
+    except (ConnectionError, TimeoutError) as exc:
+        raise JoinError(str(exc)) from None
+
+
 #: The options that make a table (``--create``), with what each is for:
 #: "cash", "tournament", or None for both.
 _CREATE_OPTIONS = {
@@ -249,10 +258,7 @@ def join_command(
     name = (name or os.environ.get("USER") or "Player").strip()
     keyboard = Keyboard()
     teller = Teller(None, color=color)
-    try:
-        client = RoomClient(host, port, name="holdem join")
-    except (ConnectionError, TimeoutError) as exc:
-        raise JoinError(str(exc)) from None
+    client = connect(host, port, "holdem join")
     with client:
         try:
             fields = _create_fields(options) if create else {}

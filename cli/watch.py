@@ -9,7 +9,6 @@ import click
 
 from holdem.clients import (
     Keyboard,
-    RoomClient,
     RoomGame,
     Teller,
     greet_watcher,
@@ -19,7 +18,7 @@ from holdem.clients import (
 from holdem.errors import ProtocolError
 
 from .engine import parse_address
-from .join import JoinError, full_screen
+from .join import JoinError, connect, full_screen
 
 __all__ = ["watch_command"]
 
@@ -56,10 +55,7 @@ def watch_command(code: str, address: str, name: str | None, plain: bool,
     host, port = parse_address(address)
     keyboard = Keyboard()
     teller = Teller(None, color=color)
-    try:
-        client = RoomClient(host, port, name="holdem watch")
-    except (ConnectionError, TimeoutError) as exc:
-        raise JoinError(str(exc)) from None
+    client = connect(host, port, "holdem watch")
     with client:
         try:
             state = client.request("watch", **table_fields(code),

@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -80,12 +81,33 @@ def kept_hands(data: Path) -> tuple[Store, str, dict[str, int]]:
                                   strict=True))  # fmt: skip
 
 
+def terminal_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a test's line clients: their own seats file, a
+    plain UTF-8 terminal."""
+    return dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), TERM="dumb",
+                PYTHONIOENCODING="utf-8")  # fmt: skip
+
+
+async def fill_and_start(
+    pilot: Any, app: Any, code: str, terminal: Callable[..., Terminal]
+) -> tuple[Terminal, Terminal]:
+    """Ann's full-screen lobby: two calling stations, Ben (``holdem join`` on
+    a terminal) and Eve watching (``holdem watch``), then the start."""
+    await typed(pilot, app, "bots 2 calling-station")
+    await until(pilot, lambda: len(app.model.seats) == 3)
+    ben = terminal("join", code, "--name", "Ben")
+    await until(pilot, lambda: "Ben sits at seat" in log_text(app))
+    eve = terminal("watch", code)
+    await until(pilot, lambda: eve.read(0.02) or "seat 4: Ben" in eve.seen)
+    await typed(pilot, app, "start")
+    return ben, eve
+
+
 def test_a_private_freezeout_with_a_reconnect_and_a_spectator_is_played_to_a_winner(
     tmp_path: Path, terminals: list[Terminal]
 ) -> None:
     server = Server(tmp_path / "room").start()
-    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), TERM="dumb",
-               PYTHONIOENCODING="utf-8")  # fmt: skip
+    env = terminal_env(tmp_path)
     address = f"127.0.0.1:{server.port}"
     ben: subprocess.Popen[bytes] | None = None
     try:
@@ -198,8 +220,7 @@ def test_a_freezeout_with_the_full_screen_a_plain_terminal_a_sit_out_and_a_recon
     every event, and the others' output hand by hand, hold only what each
     may see."""
     server = Server(tmp_path / "room").start()
-    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), TERM="dumb",
-               PYTHONIOENCODING="utf-8")  # fmt: skip
+    env = terminal_env(tmp_path)
     address = f"127.0.0.1:{server.port}"
     started: list[Terminal] = []  # (Ben's, Eve's, Ben's again)
 
@@ -218,13 +239,7 @@ def test_a_freezeout_with_the_full_screen_a_plain_terminal_a_sit_out_and_a_recon
 
             async def run() -> None:
                 async with app.run_test(size=SIZE) as pilot:
-                    await typed(pilot, app, "bots 2 calling-station")
-                    await until(pilot, lambda: len(app.model.seats) == 3)
-                    ben = terminal("join", code, "--name", "Ben")
-                    await until(pilot, lambda: "Ben sits at seat" in log_text(app))
-                    eve = terminal("watch", code)
-                    await until(pilot, lambda: eve.read(0.02) or "seat 4: Ben" in eve.seen)
-                    await typed(pilot, app, "start")
+                    ben, eve = await fill_and_start(pilot, app, code, terminal)
                     answered, pressed = 0, None
                     deadline = time.monotonic() + 120
                     while not isinstance(app.screen, EndPanel):
@@ -296,8 +311,7 @@ def test_a_rebuy_at_a_cash_table_on_the_full_screen_is_told_to_the_others(
     and Eve (``holdem watch --plain``) are told.  Each one's screen holds
     only what it may see."""
     server = Server(tmp_path / "room").start()
-    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), TERM="dumb",
-               PYTHONIOENCODING="utf-8")  # fmt: skip
+    env = terminal_env(tmp_path)
     address = f"127.0.0.1:{server.port}"
     started: list[Terminal] = []
 
@@ -316,13 +330,7 @@ def test_a_rebuy_at_a_cash_table_on_the_full_screen_is_told_to_the_others(
 
             async def run() -> None:
                 async with app.run_test(size=SIZE) as pilot:
-                    await typed(pilot, app, "bots 2 calling-station")
-                    await until(pilot, lambda: len(app.model.seats) == 3)
-                    ben = terminal("join", code, "--name", "Ben")
-                    await until(pilot, lambda: "Ben sits at seat" in log_text(app))
-                    eve = terminal("watch", code)
-                    await until(pilot, lambda: eve.read(0.02) or "seat 4: Ben" in eve.seen)
-                    await typed(pilot, app, "start")
+                    ben, eve = await fill_and_start(pilot, app, code, terminal)
                     answered, pressed = 0, None
                     deadline = time.monotonic() + 90
                     while "You have no chips left" not in flat(app):
