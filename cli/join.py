@@ -312,6 +312,8 @@ def full_screen(app: TableApp, game: ScreenRoomGame, state: dict[str, Any],
                  waiting: str = "") -> None:  # fmt: skip
     """Plays (or watches) ``game`` on the full screen ``app`` until the player
     leaves: Ctrl-C as in line mode, a lost connection raised."""
+    if not waiting and state.get("hand"):  # (come in during a hand: drawn from the next)
+        waiting = "A hand is under way: the table is drawn from the next one."
     game.show(app, state, waiting)
     if app.play() == 130:
         raise KeyboardInterrupt  # (Ctrl-C on the full screen: as in line mode)

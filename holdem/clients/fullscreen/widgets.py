@@ -78,7 +78,7 @@ class Felt(Static):
                 text.append(f" ante {ante:,}")
             text.append("\n\n")
         else:
-            text.append("Waiting for the first hand\n\n", style="dim")
+            text.append("Waiting for the next hand\n\n", style="dim")
             if waiting:
                 text.append(f"{waiting}\n\n", style="bold")
         text.append("Board  ")
