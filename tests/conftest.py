@@ -1,7 +1,7 @@
 import contextlib
 import os
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -124,3 +124,25 @@ def joiners() -> Iterator[list[Any]]:
     yield made
     for joiner in made:
         joiner.stop()
+
+
+@pytest.fixture
+def browsers() -> Iterator[Callable[..., Any]]:
+    """Makes headless Chromium browsers (``browsers()``; ``browsers(width=390)``
+    for a phone's width: ``browser_helpers.chromium``), each a player of its
+    own; all are quit when the test ends.  Skipped where there is no
+    browser, failed there where the browser tests are required."""
+    from browser_helpers import chromium, need_browser
+
+    need_browser()
+    made: list[Any] = []
+
+    def make(**size: int) -> Any:
+        driver = chromium(**size)
+        made.append(driver)
+        return driver
+
+    yield make
+    for driver in made:
+        with contextlib.suppress(Exception):  # (one already gone: quit the others)
+            driver.quit()
