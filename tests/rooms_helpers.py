@@ -272,17 +272,18 @@ def play(clients: dict[str, RoomClient], streams: dict[str, list[dict[str, Any]]
 
 
 @contextlib.contextmanager
-def served(room: Room) -> Iterator[int]:
+def served(room: Room, web: Any = None) -> Iterator[int]:
     """``room`` served on a free loopback port by a :class:`RoomServer` in a
     thread of its own (with the room's limits and clock, which a test sets):
-    the port.  Stopped, and the thread ended, at the end."""
+    the port.  ``web``: its page and WebSocket too (a ``holdem.rooms.site.Site``;
+    ``room.links`` says where).  Stopped, and the thread ended, at the end."""
     ready = threading.Event()
     held: dict[str, Any] = {}
 
     async def main() -> None:
         server = RoomServer(room)
         try:
-            held["port"] = await server.start("127.0.0.1", 0)
+            held["port"] = await server.start("127.0.0.1", 0, web=web)
             held["loop"], held["stop"] = asyncio.get_running_loop(), asyncio.Event()
         finally:
             ready.set()

@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..errors import ListenError, ProtocolError
+from ..protocol.messages import SOCKET_BUFFER
 from .handover import Moved
 from .server import Client
 from .site import Site, link_base
@@ -89,6 +90,7 @@ class WebClient(Client):
         #: once handed on: the writer of the socket pair to the other worker
         self._far: asyncio.StreamWriter | None = None
         self._relay: asyncio.Task[None] | None = None
+        self._early: list[bytes] = []  # (lines the page sent while it was being handed on)
         self._read = asyncio.Event()  # (set: not behind, the relay may read on)
         self._read.set()
 
@@ -109,8 +111,9 @@ class WebClient(Client):
             self.pause_writing()
 
     def unsent(self) -> int:
-        buffered = 0 if self.transport is None else self.transport.get_write_buffer_size()
-        return self._queued + buffered
+        """The bytes its socket holds unsent (not the frames waiting to be
+        written: a page that reads gets them)."""
+        return 0 if self.transport is None else self.transport.get_write_buffer_size()
 
     def end(self) -> None:
         self._ending = True
@@ -162,11 +165,14 @@ class WebClient(Client):
         """Serves a frame the page sent (an aiohttp message)."""
         kind = getattr(message, "type", None)
         data = getattr(message, "data", None)
-        if self._far is not None:  # (handed on: the other worker serves it)
-            if kind is WSMsgType.TEXT and isinstance(data, str):
-                self._far.write(_line(data.encode("utf-8")))
-            else:  # (a frame not text: as a line that is not JSON, so answered there)
-                self._far.write(b"\x00\n")
+        if self._relay is not None:  # (handed on: the other worker serves it)
+            text = kind is WSMsgType.TEXT and isinstance(data, str)
+            # (a frame not text: as a line that is not JSON, so answered there)
+            line = _line(data.encode("utf-8")) + b"\n" if text else b"\x00\n"  # type: ignore[union-attr]
+            if self._far is None:
+                self._early.append(line)
+            else:
+                self._far.write(line)
             return
         room = self.server.room
         if kind is WSMsgType.TEXT and isinstance(data, str):
@@ -207,6 +213,8 @@ class WebClient(Client):
             theirs.close()  # (it lives on in the other worker)
         reader, self._far = await asyncio.open_unix_connection(sock=ours,
                                                                 limit=1 << 24)  # fmt: skip
+        self._far.writelines(self._early)
+        self._early.clear()
         try:
             while True:
                 await self._read.wait()  # (behind: the other worker's queue fills, and it cuts)
@@ -309,7 +317,12 @@ class WebServer:
         ws = web.WebSocketResponse(max_msg_size=TOO_BIG * room.limits.line_bytes,
                                    heartbeat=HEARTBEAT, compress=False)  # fmt: skip
         await ws.prepare(request)
-        client = WebClient(server, ws, request.transport)
+        transport = request.transport
+        sock = None if transport is None else transport.get_extra_info("socket")
+        if sock is not None:  # (the kernel's buffer bounded, as a TCP client's)
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
+        client = WebClient(server, ws, transport)
         try:
             client.id = room.connect(request.remote or "")
         except ProtocolError as exc:  # (too many connections: said, then closed)
