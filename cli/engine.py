@@ -184,11 +184,11 @@ def _drop(writer: asyncio.StreamWriter) -> None:
     writer.transport.abort()
 
 
-def parse_address(text: str) -> tuple[str, int]:
+def parse_address(text: str, option: str = "--listen") -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
         raise click.BadParameter(
-            f"{text!r}: HOST:PORT, e.g. 127.0.0.1:7777", param_hint="'--listen'"
+            f"{text!r}: HOST:PORT, e.g. 127.0.0.1:7777", param_hint=f"'{option}'"
         )
     return host.strip("[]"), int(port)
 

@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 import datetime
 import json
+import re
 import sqlite3
 import sys
 from collections import Counter
@@ -21,6 +22,7 @@ from holdem.histories import PhhWriter, PokerStarsWriter, date_fields, record
 from holdem.rooms import Limits, Room, Store, serve, serve_workers, table_number
 from holdem.rooms.handover import supported
 from holdem.rooms.lobby import check, set_aside
+from holdem.rooms.site import Site
 from holdem.rooms.store import Damage, passing, replay
 
 from .engine import parse_address
@@ -185,9 +187,11 @@ Examples:
   holdem serve --data ~/poker/room --export hands.phhs
   holdem serve --data ~/poker/room --check   is the data file sound?
   holdem serve --listen 0.0.0.0:7777 --workers 2   a busy server, on 2 CPUs
+  holdem serve --listen 0.0.0.0:7777 --web 0.0.0.0:8080   friends play in a browser
 \b
-Then: holdem join --create --server HOST:7777 (prints a join code), and
-friends: holdem join CODE --server HOST:7777. See docs/rooms.md.
+Then: holdem join --create --server HOST:7777 (prints a join code and, with
+--web, a link), and friends: holdem join CODE --server HOST:7777, or the
+link in a browser. See docs/rooms.md.
 \b
 Exit status: 0 done, 1 a damaged data file (--check; --export wrote the
 hands it could read), 2 bad input (a data file that is damaged or not a
@@ -236,6 +240,18 @@ room's is refused at start), 130 interrupted.
               help="Check the data file (every page, the schema, each table, each hand), "
               "print each problem and a verdict, then exit (1: damaged).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="With --check: one JSON object.")
+@click.option("--web", "web", metavar="HOST:PORT", default=None,
+              help="Serve the table in the browser too: a page and its WebSocket on HOST:PORT "
+              "(127.0.0.1:8080 for this machine alone; 0.0.0.0:8080 for friends; port 0: any "
+              "free port). A table made then has a link to share. Needs pip install "
+              "'holdem[web]'.")  # fmt: skip
+@click.option("--web-url", metavar="URL", default=None,
+              help="With --web: how friends reach the page (https://poker.example.org behind "
+              "a proxy): the links begin so, and its pages may open the WebSocket. Default: "
+              "http://HOST:PORT of --web.")  # fmt: skip
+@click.option("--web-origin", "web_origins", metavar="ORIGIN", multiple=True,
+              help="With --web: another origin (scheme://host:port) whose pages may open "
+              "the WebSocket; repeat for more. A page of any other origin is refused.")  # fmt: skip
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes that share the tables out, on one port and one data file: "
               "for a busy server, one per CPU (one process serves on one CPU).")  # fmt: skip
@@ -254,6 +270,9 @@ def serve_command(
     pokerstars: bool,
     check_only: bool,
     as_json: bool,
+    web: str | None,
+    web_url: str | None,
+    web_origins: tuple[str, ...],
     workers: int,
 ) -> None:
     """Serves a room: people create private tables and share their join codes,
@@ -263,6 +282,10 @@ def serve_command(
     """
     if as_json and not check_only:
         raise click.UsageError("--json goes with --check")
+    if web is None and (web_url or web_origins):
+        raise click.UsageError("--web-url and --web-origin go with --web")
+    site = None if web is None or check_only or export is not None else _site(
+        web, web_url, web_origins)  # fmt: skip
     if check_only:
         if export is not None:
             raise click.UsageError("--check or --export, not both")
@@ -318,18 +341,20 @@ def serve_command(
         host, port = parse_address(listen)
         if workers > 1:
             store.close()  # (each worker opens its own: no connection crosses a fork)
-            _serve_workers(data, host, port, workers, limits)
+            _serve_workers(data, host, port, workers, limits, site)
             return
         room = Room(store, limits=limits, log=_log)
         resumed = len(room.tables)
 
         def ready(bound: int) -> None:
-            _listening(host, bound, data, resumed)
+            _listening(host, bound, data, resumed, links=room.links)
 
         try:
-            asyncio.run(serve(room, host, port, ready=ready))
+            asyncio.run(serve(room, host, port, ready=ready, web=site))
         except ListenError as exc:  # (the port taken, or not this machine's address)
-            raise click.BadParameter(str(exc), param_hint="'--listen'") from None
+            web_at = None if site is None else f"{site.host or '*'}:{site.port}:"
+            hint = "'--web'" if web_at and str(exc).startswith(web_at) else "'--listen'"
+            raise click.BadParameter(str(exc), param_hint=hint) from None
     finally:
         _close(store)
 
@@ -341,19 +366,39 @@ def _close(store: Store) -> None:
              "what they hold): their tables resume from what was stored")  # fmt: skip
 
 
-def _serve_workers(data: str, host: str, port: int, workers: int, limits: Limits) -> None:
+def _site(web: str, url: str | None, origins: tuple[str, ...]) -> Site:
+    """What ``--web`` serves (a :class:`holdem.rooms.web.Site`): its address,
+    the page (:data:`holdem.clients.web.PAGE`), the links' beginning and the
+    origins allowed besides its own."""
+    host, port = parse_address(web, "--web")
+    for given, option in ((url, "--web-url"), *((o, "--web-origin") for o in origins)):
+        if given is not None and not re.fullmatch(r"https?://[^/\s]+(/\S*)?", given):
+            raise click.BadParameter(f"{given!r}: a URL, e.g. https://poker.example.org",
+                                     param_hint=f"'{option}'")  # fmt: skip
+    try:
+        import aiohttp  # noqa: F401  (the web extra's: holdem.rooms.web serves with it)
+    except ImportError:
+        raise click.UsageError("--web needs the web extra: pip install 'holdem[web]' "
+                               "(aiohttp is missing)") from None  # fmt: skip
+    from holdem.clients.web import PAGE
+
+    return Site(host=host, port=port, page=PAGE, url=url, origins=origins)
+
+
+def _serve_workers(data: str, host: str, port: int, workers: int, limits: Limits,
+                   site: Site | None) -> None:  # fmt: skip
     """The room served by ``workers`` processes (``--workers``)."""
     why = supported()
     if why is not None:
         raise click.BadParameter(f"{workers}: {why} (only --workers 1 here)",
                                  param_hint="'--workers'")  # fmt: skip
 
-    def ready(bound: int, resumed: int) -> None:
-        _listening(host, bound, data, resumed, workers)
+    def ready(bound: int, resumed: int, links: str | None) -> None:
+        _listening(host, bound, data, resumed, workers, links=links)
 
     try:
         serve_workers(Path(data) / DATA_FILE, host, port, workers=workers, limits=limits,
-                      ready=ready, log=_log)  # fmt: skip
+                      ready=ready, log=_log, web=site)  # fmt: skip
     except ListenError as exc:
         raise click.BadParameter(str(exc), param_hint="'--listen'") from None
     except RuntimeError as exc:
@@ -365,9 +410,14 @@ def _log(line: str) -> None:
     click.echo(f"holdem serve: {line}", err=True)
 
 
-def _listening(host: str, bound: int, data: str, resumed: int, workers: int = 1) -> None:
-    """The line that says the server is ready (tests and the benchmark read it)."""
+def _listening(host: str, bound: int, data: str, resumed: int, workers: int = 1, *,
+               links: str | None = None) -> None:  # fmt: skip
+    """The lines that say the server is ready (tests and the benchmark read
+    them): where it listens, and where its page is (``--web``)."""
     again = f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else ""
     processes = f", {workers} workers" if workers > 1 else ""
     click.echo(f"holdem serve: listening on {host}:{bound}, data in "
                f"{Path(data) / DATA_FILE}{again}{processes}", err=True)  # fmt: skip
+    if links is not None:
+        click.echo(f"holdem serve: the page at {links}/ (a table's link: {links}/t/CODE)",
+                   err=True)  # fmt: skip

@@ -191,6 +191,9 @@ class Core:
         self.store = store
         self.limits = limits or Limits()
         self.clock = clock
+        #: the beginning of the tables' links in a browser (``holdem serve
+        #: --web``: ``http://HOST:PORT``; None: no page is served)
+        self.links: str | None = None
         #: what the room says of its store's failures, a line each (the
         #: server's stderr)
         self.log: Callable[[str], object] = lambda line: None

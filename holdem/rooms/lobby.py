@@ -74,7 +74,7 @@ class Lobby(Core):
         session, token = self._keep_player(connection, table, 0, name, chips, creator=True)
         table.creator = session.id
         self._save(table)
-        return {
+        made = {
             "table": ident,
             "code": code,
             "public": table.public,
@@ -82,6 +82,10 @@ class Lobby(Core):
             "token": token,
             "state": self._state(table),
         }
+        if self.links is not None:  # (a server with a page: the links to share)
+            made["link"] = f"{self.links}/t/{code}"
+            made["watch_link"] = f"{self.links}/w/{code}"
+        return made
 
     def _start_cash(self, table: RoomTable, seed: int) -> None:
         s = table.settings

@@ -290,11 +290,17 @@ class Room(Lobby, Seats, Chat):
     def too_long(self, conn: int) -> Outgoing:
         """The answer to a line longer than :attr:`Limits.line_bytes` (it counts
         against the connection's rate like any line)."""
+        limit = self.limits.line_bytes
+        return self.refused(conn, ProtocolError("line_too_long",
+                                                f"a line longer than {limit:,} bytes"))  # fmt: skip
+
+    def refused(self, conn: int, error: ProtocolError) -> Outgoing:
+        """The answer to what a connection sent that is not a line to serve
+        (one too long, a WebSocket's binary frame): ``error``, counted
+        against the connection's rate like any line."""
         connection = self._connections.get(conn)
         if connection is None:
             return []
-        limit = self.limits.line_bytes
-        error = ProtocolError("line_too_long", f"a line longer than {limit:,} bytes")
         connection.active = now = self.clock()
         if not connection.rate.take(now):
             error = self._too_fast()

@@ -24,18 +24,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import signal
 import socket
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ListenError, ProtocolError
 from ..protocol.messages import SOCKET_BUFFER, Lines
 from .handover import Channels, Moved
 from .room import Room
 
-__all__ = ["FLUSH", "RoomServer", "serve", "tune_collector"]
+if TYPE_CHECKING:
+    from .site import Site
+    from .web import WebServer
+
+__all__ = ["FLUSH", "Client", "RoomServer", "serve", "tune_collector"]
 
 #: The most seconds a line waits to be written with others (see deliver): a
 #: turn takes the lines before it at once; the others (the events of a hand a
@@ -75,19 +80,109 @@ def tune_collector() -> None:
     gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
 
 
-class _Connection(asyncio.Protocol):
-    """One client's connection (``moved``: one another worker handed on)."""
+class Client:
+    """What the server knows of one client's connection, however it comes (a
+    TCP connection, :class:`_Connection`; a WebSocket, :mod:`~holdem.rooms.web`):
+    its number, whether it is behind (more than :attr:`Limits.queue_bytes`
+    unsent: its lines wait in the room), and how its lines are written."""
 
-    def __init__(self, server: RoomServer, moved: Moved | None = None) -> None:
+    def __init__(self, server: RoomServer) -> None:
         self.server = server
-        self.transport: asyncio.Transport | None = None
         self.id = 0
-        self.lines = Lines(server.room.limits.line_bytes)
-        self.moved = moved
         #: whether more than Limits.queue_bytes wait unsent (its lines wait in
         #: the room), and the timer that closes it if it stays so
         self.behind = False
         self._cut: asyncio.TimerHandle | None = None
+
+    # (what each kind of connection does its own way)
+    def closing(self) -> bool:
+        """Whether it is closed or closing (nothing more is written to it)."""
+        raise NotImplementedError
+
+    def send(self, lines: list[str]) -> None:
+        """Writes the lines (buffered: nothing waits on the client)."""
+        raise NotImplementedError
+
+    def unsent(self) -> int:
+        """The bytes written to it that its client has not read yet."""
+        raise NotImplementedError
+
+    def end(self) -> None:
+        """Closes it once what was written to it is sent."""
+        raise NotImplementedError
+
+    def cut(self) -> None:
+        """Closes it at once (what was not sent is lost)."""
+        raise NotImplementedError
+
+    def move(self, worker: int, moved: Moved) -> None:
+        """Goes on to another worker, the room here having let it go
+        (:meth:`RoomServer.hand_over`): ``moved`` says what it was."""
+        raise NotImplementedError
+
+    def serve(self, lines: list[bytes | None], *, moved: bool = False) -> None:
+        """Serves the lines read (``moved``: the first came with the
+        connection from another worker), up to one that another worker must
+        serve: that one and the rest go there with the connection."""
+        server = self.server
+        room = server.room
+        several = server.channels is not None
+        for index, line in enumerate(lines):
+            if line is None:
+                room.too_long(self.id)
+            elif line.strip():
+                room.handle(self.id, line, moved=moved and index == 0)
+                if several and (worker := room.moving_to(self.id)) is not None:
+                    server.deliver()
+                    if server.hand_over(self, worker, lines[index:]):
+                        return
+                    room.handle(self.id, line)  # (it stays: refused here, the store stalled)
+        server.deliver()
+
+    def pause_writing(self) -> None:
+        """More than :attr:`Limits.queue_bytes` wait unsent: the client is
+        behind, and is written nothing more until it reads (its lines wait in
+        the room); closed if it is still behind :data:`BEHIND_SECONDS` later."""
+        self.behind = True
+        if not self.server.stopping:  # (a server that stops gives it CLOSE_SECONDS)
+            self._cut = asyncio.get_running_loop().call_later(BEHIND_SECONDS, self._too_slow)
+
+    def _too_slow(self) -> None:
+        if self.behind and not self.closing():
+            self.cut()  # (its end tells the room)
+
+    def resume_writing(self) -> None:
+        """The client read most of what it was written: what waits for it goes."""
+        self.behind = False
+        self.stop_timer()
+        room = self.server.room
+        if self.id and room.outbox(self.id):
+            room.told.add(self.id)
+            room.urgent.add(self.id)  # (it waited: a turn may be among them)
+            self.server.deliver()
+
+    def stop_timer(self) -> None:
+        """Stops the timer that closes a client behind."""
+        if self._cut is not None:
+            self._cut.cancel()
+            self._cut = None
+
+    def gone(self) -> None:
+        """The connection is gone: the room is told (its seats wait)."""
+        self.stop_timer()
+        if self.id and self.server.connections.pop(self.id, None) is not None:
+            self.server.room.disconnect(self.id)
+            self.server.deliver()
+
+
+class _Connection(Client, asyncio.Protocol):
+    """One client's TCP connection (``moved``: one another worker handed on)."""
+
+    def __init__(self, server: RoomServer, moved: Moved | None = None) -> None:
+        super().__init__(server)
+        self.transport: asyncio.Transport | None = None
+        self.lines = Lines(server.room.limits.line_bytes)
+        self.moved = moved
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         stream: asyncio.Transport = transport  # type: ignore[assignment]  # (a socket's)
@@ -125,54 +220,35 @@ class _Connection(asyncio.Protocol):
         if self.id:
             self.serve(self.lines.feed(data))
 
-    def serve(self, lines: list[bytes | None], *, moved: bool = False) -> None:
-        """Serves the lines read (``moved``: the first came with the
-        connection from another worker), up to one that another worker must
-        serve: that one and the rest go there with the connection."""
-        room = self.server.room
-        several = self.server.channels is not None
-        for index, line in enumerate(lines):
-            if line is None:
-                room.too_long(self.id)
-            elif line.strip():
-                room.handle(self.id, line, moved=moved and index == 0)
-                if several and (worker := room.moving_to(self.id)) is not None:
-                    self.server.deliver()
-                    if self.server.hand_over(self, worker, lines[index:]):
-                        return
-                    room.handle(self.id, line)  # (it stays: refused here, the store stalled)
-        self.server.deliver()
+    def closing(self) -> bool:
+        return self.transport is None or self.transport.is_closing()
 
-    def pause_writing(self) -> None:
-        """More than :attr:`Limits.queue_bytes` wait unsent: the client is
-        behind, and is written nothing more until it reads (its lines wait in
-        the room); closed if it is still behind :data:`BEHIND_SECONDS` later."""
-        self.behind = True
-        if not self.server.stopping:  # (a server that stops gives it CLOSE_SECONDS)
-            self._cut = asyncio.get_running_loop().call_later(BEHIND_SECONDS, self._too_slow)
+    def send(self, lines: list[str]) -> None:
+        assert self.transport is not None
+        self.transport.write(("\n".join(lines) + "\n").encode("ascii"))
 
-    def _too_slow(self) -> None:
-        if self.behind and self.transport is not None:
-            self.transport.abort()  # (connection_lost tells the room)
+    def unsent(self) -> int:
+        return 0 if self.transport is None else self.transport.get_write_buffer_size()
 
-    def resume_writing(self) -> None:
-        """The client read most of what it was written: what waits for it goes."""
-        self.behind = False
-        if self._cut is not None:
-            self._cut.cancel()
-            self._cut = None
-        room = self.server.room
-        if self.id and room.outbox(self.id):
-            room.told.add(self.id)
-            room.urgent.add(self.id)  # (it waited: a turn may be among them)
-            self.server.deliver()
+    def end(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+    def cut(self) -> None:
+        if self.transport is not None:
+            self.transport.abort()
+
+    def move(self, worker: int, moved: Moved) -> None:
+        """Reading stops, and once what it was written is sent its socket goes
+        to the worker, with the line begun."""
+        assert self.transport is not None and self.server._loop is not None
+        self.transport.pause_reading()
+        part, skipping = self.lines.take_rest()
+        moved = dataclasses.replace(moved, part=part, skipping=skipping)
+        self.server.send_on(self, worker, moved, self.server._loop.time() + _HANDOVER_SECONDS)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._cut is not None:
-            self._cut.cancel()
-        if self.id and self.server.connections.pop(self.id, None) is not None:
-            self.server.room.disconnect(self.id)
-            self.server.deliver()
+        self.gone()
 
 
 class RoomServer:
@@ -182,7 +258,7 @@ class RoomServer:
     def __init__(self, room: Room, channels: Channels | None = None) -> None:
         self.room = room
         self.channels = channels
-        self.connections: dict[int, _Connection] = {}
+        self.connections: dict[int, Client] = {}
         self._adopting: set[asyncio.Task[Any]] = set()
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
@@ -195,14 +271,19 @@ class RoomServer:
         room.returns_lines = False  # (the lines wait in the room's outboxes: deliver)
         self._loop: asyncio.AbstractEventLoop | None = None
         self.servers: list[asyncio.Server] = []
+        self.web: WebServer | None = None
+        self.web_port = 0
 
     async def start(
         self, host: str | None = None, port: int = 0, *,
-        sockets: list[socket.socket] | None = None,
+        sockets: list[socket.socket] | None = None, web: Site | None = None,
+        web_sockets: list[socket.socket] | None = None,
     ) -> int:  # fmt: skip
         """Listens on ``host:port`` (port 0: any free one; :class:`ListenError`
         when it cannot), or on the listening ``sockets`` given (a server's
-        workers share them); the port."""
+        workers share them); the port.  ``web``: the page and its WebSocket
+        served too (:mod:`~holdem.rooms.web`; on ``web_sockets``, when given):
+        :attr:`web_port` says where."""
         loop = self._loop = asyncio.get_running_loop()
         if sockets is None:
             try:
@@ -212,6 +293,16 @@ class RoomServer:
         else:
             self.servers = [await loop.create_server(lambda: _Connection(self), sock=sock)
                             for sock in sockets]  # fmt: skip
+        if web is not None:
+            from .web import WebServer  # (aiohttp: only a server with a page needs it)
+
+            self.web = WebServer(self, web)
+            try:
+                self.web_port = await self.web.start(web_sockets)
+            except ListenError:
+                for server in self.servers:
+                    server.close()
+                raise
         if self.channels is not None:
             loop.add_reader(self.channels.inbox.fileno(), self._take_handed)
         self.deliver()  # (the tables resumed from the store play on)
@@ -220,13 +311,13 @@ class RoomServer:
 
     # ------------------------------------------------------------ between workers
 
-    def hand_over(self, client: _Connection, worker: int, lines: list[bytes | None]) -> bool:
+    def hand_over(self, client: Client, worker: int, lines: list[bytes | None]) -> bool:
         """Hands a connection on to another worker with the lines it has not
-        served (the first is that worker's): reading stops, what the client
-        was owed is written, and once it is all sent the socket goes.  False
-        when the store stalled as it committed what the client was owed
-        (held, :meth:`Room.commit`): the connection stays, to be answered."""
-        assert self.channels is not None and client.transport is not None
+        served (the first is that worker's): what the client was owed is
+        written, then it goes (:meth:`Client.move`).  False when the store
+        stalled as it committed what the client was owed (held,
+        :meth:`Room.commit`): the connection stays, to be answered."""
+        assert self.channels is not None
         room = self.room
         self._write_now(client.id)  # (what it was owed, before the room lets it go)
         if room.stalled is not None:
@@ -234,19 +325,17 @@ class RoomServer:
             return False
         connection = room.release(client.id)
         self.connections.pop(client.id, None)
-        client.transport.pause_reading()
         if connection is None:  # (cannot be: it sent the line)
-            client.transport.abort()
+            client.cut()
             return True
-        part, skipping = client.lines.take_rest()
-        moved = Moved(conn=client.id, address=connection.address, hello=connection.hello,
-                      rate=connection.rate.left(room.clock()), lines=lines, part=part,
-                      skipping=skipping)  # fmt: skip
-        assert self._loop is not None
-        self._send_on(client, worker, moved, self._loop.time() + _HANDOVER_SECONDS)
+        client.move(worker, Moved(conn=client.id, address=connection.address,
+                                  hello=connection.hello, rate=connection.rate.left(room.clock()),
+                                  lines=lines))  # fmt: skip
         return True
 
-    def _send_on(self, client: _Connection, worker: int, moved: Moved, deadline: float) -> None:
+    def send_on(self, client: _Connection, worker: int, moved: Moved, deadline: float) -> None:
+        """Sends a TCP connection's socket to another worker once what it was
+        written is sent (:data:`_HANDOVER_SECONDS` at most: then it is cut)."""
         transport = client.transport
         assert transport is not None and self.channels is not None and self._loop is not None
         if transport.is_closing():  # (the client went, or did not read: nothing to hand on)
@@ -265,7 +354,7 @@ class RoomServer:
         if sent:
             transport.abort()  # (the socket lives on in the other worker)
         else:  # (its output not all written yet, or the worker's inbox full)
-            self._loop.call_later(_HANDOVER_POLL, self._send_on, client, worker, moved, deadline)
+            self._loop.call_later(_HANDOVER_POLL, self.send_on, client, worker, moved, deadline)
 
     def _take_handed(self) -> None:
         """Takes up the connections other workers handed on to this one."""
@@ -327,15 +416,13 @@ class RoomServer:
         if not lines:
             return
         client = self.connections.get(conn)
-        transport = None if client is None else client.transport
-        if client is None or transport is None or transport.is_closing():
+        if client is None or client.closing():
             lines.clear()
             return
         if client.behind and not behind:
             return  # (they wait: resume_writing)
-        text = "\n".join(lines) + "\n"
+        client.send(lines)
         lines.clear()
-        transport.write(text.encode("ascii"))
 
     def _write_now(self, conn: int) -> None:
         """Writes a connection's lines at once, behind or not, the store
@@ -398,15 +485,14 @@ class RoomServer:
         self._sweeper = self._loop.call_later(every, self._sweep)
         for conn, line in self.room.idle():
             client = self.connections.get(conn)
-            transport = None if client is None else client.transport
-            if transport is None or transport.is_closing():
+            if client is None or client.closing():
                 continue
             self._write_now(conn)
-            transport.write((line + "\n").encode("ascii"))
-            if transport.get_write_buffer_size():  # (it does not read either)
-                transport.abort()
+            client.send([line])
+            if client.unsent():  # (it does not read either)
+                client.cut()
             else:
-                transport.close()  # (connection_lost tells the room)
+                client.end()  # (its end tells the room)
 
     def _tick(self) -> None:
         self._timer = None
@@ -421,9 +507,7 @@ class RoomServer:
         self._closed = True
         self._flush()
         for conn, client in list(self.connections.items()):  # (those behind: their last chance)
-            if client._cut is not None:
-                client._cut.cancel()
-                client._cut = None
+            client.stop_timer()
             self._write(conn, behind=True)
         if self._timer is not None:
             self._timer.cancel()
@@ -434,13 +518,14 @@ class RoomServer:
         for server in self.servers:
             server.close()
         for client in list(self.connections.values()):
-            if client.transport is not None:
-                client.transport.close()
+            client.end()
 
     async def wait_closed(self) -> None:
-        """Waits until the listening sockets are closed."""
+        """Waits until the listening sockets are closed (the page's too)."""
         for server in self.servers:
             await server.wait_closed()
+        if self.web is not None:
+            await self.web.close()
 
     async def serve_until(self, stop: asyncio.Event) -> None:
         """Serves until ``stop`` is set (or the task is cancelled), then
@@ -462,8 +547,7 @@ class RoomServer:
         while self.connections and loop.time() < deadline:
             await asyncio.sleep(_HANDOVER_POLL)
         for client in list(self.connections.values()):
-            if client.transport is not None:
-                client.transport.abort()
+            client.cut()
         await asyncio.sleep(0)  # (their ends told)
 
 
@@ -474,16 +558,19 @@ async def serve(
     *,
     ready: Callable[[int], Any] | None = None,
     stop: asyncio.Event | None = None,
+    web: Site | None = None,
 ) -> None:
     """Serves ``room`` on ``host:port`` until ``stop`` is set, or SIGTERM
     (then it returns), or Ctrl-C (then :class:`KeyboardInterrupt`; with a
     ``stop`` of the caller's, it returns): each way the store is committed,
     the clients' last lines written and the listening socket closed, as
     the workers' supervisor does (:mod:`~holdem.rooms.workers`).  The
-    process is the server's: its collector is tuned (:func:`tune_collector`)."""
+    process is the server's: its collector is tuned (:func:`tune_collector`).
+    ``web``: the page and its WebSocket served too (:mod:`~holdem.rooms.web`;
+    ``room.links`` says where, once ``ready`` is called)."""
     tune_collector()
     server = RoomServer(room)
-    bound = await server.start(host, port)
+    bound = await server.start(host, port, web=web)
     interrupted = stop is None
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()

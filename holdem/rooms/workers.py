@@ -39,6 +39,7 @@ from .core import Limits
 from .handover import Channels, channels_for
 from .room import Room
 from .server import RoomServer, tune_collector
+from .site import Site, link_base
 from .store import Store
 
 __all__ = ["listen", "serve_workers"]
@@ -105,28 +106,40 @@ def serve_workers(
     *,
     workers: int,
     limits: Limits | None = None,
-    ready: Callable[[int, int], object] | None = None,
+    ready: Callable[[int, int, str | None], object] | None = None,
     log: Callable[[str], object] | None = None,
+    web: Site | None = None,
 ) -> None:
     """Serves the room of the store at ``path`` on ``host:port`` in
     ``workers`` processes until SIGINT (then :class:`KeyboardInterrupt`,
-    once every worker has stopped) or SIGTERM.  ``ready(port, resumed)``:
-    every worker serves, the tables resumed from the store counted;
+    once every worker has stopped) or SIGTERM.  ``ready(port, resumed,
+    links)``: every worker serves, the tables resumed from the store
+    counted, and the beginning of the tables' links when ``web`` (the page
+    and its WebSocket, :mod:`~holdem.rooms.web`) is served too: each worker
+    serves it on one listening socket;
     ``log``: a line for each worker started again.  :class:`ListenError`:
     the port cannot be had; :class:`RuntimeError`: a worker could not start."""
     Store(path).close()  # (the file made or migrated once, before the workers open it)
     listeners = listen(host, port)
     bound = int(listeners[0].getsockname()[1])
+    try:
+        pages = [] if web is None else listen(web.host, web.port)
+    except ListenError:
+        for sock in listeners:
+            sock.close()
+        raise
     supervisor = _Supervisor(Path(path), listeners, workers, limits or Limits(), log)
+    supervisor.web, supervisor.pages = web, pages
     try:
         stopped = supervisor.start()
         if stopped is None:
             if ready is not None:
-                ready(bound, supervisor.resumed)
+                links = None if web is None else link_base(web, pages[0].getsockname()[1])
+                ready(bound, supervisor.resumed, links)
             stopped = supervisor.run()
     finally:
         supervisor.stop()
-        for sock in listeners:
+        for sock in [*listeners, *pages]:
             sock.close()
     if stopped == signal.SIGINT:
         raise KeyboardInterrupt
@@ -151,6 +164,8 @@ class _Supervisor:
             os.set_blocking(fd, False)
         self.signals: list[int] = []
         self.stopping = False
+        self.web: Site | None = None  # (the page served too, on its listening sockets)
+        self.pages: list[socket.socket] = []
         self._text = b""
         self._old: dict[int, object] = {}
 
@@ -346,7 +361,7 @@ class _Supervisor:
 
     async def _serve(self, room: Room, channels: Channels, k: int, parent: int) -> None:
         server = RoomServer(room, channels)
-        await server.start(sockets=self.listeners)
+        await server.start(sockets=self.listeners, web=self.web, web_sockets=self.pages or None)
         loop = asyncio.get_running_loop()
         stop = asyncio.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
