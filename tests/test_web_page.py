@@ -1,0 +1,531 @@
+"""The web page's scripts against the Python they mirror, in a real headless
+Chromium (``holdem/clients/web/page``): ``cards.js``'s evaluator against
+:func:`holdem.evaluate`, :func:`holdem.describe`, :func:`holdem.best_five`
+and :func:`holdem.deciding_kicker`; ``tell.js``'s lines against the
+:class:`~holdem.clients.telling.Teller`'s and
+:class:`~holdem.clients.room.RoomGame`'s for the same room's messages;
+``model.js``'s table against :class:`~holdem.clients.model.TableModel`'s;
+and the page itself loaded from a served folder without a console error.
+One browser serves the whole module."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser_helpers import chromium, need_browser
+from rooms_helpers import FAST, Player, players
+
+from holdem import PlayerView, best_five, deciding_kicker, describe, evaluate
+from holdem.cards import RANK_NAMES, format_cards
+from holdem.clients import RoomGame, TableModel
+from holdem.clients.telling import Teller
+from holdem.clients.web import PAGE
+from holdem.rooms import Room
+
+#: The scripts of the page that hold no connection, in the order it loads them.
+SCRIPTS = ("cards.js", "tell.js", "model.js")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the module, on a blank page with the
+    page's scripts loaded (``Holdem``)."""
+    need_browser()
+    driver = chromium()
+    try:
+        load_scripts(driver)
+        yield driver
+    finally:
+        driver.quit()
+
+
+def load_scripts(driver: Any) -> None:
+    driver.get("about:blank")
+    for name in SCRIPTS:
+        driver.execute_script((PAGE / name).read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------- the evaluator
+
+
+#: Hands whose description or best five is easy to get wrong.
+EDGES = [
+    "As 2d 3c 4h 5s",  # the wheel
+    "As 2s 3s 4s 5s",  # the steel wheel
+    "As 2s 3s 4s 5s 6s",  # a six-high straight flush over the wheel
+    "Ah Kh Qh Jh Th 9h 8h",  # the royal flush, a straight flush under it
+    "Ad Kd Qd Jd Td",
+    "2c 2d 7h 8s 9c Tc Jd",  # a board's straight plays over the pair in hand
+    "Kc Kd Ks Kh 2c 3c Ad",  # quads with the ace kicker
+    "Kc Kd Ks Kh Qc Qd Qh",  # quads, a queen kicker over the trips
+    "9c 9d 9h 5s 5c 5d Ac",  # two trips: the full house of the higher
+    "9c 9d 5h 5s 3c 3d Ac",  # three pairs: two pair, the ace kicker
+    "9c 9d 5h 5s 3c 3d 4c",  # three pairs: the third pair's card kicks
+    "2c 3d 4h 5s 6c 7d 8h",  # seven in a row: eight high
+    "Ac Kc Qc Jc 9c 8c 7c",  # seven clubs: the best five
+    "Ts Js Qs Ks As 9s 2d",  # the royal flush among six spades
+    "6c 6d 6h 6s 5c 5d 5h",  # sixes: "Sixes"
+    "2c 2d 2h 3c 3d",  # deuces full of treys
+    "Ac Ad Kc Kd 7h 7s 2c",
+    "5h 4h 3h 2h Ah Kh",  # a wheel of hearts beside the ace-high flush
+]
+
+
+def random_hands(rng: random.Random, count: int) -> list[list[str]]:
+    """``count`` hands of 5, 6 and 7 cards, and each one's twin with one card
+    changed (so that pairs of hands tie, or a kicker decides between them)."""
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    hands = []
+    for i in range(count // 2):
+        size = 5 + i % 3
+        cards = rng.sample(deck, size + 1)
+        hands.append(cards[:size])
+        hands.append(cards[1 : size + 1] if i % 2 else [cards[size], *cards[1:size]])
+    return hands
+
+
+def test_cards_js_evaluates_as_holdem_does(browser: Any) -> None:
+    hands = [edge.split() for edge in EDGES] + random_hands(random.Random(30), 6000)
+    got = browser.execute_script(
+        """
+        const c = Holdem.cards;
+        const hands = arguments[0];
+        const values = hands.map((h) => c.evaluate(h));
+        return hands.map((h, i) => {
+          const next = values[i + 1] === undefined ? null : values[i + 1];
+          const kicker = next === null ? null : c.decidingKicker(values[i], next);
+          const order = next === null ? 0 : Math.sign(values[i] - next);
+          return [c.describe(values[i]), c.bestFive(h).map(c.text).join(" "), c.category(values[i]),
+                  order, kicker];
+        });
+        """,
+        hands,
+    )
+    values = [evaluate(hand) for hand in hands]
+    for i, hand in enumerate(hands):
+        value = values[i]
+        after = values[i + 1] if i + 1 < len(values) else None
+        order = 0 if after is None else (value > after) - (value < after)
+        kicker = None if after is None else deciding_kicker(value, after)
+        want = [describe(value), format_cards(best_five(hand)), value >> 12, order, kicker]
+        assert got[i] == want, f"{' '.join(hand)}: the page says {got[i]}, holdem {want}"
+    said = {line[0] for line in got}
+    assert {"Royal Flush", "Straight, Five high", "Straight Flush, Five high"} <= said
+    assert any(k is not None for *_, k in got), "no pair of hands was decided by a kicker"
+    assert len({RANK_NAMES[k] for *_, k in got if k is not None}) > 5
+
+
+# ---------------------------------------------------------------- a room's streams
+#
+# A freezeout and a cash table played at an in-process room (people, bots, a
+# spectator), every message each one was sent kept in order, and cut into
+# segments: a segment begins with the reply that seats (or shows) the table,
+# as a page begins when it is loaded.
+
+
+class Viewer:
+    """One page's view of a table: segments of (the reply it began with,
+    whether it was a resume, the steps after it)."""
+
+    def __init__(self, me: str) -> None:
+        self.me = me
+        self.segments: list[dict[str, Any]] = []
+        self._player: Player | None = None
+        self._taken = 0
+
+    def begin(self, player: Player, joined: dict[str, Any], *, resumed: bool = False) -> None:
+        self.collect()
+        self._player, self._taken = player, len(player.stream)
+        self.segments.append({"joined": joined, "resumed": resumed, "steps": []})
+
+    def collect(self) -> None:
+        """Takes the messages the player was sent since the last look."""
+        player = self._player
+        if player is None:
+            return
+        for message in player.stream[self._taken :]:
+            step = {"message": {k: v for k, v in message.items() if not k.startswith("_")}}
+            if message.get("event") == "turn":
+                step["answered"] = not message.get("_skipped")
+            self.segments[-1]["steps"].append(step)
+        self._taken = len(player.stream)
+
+    def named(self, name: str) -> None:
+        """A spectator learns the name the server writes its chat under."""
+        self.collect()
+        self.segments[-1]["steps"].append({"name": name})
+
+
+def route(room: Room, outgoing: list[tuple[int, str]], people: list[Player]) -> None:
+    """Gives each player what the room's timers (or a disconnection) sent it."""
+    for conn, line in outgoing:
+        for player in people:
+            if player.conn == conn:
+                player.take([json.loads(line)])
+
+
+def choose(turn: dict[str, Any], rng: random.Random, last: PlayerView | None) -> dict[str, Any]:
+    """A move for a turn: a showdown's show or muck as the page makes it,
+    else all in now and then (side pots), a raise, a check, a call or a fold."""
+    from holdem.clients import show_or_muck
+
+    legal = turn["view"]["legal"]
+    if legal["show"] or legal["muck"]:
+        view = PlayerView.from_dict(turn["view"], last if turn["view"]["log_start"] else None)
+        assert view.legal is not None
+        return show_or_muck(view, view.legal).to_dict()
+    roll = rng.random()
+    if legal["all_in"] is not None and roll < 0.08:
+        return {"kind": "all_in"}
+    if legal["wager"] is not None and roll < 0.2:
+        return {"kind": legal["wager"], "to": legal["min_to"]}
+    if legal["check"]:
+        return {"kind": "check"}
+    if legal["call"] is not None and roll < 0.8:
+        return {"kind": "call"}
+    return {"kind": "fold"}
+
+
+class Game:
+    """A room on a clock of the test's, its players answering their turns."""
+
+    def __init__(self, seed: int) -> None:
+        self.now = [1000.0]
+        self.room = Room(seed=seed, clock=lambda: self.now[0])
+        self.people: list[Player] = []
+        self.rng = random.Random(seed)
+        self.views: dict[int, PlayerView | None] = {}
+        self.skip: dict[str, int] = {}  # name -> turns to let the timer play
+
+    def join(self, count: int) -> list[Player]:
+        made = players(self.room, count)
+        self.people.extend(made)
+        return made
+
+    def play(self, until: Any, *, names: dict[int, str] | None = None, most: int = 4000,
+             stall: bool = False) -> None:  # fmt: skip
+        """Answers turns (and lets the timer play the turns ``skip`` says)
+        until ``until()`` (``stall``: or until nothing more happens)."""
+        names = names or {}
+        for _ in range(most):
+            if until():
+                return
+            pending = [(p, t) for p in self.people for t in p.turns()]
+            if not pending:
+                self.now[0] += 6  # (past a turn's 5 seconds: the timer plays it)
+                told = self.room.tick()
+                if not told and stall:
+                    return
+                route(self.room, told, self.people)
+                continue
+            for player, turn in pending:
+                turn["_answered"] = True
+                data = turn["view"]
+                last = self.views.get(player.conn) if data["log_start"] else None
+                self.views[player.conn] = PlayerView.from_dict(data, last)
+                who = names.get(player.conn, "")
+                if self.skip.get(who) and not (data["legal"]["show"] or data["legal"]["muck"]):
+                    self.skip[who] -= 1
+                    turn["_skipped"] = True
+                    continue
+                reply = player.ask("act", table=turn["table"], action=choose(turn, self.rng, last))
+                assert "result" in reply or reply["error"]["code"] == "not_your_turn", reply
+        pytest.fail("the game did not get there")
+
+
+def spectator(watched: dict[str, Any]) -> dict[str, Any]:
+    """A watch reply as the page begins a spectator's game with it (no seat)."""
+    return {"table": watched["table"], "seat": -1, "token": "", "state": watched}
+
+
+def events(player: Player, kind: str) -> list[dict[str, Any]]:
+    return [m for m in player.stream if m.get("event") == kind]
+
+
+def record_freezeout() -> dict[str, Viewer]:
+    """A freezeout of Ann, Ben and two bots, watched by Eve, to its winner:
+    chat (a line with an escape sequence, a spectator's), Ann's two
+    timeouts (away, then back), Ben cut off and coming back (missed), Ben
+    leaving, the blinds going up, eliminations, the places."""
+    game = Game(seed=30)
+    ann, ben, eve = game.join(3)
+    viewers = {name: Viewer(name) for name in ("Ann", "Ben", "Eve")}
+    made = ann.result("create_table", name="Ann", chat="everyone",
+                      timer={"seconds": 5, "time_bank": 0}, **FAST)  # fmt: skip
+    viewers["Ann"].begin(ann, {**made, "name": "Ann", "creator": True})
+    joined = ben.result("join", code=made["code"], name="Ben")
+    viewers["Ben"].begin(ben, {**joined, "name": "Ben"})
+    watched = eve.result("watch", code=made["code"], name="Eve")
+    viewers["Eve"].begin(eve, spectator(watched))
+    ann.result("chat", table="t1", text="gl <b>all</b>")
+    ann.result("add_bots", table="t1", level="easy")
+    ann.result("start", table="t1")
+    names = {ann.conn: "Ann", ben.conn: "Ben", eve.conn: "Eve"}
+    game.skip["Ann"] = 2  # (two timeouts in a row: out of the deal)
+    game.play(lambda: bool(events(ann, "away")), names=names)
+    ann.result("back", table="t1")
+    game.play(lambda: len(events(eve, "hand_ended")) >= 3, names=names)
+    ben.result("chat", table="t1", text="\x1b[2J brb\r")
+    viewers["Eve"].named(eve.result("chat", table="t1", text="go Ann")["name"])
+    route(game.room, game.room.disconnect(ben.conn), game.people)
+    game.people.remove(ben)
+    viewers["Ben"].collect()
+    game.play(lambda: len(events(eve, "hand_ended")) >= 7, names=names)
+    (again,) = game.join(1)
+    resumed = again.result("resume", token=joined["token"])
+    resumed["creator"] = resumed["state"].get("creator") == resumed["seat"]
+    viewers["Ben"].begin(again, resumed, resumed=True)
+    again.result("leave", table="t1")
+    game.play(lambda: bool(events(eve, "table_finished")), names=names)
+    for viewer in viewers.values():
+        viewer.collect()
+    return viewers
+
+
+def record_cash() -> tuple[dict[str, Viewer], dict[str, Any]]:
+    """A cash table of Ann, Ben and Cat with stacks of three sizes (side
+    pots), watched by Eve: Cat busts and buys in again, Ben sits out and
+    comes back, Ann tops up, Cat leaves, Ann closes the table (the
+    results); and the table's state at its close."""
+    game = Game(seed=31)
+    ann, ben, cat, eve = game.join(4)
+    viewers = {name: Viewer(name) for name in ("Ann", "Cat", "Eve")}
+    made = ann.result("create_table", name="Ann", game="cash", small_blind=5, big_blind=10,
+                      min_buy_in=100, max_buy_in=1000, buy_in=1000, pace=0, pause=0,
+                      timer={"seconds": 5, "time_bank": 0})  # fmt: skip
+    viewers["Ann"].begin(ann, {**made, "name": "Ann", "creator": True})
+    ben.result("join", code=made["code"], name="Ben", buy_in=400)
+    joined = cat.result("join", code=made["code"], name="Cat", buy_in=150)
+    viewers["Cat"].begin(cat, {**joined, "name": "Cat"})
+    watched = eve.result("watch", code=made["code"])
+    viewers["Eve"].begin(eve, spectator(watched))
+    ann.result("start", table="t1")
+    busted = lambda: any(m["seat"] == 2 for m in events(cat, "sat_out"))  # noqa: E731
+    game.play(busted)
+    cat.result("add_chips", table="t1", chips=300)
+    ben.result("sit_out", table="t1")
+    ben.result("chat", table="t1", text="back soon")
+    hands = len(events(eve, "hand_ended"))
+    game.play(lambda: len(events(eve, "hand_ended")) >= hands + 2)
+    if not next(s["chips"] for s in ben.result("state", table="t1")["seats"] if s["seat"] == 1):
+        ben.result("add_chips", table="t1", chips=400)  # (busted before he sat out)
+    ben.result("back", table="t1")
+    stacks = {s["seat"]: s["chips"] for s in ann.result("state", table="t1")["seats"]}
+    topped = next(p for p, seat in ((ann, 0), (ben, 1)) if 0 < stacks[seat] < 1000)
+    topped.result("add_chips", table="t1", chips=1)  # (a top-up: during a hand, after it)
+    game.play(lambda: len(events(eve, "hand_ended")) >= hands + 5)
+    cat.result("leave", table="t1")
+    game.play(lambda: len(events(eve, "hand_ended")) >= hands + 7, stall=True)
+    ann.result("close", table="t1")
+    game.play(lambda: bool(events(eve, "table_closed")))
+    for viewer in viewers.values():
+        viewer.collect()
+    return viewers, eve.result("state", table="t1")
+
+
+@pytest.fixture(scope="module")
+def streams() -> dict[str, Any]:
+    """Every viewer's segments of both games (``freezeout Ann``, ``cash Eve``
+    ...), and the cash table's state at its close."""
+    freezeout = record_freezeout()
+    cash, closed = record_cash()
+    found = {f"freezeout {name}": v.segments for name, v in freezeout.items()}
+    found |= {f"cash {name}": v.segments for name, v in cash.items()}
+    return {"viewers": found, "closed": closed}
+
+
+# ---------------------------------------------------------------- the teller and the model
+
+#: The day the certificates are dated (both sides are given it).
+TODAY = datetime.date(2030, 1, 2)
+#: Where the page's words are not the terminal's, and why: each line
+#: ``holdem join`` prints that names its keys or commands, and the page's.
+WEB_WORDS = {
+    # (the terminal's player types back; the page's presses its Back button)
+    "You are out of the deal: two timeouts in a row. Type back (or any move) to be dealt in "
+    "again.": "You are out of the deal: two timeouts in a row. Press Back to be dealt in again.",
+    # (the terminal's player types rebuy or quit; the page's buttons are Rebuy and Leave)
+    "You have no chips left: type rebuy to buy in again for 1,000 (rebuy N: from 100 to 1,000), "
+    "or quit to leave with nothing.": "You have no chips left: press Rebuy to buy in again for "
+    "1,000 (from 100 to 1,000), or Leave to go with nothing.",
+    # (the terminal names holdem join; a page is taken over by its link opened elsewhere too)
+    "Your seat at table t1 was taken over by another client of yours (holdem join for the same "
+    "name, or the same token): this one stops here, and the seat plays on there.": "Your seat at "
+    "table t1 was taken over by another page or client of yours (its link opened again, or "
+    "holdem join): this one stops here, and the seat plays on there.",
+}
+
+
+class _Today(datetime.date):
+    @classmethod
+    def today(cls) -> _Today:
+        return cls(TODAY.year, TODAY.month, TODAY.day)
+
+
+class _Client:
+    """What RoomGame asks of its connection while it tells: a closed cash
+    table's state (its results)."""
+
+    def __init__(self, closed: dict[str, Any]) -> None:
+        self.closed = closed
+        self.hello: dict[str, Any] = {}
+
+    def request(self, kind: str, **fields: Any) -> dict[str, Any]:
+        assert kind == "state", kind
+        return self.closed
+
+
+class _PageGame(RoomGame):
+    """RoomGame's telling alone: the page draws a turn (no table printed)
+    and acts on it itself."""
+
+    def _show_turn(self, *args: Any) -> None:
+        pass
+
+    def _act(self, decision: Any) -> None:
+        self.turn = None
+
+
+def snapshot(model: TableModel) -> dict[str, Any]:
+    """What a screen draws of the model, in JSON's types (the page's
+    ``snapshot`` below says the same of model.js)."""
+    texts = format_cards
+    return {
+        "hand": model.hand, "playing": model.playing, "button": model.button,
+        "actor": model.actor, "board": texts(model.board), "hole": texts(model.hole),
+        "pot": model.pot, "pots": [[chips, list(seats)] for chips, seats in model.pots],
+        "seats": [[s.seat, s.name, s.label, s.stack, s.bet, s.put_in, s.status, s.presence,
+                   texts(s.cards), s.last] for _, s in sorted(model.seats.items())],
+        "shown": [[h.seat, h.name, texts(h.best), h.description, h.kicker, h.won]
+                  for h in model.shown],
+        "reviews": [[r.hand, r.net, [list(w) for w in r.won]] for r in model.reviews],
+    }  # fmt: skip
+
+
+def python_side(segments: list[dict[str, Any]],
+                closed: dict[str, Any]) -> tuple[list[str], list[Any]]:  # fmt: skip
+    """The lines holdem join's RoomGame says for a viewer's segments, and
+    the TableModel after each message."""
+    lines: list[str] = []
+    snaps: list[Any] = []
+    for segment in segments:
+        joined = segment["joined"]
+        teller = Teller(None, color=False, symbols=True, write=lines.append)
+        game = _PageGame(_Client(closed), joined, teller, "")
+        model = TableModel(None if game.watching else game.seat)
+        model.state(joined["state"])
+        view: PlayerView | None = None
+        if segment["resumed"]:
+            game.missed(joined)
+        for step in segment["steps"]:
+            if "name" in step:
+                teller.my_name = step["name"]
+                continue
+            message = step["message"]
+            model.message(message)
+            game.tell(message)
+            if message.get("event") == "turn" and message["seat"] == game.seat:
+                data = message["view"]
+                view = PlayerView.from_dict(data, view if data["log_start"] else None)
+                assert view.legal is not None
+                model.turn(view, view.legal, None, message.get("bank"))
+                if step["answered"]:
+                    game.turn = None
+                    model.end_turn()
+            snaps.append(snapshot(model))
+    return lines, snaps
+
+
+#: The page's side: tell.js and model.js fed the same segments.
+PAGE_SIDE = """
+const [segments, today] = arguments;
+const lines = [];
+const snaps = [];
+const texts = (list) => list.map(Holdem.cards.text).join(" ");
+function snapshot(model) {
+  return {
+    hand: model.hand, playing: model.playing, button: model.button, actor: model.actor,
+    board: texts(model.board), hole: texts(model.hole), pot: model.pot, pots: model.pots,
+    seats: model.sorted().map((s) => [s.seat, s.name, s.label, s.stack, s.bet, s.putIn, s.status,
+      s.presence, texts(s.cards), s.last]),
+    shown: model.shown.map((h) => [h.seat, h.name, texts(h.best), h.description, h.kicker, h.won]),
+    reviews: model.reviews.map((r) => [r.hand, r.net, r.won]),
+  };
+}
+for (const segment of segments) {
+  const joined = segment.joined;
+  const teller = new Holdem.Teller(null, { symbols: true, write: (line) => lines.push(line) });
+  const game = new Holdem.RoomGame(joined, teller);
+  game.today = new Date(today[0], today[1] - 1, today[2]);
+  const model = new Holdem.TableModel(game.watching ? null : game.seat);
+  model.state(joined.state);
+  let view = null;
+  if (segment.resumed) game.missed(joined);
+  for (const step of segment.steps) {
+    if ("name" in step) {
+      teller.myName = step.name;
+      continue;
+    }
+    const message = step.message;
+    model.message(message);
+    game.tell(message);
+    if (game.wants === "results") {
+      game.wants = null;
+      game.cashResults(segment.closed.results);
+    }
+    if (message.event === "turn" && message.seat === game.seat) {
+      view = Holdem.joinView(message.view, message.view.log_start ? view : null);
+      model.turn(view, null, message.bank === undefined ? null : message.bank);
+      if (step.answered) {
+        game.acted();
+        model.endTurn();
+      }
+    }
+    snaps.push(snapshot(model));
+  }
+}
+return [lines, snaps];
+"""
+
+
+def page_side(browser: Any, segments: list[dict[str, Any]],
+              closed: dict[str, Any]) -> tuple[list[str], list[Any]]:  # fmt: skip
+    given = [{**segment, "closed": closed} for segment in segments]
+    lines, snaps = browser.execute_script(PAGE_SIDE, given, [TODAY.year, TODAY.month, TODAY.day])
+    return lines, snaps
+
+
+VIEWERS = ["freezeout Ann", "freezeout Ben", "freezeout Eve", "cash Ann", "cash Cat", "cash Eve"]
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+def test_tell_js_says_the_lines_holdem_join_says(
+    browser: Any, streams: dict[str, Any], viewer: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("holdem.clients.room.datetime", type("_Dates", (), {"date": _Today}))
+    segments = streams["viewers"][viewer]
+    want, _ = python_side(segments, streams["closed"])
+    got, _ = page_side(browser, segments, streams["closed"])
+    for terminal, page in WEB_WORDS.items():  # (the notices begin with their hand)
+        want = [line.replace(terminal, page) for line in want]
+    for i, (said, wanted) in enumerate(zip(got, want, strict=False)):
+        assert said == wanted, f"{viewer}, line {i}: the page says {said!r}, holdem join {wanted!r}"
+    assert len(got) == len(want), f"{viewer}: {len(got)} lines on the page, {len(want)} in Python"
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+def test_model_js_holds_the_table_the_table_model_holds(
+    browser: Any, streams: dict[str, Any], viewer: str
+) -> None:
+    segments = streams["viewers"][viewer]
+    _, want = python_side(segments, streams["closed"])
+    _, got = page_side(browser, segments, streams["closed"])
+    messages = [s["message"] for seg in segments for s in seg["steps"] if "message" in s]
+    assert len(got) == len(want) == len(messages)
+    for i, (drawn, held) in enumerate(zip(got, want, strict=True)):
+        assert drawn == held, f"{viewer}, after {messages[i]}"
