@@ -381,3 +381,36 @@ def test_workers_carry_a_websocket_to_the_worker_whose_table_it_names(tmp_path: 
         asyncio.run(main())
     finally:
         assert server.stop() in (0, 130)
+
+
+def test_http_connections_past_the_limit_are_told_so_and_closed(page: Path) -> None:
+    room = Room(seed=1, limits=Limits(connections=3))
+    with served(room, Site("127.0.0.1", 0, page)):
+        base = room.links
+        assert base is not None
+        port = int(base.rsplit(":", 1)[1])
+        held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(3)]
+        try:
+            deadline = time.monotonic() + 10
+            while True:  # (the server takes them up: then the fourth is past the limit)
+                with socket.create_connection(("127.0.0.1", port), timeout=10) as extra:
+                    extra.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                    answer = extra.recv(4096)
+                if b" 503 " in answer.split(b"\r\n")[0] or time.monotonic() > deadline:
+                    break
+            assert answer.startswith(b"HTTP/1.1 503"), answer
+            assert b"this server takes 3 connections at once" in answer
+        finally:
+            for sock in held:
+                sock.close()
+
+        async def main() -> None:  # (once they are gone, the page is served again)
+            async with aiohttp.ClientSession() as session:
+                for _ in range(100):
+                    async with session.get(base + "/") as response:
+                        if response.status == 200:
+                            return
+                    await asyncio.sleep(0.05)
+                raise AssertionError("the page was not served again")
+
+        asyncio.run(main())
