@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rooms_helpers import Server, cards_in, move, served
+from rooms_helpers import Joiner, Server, cards_in, move, served
 
 from holdem.rooms import Limits, Room
 from holdem.rooms.site import Site
@@ -414,3 +414,21 @@ def test_http_connections_past_the_limit_are_told_so_and_closed(page: Path) -> N
                 raise AssertionError("the page was not served again")
 
         asyncio.run(main())
+
+
+def test_a_table_made_by_holdem_join_says_its_links(tmp_path: Path) -> None:
+    """``holdem join --create`` on a server with a page prints the table's
+    link and its spectators' beside the join code."""
+    server = Server(tmp_path / "room", "--web", "127.0.0.1:0").start()
+    try:
+        ann = Joiner(["--create", "--server", f"127.0.0.1:{server.port}", "--name", "Ann"],
+                     tmp_path / "config")  # fmt: skip
+        try:
+            code = ann.wait_for(r"Join code: (\S+)").group(1)
+            link = ann.wait_for(r"Or they open: (\S+) \(spectators: (\S+)\)")
+            assert link.group(1) == f"{server.page}/t/{code}"
+            assert link.group(2) == f"{server.page}/w/{code}"
+        finally:
+            ann.stop()
+    finally:
+        server.stop()
