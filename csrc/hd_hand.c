@@ -176,7 +176,9 @@ static int begin_round(HandCore *h, int street) {
         st->bet = top > big ? top : big;
         st->nominal = top < big ? big : 0;
         /* a straddle posted in full counts as the big blind for the minimum raise */
-        st->full = fx->straddle && top >= fx->straddle ? top : big;
+        st->full = fx->straddle && top >= fx->straddle && !(fx->rules & RV_STRADDLE_BY_BIG_BLIND)
+                       ? top
+                       : big;
         st->level = big;
         if (top < big && (fx->rules & RV_POSTED_SHORT_BLIND)) {
             /* a rule variant: the largest blind posted is the bet, raised by a big blind */
@@ -434,6 +436,24 @@ static int award(HandCore *h, PyObject **last) {
             pots.amount[0] = total;
             pots.eligible[0] = in_hand;
         }
+    } else if (fx->rules & RV_DEAD_ANTES) {
+        /* a rule variant: the dead chips are one main pot for everybody in the hand,
+         * the rest makes the pots as usual */
+        int64_t live[MAXP], dead = 0;
+        for (int p = 0; p < n; p++) {
+            live[p] = st->contrib[p] - st->dead[p];
+            dead += st->dead[p];
+        }
+        build_pots(live, n, in_hand, all_in, &pots);
+        if (dead && pots.n && pots.eligible[0] == in_hand) {
+            pots.amount[0] += dead;
+        } else if (dead) {
+            memmove(&pots.amount[1], &pots.amount[0], (size_t)pots.n * sizeof pots.amount[0]);
+            memmove(&pots.eligible[1], &pots.eligible[0], (size_t)pots.n * sizeof pots.eligible[0]);
+            pots.amount[0] = dead;
+            pots.eligible[0] = in_hand;
+            pots.n++;
+        }
     } else {
         /* antes and dead blinds too are their poster's money in the pots (R3, R9) */
         build_pots(st->contrib, n, in_hand, all_in, &pots);
@@ -508,6 +528,7 @@ static int post(HandCore *h, PyObject **last) {
         if (!stack) continue;
         int64_t chips = fx->f_amount[i] < stack ? fx->f_amount[i] : stack;
         int live = kind != K_ANTE && kind != K_DEAD_BLIND; /* a live blind */
+        if (!live) st->dead[p] += chips;
         int all_in = put_in(st, p, chips, live);
         *last = hd_log_record(h, kind, p, S_PREFLOP, chips, live ? st->bets[p] : 0, all_in, NULL,
                            -1);

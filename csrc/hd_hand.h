@@ -65,6 +65,7 @@ static const int board_after[NSTREETS] = {0, 3, 4, 5};
 /* Everything that changes during a hand: a snapshot is a copy of this. */
 typedef struct {
     int64_t stacks[MAXP], bets[MAXP], contrib[MAXP], faced[MAXP], returned[MAXP];
+    int64_t dead[MAXP]; /* the part of contrib posted dead (antes, dead blinds) */
     int64_t bet, nominal, full, level, count;
     int64_t base;      /* fixed-limit: the amount the next raise counts from (the level, R7) */
     int64_t short_inc; /* the increment of the last short all-in raise (rule variant) */
@@ -102,7 +103,9 @@ enum {
     RV_POSTED_SHORT_BLIND = 1,   /* a short big blind: the largest blind posted is the bet */
     RV_BLIND_OUTSIDE_CAP = 2,    /* fixed-limit: the big blind is not one of the capped bets */
     RV_NO_HALF_BET_RULE = 4,     /* fixed-limit: a short all-in raise is counted from */
-    RV_SHORT_ALL_IN_MIN_RAISE = 8 /* no-limit: a short all-in's increment is the next minimum */
+    RV_SHORT_ALL_IN_MIN_RAISE = 8, /* no-limit: a short all-in's increment is the next minimum */
+    RV_DEAD_ANTES = 16,            /* dead chips are one main pot every player in can win */
+    RV_STRADDLE_BY_BIG_BLIND = 32  /* a straddle is raised by the big blind */
 };
 
 typedef struct {

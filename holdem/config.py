@@ -129,6 +129,17 @@ RULE_VARIANTS: dict[str, tuple[int, str]] = {
         "no-limit and pot-limit: after an all-in raise of less than a full raise, the "
         "minimum raise is to the all-in plus its own increment (R6: plus the last full raise)",
     ),
+    "dead_antes": (
+        16,
+        "antes and other dead chips are posted before the blinds and are dead money: "
+        "they go to the main pot, which every player in the hand can win (R3: they are "
+        "their poster's money)",
+    ),
+    "straddle_raised_by_big_blind": (
+        32,
+        "a straddle is raised by a big blind: the minimum raise over it is the straddle "
+        "plus the big blind (R3: it counts as the big blind of the hand)",
+    ),
 }
 _TOO_MANY = "amounts are below 10**17 chips (holdem.config.MAX_CHIPS)"
 
@@ -687,6 +698,20 @@ class HandConfig:
         self, n: int, sb_seat: int | None, bb_seat: int, straddle_seat: int | None
     ) -> tuple[tuple[ActionKind, int, int], ...]:
         out: list[tuple[ActionKind, int, int]] = []
+        if "dead_antes" in self.rule_variants:
+            # (a rule variant: every dead chip before the blinds, as PokerKit posts its antes)
+            if self.ante:
+                first = self.button + 1
+                seats = (bb_seat,) if self.big_blind_ante else range(first, first + n)
+                out.extend((_ANTE, seat % n, self.ante) for seat in seats)
+            out.extend((_DEAD_BLIND, p.seat, p.amount) for p in self.posts if p.dead)
+            if sb_seat is not None:
+                out.append((_SMALL_BLIND, sb_seat, self.small_blind))
+            out.append((_BIG_BLIND, bb_seat, self.big_blind))
+            if straddle_seat is not None:
+                out.append((_STRADDLE, straddle_seat, self.straddle))
+            out.extend((_LIVE_POST, p.seat, p.amount) for p in self.posts if not p.dead)
+            return tuple(out)
         if self.ante and not self.big_blind_ante:
             first = self.button + 1
             out.extend((_ANTE, (first + i) % n, self.ante) for i in range(n))

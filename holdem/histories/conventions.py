@@ -92,6 +92,25 @@ def _short_big_blind(h: HandHistory) -> bool:
     return stack is not None and stack - b.antes[seat] < big
 
 
+def _untrimmed_antes(h: HandHistory) -> bool:
+    """Whether the hand has antes PHH leaves untrimmed (``ante_trimming_status``
+    false, the spec's default) whose pots differ from ours: antes that are not
+    all alike (a big-blind ante, a button's), dead chips, or an ante a stack
+    cannot cover (uniform antes posted in full make the same pots either way)."""
+    b = h.blinds
+    if h.fields.get("ante_trimming_status") is True or not any(b.antes):
+        return bool(any(b.dead)) and h.fields.get("ante_trimming_status") is not True
+    if len(set(b.antes)) > 1 or any(b.dead):
+        return True
+    return any(p.stack is not None and p.stack <= b.antes[0] for p in h.players)
+
+
+def _straddled(h: HandHistory) -> bool:
+    """Whether a player other than the blinds posts a blind (a straddle)."""
+    n = len(h.players)
+    return n > 2 and any(h.blinds.blinds[2:])
+
+
 CONVENTIONS: tuple[Convention, ...] = (
     Convention(
         "pokerkit-short-big-blind",
@@ -154,6 +173,28 @@ CONVENTIONS: tuple[Convention, ...] = (
         "and count as won only the pots",
         RESULT,
         codes=frozenset({"winnings", "winnings-rake"}),
+    ),
+    Convention(
+        "pokerkit-untrimmed-antes",
+        POKERKIT,
+        "untrimmed antes (PHH ante_trimming_status false): the antes, posted before "
+        "the blinds, form one main pot that every player in the hand can win (R3: an "
+        "ante is its poster's money, a player all-in on it wins from each opponent at "
+        "most what they put in; a big-blind ante comes after the blind)",
+        RULE,
+        rule_variant="dead_antes",
+        fits=_untrimmed_antes,
+    ),
+    Convention(
+        "pokerkit-straddle-min-raise",
+        POKERKIT,
+        "a straddle is raised by a big blind (blinds 1/2, a straddle of 4, a raise to "
+        "6; R3: the straddle counts as the big blind of the hand, a raise to 8)",
+        RULE,
+        rule_variant="straddle_raised_by_big_blind",
+        codes=frozenset({"illegal"}),
+        words=("minimum raise is to", "a full raise is to"),
+        fits=_straddled,
     ),
     Convention(
         "pokerstars-short-all-in-min-raise",

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from itertools import zip_longest
 from typing import Any
 
 from ..actions import Action, Decision
@@ -156,19 +157,18 @@ def config_of(history: HandHistory) -> HandConfig:
         if all(a == top or a == h.players[i].stack for i, a in enumerate(antes)):
             nonzero = {top}
             antes = tuple(top for _ in antes)
+    dead = b.dead
     if nonzero:
         if len(nonzero) == 1 and all(antes):
             ante = antes[0]
         elif len(nonzero) == 1 and antes[bb_seat] and sum(1 for a in antes if a) == 1:
             ante, bb_ante = antes[bb_seat], True
         else:
-            _unsupported(
-                h,
-                f"antes {', '.join(h.to_text(a) for a in antes)}: only a uniform "
-                "ante or a big-blind ante",
-            )
+            # other antes (the button's, antes of several sizes) are dead chips of
+            # their posters, as an ante is (R3): posted after the blinds
+            dead = tuple(a + d for a, d in zip_longest(antes, dead, fillvalue=0))
     posts = tuple(Post(seat, amount) for seat, amount in enumerate(b.posts) if amount) + tuple(
-        Post(seat, amount, dead=True) for seat, amount in enumerate(b.dead) if amount
+        Post(seat, amount, dead=True) for seat, amount in enumerate(dead) if amount
     )
     structure = _STRUCTURE.get(h.variant)
     if structure is None:
@@ -300,13 +300,21 @@ def _explain(history: HandHistory, ours: Replay, check_claims: bool) -> Replay:
     problem_or_none: Problem | None = trigger
     while problem_or_none is not None:
         problem = problem_or_none
-        new = [c for c in candidates(history, problem) if c.name not in used]
+        new = [c.name for c in candidates(history, problem) if c.name not in used]
         if not new:
             return ours
-        for c in new:
-            used[c.name] = problem
-        result = _replay(history, check_claims, frozenset(used))
+        result = _replay(history, check_claims, frozenset(used).union(new))
         problem_or_none = _trigger(result)
+        if problem_or_none is not None and len(new) > 1:
+            # one of them alone may do what all together do not (another may not fit
+            # the hand: a file that says its antes are untrimmed and trims them)
+            for name in new:
+                alone = _replay(history, check_claims, frozenset(used) | {name})
+                if _trigger(alone) is None:
+                    result, problem_or_none, new = alone, None, [name]
+                    break
+        for name in new:
+            used[name] = problem
     if len(used) > 1:  # name only the conventions the hand needs
         for name in list(used):
             rest = frozenset(used) - {name}
@@ -1140,7 +1148,9 @@ def with_results(history: HandHistory) -> HandHistory:
     returned unchanged.
     """
     claims = history.claims
-    result = replay(history, check_claims=False)
+    result = replay(history)  # (by the conventions its stated results need, if any)
+    if not result.ok:
+        result = replay(history, check_claims=False)
     if not result.ok or result.hand is None or result.hand.outcome is None:
         return history
     outcome = result.hand.outcome

@@ -175,7 +175,9 @@ def _engine_of(hand: HandHistory, replayed: Replay | None = None) -> Hand | None
     the hand's replay, if the caller has it (used when it is clean: the claims
     it also checked do not change the play)."""
     result = replayed
-    if result is None or result.history is not hand or not result.ok:
+    if result is None or result.history is not hand:
+        result = replay(hand)  # (by the conventions its stated results need, if any)
+    if not result.ok:
         result = replay(hand, check_claims=False)
     if result.ok and result.hand is not None and result.hand.outcome is not None:
         return result.hand
