@@ -550,6 +550,21 @@ static PyObject *Core_muck(HandCore *h, PyObject *arg) {
     return hd_do_muck(h, p);
 }
 
+PyDoc_STRVAR(forfeit_doc, "_forfeit($self, position, /)\n--\n\n"
+"An all-in player gives up the pots, their chips left in them (a replay by the\n"
+"convention pokerstars-sitting-out-fold): a fold record; a lone player left wins.");
+
+static PyObject *Core_forfeit(HandCore *h, PyObject *arg) {
+    int p;
+    if (!check_ready(h) || read_pos(h, arg, &p) < 0) return NULL;
+    int phase = h->st.phase;
+    if (h->st.status[p] != ALL_IN || (phase != PH_BETTING && phase != PH_BOARD)) {
+        PyErr_SetString(PyExc_RuntimeError, "_forfeit: not an all-in player in the betting");
+        return NULL;
+    }
+    return hd_do_forfeit(h, p);
+}
+
 static PyObject *Core_set_hole(HandCore *h, PyObject *const *args, Py_ssize_t nargs) {
     int p;
     int8_t a, b;
@@ -1416,6 +1431,7 @@ static PyMethodDef core_methods[] = {
     METHOD("_step", Core_step, METH_NOARGS, step_doc),
     METHOD("_show", Core_show, METH_O, NULL),
     METHOD("_muck", Core_muck, METH_O, NULL),
+    METHOD("_forfeit", Core_forfeit, METH_O, forfeit_doc),
     METHOD("_set_hole", Core_set_hole, METH_FASTCALL, NULL),
     METHOD("_default_showdown", Core_default_showdown, METH_O, NULL),
     METHOD("_range", Core_range, METH_O, range_doc),

@@ -712,6 +712,25 @@ PyObject *hd_do_fold(HandCore *h, int p) {
     return record;
 }
 
+/* An all-in player gives up the pots (a site's fold of a player sitting out,
+ * replayed by a convention): out of the hand, the chips put in stay in the
+ * pots; a lone player left takes them. */
+PyObject *hd_do_forfeit(HandCore *h, int p) {
+    state_t *st = &h->st;
+    st->status[p] = FOLDED;
+    st->n_in--;
+    PyObject *record = hd_log_record(h, K_FOLD, p, st->street, 0, 0, 0, NULL, -1);
+    if (!record || st->n_in > 1) return record;
+    int ended = 0;
+    if (st->phase == PH_BETTING) {
+        ended = end_round(h); /* (the uncalled bet back, then the award) */
+    } else if (st->phase == PH_BOARD) {
+        st->phase = PH_AWARDING;
+    }
+    if (ended < 0 || (h->fx.auto_ && hd_run(h) < 0)) Py_CLEAR(record);
+    return record;
+}
+
 PyObject *hd_do_check(HandCore *h, int p) {
     state_t *st = &h->st;
     st->faced[p] = h->fx.fixed ? st->level : st->bet;

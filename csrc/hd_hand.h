@@ -153,6 +153,7 @@ int hd_next_street_known(const HandCore *h);
 int hd_wager_range(HandCore *h, int p, int64_t *lo, int64_t *hi);
 int hd_wager_ok(HandCore *h, int kind, int64_t to, int p);
 PyObject *hd_do_fold(HandCore *h, int p);
+PyObject *hd_do_forfeit(HandCore *h, int p);
 PyObject *hd_do_check(HandCore *h, int p);
 PyObject *hd_do_call(HandCore *h, int p);
 PyObject *hd_do_wager(HandCore *h, int kind, int p, int64_t to);

@@ -641,9 +641,9 @@ KNOWN_POKERSTARS = {
     ("warning", "face-up"): 16,
     ("warning", "raise-added"): 1,  # 2012: 'raises 30 to 40' from a small blind of 10
     ("warning", "raise-total"): 2,  # Hold'em Manager exports: 'raises $6 to $6'
-    ("warning", "site-fold"): 3,  # a sitting-out all-in player folded by the site
+    ("warning", "pokerstars-sitting-out-fold"): 3,  # all-in on a blind, folded by the site
     ("warning", "uncallable-raise"): 3,
-    ("warning", "unknown-cards"): 4,  # one card shown; the 3 site-folded players' cards
+    ("warning", "unknown-cards"): 1,  # one card shown
     ("warning", "winnings-rake"): 4,
 }
 

@@ -273,6 +273,27 @@ class HandHistory:
         return name if name else f"p{index + 1}"
 
 
+def poster_folds(hand: HandHistory) -> list[int]:
+    """The indices of the moves that fold a player whose forced bets took their
+    whole stack, before any decision of theirs: PokerStars' fold of a player
+    sitting out, who has no decision under the rules (an all-in player stays in
+    the hand, R4)."""
+    b = hand.blinds
+    decided: set[int] = set()
+    out = []
+    for k, m in enumerate(hand.moves):
+        i = m.actor
+        if i is None or m.kind not in (FOLD, CHECK_CALL, BET_RAISE):
+            continue
+        if m.kind == FOLD and i not in decided and 0 <= i < len(hand.players):
+            stack = hand.players[i].stack
+            posted = sum(x[i] for x in (b.antes, b.blinds, b.dead, b.posts) if i < len(x))
+            if stack is not None and posted and posted >= stack:
+                out.append(k)
+        decided.add(i)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """Something wrong (or odd) in a hand history, and where.

@@ -56,6 +56,7 @@ from .model import (
     Player,
     Problem,
     decimal_places,
+    poster_folds,
 )
 
 __all__ = ["PhhWriter", "date_fields", "read_phh", "read_phh_text", "to_phh", "write_phh"]
@@ -731,6 +732,16 @@ class _Reading:
             moves[k] = moves[k]._replace(stated=amount)
         raised = self.user_rows("_uncallable_raises", "ac", len(actions))
         _undo_pokerkit_plays(moves, renumber, raised, data.get("_all_in_calls"), fail)
+        site = data.get("_site_folds", [])
+        at = self.key_lines.get("_site_folds", self.line)
+        if not isinstance(site, list):
+            raise fail(f"_site_folds must be an array, not {quote(site)}", key="_site_folds")
+        for row in reversed(site):  # (the last first: each number counts the actions)
+            ok = isinstance(row, list) and len(row) == 2 and all(type(x) is int for x in row)
+            if not ok or not 1 <= row[0] <= n or not 1 <= row[1] <= len(actions) + 1:
+                raise fail(f"_site_folds: bad row {quote(row)}", key="_site_folds")
+            k = len(moves) if row[1] == len(actions) + 1 else move_of(row[1] - 1)
+            moves.insert(k, Move(FOLD, row[0] - 1, line=at))
         moves = _model_order(
             moves,
             n,
@@ -1006,7 +1017,7 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
     b = hand.blinds
     dead = _per_player(b.dead, n)
     posts = _per_player(b.posts, n)
-    written, after, mucked = _written_moves(hand.moves, n)
+    written, after, mucked, site = _written_moves(hand.moves, n, frozenset(poster_folds(hand)))
     written, raised, called = _as_pokerkit_plays(hand, written)
     # dead chips (a dead blind, a live post that was never played on) are antes to
     # PokerKit; a live post played on is carried by the poster's call or raise
@@ -1053,6 +1064,8 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
         user["_after_hand"] = [_action_text(hand, m) for m in after]
     if mucked:
         user["_mucked"] = mucked
+    if site:
+        user["_site_folds"] = site
     all_in = [i + 1 for i, m in enumerate(written) if m.all_in]
     if all_in:
         user["_all_in"] = all_in
@@ -1099,6 +1112,8 @@ USER_FIELDS = {
     "_after_hand": "shows and mucks after the hand was won uncontested (PokerKit refuses them)",
     "_all_in": "the actions (1-based) the source says are all-in",
     "_mucked": "the actions (1-based) written as shows that the source has as mucks (all-in)",
+    "_site_folds": "[player, action]: a fold of a player all-in on their forced bets (PokerStars "
+    "folds one sitting out; PokerKit refuses it), before that action",
     "_stated": "[action, amount]: the call or raise-by amount the source states",
     "_uncallable_raises": "[action, amount]: a raise nobody could call, written as the call "
     "the rules replay (PokerKit refuses the raise); the amount it raised to",
@@ -1218,17 +1233,27 @@ def _idle_posters(moves: Iterable[Move], posts: list[int]) -> set[int]:
     return idle
 
 
-def _written_moves(moves: tuple[Move, ...], n: int) -> tuple[list[Move], list[Move], list[int]]:
+def _written_moves(
+    moves: tuple[Move, ...], n: int, site: frozenset[int] = frozenset()
+) -> tuple[list[Move], list[Move], list[int], list[list[int]]]:
     """The moves in the order PokerKit replays them, and those it refuses.
 
     After an all-in the hands are shown when the betting ends, before the rest
     of the board (the model, like PokerStars and the engine, has them at the
-    end); a player who won uncontested can show but not muck.
+    end); a player who won uncontested can show but not muck.  The folds of
+    players all-in on their forced bets (``site``: their indices) are left out,
+    as ``[player, action]`` rows: the player (1-based) folds before that
+    action (1-based; one past the last: at the end).
     """
     folded: set[int | None] = set()
     kept: list[Move] = []
     after: list[Move] = []
-    for move in moves:
+    left_out: list[list[int]] = []
+    for k, move in enumerate(moves):
+        if k in site:
+            folded.add(move.actor)
+            left_out.append([(move.actor or 0) + 1, len(kept) + 1])
+            continue
         if move.kind == FOLD:
             folded.add(move.actor)
         elif move.kind == MUCK and len(folded) == n - 1 and move.actor not in folded:
@@ -1252,8 +1277,8 @@ def _written_moves(moves: tuple[Move, ...], n: int) -> tuple[list[Move], list[Mo
             m._replace(kind=SHOW, cards=known[m.actor]) if m.kind == MUCK else m for m in showdown
         ]
         kept[last + 1 :] = shows + boards + late
-        return kept, after, mucked
-    return kept, after, []
+        return kept, after, mucked, left_out
+    return kept, after, [], left_out
 
 
 def _as_pokerkit_plays(

@@ -285,7 +285,7 @@ def _trigger(result: Replay) -> Problem | None:
 
 
 #: Warnings of our rules that a convention may explain (and then replaces).
-_EXPLAINED_WARNINGS = frozenset({"winnings-rake"})
+_EXPLAINED_WARNINGS = frozenset({"winnings-rake", "unknown-cards"})
 
 
 def _explain(history: HandHistory, ours: Replay, check_claims: bool) -> Replay:
@@ -322,6 +322,9 @@ def _explain(history: HandHistory, ours: Replay, check_claims: bool) -> Replay:
             if _trigger(trial) is None:
                 del used[name]
                 result = trial
+    for name in used:  # (where our rules mark the place, the warning quotes it)
+        mark = CONVENTION_BY_NAME[name].marks
+        used[name] = next((p for p in ours.problems if p.code == mark), used[name])
     warnings = [_convention_warning(history, name, why) for name, why in used.items()]
     return Replay(history, result.hand, result.problems + warnings, result.excess)
 
@@ -460,6 +463,8 @@ def _apply(
         return False
     if kind == DEAL_BOARD:
         _deal_board(hand, h, move)
+    elif kind == FOLD and move.actor != hand.actor and _all_in_on_posts(hand, move.actor):
+        return _site_fold(hand, h, move, problems, rules)
     elif kind in (SHOW, MUCK):
         showdown.append(move)
         return False
@@ -476,6 +481,44 @@ def _apply(
 
 
 LONE_CHECK = CONVENTION_BY_NAME["pokerkit-lone-check"].name  # (fails at import if renamed)
+SITTING_OUT_FOLD = CONVENTION_BY_NAME["pokerstars-sitting-out-fold"].name
+
+
+def _all_in_on_posts(hand: Hand, seat: int | None) -> bool:
+    """Whether a player is all-in on their forced bets, without a decision of theirs."""
+    if seat is None or not 0 <= seat < len(hand.statuses) or hand.statuses[seat] != "all_in":
+        return False
+    return not any(a.seat == seat and a.kind in _DECIDED for a in hand.log)
+
+
+_DECIDED = frozenset({K.FOLD, K.CHECK, K.CALL, K.BET, K.RAISE, K.TIMEOUT})
+
+
+def _site_fold(
+    hand: Hand, h: HandHistory, move: Move, problems: list[Problem], rules: frozenset[str]
+) -> bool:
+    """PokerStars folds a player sitting out who is all-in on what they posted: the
+    rules have no such fold (the player stays in for what they put in, R4), so it
+    is left out with a warning; played as a fold by ``pokerstars-sitting-out-fold``."""
+    seat = move.actor
+    assert seat is not None
+    if SITTING_OUT_FOLD in rules:
+        hand._forfeit(seat)
+        return True
+    out = h.players[seat].seat in h.fields.get("sitting_out_seats", ())
+    problems.append(
+        _warn(
+            h,
+            move.line,
+            "site-fold",
+            f"PokerStars folds {h.player_name(seat)}{' (sitting out)' * out}, all-in on what "
+            "they posted: the rules have no such fold, an all-in player makes no more "
+            "decisions and stays in the hand for the pot they are all-in for (R4)",
+        )
+    )
+    return False
+
+
 _NO_BETTING = (Phase.BOARD, Phase.SHOWDOWN, Phase.AWARDING)
 _BETTING, _BOARD = Phase.BETTING, Phase.BOARD
 

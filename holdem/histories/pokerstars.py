@@ -870,38 +870,10 @@ class _HandParser:
         self.moves.append(_RawMove(CHECK_CALL, actor, None, (), self.lineno))
 
     def fold(self, actor: int, rest: str, text: str) -> None:
-        """``folds``, ``folds [cards]``."""
+        """``folds``, ``folds [cards]`` (also PokerStars' fold of a player sitting out
+        who is all-in on a blind or the ante: replay judges it, ``site-fold``)."""
         self.not_before_the_cards(text)
-        if self.section == "preflop" and self.all_in_on_posts(actor):
-            self.site_fold(actor)
-            self.gives_up(None, _FOLDS, actor, rest, text)
-            return
         self.gives_up(FOLD, _FOLDS, actor, rest, text)
-
-    def all_in_on_posts(self, actor: int) -> bool:
-        """Whether a player's posts took their whole stack (and they did nothing else)."""
-        posted = self.antes[actor] + self.blinds[actor] + self.dead[actor] + self.posts[actor]
-        if not posted or posted < self.ordered[actor].stack:
-            return False
-        return not any(m.actor == actor and m.kind != DEAL_HOLE for m in self.moves)
-
-    def site_fold(self, actor: int) -> None:
-        """PokerStars folds a player all-in on the blinds or ante (one sitting out):
-        the rules have no such fold, the player stays in for what they put in."""
-        seat = self.ordered[actor]
-        why = " (sitting out)" if seat.note == "is sitting out" else ""
-        self.notes.append(
-            Problem(
-                self.path or "<input>",
-                self.lineno,
-                self.hand_id,
-                "warning",
-                f"PokerStars folds {seat.name}{why}, all-in on what they posted: under the "
-                "rules an all-in player makes no more decisions (R4) and stays in the hand "
-                "for the pot they are all-in for; the fold is left out",
-                "site-fold",
-            )
-        )
 
     def gives_up(
         self, kind: str | None, pattern: re.Pattern[str], actor: int, rest: str, text: str
