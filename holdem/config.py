@@ -211,6 +211,11 @@ class HandConfig:
     :param rule_variants: names from :data:`RULE_VARIANTS`: another engine's
         or site's reading of a rule, to replay its hand histories (default:
         none, the rules as RULES.md gives them).
+    :param run_twice: the players (positions in ``stacks``) who agree to run
+        it twice (R10): when every player left in the hand agrees and is all-in
+        before the river (at most one of them has chips and has matched), the
+        rest of the board is dealt twice and each pot split in two halves, each
+        won on its own board.  Default: nobody.
 
     Invalid values raise :class:`~holdem.errors.ConfigError` naming the field:
 
@@ -239,6 +244,7 @@ class HandConfig:
     seats: tuple[int, ...] = ()
     names: tuple[str | None, ...] = ()
     rule_variants: tuple[str, ...] = ()
+    run_twice: tuple[int, ...] = ()
     #: The table seat number of each player, in the order of ``stacks``
     #: (``seats``, or 0..n-1 when it is not given).  Derived.
     seat_numbers: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -275,6 +281,7 @@ class HandConfig:
         seats: tuple[int, ...] = (),
         names: tuple[str | None, ...] = (),
         rule_variants: tuple[str, ...] = (),
+        run_twice: tuple[int, ...] = (),
     ) -> None:
         # The dataclass's own __init__ (the same parameters: a test checks) would
         # store each field with object.__setattr__; the slots' setters take half
@@ -298,6 +305,7 @@ class HandConfig:
         _set_seats(self, seats)
         _set_names(self, names)
         _set_rule_variants(self, rule_variants)
+        _set_run_twice(self, run_twice)
         # A plain configuration (see _plain_key) like one checked before takes
         # that one's derived fields; any other is checked (and refused) in full.
         key = self._plain_key()
@@ -321,7 +329,11 @@ class HandConfig:
         a table (seats, names, posts) is plain too when those are tuples of
         exact ints, strings (or None) and posts of them: they are in its key."""
         stacks = self.stacks
-        if type(stacks) is not tuple or self.rule_variants is not _NO_ITEMS:
+        if (
+            type(stacks) is not tuple
+            or self.rule_variants is not _NO_ITEMS
+            or self.run_twice is not _NO_ITEMS
+        ):
             return None
         posts, seats, names = self.posts, self.seats, self.names
         # () is one object: other empty ones are not plain
@@ -439,6 +451,8 @@ class HandConfig:
         self._check_seats(n)
         if self.rule_variants is not _NO_ITEMS:
             self._check_rule_variants()
+        if self.run_twice is not _NO_ITEMS:
+            self._check_run_twice(n)
         sb_seat, bb_seat, straddle_seat = self._blind_seats(n)
         put(self, "small_blind_seat", sb_seat)
         put(self, "big_blind_seat", bb_seat)
@@ -480,6 +494,7 @@ class HandConfig:
             "seats": list(self.seats),
             "names": list(self.names),
             "rule_variants": list(self.rule_variants),
+            "run_twice": list(self.run_twice),
         }
 
     @classmethod
@@ -523,6 +538,7 @@ class HandConfig:
             seats=f.integers("seats", default=()),
             names=_names_of(f),
             rule_variants=_rule_variants_of(f),
+            run_twice=f.integers("run_twice", default=()),
         )
         f.done()
         return config
@@ -539,6 +555,19 @@ class HandConfig:
         if len(set(variants)) != len(variants):
             raise _fail("rule_variants", variants, "a rule variant is named twice")
         object.__setattr__(self, "rule_variants", variants)
+
+    def _check_run_twice(self, n: int) -> None:
+        agree = self.run_twice
+        if not isinstance(agree, tuple):
+            try:
+                agree = tuple(agree)
+            except TypeError:
+                raise _fail("run_twice", agree, "must be a sequence of positions") from None
+        if not all(_is_int(p) and 0 <= p < n for p in agree):
+            raise _fail("run_twice", agree, f"positions are 0..{n - 1}")
+        if len(set(agree)) != len(agree):
+            raise _fail("run_twice", agree, "a position is named twice")
+        object.__setattr__(self, "run_twice", agree)
 
     @property
     def rule_bits(self) -> int:
@@ -583,8 +612,9 @@ class HandConfig:
     ) -> HandConfig:
         """A hand at a table, everything by table seat: ``stacks`` per seat (a list
         indexed by seat, or a mapping seat to chips), ``button`` the button's
-        seat, ``names`` per seat and ``posts`` on table seats.  A seat with no
-        chips is not dealt in; a button on such a seat is a dead button (TDA).
+        seat, ``names`` per seat and ``posts`` on table seats (``run_twice`` too,
+        if given: the seats not dealt in are left out).  A seat with no chips is
+        not dealt in; a button on such a seat is a dead button (TDA).
 
         >>> config = HandConfig.at_table([0, 120, 0, 80, 200], button=2, small_blind=1,
         ...                              big_blind=2)
@@ -615,6 +645,8 @@ class HandConfig:
             if post.seat not in seats:
                 raise _fail("posts", post, f"seat {post.seat} is not dealt in")
             moved.append(Post(seats.index(post.seat), post.amount, post.dead))
+        if "run_twice" in rules:  # (table seats, as the posts)
+            rules["run_twice"] = tuple(seats.index(s) for s in rules["run_twice"] if s in seats)
         return cls(
             stacks=tuple(by_seat[s] for s in seats),
             button=position,
@@ -800,6 +832,7 @@ _set_hand_id = _slot_setter("hand_id")
 _set_seats = _slot_setter("seats")
 _set_names = _slot_setter("names")
 _set_rule_variants = _slot_setter("rule_variants")
+_set_run_twice = _slot_setter("run_twice")
 _set_seat_numbers = _slot_setter("seat_numbers")
 _set_small_blind_seat = _slot_setter("small_blind_seat")
 _set_big_blind_seat = _slot_setter("big_blind_seat")

@@ -47,6 +47,10 @@ POKERKIT_DIFFERS = {
     # only (R6: the full big blind), and its smallest raise is a big blind above
     # that, so no action puts the full big blind in (docs/histories.md)
     "NLHE-USD-MTT-1-KO.201008.txt:3983": "short big blind",
+    # a board run twice (R10) whose second run splits differently: PHH has no
+    # notation for it (our _second_run), PokerKit runs the board once; and a cap
+    # game (both players at the $80 cap with chips behind), which PokerKit has not
+    "RunItTwice2.txt:1": "run twice, a cap game",
 }
 
 
@@ -70,10 +74,10 @@ def pokerkit_stacks(text: str) -> list[Decimal]:
 
 def our_stacks(hand: HandHistory) -> list[Decimal] | None:
     """The finishing stacks the rules give (before any rake: PokerKit takes none)."""
-    result = replay(hand, check_claims=False)
-    if result.hand is None or result.hand.outcome is None:
+    stacks = replay(hand, check_claims=False).stacks
+    if stacks is None:
         return None
-    return [Decimal(hand.to_text(s)) for s in result.hand.outcome.stacks]
+    return [Decimal(hand.to_text(s)) for s in stacks]
 
 
 def essentials(hand: HandHistory) -> HandHistory:
@@ -135,7 +139,7 @@ def test_pokerstars_corpus_replays_in_pokerkit() -> None:
             else:
                 differ[where] = True
     assert set(differ) == set(POKERKIT_DIFFERS)
-    assert (written, replayed, unknown) == (1313, 1312, 1)
+    assert (written, replayed, unknown) == (1315, 1313, 1)
 
 
 def _phh_corpus_files(step: int) -> list[Path]:

@@ -449,7 +449,8 @@ def test_a_table_snapshot_names_its_fields() -> None:
     data = table.snapshot()
     assert list(data) == ["version", "seats", "blinds", "structure", "button_policy",
                           "tournament", "rake", "button", "positions", "hands_played",
-                          "players", "away", "ledger", "timer", "timeout_counts"]  # fmt: skip
+                          "players", "away", "ledger", "timer", "timeout_counts",
+                          "run_it_twice", "twice_declined"]  # fmt: skip
     assert data["positions"] is None and data["hands_played"] == 0
     table.play_hand(folder)
     data = table.snapshot()

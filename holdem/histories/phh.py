@@ -44,6 +44,7 @@ from .model import (
     CHECK_CALL,
     DEAL_BOARD,
     DEAL_HOLE,
+    DEAL_SECOND_BOARD,
     FOLD,
     MAX_AMOUNT,
     MAX_PLACES,
@@ -749,6 +750,21 @@ class _Reading:
                 self.problem(message, "uncontested-muck", move.line)
             ),
         )
+        second = data.get("_second_run", [])
+        if not isinstance(second, list) or not set(map(type, second)) <= {str}:
+            raise fail("_second_run must be an array of strings", key="_second_run")
+        runs: list[Move] = []
+        for text in second:
+            item = _parse_action(text)
+            if item is None or item[0] != DEAL_BOARD:
+                raise fail(
+                    f"_second_run: {quote(text)} is not a deal of the board", key="_second_run"
+                )
+            at = self.key_lines.get("_second_run", self.line)
+            runs.append(Move(DEAL_SECOND_BOARD, None, None, item[3], at, item[4]))
+        if runs:  # (after the first run's board)
+            last = max((k for k, m in enumerate(moves) if m.kind == DEAL_BOARD), default=-1)
+            moves[last + 1 : last + 1] = runs
         after = data.get("_after_hand") or []
         if not isinstance(after, list) or not set(map(type, after)) <= {str}:
             raise fail("_after_hand must be an array of strings", key="_after_hand")
@@ -1017,7 +1033,11 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
     b = hand.blinds
     dead = _per_player(b.dead, n)
     posts = _per_player(b.posts, n)
-    written, after, mucked, site = _written_moves(hand.moves, n, frozenset(poster_folds(hand)))
+    # (the second run of a board run twice: PHH has no notation for it, PokerKit runs
+    # the board once; it follows the first run, after every fold of the hand)
+    second = [m for m in hand.moves if m.kind == DEAL_SECOND_BOARD]
+    played = tuple(m for m in hand.moves if m.kind != DEAL_SECOND_BOARD)
+    written, after, mucked, site = _written_moves(played, n, frozenset(poster_folds(hand)))
     written, raised, called = _as_pokerkit_plays(hand, written)
     # dead chips (a dead blind, a live post that was never played on) are antes to
     # PokerKit; a live post played on is carried by the poster's call or raise
@@ -1066,6 +1086,8 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
         user["_mucked"] = mucked
     if site:
         user["_site_folds"] = site
+    if second:
+        user["_second_run"] = [_action_text(hand, m) for m in second]
     all_in = [i + 1 for i, m in enumerate(written) if m.all_in]
     if all_in:
         user["_all_in"] = all_in
@@ -1114,6 +1136,8 @@ USER_FIELDS = {
     "_mucked": "the actions (1-based) written as shows that the source has as mucks (all-in)",
     "_site_folds": "[player, action]: a fold of a player all-in on their forced bets (PokerStars "
     "folds one sitting out; PokerKit refuses it), before that action",
+    "_second_run": "the deals of the second run of a board run twice (R10), after the first's "
+    "(PokerKit runs the board once)",
     "_stated": "[action, amount]: the call or raise-by amount the source states",
     "_uncallable_raises": "[action, amount]: a raise nobody could call, written as the call "
     "the rules replay (PokerKit refuses the raise); the amount it raised to",
@@ -1420,7 +1444,7 @@ def _action_text(hand: HandHistory, move: Move) -> str:
     who = "d" if move.actor is None else f"p{move.actor + 1}"
     if move.kind == DEAL_HOLE:
         text = f"d dh p{(move.actor or 0) + 1} {_card_text(move.cards)}"
-    elif move.kind == DEAL_BOARD:
+    elif move.kind == DEAL_BOARD or move.kind == DEAL_SECOND_BOARD:
         text = f"d db {_card_text(move.cards)}"
     elif move.kind == FOLD:
         text = f"{who} f"

@@ -42,9 +42,11 @@ from .model import (
     CHECK_CALL,
     DEAL_BOARD,
     DEAL_HOLE,
+    DEAL_SECOND_BOARD,
     FOLD,
     MOVE_KINDS,
     MUCK,
+    SECOND_RUN,
     SHOW,
     Blinds,
     Claims,
@@ -86,6 +88,16 @@ class Replay:
     def ok(self) -> bool:
         """No error and nothing unsupported (warnings allowed)."""
         return all(p.severity == "warning" for p in self.problems)
+
+    @property
+    def stacks(self) -> tuple[int, ...] | None:
+        """Each player's chips at the end by the rules (None: the replay did not
+        finish): the engine's, with a cap game's chips above the cap (kept out
+        of the play) added back."""
+        if self.hand is None or self.hand.outcome is None:
+            return None
+        above = _above_cap(self.history)
+        return tuple(s + a for s, a in zip(self.hand.outcome.stacks, above, strict=True))
 
 
 def config_of(history: HandHistory) -> HandConfig:
@@ -173,8 +185,10 @@ def config_of(history: HandHistory) -> HandConfig:
     structure = _STRUCTURE.get(h.variant)
     if structure is None:
         _unsupported(h, f"variant {h.variant!r}")
-    stacks = tuple(UNKNOWN_STACK if p.stack is None else p.stack for p in h.players)
+    stacks = _capped(h)
     fixed = structure is Structure.FIXED_LIMIT
+    # the file runs the rest of the board twice: everybody agreed (R10)
+    twice = tuple(range(n)) if _runs_twice(h.moves) else ()
     key = (
         stacks,
         button,
@@ -188,6 +202,7 @@ def config_of(history: HandHistory) -> HandConfig:
         posts,
         b.small_bet if fixed else 0,
         b.big_bet if fixed else 0,
+        twice,
     )
     config = _CONFIGS.get(key)
     if config is None:
@@ -207,8 +222,44 @@ def config_of(history: HandHistory) -> HandConfig:
             posts=posts,
             small_bet=key[10],
             big_bet=key[11],
+            run_twice=twice,
         )
     return config
+
+
+def _runs_twice(moves: Sequence[Move]) -> bool:
+    """Whether the moves deal a second run of the board (R10): its deals come
+    after the first run's, only shows and mucks after them (a second run
+    dealt elsewhere is an error of the replay, which then runs the board once)."""
+    for move in reversed(moves):
+        kind = move.kind
+        if kind == DEAL_SECOND_BOARD:
+            return True
+        if kind != SHOW and kind != MUCK:
+            return False
+    return False
+
+
+def _capped(h: HandHistory) -> tuple[int, ...]:
+    """The stacks a hand is played with: unknown ones as :data:`UNKNOWN_STACK`
+    chips, and in a cap game (PokerStars' cap no-limit) at most the cap, which no
+    player can put in more than (a player at the cap is all-in for the hand)."""
+    stacks = tuple(UNKNOWN_STACK if p.stack is None else p.stack for p in h.players)
+    cap = h.fields.get("cap") if h.fields else None
+    if cap is None or isinstance(cap, bool):
+        return stacks
+    try:
+        chips = cap if isinstance(cap, int) else int(Decimal(cap) / h.unit)
+    except (ArithmeticError, ValueError, TypeError):
+        return stacks
+    return stacks if chips < 1 else tuple(min(s, chips) for s in stacks)
+
+
+def _above_cap(h: HandHistory) -> list[int]:
+    """The chips of each player above a cap game's cap (kept out of the play)."""
+    return [
+        0 if p.stack is None else p.stack - c for p, c in zip(h.players, _capped(h), strict=True)
+    ]
 
 
 def _all_in_by(h: HandHistory, seat: int, blind: int) -> bool:
@@ -421,13 +472,14 @@ def _start(h: HandHistory, rules: frozenset[str]) -> Hand:
                 config = replace(config, rule_variants=variants)
     except ConfigError as exc:
         raise _error(h, None, f"the hand's setup breaks the rules: {exc}", "config") from None
-    if _SCRIPTED and type(h.moves) is tuple:
+    if _SCRIPTED and type(h.moves) is tuple and not config.run_twice:
         hand = Hand._replayed(config, h.moves, MOVE_KINDS)
         if hand is not None:
             return hand
     n = len(h.players)
     hole: list[object] = [None] * n
     board: list[Card] = []
+    second: list[Card] = []
     for move in h.moves:
         if move.kind == DEAL_HOLE and move.actor is not None:
             if not 0 <= move.actor < n:
@@ -436,8 +488,19 @@ def _start(h: HandHistory, rules: frozenset[str]) -> Hand:
                 hole[move.actor] = tuple(move.cards)
         elif move.kind == DEAL_BOARD:
             board.extend(c for c in move.cards if c is not None)
+        elif move.kind == DEAL_SECOND_BOARD:
+            second.extend(c for c in move.cards if c is not None)
+    twice = None
+    if config.run_twice:  # (the second run's board: the first's before it began)
+        twice = tuple(board[: max(0, 5 - len(second))] + second)
     try:
-        hand = Hand(config, hole_cards=hole, board=tuple(board) if board else None, auto=False)
+        hand = Hand(
+            config,
+            hole_cards=hole,
+            board=tuple(board) if board else None,
+            auto=False,
+            second_board=twice,
+        )
     except HoldemError as exc:
         raise _error(h, None, f"the cards break the rules: {exc}", "cards") from None
     while hand.phase is Phase.POSTING:
@@ -461,7 +524,7 @@ def _apply(
     kind = move.kind
     if kind == DEAL_HOLE:
         return False
-    if kind == DEAL_BOARD:
+    if kind in (DEAL_BOARD, DEAL_SECOND_BOARD):
         _deal_board(hand, h, move)
     elif kind == FOLD and move.actor != hand.actor and _all_in_on_posts(hand, move.actor):
         return _site_fold(hand, h, move, problems, rules)
@@ -524,7 +587,25 @@ _BETTING, _BOARD = Phase.BETTING, Phase.BOARD
 
 
 def _deal_board(hand: Hand, h: HandHistory, move: Move) -> None:
+    """Deals a street (of the second run: a ``deal_second_board`` move, R10)."""
     phase = hand.phase
+    second = move.kind == DEAL_SECOND_BOARD
+    if phase is _BOARD and second != _second_run_next(hand):
+        if second:
+            raise _error(
+                h,
+                move,
+                f"{h.describe_move(move)}: the rules do not run the board twice here "
+                "(every player left all-in before the river, the first run dealt)",
+                "order",
+            )
+        raise _error(
+            h,
+            move,
+            f"{h.describe_move(move)}: the first run is dealt, the second run's "
+            f"{hand.street.label} is next",
+            "order",
+        )
     if phase is _BETTING:
         actor = hand.actor
         assert actor is not None
@@ -541,20 +622,25 @@ def _deal_board(hand: Hand, h: HandHistory, move: Move) -> None:
             f"{h.describe_move(move)}: no street is to be dealt now ({phase.value})",
             "order",
         )
-    before = len(hand.board)
     try:
-        hand.step()
+        record = hand.step()
     except HoldemError as exc:
         raise _error(h, move, f"{h.describe_move(move)}: {exc}", "deal") from None
-    dealt = hand.board[before:]
+    assert record is not None
+    dealt = record.cards
     if len(dealt) != len(move.cards):
+        street = record.street.label
         raise _error(
             h,
             move,
-            f"{h.describe_move(move)}: the {hand.street.label} has "
-            f"{len(dealt)} card{'s' * (len(dealt) != 1)}",
+            f"{h.describe_move(move)}: the {street} has {len(dealt)} card{'s' * (len(dealt) != 1)}",
             "deal",
         )
+
+
+def _second_run_next(hand: Hand) -> bool:
+    """Whether the next street dealt is the second run's (R10: the first run dealt)."""
+    return len(hand.board) == 5 and hand.config.run_twice != () and hand.phase is _BOARD
 
 
 def _player_move(
@@ -868,11 +954,12 @@ def _check_claims(
         back = outcome.returned
         won = [w + back[i] + excess.get(i, 0) for i, w in enumerate(won)]
     if claims.finishing_stacks is not None:
+        above = _above_cap(h) if "cap" in h.fields else [0] * len(h.players)
         for i, stack in enumerate(claims.finishing_stacks):
             if stack is None or h.players[i].stack is None:
                 continue
             said = stack
-            got = final[i]
+            got = final[i] + above[i]
             if said != got and said % h.chip == 0:
                 report(
                     "finishing_stacks",
@@ -951,7 +1038,7 @@ def _check_claims(
                         f"{h.to_text(said)} of {h.to_text(won[i])} awarded (rake?)",
                         severity="warning",
                     )
-    shown = {s.seat: s for s in outcome.shown}
+    shown = {s.seat: s for s in outcome.shown if not s.run}  # (as described: the first run)
     for i, text in claims.described:
         s = shown.get(i)
         if s is not None and not _same_description(text, s.description):
@@ -1083,7 +1170,7 @@ def record(
     outcome = hand.outcome
     if outcome is None:
         raise HoldemError("the hand is not over: only a finished hand can be recorded")
-    single_pot = len(outcome.pots) == 1
+    names_of_pots = pot_names(outcome.pots)
     shown = {a.seat for a in hand.log if a.kind is K.SHOW}
     moves: list[Move] = []
     returned: list[tuple[int, int]] = []
@@ -1097,7 +1184,7 @@ def record(
                 known = cards if cards is not None and seen else None
                 moves.append(Move(DEAL_HOLE, index[seat], cards=known or (None, None)))
         elif kind is K.DEAL_BOARD:
-            moves.append(Move(DEAL_BOARD, cards=a.cards))
+            moves.append(Move(DEAL_SECOND_BOARD if a.pot == 1 else DEAL_BOARD, cards=a.cards))
         elif a.seat is None:
             continue
         elif kind is K.FOLD:
@@ -1113,8 +1200,7 @@ def record(
         elif kind is K.RETURN:
             returned.append((by_number[a.seat], a.amount))
         elif kind is K.WIN:
-            pot = "pot" if single_pot else ("main pot" if a.pot == 0 else f"side pot-{a.pot}")
-            collected.append((by_number[a.seat], a.amount, pot))
+            collected.append((by_number[a.seat], a.amount, names_of_pots[a.pot]))
         elif kind is K.TIMEOUT:
             raise HoldemError("a protected timeout has no hand-history notation")
     taken = {by_number[seat]: chips for seat, chips in (rake or {}).items() if chips}
@@ -1206,8 +1292,10 @@ def with_results(history: HandHistory) -> HandHistory:
             kept[who] += amount
         won = _awards(outcome, len(history.players))
         stacks = tuple(
-            stack - (award - took) if took <= award else stack
-            for stack, award, took in zip(outcome.stacks, won, kept, strict=True)
+            stack + above - (award - took) if took <= award else stack + above
+            for stack, award, took, above in zip(
+                outcome.stacks, won, kept, _above_cap(history), strict=True
+            )
         )
         claims = replace(claims, finishing_stacks=stacks)
     return replace(history, claims=claims)
@@ -1253,10 +1341,34 @@ def completed_claims(history: HandHistory, outcome: Outcome, excess: Sequence[in
         if claims.returned is not None
         else tuple((seat, amount) for seat, amount in enumerate(back) if amount),
         total_pot=outcome.total,
-        pots=claims.pots
-        if claims.pots is not None or len(outcome.pots) < 2
-        else tuple(p.amount for p in outcome.pots),
+        pots=claims.pots if claims.pots is not None else _pot_amounts(outcome.pots),
     )
+
+
+def _pot_amounts(pots: Sequence[Pot]) -> tuple[int, ...] | None:
+    """The amounts of the pots, main pot first, where there are side pots (a
+    board run twice: each pot's two halves together); None for one pot."""
+    first = [p.amount for p in pots if not p.run]
+    for k, pot in enumerate(p for p in pots if p.run):
+        first[k] += pot.amount
+    return tuple(first) if len(first) > 1 else None
+
+
+def pot_names(pots: Sequence[Pot]) -> list[str]:
+    """Each pot's name as PokerStars writes it: ``pot`` alone, else ``main pot``
+    and ``side pot-1`` ...; a pot of a board's second run (R10) with
+    :data:`~holdem.histories.model.SECOND_RUN` after it."""
+    count = [0, 0]
+    for pot in pots:
+        count[pot.run] += 1
+    names = []
+    seen = [0, 0]
+    for pot in pots:
+        k = seen[pot.run]
+        seen[pot.run] += 1
+        name = "pot" if count[pot.run] == 1 else ("main pot" if k == 0 else f"side pot-{k}")
+        names.append(name + SECOND_RUN * pot.run)
+    return names
 
 
 def _collected(
@@ -1265,10 +1377,8 @@ def _collected(
     """Who collected what from which pot: the engine's shares, less each player's
     rake (what the rules award beyond the stated winnings), taken from the last
     pot they won first."""
-    single = len(pots) == 1
     rows: list[list[Any]] = []
-    for k, pot in enumerate(pots):
-        name = "pot" if single else ("main pot" if k == 0 else f"side pot-{k}")
+    for pot, name in zip(pots, pot_names(pots), strict=True):
         for seat, share in zip(pot.winners, pot.shares, strict=True):
             rows.append([seat, share, name])
     for seat, (award, kept) in enumerate(zip(won, winnings, strict=False)):

@@ -51,10 +51,12 @@ from .model import (
     CHECK_CALL,
     DEAL_BOARD,
     DEAL_HOLE,
+    DEAL_SECOND_BOARD,
     FOLD,
     MAX_AMOUNT,
     MAX_PLACES,
     MUCK,
+    SECOND_RUN,
     SHOW,
     Blinds,
     Claims,
@@ -441,6 +443,10 @@ class _HandParser:
     section: str = "posts"
     streets_seen: list[str] = field(default_factory=list)
     board: list[Card] = field(default_factory=list)
+    #: a board run twice (R10): the second run's board, and which showdown is read
+    second_board: list[Card] = field(default_factory=list)
+    run: int = 0
+    first_run: tuple[int, str] | None = None  # the first FIRST street's line, and text
     # the claims
     returned: list[tuple[int, Decimal]] = field(default_factory=list)
     collected: list[tuple[int, Decimal, str]] = field(default_factory=list)
@@ -717,19 +723,32 @@ class _HandParser:
         m = _STREET.match(text)
         if m is None:
             raise self.fail(f"cannot read the street line {quote(text)}")
-        name = m["name"]
-        if name.startswith(("FIRST ", "SECOND ", "THIRD ")):
-            raise self.run_twice()
+        name, run = m["name"], 0
+        if name.startswith(("FIRST ", "SECOND ", "THIRD ")):  # a board run twice (R10)
+            which, name = name.split(" ", 1)
+            if which == "THIRD":
+                raise self.fail(
+                    "run it three times (three boards) is not supported: the hand is not checked",
+                    "unsupported",
+                    "run_twice",
+                )
+            run = int(which == "SECOND")
+            if not run and not self.first_run:
+                self.first_run = (self.lineno, text)
         if name == "HOLE CARDS":
             self.deal_hole()
             self.section = "preflop"
         elif name in _STREETS:
             self.deal_hole()
-            self.board_cards(name, m["cards"], text)
+            if run:
+                self.second_run_cards(name, m["cards"], text)
+            else:
+                self.board_cards(name, m["cards"], text)
             self.section = name.lower()
         elif name in ("SHOW DOWN", "SHOWDOWN"):
             self.deal_hole()
             self.section = "showdown"
+            self.run = run
         elif name == "SUMMARY":
             self.section = "summary"
         else:
@@ -769,6 +788,42 @@ class _HandParser:
         board.extend(new)
         self.moves.append(_RawMove(DEAL_BOARD, None, None, tuple(new), self.lineno))
 
+    def second_run_cards(self, name: str, cards: str, text: str) -> None:
+        """``*** SECOND FLOP/TURN/RIVER *** [..]``: the second run of a board run
+        twice, after the whole first run; its board so far is repeated."""
+        board, second = self.board, self.second_board
+        index = _STREETS.index(name)
+        want = (0, 3, 4)[index]
+        if len(board) != 5:
+            raise self.fail(f"{quote(text)} before the first run's river")
+        if not second:
+            second.extend(board[:want])  # (the cards both runs share)
+        elif len(second) != want:
+            raise self.fail(f"*** SECOND {name} *** out of order")
+        groups = _BRACKETS.findall(cards)
+        try:
+            parsed = [parse_cards(g) for g in groups]
+        except HoldemError as exc:
+            raise self.fail(f"bad board cards in {quote(text)}: {exc}") from None
+        if index == 0:
+            if len(parsed) != 1 or len(parsed[0]) != 3:
+                raise self.fail(f"the flop must be three cards: {quote(text)}")
+            new = parsed[0]
+        else:
+            if len(parsed) != 2 or len(parsed[1]) != 1:
+                raise self.fail(f"expected [board] [new card] in {quote(text)}")
+            if parsed[0] != second:
+                raise self.fail(
+                    f"the second run's board {format_cards(parsed[0])} does not match "
+                    f"its cards dealt so far ({format_cards(second)})"
+                )
+            new = parsed[1]
+        for c in new:
+            if c in second or c in board:
+                raise self.fail(f"the board card {format_cards([c])} is dealt twice")
+        second.extend(new)
+        self.moves.append(_RawMove(DEAL_SECOND_BOARD, None, None, tuple(new), self.lineno))
+
     def dealt_line(self, text: str) -> None:
         """``Dealt to P [Ah Kd]``."""
         m = _DEALT.match(text)
@@ -792,7 +847,7 @@ class _HandParser:
         m = _COLLECTED.match(text)
         if m is not None and m["name"] in self.names:
             self.claim_lines[f"collected.{len(self.collected)}"] = self.lineno
-            pot = m["pot"]
+            pot = m["pot"] + SECOND_RUN * self.run
             self.collected.append((self.names[m["name"]], self.amount(m["amt"]), pot))
             return
         if _CHAT.match(text) or _NOISE.search(text) or text == "Betting is capped":
@@ -896,6 +951,8 @@ class _HandParser:
         self.deal_hole()
         cards = self.cards(m["cards"])
         self.fill_hole(actor, m["cards"])
+        if self.run:
+            return  # (the second run's showdown shows the hands again)
         two = (*cards, None, None)[: max(2, len(cards))]  # one card shown: (c, None)
         self.moves.append(_RawMove(SHOW, actor, None, two, self.lineno))
         if m["desc"]:
@@ -903,8 +960,9 @@ class _HandParser:
             self.claim_lines.setdefault(f"described.{actor}", self.lineno)
 
     def muck(self, actor: int, rest: str, text: str) -> None:
-        """``mucks hand``, ``mucks [cards]``, ``doesn't show hand``."""
-        self.gives_up(MUCK, _MUCKS, actor, rest, text)
+        """``mucks hand``, ``mucks [cards]``, ``doesn't show hand`` (said again at the
+        second run's showdown: no new move)."""
+        self.gives_up(None if self.run else MUCK, _MUCKS, actor, rest, text)
 
     def other_action(self, actor: int, rest: str, text: str) -> None:
         """Any other ``name: ...`` line: noise (``sits out``, chat), or unknown."""
@@ -927,21 +985,23 @@ class _HandParser:
             self.claim_lines["pots"] = self.lineno
 
     def board_line(self, text: str) -> None:
-        """``Board [..]``: the cards the street lines dealt, said again (checked)."""
+        """``Board [..]``: the cards the street lines dealt, said again (checked);
+        ``FIRST Board [..]``, ``SECOND Board [..]`` where the board was run twice."""
         b = _BRACKETS.search(text)
         try:
             said = parse_cards(b.group(1)) if b is not None else None
         except HoldemError:
             said = None
-        if said != self.board:
+        dealt = self.second_board if text.startswith("SECOND ") else self.board
+        if said != dealt:
             self.notes.append(
                 Problem(
                     self.path or "<input>",
                     self.lineno,
                     self.hand_id,
                     "error",
-                    f"the summary's board {quote(text[6:])} is not the board dealt "
-                    f"[{format_cards(self.board)}]",
+                    f"the summary's board {quote(text[text.index('[') :] if b else text)} is not "
+                    f"the board dealt [{format_cards(dealt)}]",
                     "board",
                 )
             )
@@ -976,24 +1036,17 @@ class _HandParser:
             b = _BRACKETS.search(rest)
             if b is not None:
                 self.fill_hole(who, b.group(1))
+        if self.second_board:  # a board run twice: the first board's result first
+            rest = rest.split(", and ", 1)[0]
         w = _WITH.search(rest)
         if w is not None and rest.startswith("showed"):
             self.described[who] = w["desc"]
             self.claim_lines[f"described.{who}"] = self.lineno
 
     def run_twice_line(self, text: str) -> None:
-        """``Hand was run twice``."""
+        """``Hand was run twice`` (the street lines say how)."""
         if text != "Hand was run twice":
             self.other_summary_line(text)
-            return
-        raise self.run_twice()
-
-    def run_twice(self) -> _Fail:
-        return self.fail(
-            "run it twice (two boards, two showdowns) is not supported: the hand is not checked",
-            "unsupported",
-            "run_twice",
-        )
 
     def other_summary_line(self, text: str) -> None:
         if _CHAT.match(text) or _NOISE.search(text):
@@ -1053,6 +1106,11 @@ class _HandParser:
 
     def record(self, setup: _Setup) -> HandHistory:
         """The hand read, with its amounts in integers of the hand's unit."""
+        if self.first_run is not None and not self.second_board:
+            line, text = self.first_run
+            raise _Fail(
+                line, f"{quote(text)}: a first run of the board, but no second run (*** SECOND ...)"
+            )
         self.cash_outs()
         summary = self.summary_seats and self.summary_agrees()
         f = self.fields
@@ -1199,6 +1257,8 @@ _SUMMARY_LINES: tuple[tuple[str, _Handler], ...] = (
     ("Board[", _HandParser.board_line),
     ("Seat ", _HandParser.summary_seat),
     ("Hand was run twice", _HandParser.run_twice_line),
+    ("FIRST Board ", _HandParser.board_line),
+    ("SECOND Board ", _HandParser.board_line),
 )
 _PLAY_STARTS = tuple(prefix for prefix, _ in _PLAY_LINES)
 _SUMMARY_STARTS = tuple(prefix for prefix, _ in _SUMMARY_LINES)

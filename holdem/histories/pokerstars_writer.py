@@ -33,8 +33,10 @@ from .model import (
     CHECK_CALL,
     DEAL_BOARD,
     DEAL_HOLE,
+    DEAL_SECOND_BOARD,
     FOLD,
     MUCK,
+    SECOND_RUN,
     SHOW,
     Claims,
     HandHistory,
@@ -150,6 +152,8 @@ class _Play:
     claims: Claims
     #: the hand descriptions, by player (the record's, else the engine's words)
     described: dict[int, str]
+    #: a board run twice (R10): the descriptions on the second run's board (the engine's)
+    described2: dict[int, str]
     showdown: bool
     stakes: tuple[int, int] | None  # the engine's small and big blind
     #: the engine played the forced bets (its posts are what was posted)
@@ -247,6 +251,9 @@ def _play_of(hand: HandHistory, engine: Hand | None) -> _Play:
         returned_after=returned_after,
         claims=claims,
         described=dict(claims.described),
+        described2={
+            s.seat: _stars_words(s.description) for s in (outcome.shown if outcome else ()) if s.run
+        },
         showdown=False,
         stakes=(engine.config.small_blind, engine.config.big_blind) if engine else None,
         engine=outcome is not None,
@@ -254,6 +261,8 @@ def _play_of(hand: HandHistory, engine: Hand | None) -> _Play:
     if outcome is None or claims.total_pot is not None or claims.collected is not None:
         # the results as the record states them: a record that states the total pot
         # or who collected it (as PokerStars text does) states every result it has
+        if not play.described:
+            play.described2 = {}  # (the second run described where the first is)
         play.showdown = outcome.showdown if outcome is not None else False
         play.finished = outcome is not None
         return play
@@ -262,7 +271,8 @@ def _play_of(hand: HandHistory, engine: Hand | None) -> _Play:
     play.claims = completed_claims(hand, outcome, excess)
     if not play.described:
         for shown in outcome.shown:
-            play.described[shown.seat] = _stars_words(shown.description)
+            if not shown.run:
+                play.described[shown.seat] = _stars_words(shown.description)
     return play
 
 
@@ -566,6 +576,11 @@ class _Text:
         self.board = [
             c for m in hand.moves if m.kind == DEAL_BOARD for c in m.cards if c is not None
         ]
+        #: a board run twice (R10): the second run's new cards, and where it begins
+        self.second = [
+            c for m in hand.moves if m.kind == DEAL_SECOND_BOARD for c in m.cards if c is not None
+        ]
+        self.run_from = 5 - len(self.second) if self.second else 5
 
     # -- amounts
 
@@ -702,9 +717,11 @@ class _Text:
             if known:
                 out.append(f"Dealt to {self.names[i]} [{format_cards(known)}]")
         board: list[Card] = []
+        second: list[Card] = []
         street = 0
         returned_done = False
         showdown_done = False
+        showdown = "*** FIRST SHOW DOWN ***" if self.second else "*** SHOW DOWN ***"
         committed = [0] * self.n  # without an engine: each player's bet of the street
         for p in play.posts:
             if p.kind in ("small", "big", "live"):
@@ -723,14 +740,30 @@ class _Text:
                 continue
             if kind == DEAL_BOARD:
                 new = [c for c in move.cards if c is not None]
+                first = "FIRST " if len(board) >= self.run_from else ""  # (run twice, R10)
                 if street == 0 and len(new) == 3:
-                    out.append(f"*** FLOP *** [{format_cards(new)}]")
+                    out.append(f"*** {first}FLOP *** [{format_cards(new)}]")
                 else:
                     name = _STREETS[min(street, 2)]
-                    out.append(f"*** {name} *** [{format_cards(board)}] [{format_cards(new)}]")
+                    out.append(
+                        f"*** {first}{name} *** [{format_cards(board)}] [{format_cards(new)}]"
+                    )
                 board.extend(new)
                 street += 1
                 committed = [0] * self.n
+                continue
+            if kind == DEAL_SECOND_BOARD:
+                new = [c for c in move.cards if c is not None]
+                if not second:
+                    second = board[: self.run_from]
+                if not second and len(new) == 3:
+                    out.append(f"*** SECOND FLOP *** [{format_cards(new)}]")
+                else:
+                    name = _STREETS[min(len(second) - 2, 2)]
+                    out.append(
+                        f"*** SECOND {name} *** [{format_cards(second)}] [{format_cards(new)}]"
+                    )
+                second = second + new
                 continue
             if who is None:
                 continue
@@ -738,7 +771,7 @@ class _Text:
             if kind in (SHOW, MUCK):
                 if not showdown_done and (play.showdown or not play.finished):
                     uncalled()
-                    out.append("*** SHOW DOWN ***")
+                    out.append(showdown)
                     showdown_done = True
                 out.extend(self.show(move, showdown_done))
                 continue
@@ -746,6 +779,14 @@ class _Text:
             level = play.levels[index]
             all_in = move.all_in or (action is not None and action.all_in)
             tail = " and is all-in" if all_in else ""
+            cap = self.f.get("cap")
+            if (
+                all_in
+                and not move.all_in
+                and cap is not None
+                and (h.players[who].stack or 0) > self.chips(cap)
+            ):  # a cap game: all in for the hand at the cap, with chips left behind
+                tail = f" and has reached the {self.money(self.chips(cap))} cap"
             if kind == FOLD:
                 out.append(f"{name}: folds")
             elif kind == CHECK_CALL:
@@ -771,9 +812,20 @@ class _Text:
                 uncalled()
         uncalled()
         if play.showdown and not showdown_done:
-            out.append("*** SHOW DOWN ***")
-        for who, amount, pot in play.claims.collected or ():
-            out.append(f"{self.names[who]} collected {self.money(amount)} from {pot}")
+            out.append(showdown)
+        collected = play.claims.collected or ()
+        for who, amount, pot in collected:
+            if not pot.endswith(SECOND_RUN):
+                out.append(f"{self.names[who]} collected {self.money(amount)} from {pot}")
+        if self.second:  # the second run's showdown: the same hands, its own pots
+            out.append("*** SECOND SHOW DOWN ***")
+            for move in h.moves:
+                if move.kind in (SHOW, MUCK) and move.actor is not None:
+                    out.extend(self.show(move, True, run=1))
+            for who, amount, pot in collected:
+                if pot.endswith(SECOND_RUN):
+                    pot = pot.removesuffix(SECOND_RUN)
+                    out.append(f"{self.names[who]} collected {self.money(amount)} from {pot}")
         return out
 
     def known_cards(self, move: Move) -> list[Card]:
@@ -784,7 +836,8 @@ class _Text:
                 cards.append(c)
         return cards
 
-    def show(self, move: Move, at_showdown: bool) -> list[str]:
+    def show(self, move: Move, at_showdown: bool, run: int = 0) -> list[str]:
+        """A show or muck (``run`` 1: at the showdown of a board's second run)."""
         who = move.actor
         assert who is not None
         name = self.names[who]
@@ -793,9 +846,14 @@ class _Text:
         cards = self.known_cards(move)
         if not cards:
             return []  # nothing known to show: PokerStars text has no unknown card
-        desc = self.play.described.get(who)
+        desc = (self.play.described2 if run else self.play.described).get(who)
         tail = f" ({desc})" if desc else ""
         return [f"{name}: shows [{format_cards(cards)}]{tail}"]
+
+    def result(self, won: int, desc: str | None) -> str:
+        """``won ($X) with ...`` or ``lost with ...`` (a summary's result on one board)."""
+        with_desc = f" with {desc}" if desc else ""
+        return f"won ({self.money(won)}){with_desc}" if won else f"lost{with_desc}"
 
     def summary(self) -> list[str]:
         h, play = self.hand, self.play
@@ -812,11 +870,19 @@ class _Text:
                         pots += f" Side pot-{k} {self.money(amount)}."
             rake = self.money(claims.rake or 0)
             out.append(f"Total pot {self.money(claims.total_pot)}{pots} | Rake {rake}")
-        if self.board:
+        if self.second:
+            second = self.board[: self.run_from] + self.second
+            out.append("Hand was run twice")
+            out.append(f"FIRST Board [{format_cards(self.board)}]")
+            out.append(f"SECOND Board [{format_cards(second)}]")
+        elif self.board:
             out.append(f"Board [{format_cards(self.board)}]")
         winnings = claims.winnings
         if winnings is None:
             return out
+        by_run: dict[int, list[int]] = {}  # a board run twice: what each player won on each
+        for who, amount, pot in claims.collected or ():
+            by_run.setdefault(who, [0, 0])[pot.endswith(SECOND_RUN)] += amount
         shown: dict[int, list[Card]] = {}
         for m in h.moves:
             if m.kind == SHOW and m.actor is not None:
@@ -843,7 +909,11 @@ class _Text:
             cards = shown.get(i)
             desc = play.described.get(i)
             with_desc = f" with {desc}" if desc else ""
-            if cards:
+            if cards and self.second:
+                on_first, on_second = by_run.get(i, [amount, 0])
+                text += f" showed [{format_cards(cards)}] and {self.result(on_first, desc)}"
+                text += f", and {self.result(on_second, play.described2.get(i))}"
+            elif cards:
                 result = f"won ({self.money(amount)})" if amount else "lost"
                 text += f" showed [{format_cards(cards)}] and {result}{with_desc}"
             elif amount:

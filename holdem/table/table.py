@@ -200,6 +200,12 @@ class Table:
         seat of a cash player, who leaves with their chips; a tournament
         player's stack stays in play, checking or folding, until
         :meth:`come_back` (or it busts).
+    :param run_it_twice: run it twice (R10; off by default): when every player
+        left in a hand is all-in before the river (at most one of them has
+        chips, and has matched) and all of them agree, the rest of the board is
+        dealt twice and each pot split in two halves (an odd chip to the first
+        run), each won on its own board.  Every player agrees unless they said
+        no (:meth:`agree_to_run_twice`).
     """
 
     def __init__(
@@ -217,6 +223,7 @@ class Table:
         button: int | None = None,
         rake: Rake | None = None,
         timer: TurnTimer | None = None,
+        run_it_twice: bool = False,
     ) -> None:
         if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= MAX_PLAYERS:
             raise ConfigError(
@@ -266,6 +273,8 @@ class Table:
         #: seats of tournament players taken away by timeouts: their stack stays
         #: in play, checking or folding at once, until they come back
         self.away: set[int] = set()
+        self.run_it_twice = bool(run_it_twice)
+        self._twice_declined: set[int] = set()  # seats whose players said no
 
     # ---------------------------------------------------------------- state
 
@@ -393,10 +402,23 @@ class Table:
         first = self.hands_played == 0 or self.tournament
         status: Status = "playing" if first else ("posting" if post else "waiting")
         self._seats[seat] = Player(name=name, chips=chips, status=status, new=not first)
+        self._twice_declined.discard(seat)  # (a new player agrees until they say no)
         self._chips_in_out.setdefault(name, [0, 0])[0] += chips
         self._plans.changed(seat)
         if SeatTaken in self._wanted:
             self.emit(SeatTaken(seat=seat, name=name, chips=chips))
+
+    def agree_to_run_twice(self, seat: int, agree: bool = True) -> None:
+        """Whether the player at ``seat`` agrees to run it twice (R10), from the
+        next hand on (a table made with ``run_it_twice``; a player agrees
+        unless they said no, and a new player at the seat agrees again)."""
+        if not self.run_it_twice:
+            raise TableError("this table does not run it twice (run_it_twice is off)", seat=seat)
+        self._seat(seat)
+        if agree:
+            self._twice_declined.discard(seat)
+        else:
+            self._twice_declined.add(seat)
 
     def _check_chips(self, seat: int, chips: int) -> None:
         if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips < MAX_CHIPS:
@@ -538,7 +560,8 @@ class Table:
         b = self._blinds
         players = known.players(self._seats)
         stacks = tuple(map(_chips, players))
-        made = known.made.get(self._forced)
+        twice = self.run_it_twice
+        made = known.made.get(self._forced) if not twice else None
         if made is not None:
             config = made.restacked(stacks, self.hands_played + 1)
         else:
@@ -556,10 +579,16 @@ class Table:
                 hand_id=self.hands_played + 1,
                 seats=known.seats,
                 names=known.names,
+                run_twice=tuple(
+                    i for i, seat in enumerate(known.plan.dealt) if seat not in self._twice_declined
+                )
+                if twice
+                else (),
             )
             if len(known.made) >= 64:  # (a schedule of many levels: keep the latest)
                 known.made.clear()
-            known.made[self._forced] = config
+            if not twice:  # (who agrees may change from hand to hand)
+                known.made[self._forced] = config
         self._hand = hand = Hand(config, rng=self._rng)
         self._deal = (known, players, stacks)
         self._dealt = known.plan.dealt
@@ -899,6 +928,7 @@ class Table:
             rng=rng,
             button=v["button"],
             rake=v["rake"],
+            run_it_twice=v["run_it_twice"],
         )
         table._blinds = blinds  # (the level itself, its length too: results carry it)
         return table
@@ -924,6 +954,11 @@ class Table:
             if seat not in self._seats:
                 raise _refused(f"{where}.away[{i}]", seat, f"seat {seat} has no player")
         self.away = set(away)
+        declined: tuple[int, ...] = v["twice_declined"]
+        for i, seat in enumerate(declined):
+            if seat not in self._seats:
+                raise _refused(f"{where}.twice_declined[{i}]", seat, f"seat {seat} has no player")
+        self._twice_declined = set(declined)
 
     def _resume_player(self, p: dict[str, Any], where: str) -> None:
         seat, name = p["seat"], p["name"]
@@ -1088,6 +1123,14 @@ _TABLE_FIELDS = (
         "timeout_counts",
         lambda t: _optional(t._counts, TurnTimer.snapshot),
         snap.raw_object(optional=True),
+    ),
+    #: run it twice (R10), and the seats whose players said no (left out of a
+    #: snapshot taken before they were: off, nobody)
+    Field("run_it_twice", attrgetter("run_it_twice"), lambda f, n: f.boolean(n, default=False)),
+    Field(
+        "twice_declined",
+        lambda t: sorted(t._twice_declined),
+        lambda f, n: f.integers(n, default=()),
     ),
 )
 
