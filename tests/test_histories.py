@@ -786,13 +786,16 @@ def test_an_array_alone_on_its_line_is_no_table_header() -> None:
     assert hand.claims.collected == ((1, 172, "pot"),)
 
 
-def test_a_name_that_would_read_back_as_cards_is_refused_by_the_pokerstars_writer() -> None:
-    from holdem.histories import to_pokerstars
+def test_a_name_that_would_read_back_as_cards_is_escaped_by_the_pokerstars_writer() -> None:
+    from holdem.histories import read_pokerstars_text, to_pokerstars
 
     [hand] = read_phh_text(VALID.replace("'Bob'", "'Bob [As Ks]'"))
     assert isinstance(hand, HandHistory)
-    with pytest.raises(HistoryFormatError, match="would not read back"):
-        to_pokerstars(hand)
+    text = to_pokerstars(hand)
+    assert "Bob [As Ks]" not in text  # ('Dealt to Bob [As Ks] [..]' would read the cards)
+    [back] = read_pokerstars_text(text)
+    assert isinstance(back, HandHistory)
+    assert [p.name for p in back.players] == [p.name for p in hand.players]
 
 
 def test_the_c_toml_reader_reads_most_edited_hands_itself() -> None:

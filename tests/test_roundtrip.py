@@ -19,6 +19,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from holdem.errors import HistoryFormatError
 from holdem.histories import (
@@ -292,3 +294,71 @@ def test_a_show_of_unknown_cards_is_left_out() -> None:
     )
     text = to_pokerstars(hand)
     assert "shows" not in text and "XX" not in text
+
+
+# ---------------------------------------------------------------- names
+
+
+#: Names PokerStars text cannot carry as they are: a no-break space (the French
+#: client's), control characters, text decoded with the wrong code page (C1
+#: controls, a line separator, a lone surrogate), spaces around, the start of
+#: another kind of line, ': ' and ' [' inside.
+AWKWARD_NAMES = [
+    "Ann\u00a0Lee", "bell\x07", " pad ", "tab\tx", "x\x85y", "Ã\x8dgor", "x\u2028y",
+    "sur\udcc3", "e\U000e0001", "Seat 9", "Dealt to x", "*** x", "a: b", "c [d",
+    "line\nbreak",
+]  # fmt: skip
+#: Names with backslashes, which PokerStars text carries as they are (one is
+#: in the corpus): beside an awkward name they are escaped too.
+BACKSLASHES = ["/\\ntiHer[]", "\\u00a0"]
+
+
+def named(names: list[str]) -> HandHistory:
+    """The cash hand of :func:`_hand` with these three names."""
+    return _hand(players=tuple(p._replace(name=n) for p, n in zip(_hand().players, names,
+                                                                 strict=True)))  # fmt: skip
+
+
+@pytest.mark.parametrize("name", AWKWARD_NAMES, ids=repr)
+def test_a_name_that_would_not_read_back_is_escaped_and_read_back_exactly(name: str) -> None:
+    hand = named([name, *BACKSLASHES])
+    text = to_pokerstars(hand)
+    assert text.splitlines()[-1].startswith("Player names are escaped")
+    assert all(line.isprintable() for line in text.splitlines())
+    back = one(list(read_pokerstars_text(text)))
+    assert [p.name for p in back.players] == [name, *BACKSLASHES]
+    got = as_pokerstars_states(back)
+    got["moves"] = tuple(m._replace(stated=None, all_in=False) for m in back.moves)
+    got["moves"] = tuple(m._replace(line=0) for m in got["moves"])  # type: ignore[attr-defined]
+    assert differences(as_pokerstars_states(hand), got) == []
+    assert [p.severity for p in replay(back).problems] == []
+    # names that read back as they are stay as they are (PokerStars' own)
+    plain = to_pokerstars(named(["ann", *BACKSLASHES]))
+    assert "escaped" not in plain and "Seat 2: /\\ntiHer[] (" in plain
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=12), min_size=3, max_size=3, unique=True))
+def test_any_three_names_go_through_pokerstars_text_and_back(names: list[str]) -> None:
+    back = one(list(read_pokerstars_text(to_pokerstars(named(names)))))
+    assert [p.name for p in back.players] == names
+
+
+def test_holdem_convert_writes_awkward_names_and_takes_them_back(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from holdem.cli.main import main as cli
+
+    source = tmp_path / "names.phh"
+    with open(source, "w", encoding="utf-8") as out:
+        write_phh([named(["Ann\u00a0Lee", "bell\x07", "x\x85y"])], out, many=False)
+    runner = CliRunner()
+    stars = tmp_path / "names.txt"
+    done = runner.invoke(cli, ["convert", str(source), "--to", "pokerstars", "-o", str(stars)])
+    assert done.exit_code == 0, done.output
+    again = tmp_path / "again.phh"
+    done = runner.invoke(cli, ["convert", str(stars), "--to", "phh", "-o", str(again)])
+    assert done.exit_code == 0, done.output
+    [back] = read_phh(again)
+    assert isinstance(back, HandHistory)
+    assert [p.name for p in back.players] == ["Ann\u00a0Lee", "bell\x07", "x\x85y"]

@@ -175,8 +175,32 @@ _DECIMAL_COMMA = re.compile(r"^\d+,\d{1,2}$")
 _STREETS = ("FLOP", "TURN", "RIVER")
 #: The date our writer gives a hand whose source states none (read back as none).
 DEFAULT_DATE = "2000/01/01 0:00:00 ET"
+#: The last line of a hand whose player names our writer escaped (names that
+#: would not read back as they are: a no-break space, a control character ...):
+#: in such a hand the reader decodes, in every name, a backslash and ``u`` and
+#: four hex digits (``U`` and eight) as that character and two backslashes as
+#: one.  PokerStars writes no such line: its names are read as they are written.
+NAMES_ESCAPED = "Player names are escaped: \\uXXXX is the character of that code, \\\\ a backslash"
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(\\))")
+
 _LIMITS = {"No Limit": "NT", "Limit": "FT", "Pot Limit": "PT"}
 _LIMIT_TEXT = {v: k for k, v in _LIMITS.items()}
+
+
+def unescape_name(text: str) -> str:
+    """A name as written in a hand marked :data:`NAMES_ESCAPED`, decoded.
+
+    >>> unescape_name("Ann\\\\u00a0Lee") == "Ann\\u00a0Lee", unescape_name("a\\\\\\\\b")
+    (True, 'a\\\\b')
+    """
+    return _ESCAPE.sub(_unescaped, text)
+
+
+def _unescaped(m: re.Match[str]) -> str:
+    if m[3]:
+        return "\\"
+    code = int(m[1] or m[2], 16)
+    return chr(code) if code <= 0x10FFFF else m.group()
 
 
 class _Fail(Exception):
@@ -447,6 +471,7 @@ class _HandParser:
     second_board: list[Card] = field(default_factory=list)
     run: int = 0
     first_run: tuple[int, str] | None = None  # the first FIRST street's line, and text
+    escaped: bool = False  # the names are escaped (NAMES_ESCAPED)
     # the claims
     returned: list[tuple[int, Decimal]] = field(default_factory=list)
     collected: list[tuple[int, Decimal, str]] = field(default_factory=list)
@@ -1048,6 +1073,13 @@ class _HandParser:
         if text != "Hand was run twice":
             self.other_summary_line(text)
 
+    def names_escaped_line(self, text: str) -> None:
+        """:data:`NAMES_ESCAPED`: our writer escaped the names of this hand."""
+        if text != NAMES_ESCAPED:
+            self.other_summary_line(text)
+            return
+        self.escaped = True
+
     def other_summary_line(self, text: str) -> None:
         if _CHAT.match(text) or _NOISE.search(text):
             return
@@ -1122,11 +1154,12 @@ class _HandParser:
         def chips(value: Decimal) -> int:
             return int(value.scaleb(self.places))
 
-        players = tuple(Player(s.name, chips(s.stack), s.seat) for s in self.ordered)
+        name = unescape_name if self.escaped else str
+        players = tuple(Player(name(s.name), chips(s.stack), s.seat) for s in self.ordered)
         if "cap" in f:
             f["cap"] = chips(f["cap"])
         if "not_dealt" in f:
-            f["not_dealt"] = [[a, b, chips(c), d] for a, b, c, d in f["not_dealt"]]
+            f["not_dealt"] = [[a, name(b), chips(c), d] for a, b, c, d in f["not_dealt"]]
         f["stakes"] = [chips(stakes[0]), chips(stakes[1])]
         if self.symbol:
             f["currency_symbol"] = self.symbol
@@ -1259,6 +1292,7 @@ _SUMMARY_LINES: tuple[tuple[str, _Handler], ...] = (
     ("Hand was run twice", _HandParser.run_twice_line),
     ("FIRST Board ", _HandParser.board_line),
     ("SECOND Board ", _HandParser.board_line),
+    (NAMES_ESCAPED, _HandParser.names_escaped_line),
 )
 _PLAY_STARTS = tuple(prefix for prefix, _ in _PLAY_LINES)
 _SUMMARY_STARTS = tuple(prefix for prefix, _ in _SUMMARY_LINES)

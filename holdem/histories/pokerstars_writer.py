@@ -43,7 +43,7 @@ from .model import (
     Move,
 )
 from .playback import Replay, completed_claims, replay, states
-from .pokerstars import _GAME, _LIMIT_TEXT, _STREETS, DEFAULT_DATE
+from .pokerstars import _GAME, _LIMIT_TEXT, _STREETS, DEFAULT_DATE, NAMES_ESCAPED
 
 __all__ = ["PokerStarsWriter", "to_pokerstars", "write_pokerstars"]
 
@@ -324,11 +324,9 @@ _LINE_STARTS = (
 def _unwritable(hand: HandHistory, play: _Play) -> str | None:
     """Why PokerStars text cannot say what the hand says (None: it can).
 
-    Every stack is stated, and a player is named at the start of a line
-    (``name: folds``), so a name must read back as itself: no spaces around
-    it, no ``': '`` or control character in it, no start of another kind of
-    line (``Seat 1``), and no two players of the same name.  PokerStars
-    has no straddle, and deals the board three cards, then one and one.
+    Every stack is stated, and no two players have one name (a name that would
+    not read back as it is is escaped: :func:`escape_name`).  PokerStars has
+    no straddle, and deals the board three cards, then one and one.
     """
     b = hand.blinds
     if (
@@ -392,18 +390,55 @@ def _unwritable(hand: HandHistory, play: _Play) -> str | None:
         if player.stack is None:
             return f"{hand.player_name(i)}'s starting stack is unknown, and PokerStars states each"
         name = player.name or f"Player{i + 1}"
-        if (
-            name != name.strip()
-            or ": " in name
-            or " [" in name  # 'Dealt to NAME [cards]' would read the cards into the name
-            or not name.isprintable()
-            or name.startswith(_LINE_STARTS)
-        ):
-            return f"the player name {quote(name)} would not read back"
         if name in seen:
             return f"two players are named {quote(name)}"
         seen.add(name)
     return None
+
+
+def _reads_back(name: str) -> bool:
+    """Whether a name written as it is reads back as itself: a player is named at
+    the start of a line (``name: folds``), so no spaces around it, no ``': '``
+    or unprintable character in it (a control character, a no-break space), no
+    start of another kind of line (``Seat 1``)."""
+    return (
+        name == name.strip()
+        and ": " not in name
+        and " [" not in name  # 'Dealt to NAME [cards]' would read the cards into the name
+        and name.isprintable()
+        and not name.startswith(_LINE_STARTS)
+    )
+
+
+def escape_name(name: str) -> str:
+    """A name in the form the reader decodes in a hand marked
+    :data:`~holdem.histories.pokerstars.NAMES_ESCAPED`: a backslash doubled;
+    every unprintable character (a control character, a no-break space, a lone
+    surrogate) and a space at either end as a backslash, ``u`` and four hex
+    digits (``U`` and eight above the first plane); and so the colon of
+    ``': '``, the bracket of ``' ['`` and the first character of a line's start
+    (``Seat 1``).
+
+    >>> print(escape_name("Ann\\u00a0Lee"), escape_name("Seat 9"), escape_name("a\\\\b: c"))
+    Ann\\u00a0Lee \\u0053eat 9 a\\\\b\\u003a c
+    """
+    last = len(name) - 1
+    text = "".join(
+        "\\\\" if ch == "\\"
+        else _code(ch) if not ch.isprintable() or (ch == " " and i in (0, last))
+        else ch
+        for i, ch in enumerate(name)
+    )  # fmt: skip
+    text = text.replace(": ", _code(":") + " ").replace(" [", " " + _code("["))
+    if text.startswith(_LINE_STARTS):
+        text = _code(text[0]) + text[1:]
+    return text
+
+
+def _code(ch: str) -> str:
+    """A character as the escape the reader decodes (see :func:`escape_name`)."""
+    code = ord(ch)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 # ---------------------------------------------------------------- fields
@@ -563,7 +598,12 @@ class _Text:
         self.play = play
         self.f = _writer_fields(hand.fields)
         self.n = len(hand.players)
-        self.names = [p.name or f"Player{i + 1}" for i, p in enumerate(hand.players)]
+        names = [p.name or f"Player{i + 1}" for i, p in enumerate(hand.players)]
+        aside = [str(row[1]) for row in self.f.get("not_dealt", [])]
+        #: names that would not read back as they are: every name of the hand escaped,
+        #: the hand marked so (NAMES_ESCAPED), and the reader decodes them
+        self.escaped = not all(map(_reads_back, names + aside))
+        self.names = [escape_name(n) for n in names] if self.escaped else names
         seats = [p.seat for p in hand.players]
         if any(s is None for s in seats) or len(set(seats)) != self.n:
             self.seats = list(range(1, self.n + 1))
@@ -677,11 +717,14 @@ class _Text:
         for seat, name, stack, note in f.get("not_dealt", []):
             bounty = f", {bounties[seat]} bounty" if seat in bounties else ""
             chips = self.money(self.chips(stack))
+            name = escape_name(name) if self.escaped else name
             seat_lines.append((int(seat), f"Seat {seat}: {name} ({chips} in chips{bounty}) {note}"))
         out.extend(text for _, text in sorted(seat_lines))
         out.extend(self.posts())
         out.extend(self.moves())
         out.extend(self.summary())
+        if self.escaped:
+            out.append(NAMES_ESCAPED)
         return out
 
     def posts(self) -> list[str]:
