@@ -433,8 +433,13 @@ def _build_in_python(
                 "ante-trimming",
             )
         )
+    pot_limit = data.get("_pot_limit")
+    if pot_limit is not None and (pot_limit is not True or variant != "NT"):
+        raise r.fail(
+            f"_pot_limit: true with variant NT only, not {quote(pot_limit)}", key="_pot_limit"
+        )
     return HandHistory(
-        variant=variant,
+        variant="PT" if pot_limit else variant,
         players=players,
         blinds=Blinds(
             antes=tuple(antes),
@@ -1023,10 +1028,9 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
     """
     hand.check_writable()
     n = len(hand.players)
-    if hand.variant not in VARIANTS:
+    if hand.variant not in VARIANTS and hand.variant != "PT":
         raise HistoryFormatError(
-            f"PHH has no code for variant {hand.variant} (pot-limit hold'em): this hand "
-            "cannot be written",
+            f"PHH has no code for variant {hand.variant}: this hand cannot be written",
             path=hand.source,
             line=hand.line,
         )
@@ -1046,7 +1050,8 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
         a + dead[i] + (posts[i] if i in idle else 0) for i, a in enumerate(_per_player(b.antes, n))
     ]
     blinds = list(b.blinds)
-    out: dict[str, Any] = {"variant": hand.variant}
+    # pot-limit hold'em has no PHH code: NT, whose rules allow every bet of it
+    out: dict[str, Any] = {"variant": "NT" if hand.variant == "PT" else hand.variant}
     out["antes"] = [_number(hand, a) for a in _heads_up(antes)]
     out["blinds_or_straddles"] = [_number(hand, x) for x in _heads_up(blinds)]
     if hand.variant == "FT":
@@ -1102,6 +1107,8 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
         user["_all_in_calls"] = [i + 1 for i in called]
     if hand.tournament:
         user["_tournament"] = True
+    if hand.variant == "PT":
+        user["_pot_limit"] = True
     if c.collected is not None:
         user["_collected"] = [[i + 1, _number(hand, x), pot] for i, x, pot in c.collected]
     if c.returned is not None:
@@ -1144,6 +1151,8 @@ USER_FIELDS = {
     "_all_in_calls": "the actions written as all-in raises that are calls (past a short big "
     "blind: PokerKit asks for less)",
     "_tournament": "a tournament hand",
+    "_pot_limit": "pot-limit hold'em, which PHH has no code for: written as NT (a pot-limit "
+    "hand's bets, each at most the pot, are no-limit bets too: PokerKit replays them)",
     "_collected": "[player, amount, pot]: who collected what, from which pot",
     "_returned": "[player, amount]: uncalled bets returned",
     "_pots": "the pots the source lists, main pot first",
