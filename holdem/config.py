@@ -494,7 +494,8 @@ class HandConfig:
             "seats": list(self.seats),
             "names": list(self.names),
             "rule_variants": list(self.rule_variants),
-            "run_twice": list(self.run_twice),
+            # (left out where nobody agrees: the wire form as it was)
+            **({"run_twice": list(self.run_twice)} if self.run_twice else {}),
         }
 
     @classmethod
