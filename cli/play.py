@@ -4,9 +4,12 @@ or a cash local, every hand saved as a hand history."""
 from __future__ import annotations
 
 import datetime
+import math
 import random
+import re
 import sys
 from contextlib import ExitStack
+from decimal import Decimal
 from pathlib import Path
 
 import click
@@ -23,8 +26,10 @@ from holdem.clients import (
     quiet_ctrl_c,
 )
 from holdem.config import Structure
+from holdem.errors import ConfigError
 from holdem.protocol.programs import PREFIX, parse_command, secret_seed
 from holdem.table import CashGame, Decide, Schedule, TimerRules, Tournament, TurnTimer
+from holdem.units import ONE, check_unit, to_chips, unit_text
 
 from .signals import stopped_as_ctrl_c
 
@@ -56,20 +61,51 @@ def _levels(bots: str, count: int, rng: random.Random) -> list[str]:
     return words
 
 
-def parse_blinds(text: str) -> tuple[int, int]:
-    """SMALL/BIG of ``--blinds`` (click's error for anything else)."""
+def parse_blinds(text: str, unit: Decimal = ONE, chip: str | None = None) -> tuple[int, int]:
+    """SMALL/BIG of ``--blinds`` in chips of ``unit`` (money amounts, ``2.5/5``
+    with a chip of 0.5; click's error for anything else, naming ``chip``, the
+    option that declares the chip, when a blind is not whole chips)."""
     parts = text.replace(" ", "").split("/")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if len(parts) != 2 or not all(_AMOUNT.fullmatch(p) for p in parts):
         raise click.BadParameter(
             f"{text!r}: write the blinds as SMALL/BIG, e.g. 1/2", param_hint="'--blinds'"
         )
-    small, big = int(parts[0]), int(parts[1])
+    try:
+        small, big = (to_chips(p, unit) for p in parts)
+    except ConfigError as exc:
+        hint = ""
+        if chip is not None and unit is ONE:
+            hint = f": declare the chip, e.g. {chip} {unit_text(_chip_of(parts))}"
+        raise click.BadParameter(f"{text!r}: {exc}{hint}", param_hint="'--blinds'") from None
     if not 0 < small <= big:
         raise click.BadParameter(
             f"{text!r}: the small blind must be positive and at most the big blind",
             param_hint="'--blinds'",
         )
     return small, big
+
+
+#: An amount as typed: digits, with a decimal point.
+_AMOUNT = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _chip_of(amounts: list[str]) -> Decimal:
+    """The largest chip that writes every amount whole (``2.5`` and ``5``: 0.5)."""
+    values = [Decimal(a) for a in amounts]
+    places = max(-v.normalize().as_tuple().exponent for v in values)  # type: ignore[operator]
+    scaled = [int(v.scaleb(places)) for v in values]
+    return Decimal(math.gcd(*scaled)).scaleb(-places)
+
+
+def parse_chip(text: str | None) -> Decimal:
+    """``--chip``: what one chip is worth (click's error naming the option)."""
+    if text is None:
+        return ONE
+    try:
+        return check_unit(text.strip(), "--chip")
+    except ConfigError as exc:
+        raise click.BadParameter(f"{text!r}: {str(exc).partition(': ')[2]}",
+                                 param_hint="'--chip'") from None  # fmt: skip
 
 
 @click.command(
@@ -97,14 +133,19 @@ r 900 (raise to 900), a (all in), help, or quit. See docs/play.md.
 @click.option("--structure", type=click.Choice([s.value for s in Structure]),
               default=Structure.NO_LIMIT.value, show_default=True,
               help="Betting structure.")  # fmt: skip
-@click.option("--stack", type=click.IntRange(min=1), default=None,
+@click.option("--stack", default=None, metavar="AMOUNT",
               help="Starting chips: each player's in a tournament (default 1,500); "
-              "the buy-in in a cash game (default 100 big blinds).")  # fmt: skip
+              "the buy-in in a cash game (default 100 big blinds; in the table's money "
+              "with --chip).")  # fmt: skip
 @click.option("--schedule", default=None, metavar="TEXT",
               help="Tournament blinds, e.g. '10/20, 15/30, 25/50/5' or '@5m, 10/20, 20/40' "
               "(default: 10/20 rising about 25% every 10 hands; docs/tables.md).")  # fmt: skip
 @click.option("--blinds", default="1/2", show_default=True, metavar="SMALL/BIG",
               help="Cash game blinds.")  # fmt: skip
+@click.option("--chip", default=None, metavar="AMOUNT",
+              help="Cash game: what one chip is worth, so that the stakes may be decimals "
+              "(--blinds 2.5/5 --chip 0.5: blinds of 5 and 10 chips; default 1). Amounts "
+              "are typed and told in the table's money.")  # fmt: skip
 @click.option("--hands", type=click.IntRange(min=1), default=None,
               help="Cash game: end the local after this many hands "
               "(default: until you quit).")  # fmt: skip
@@ -136,9 +177,10 @@ def play_command(
     bots: str,
     game: str,
     structure: str,
-    stack: int | None,
+    stack: str | None,
     schedule: str | None,
     blinds: str,
+    chip: str | None,
     hands: int | None,
     timer: float | None,
     time_bank: float,
@@ -165,6 +207,11 @@ def play_command(
                                "a tournament's blinds follow --schedule")  # fmt: skip
     if not tournament and schedule is not None:
         raise click.UsageError("--schedule is for tournaments; a cash game has --blinds")
+    if tournament and chip is not None:
+        raise click.UsageError("--chip is for cash games (--game cash): a freezeout's chips are "
+                               "whole, its blinds follow --schedule")  # fmt: skip
+    unit = parse_chip(chip)
+    chips = _stack(stack, unit)
     seed = secret_seed() if seed is None else seed
     rng = random.Random(seed)
     levels = _levels(bots, seats - 1, rng)
@@ -178,10 +225,10 @@ def play_command(
     started = datetime.datetime.now()
     if tournament:
         levels_by_name = dict(zip(names, levels, strict=True))
-        event = _new_tournament([name, *names], stack, schedule, structure, turn, rng)
+        event = _new_tournament([name, *names], chips, schedule, structure, turn, rng)
         table = event.table
     else:
-        cash, buy_in = _new_cash([name, *names], blinds, stack, hands, structure, turn, rng)
+        cash, buy_in = _new_cash([name, *names], blinds, chips, hands, structure, turn, rng, unit)
         table = cash.table
     seeds = [rng.getrandbits(32) for _ in levels]
     console = Console()
@@ -203,6 +250,8 @@ def play_command(
         if app is not None:
             app.model.seat(seat, names[seat - 1], label=teller.labels[seat])
     what = "a freezeout" if tournament else f"a cash game at {blinds}"
+    if unit is not ONE:
+        what += f" (a chip is {unit_text(unit)})"
     betting = Structure(structure).value.replace("_", " ")
     # with programs at the table, the seed is told once the game is over, and is
     # not in the files' names: nothing a program could read tells it meanwhile
@@ -244,6 +293,20 @@ def play_command(
                 teller.say(f"The seed of this game: {seed}")
 
 
+def _stack(text: str | None, unit: Decimal) -> int | None:
+    """``--stack`` in chips of ``unit`` (click's error naming the option)."""
+    if text is None:
+        return None
+    try:
+        chips = to_chips(text, unit, "--stack")
+    except ConfigError as exc:
+        raise click.BadParameter(str(exc).partition(": ")[2], param_hint="'--stack'") from None
+    if chips < 1:
+        raise click.BadParameter(f"{text!r} is not a stack: at least one chip",
+                                 param_hint="'--stack'")  # fmt: skip
+    return chips
+
+
 def _new_tournament(
     players: list[str],
     stack: int | None,
@@ -271,11 +334,12 @@ def _new_cash(
     structure: str,
     turn: TurnTimer | None,
     rng: random.Random,
+    unit: Decimal = ONE,
 ) -> tuple[CashGame, int]:
     """The cash table with everybody seated (the player at seat 0 for ``stack``,
     default 100 big blinds; the bots for the table's maximum), and the
-    player's buy-in."""
-    small, big = parse_blinds(blinds)
+    player's buy-in; every amount in chips of ``unit``."""
+    small, big = parse_blinds(blinds, unit, "--chip")
     game = CashGame(
         len(players),
         small_blind=small,
@@ -286,6 +350,7 @@ def _new_cash(
         max_hands=hands,
         timer=turn,
         rng=rng.getrandbits(64),
+        unit=unit,
     )
     buy_in = 100 * big if stack is None else stack
     game.join(0, players[0], buy_in)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from enum import Enum
 from itertools import pairwise
 from typing import Any
@@ -29,6 +30,7 @@ from typing import Any
 from . import _engine
 from .actions import ActionKind
 from .errors import ConfigError
+from .units import ONE, check_unit, unit_text
 from .wire import Fields
 
 __all__ = [
@@ -211,6 +213,11 @@ class HandConfig:
     :param rule_variants: names from :data:`RULE_VARIANTS`: another engine's
         or site's reading of a rule, to replay its hand histories (default:
         none, the rules as RULES.md gives them).
+    :param unit: the chip unit (R9): what one chip is worth in the table's
+        money (a :class:`~decimal.Decimal`, default 1).  Every amount here is a
+        whole number of chips; the unit only says how they read as money (a
+        5/10 game with a 2.5 small blind: ``unit=Decimal("0.5")``, blinds 5
+        and 10 chips; :func:`holdem.units.to_chips` converts).
     :param run_twice: the players (positions in ``stacks``) who agree to run
         it twice (R10): when every player left in the hand agrees and is all-in
         before the river (at most one of them has chips and has matched), the
@@ -245,6 +252,7 @@ class HandConfig:
     names: tuple[str | None, ...] = ()
     rule_variants: tuple[str, ...] = ()
     run_twice: tuple[int, ...] = ()
+    unit: Decimal = ONE
     #: The table seat number of each player, in the order of ``stacks``
     #: (``seats``, or 0..n-1 when it is not given).  Derived.
     seat_numbers: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -282,6 +290,7 @@ class HandConfig:
         names: tuple[str | None, ...] = (),
         rule_variants: tuple[str, ...] = (),
         run_twice: tuple[int, ...] = (),
+        unit: Decimal = ONE,
     ) -> None:
         # The dataclass's own __init__ (the same parameters: a test checks) would
         # store each field with object.__setattr__; the slots' setters take half
@@ -306,6 +315,7 @@ class HandConfig:
         _set_names(self, names)
         _set_rule_variants(self, rule_variants)
         _set_run_twice(self, run_twice)
+        _set_unit(self, unit)
         # A plain configuration (see _plain_key) like one checked before takes
         # that one's derived fields; any other is checked (and refused) in full.
         key = self._plain_key()
@@ -333,6 +343,7 @@ class HandConfig:
             type(stacks) is not tuple
             or self.rule_variants is not _NO_ITEMS
             or self.run_twice is not _NO_ITEMS
+            or self.unit is not ONE
         ):
             return None
         posts, seats, names = self.posts, self.seats, self.names
@@ -453,6 +464,8 @@ class HandConfig:
             self._check_rule_variants()
         if self.run_twice is not _NO_ITEMS:
             self._check_run_twice(n)
+        if self.unit is not ONE:
+            put(self, "unit", check_unit(self.unit))
         sb_seat, bb_seat, straddle_seat = self._blind_seats(n)
         put(self, "small_blind_seat", sb_seat)
         put(self, "big_blind_seat", bb_seat)
@@ -494,8 +507,9 @@ class HandConfig:
             "seats": list(self.seats),
             "names": list(self.names),
             "rule_variants": list(self.rule_variants),
-            # (left out where nobody agrees: the wire form as it was)
+            # (left out where nobody agrees, and at a chip of 1: the wire form as it was)
             **({"run_twice": list(self.run_twice)} if self.run_twice else {}),
+            **({"unit": unit_text(self.unit)} if self.unit != ONE else {}),
         }
 
     @classmethod
@@ -540,6 +554,7 @@ class HandConfig:
             names=_names_of(f),
             rule_variants=_rule_variants_of(f),
             run_twice=f.integers("run_twice", default=()),
+            unit=_unit_of(f),
         )
         f.done()
         return config
@@ -834,6 +849,7 @@ _set_seats = _slot_setter("seats")
 _set_names = _slot_setter("names")
 _set_rule_variants = _slot_setter("rule_variants")
 _set_run_twice = _slot_setter("run_twice")
+_set_unit = _slot_setter("unit")
 _set_seat_numbers = _slot_setter("seat_numbers")
 _set_small_blind_seat = _slot_setter("small_blind_seat")
 _set_big_blind_seat = _slot_setter("big_blind_seat")
@@ -846,6 +862,17 @@ def _names_of(f: Fields) -> tuple[str | None, ...]:
     if not isinstance(names, list) or not all(n is None or isinstance(n, str) for n in names):
         raise f.error("names", names, "expected a list of names (strings or null)")
     return tuple(names)
+
+
+def _unit_of(f: Fields) -> Decimal:
+    """The wire form's chip unit: text (``"0.5"``) or a number; 1 when left out."""
+    unit = f.raw("unit", "a chip unit", default="1")
+    if isinstance(unit, bool) or not isinstance(unit, int | float | str):
+        raise f.error("unit", unit, 'expected a chip unit: a decimal as text, e.g. "0.5"')
+    try:
+        return check_unit(unit, "config.unit")
+    except ConfigError as exc:
+        raise f.error("unit", unit, str(exc).partition(": ")[2]) from None
 
 
 def _rule_variants_of(f: Fields) -> tuple[str, ...]:

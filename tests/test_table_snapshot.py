@@ -450,7 +450,7 @@ def test_a_table_snapshot_names_its_fields() -> None:
     assert list(data) == ["version", "seats", "blinds", "structure", "button_policy",
                           "tournament", "rake", "button", "positions", "hands_played",
                           "players", "away", "ledger", "timer", "timeout_counts",
-                          "run_it_twice", "twice_declined"]  # fmt: skip
+                          "run_it_twice", "twice_declined", "unit"]  # fmt: skip
     assert data["positions"] is None and data["hands_played"] == 0
     table.play_hand(folder)
     data = table.snapshot()

@@ -15,12 +15,14 @@ Refused(reason='you cannot check: there is a bet of 40 (call with c, or fold wit
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import NamedTuple
 
 from holdem import Decision, Hand, LegalActions, PlayerView, Structure, evaluate
 from holdem.actions import ActionKind
-from holdem.errors import HoldemError
+from holdem.errors import ConfigError, HoldemError
 from holdem.sampling import play_betting
+from holdem.units import ONE, chips_text, to_chips, unit_text
 
 __all__ = ["HELP", "Command", "Refused", "menu", "read_command", "show_or_muck"]
 
@@ -88,7 +90,9 @@ def read_command(
     the menu ``legal``; ``pot`` (chips in the middle, bets included) and
     ``mine`` (the player's bet this round) size ``b pot``/``r pot``; ``view``
     (the player's view of the hand) lets a refusal name the rule behind it
-    (the structure's limit, a capped or unopened betting round)."""
+    (the structure's limit, a capped or unopened betting round), and gives
+    the table's chip unit: amounts are typed and told in its money (R9)."""
+    unit = view.config.unit if view is not None else ONE
     words = line.strip().lower().split()
     if not words:
         return Refused("type a command (help lists them)")
@@ -101,7 +105,7 @@ def read_command(
     if word in ("help", "table", "quit"):
         return word
     if word in ("bet", "raise"):
-        return _wager(word, rest, legal, pot + legal.bet - mine, view)
+        return _wager(word, rest, legal, pot + legal.bet - mine, view, unit)
     if rest:
         return Refused(f"{word} takes no amount (bet and raise do: 'r 300')")
     if word == "fold":
@@ -111,7 +115,8 @@ def read_command(
             return Decision.check()
         if legal.call is not None:
             return Refused(
-                f"you cannot check: there is a bet of {legal.bet:,} (call with c, or fold with f)"
+                f"you cannot check: there is a bet of {chips_text(legal.bet, unit)} "
+                "(call with c, or fold with f)"
             )
         return Refused("you cannot check now")
     if word == "call":
@@ -129,11 +134,11 @@ def read_command(
         if _fixed(legal, view):
             return Refused(
                 f"you cannot go all in now: in fixed limit {noun} goes to exactly "
-                f"{legal.min_to:,} ({key})"
+                f"{chips_text(legal.min_to, unit)} ({key})"
             )
         return Refused(
-            f"you cannot go all in now: the pot limit lets {noun} go to {legal.max_to:,} "
-            f"at most ({key} max)"
+            f"you cannot go all in now: the pot limit lets {noun} go to "
+            f"{chips_text(legal.max_to, unit)} at most ({key} max)"
         )
     why = _no_wager(view)
     then = " (call with c, or fold with f)" if legal.call is not None else ""
@@ -166,12 +171,20 @@ def _no_wager(view: PlayerView | None) -> str | None:
 
 
 def _wager(
-    word: str, rest: list[str], legal: LegalActions, pot_after_call: int, view: PlayerView | None
+    word: str,
+    rest: list[str],
+    legal: LegalActions,
+    pot_after_call: int,
+    view: PlayerView | None,
+    unit: Decimal = ONE,
 ) -> Command:
+    def money(chips: int) -> str:
+        return chips_text(chips, unit)
+
     kind = legal.wager
     if kind is None or legal.min_to is None or legal.max_to is None:
         if legal.all_in is not None and legal.call is not None and legal.all_in > legal.call:
-            return Refused(f"you can only go all in for {legal.all_in:,} (a), call or fold")
+            return Refused(f"you can only go all in for {money(legal.all_in)} (a), call or fold")
         why = _no_wager(view)
         because = f": {why}" if why else ""
         if legal.call is not None:
@@ -179,12 +192,15 @@ def _wager(
         return Refused(f"you cannot {word} now{because}")
     low, high = legal.min_to, legal.max_to
     noun, key = _noun(kind)
+    example = money(low).replace(",", "")
     if len(rest) > 1:
-        return Refused(f"one amount after {word}, e.g. '{key} {low}'")
+        return Refused(f"one amount after {word}, e.g. '{key} {example}'")
     if not rest:
         if low == high:  # fixed limit: the one amount
             return Decision(kind, low)
-        return Refused(f"say how much: {noun} goes to {low:,} to {high:,} (e.g. '{key} {low}')")
+        return Refused(
+            f"say how much: {noun} goes to {money(low)} to {money(high)} (e.g. '{key} {example}')"
+        )
     text = rest[0].replace(",", "").replace("_", "")
     if text == "min":
         to = low
@@ -193,28 +209,46 @@ def _wager(
     elif text == "pot":
         # a pot-sized bet or raise: the call, then a raise by the pot after the call
         to = min(high, max(low, legal.bet + pot_after_call))
-    elif text.isdigit():
+    elif text.isdigit() and unit is ONE:
         to = int(text)
     else:
-        return Refused(f"{rest[0]!r} is not an amount: a whole number of chips, min, max or pot")
+        try:
+            to = to_chips(text, unit)
+        except ConfigError:
+            whole = (
+                "a whole number of chips"
+                if unit is ONE
+                else f"a whole number of {unit_text(unit)}s"
+            )
+            return Refused(f"{rest[0]!r} is not an amount: {whole}, min, max or pot")
     if to == legal.all_in and to > legal.bet:  # all in for less than a full raise
         return Decision.all_in()
     if (to < low or to > high) and _fixed(legal, view):
-        return Refused(f"{noun} goes to exactly {low:,} in fixed limit (you typed {to:,})")
+        return Refused(
+            f"{noun} goes to exactly {money(low)} in fixed limit (you typed {money(to)})"
+        )
     if to < low:
-        return Refused(f"{noun} goes to {low:,} at least (you typed {to:,})")
+        return Refused(f"{noun} goes to {money(low)} at least (you typed {money(to)})")
     if to > high:
         if legal.all_in is not None and high >= legal.all_in:
             return Refused(
-                f"{noun} goes to {high:,} at most: that is all you have (you typed {to:,})"
+                f"{noun} goes to {money(high)} at most: that is all you have "
+                f"(you typed {money(to)})"
             )
-        return Refused(f"{noun} goes to {high:,} at most: the pot limit (you typed {to:,})")
+        return Refused(
+            f"{noun} goes to {money(high)} at most: the pot limit (you typed {money(to)})"
+        )
     return Decision(kind, to)
 
 
-def menu(legal: LegalActions, mine: int = 0) -> str:
+def menu(legal: LegalActions, mine: int = 0, unit: Decimal = ONE) -> str:
     """The legal decisions with their amounts and keys, on one line; ``mine``
-    (the player's bet this round) makes a call's amount what it adds."""
+    (the player's bet this round) makes a call's amount what it adds; the
+    amounts in the money of the chip ``unit``."""
+
+    def money(chips: int) -> str:
+        return chips_text(chips, unit)
+
     parts = []
     if legal.fold:
         parts.append("f fold")
@@ -223,20 +257,20 @@ def menu(legal: LegalActions, mine: int = 0) -> str:
     all_in = legal.all_in
     if legal.call is not None:
         if all_in is not None and all_in <= legal.call:  # (the call is all in: one choice, c or a)
-            parts.append(f"c call {legal.call - mine:,} (all in)")
+            parts.append(f"c call {money(legal.call - mine)} (all in)")
             all_in = None
         else:
-            parts.append(f"c call {legal.call - mine:,}")
+            parts.append(f"c call {money(legal.call - mine)}")
     if legal.wager is not None and legal.min_to is not None and legal.max_to is not None:
         key, verb = ("b", "bet") if legal.wager is ActionKind.BET else ("r", "raise to")
         span = (
-            f"{legal.min_to:,}"
+            money(legal.min_to)
             if legal.min_to == legal.max_to
-            else (f"{legal.min_to:,}-{legal.max_to:,}")
+            else f"{money(legal.min_to)}-{money(legal.max_to)}"
         )
         parts.append(f"{key} {verb} {span}")
     if all_in is not None:
-        parts.append(f"a all in {all_in:,}")
+        parts.append(f"a all in {money(all_in)}")
     return " · ".join(parts)
 
 

@@ -31,6 +31,7 @@ from holdem.table import (
     TournamentResult,
     TurnTimer,
 )
+from holdem.units import signed_text
 
 from .commands import HELP, Refused, read_command, show_or_muck
 from .telling import Teller, ordinal
@@ -70,6 +71,7 @@ class LocalGame:
         self.teller, self.console = teller, console
         self.speed, self.timer = speed, timer
         teller.my_name = name
+        teller.unit = table.unit  # (amounts told in the table's money, R9)
         self.programs: dict[int, Program] = {}  # the seats played by programs
         self._told: set[int] = set()  # programs whose sitting out was told
         self.leaving = False  # asked to leave: folds until the hand is over
@@ -311,7 +313,7 @@ def play_tournament(
             teller,
             teller.named(winner) + label,
             [
-                f"{count} players · {stack:,} chips each · {result.hands} hands",
+                f"{count} players · {teller.money(stack)} chips each · {result.hands} hands",
                 f"{started:%Y-%m-%d} · seed {seed}",
             ],
         )
@@ -356,7 +358,7 @@ def play_cash(
                 game.add_chips(seat, game.max_buy_in)
         if 0 in result.busted and not local.leaving:
             again = min(buy_in, game.max_buy_in)
-            if not local.ask(f"You have no chips left. Buy in again for {again:,}?"):
+            if not local.ask(f"You have no chips left. Buy in again for {teller.money(again)}?"):
                 break
             game.add_chips(0, again)
     local.watching = False  # (everyone leaves: the results tell it)
@@ -373,5 +375,6 @@ def cash_results(teller: Teller, hands: int, results: Iterable[CashResult]) -> N
     teller.say(f"  {'player':<12} {'bought in':>10} {'cashed out':>11} {'net':>9} {'hands':>6}")
     for result in results:
         who = teller.named(result.name)
-        teller.say(f"  {who:<12} {result.bought_in:>10,} {result.cashed_out:>11,} "
-                   f"{result.net:>+9,} {result.hands:>6}")  # fmt: skip
+        money, net = teller.money, signed_text(result.net, teller.unit)
+        teller.say(f"  {who:<12} {money(result.bought_in):>10} {money(result.cashed_out):>11} "
+                   f"{net:>9} {result.hands:>6}")  # fmt: skip

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from holdem import (
@@ -58,6 +59,7 @@ from holdem.table import (
     SeatTaken,
     event_from_dict,
 )
+from holdem.units import ONE
 
 from .telling import escaped
 
@@ -160,6 +162,7 @@ class TableModel:
         self.small_blind_seat: int | None = None
         self.big_blind_seat: int | None = None
         self.blinds = (0, 0, 0)  # (small blind, big blind, ante)
+        self.unit: Decimal = ONE  # (the table's chip unit: amounts read in its money, R9)
         self.level = 0
         self.board: tuple[Card, ...] = ()
         self.hole: tuple[Card, ...] = ()  # (the player's own, set by the game)

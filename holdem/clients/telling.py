@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from decimal import Decimal
 
 import click
 
@@ -26,6 +27,7 @@ from holdem.table import (
     SatOut,
     SeatFreed,
 )
+from holdem.units import ONE, chips_text
 
 from .commands import menu
 
@@ -123,6 +125,9 @@ class Teller:
         self._won: dict[int, list[tuple[int, int]]] = {}  # pot -> (seat, chips) of its winners
         self.marks: dict[int, str] = {}  # the hand's button and blinds by seat: "D", "SB, BB"
         self.hand: int | None = None  # the number of the hand begun last (None: none yet)
+        #: the table's chip unit: amounts are told in its money (R9: a chip of 0.5
+        #: makes 5 chips read 2.5)
+        self.unit: Decimal = ONE
 
     @property
     def my_name(self) -> str | None:
@@ -134,6 +139,14 @@ class Teller:
         self._my_name = None if name is None else escaped(name)
 
     # ------------------------------------------------------------ output
+
+    def money(self, chips: int) -> str:
+        """An amount as the player reads it: in the table's money (``1,200``, ``2.5``)."""
+        return chips_text(chips, self.unit)
+
+    def blinds(self, small: int, big: int) -> str:
+        """The blinds as the player reads them: ``10/20``, ``2.5/5``."""
+        return f"{self.money(small)}/{self.money(big)}"
 
     def say(self, text: str = "", **style: object) -> None:
         line = click.style(text, **style) if style and self.color else text  # type: ignore[arg-type]
@@ -208,9 +221,9 @@ class Teller:
         elif isinstance(event, HandEnded):
             self.hand_ended(event)
         elif isinstance(event, LevelUp):
-            ante = f", {_ante_name(event)} {event.ante:,}" if event.ante else ""
+            ante = f", {_ante_name(event)} {self.money(event.ante)}" if event.ante else ""
             self.notice(
-                f"Blinds go up: {event.small_blind:,}/{event.big_blind:,}{ante} "
+                f"Blinds go up: {self.blinds(event.small_blind, event.big_blind)}{ante} "
                 f"(level {event.level + 1})",
                 hand=event.hand,
                 fg="yellow",
@@ -222,9 +235,10 @@ class Teller:
                       hand=event.hand, fg="magenta")  # fmt: skip
         elif isinstance(event, ChipsAdded):
             when = " (after this hand)" if event.deferred else ""
-            self.tell(event.seat, f"adds {event.chips:,} chips{when}", notice=True)
+            chips = " chips" if self.unit is ONE else ""
+            self.tell(event.seat, f"adds {self.money(event.chips)}{chips}{when}", notice=True)
         elif isinstance(event, SeatFreed) and event.reason != "busted":
-            self.tell(event.seat, f"leaves the table with {event.chips:,}", notice=True)
+            self.tell(event.seat, f"leaves the table with {self.money(event.chips)}", notice=True)
         elif isinstance(event, SatOut):
             self.tell(event.seat, "sits out", notice=True)
 
@@ -233,10 +247,11 @@ class Teller:
         self.hand = e.hand
         self._won = {}
         self.names.update(zip(e.seats, e.names, strict=True))
-        ante = f" {_ante_name(e)} {e.ante:,}" if e.ante else ""
+        ante = f" {_ante_name(e)} {self.money(e.ante)}" if e.ante else ""
         self.say()
         self.say(
-            f"── Hand #{e.hand} · blinds {e.small_blind:,}/{e.big_blind:,}{ante} ──", bold=True
+            f"── Hand #{e.hand} · blinds {self.blinds(e.small_blind, e.big_blind)}{ante} ──",
+            bold=True,
         )
         self.marks = {}
         for mark, where in (("D", e.button), ("SB", e.small_blind_seat), ("BB", e.big_blind_seat)):
@@ -245,7 +260,7 @@ class Teller:
         parts = []
         for seat, chips in zip(e.seats, e.stacks, strict=True):
             mark = f" ({self.marks[seat]})" if seat in self.marks else ""
-            parts.append(f"{self.who(seat)} {chips:,}{mark}")
+            parts.append(f"{self.who(seat)} {self.money(chips)}{mark}")
         self.say("   " + " · ".join(parts))
 
     def action(self, a: Action, own: tuple[Card, ...] | None = None) -> None:
@@ -263,23 +278,23 @@ class Teller:
             return
         all_in = " and is all in" if a.all_in else ""
         if kind in _POSTS:
-            self.tell(a.seat, f"{_POSTS[kind]} {a.amount:,}{all_in}", dim=True)
+            self.tell(a.seat, f"{_POSTS[kind]} {self.money(a.amount)}{all_in}", dim=True)
         elif kind is ActionKind.FOLD:
             self.tell(a.seat, "folds", dim=a.seat != self.me)
         elif kind is ActionKind.CHECK:
             self.tell(a.seat, "checks")
         elif kind is ActionKind.CALL:
             # (the bet it matches said too when the caller had chips in: 'calls 480 (500 in all)')
-            total = f" ({a.to:,} in all)" if a.to > a.amount else ""
-            self.tell(a.seat, f"calls {a.amount:,}{total}{all_in}")
+            total = f" ({self.money(a.to)} in all)" if a.to > a.amount else ""
+            self.tell(a.seat, f"calls {self.money(a.amount)}{total}{all_in}")
         elif kind is ActionKind.BET:
-            self.tell(a.seat, f"bets {a.to:,}{all_in}", bold=True)
+            self.tell(a.seat, f"bets {self.money(a.to)}{all_in}", bold=True)
         elif kind is ActionKind.RAISE:
-            self.tell(a.seat, f"raises to {a.to:,}{all_in}", bold=True)
+            self.tell(a.seat, f"raises to {self.money(a.to)}{all_in}", bold=True)
         elif kind is ActionKind.TIMEOUT:
             self.tell(a.seat, "times out (protected)")
         elif kind is ActionKind.RETURN:
-            self.say(f"{a.amount:,} uncalled goes back to {who}", dim=True)
+            self.say(f"{self.money(a.amount)} uncalled goes back to {who}", dim=True)
         elif kind is ActionKind.SHOW:
             self.tell(a.seat, f"shows {self._hand(a.cards)}")
         elif kind is ActionKind.MUCK:
@@ -293,14 +308,15 @@ class Teller:
             won = self._won.setdefault(a.pot, [])
             if a.amount or not won:
                 won.append((a.seat if a.seat is not None else -1, a.amount))
-                self.tell(a.seat, f"wins {a.amount:,} from {pot}", fg="green", bold=True)
+                self.tell(a.seat, f"wins {self.money(a.amount)} from {pot}", fg="green", bold=True)
                 return
             # a tie for a pot of fewer chips than winners: this one's share is none (R9)
             chips = sum(c for _, c in won)
             takers = " and ".join("you" if s == self.me else self.who(s) for s, c in won if c)
             self.tell(
                 a.seat,
-                f"ties for {pot}, but its {chips:,} chip{'s' * (chips != 1)} "
+                f"ties for {pot}, but its {chips:,} chip{'s' * (chips != 1)}"
+                f"{'' if self.unit is ONE else f' ({self.money(chips)})'} "
                 f"{'go' if chips != 1 else 'goes'} to {takers}: chips that do not divide go "
                 "one at a time to the first winners left of the button",
                 fg="green",
@@ -314,8 +330,10 @@ class Teller:
         return f"{self.cards(cards)}{made}"
 
     def hand_ended(self, e: HandEnded) -> None:
-        parts = [f"{self.who(s)} {chips:,}" for s, chips in zip(e.seats, e.stacks, strict=True)]
-        rake = f" (rake {e.rake:,})" if e.rake else ""
+        parts = [
+            f"{self.who(s)} {self.money(chips)}" for s, chips in zip(e.seats, e.stacks, strict=True)
+        ]
+        rake = f" (rake {self.money(e.rake)})" if e.rake else ""
         self.say("   stacks: " + " · ".join(parts) + rake, dim=True)
 
     # ------------------------------------------------------------ your turn
@@ -328,7 +346,7 @@ class Teller:
         statuses = view.statuses
         self.say()
         board = f"[{self.cards(view.board)}]" if view.board else "(no cards yet)"
-        self.say(f"Board {board} · pot {view.pot:,}")
+        self.say(f"Board {board} · pot {self.money(view.pot)}")
         names = [
             self.who(seat) + (f" ({self.labels[seat]})" if self.labels.get(seat) else "")
             for seat in seats
@@ -336,11 +354,12 @@ class Teller:
         width = max(16, *map(len, names))  # (the columns stay in line under long names)
         for i, seat in enumerate(seats):
             status = statuses[i]
-            bet = f"bet {view.bets[i]:,}" if view.bets[i] else ""
+            bet = f"bet {self.money(view.bets[i])}" if view.bets[i] else ""
             state = {"folded": "folded", "all_in": "all in", "mucked": "mucked"}.get(status, "")
             mark = ">" if seat == view.actor else " "
             role, chips = self.marks.get(seat, ""), view.stacks[i]
-            line = f" {mark} {seat + 1:>2} {names[i]:<{width}} {role:<7} {chips:>9,}  {bet:<12}"
+            line = f" {mark} {seat + 1:>2} {names[i]:<{width}} {role:<7} {self.money(chips):>9}  "
+            line += f"{bet:<12}"
             line += f" {state}"
             self.say(line.rstrip(), dim=status in ("folded", "mucked"))
         if view.hole_cards:
@@ -349,7 +368,7 @@ class Teller:
         if seconds is not None and bank and seconds > bank:
             clock = f" ({seconds - bank:.0f}s + time bank {bank:.0f}s)"
         mine = view.bets[seats.index(view.seat)] if view.seat in seats else 0
-        self.say(f"Your move{clock}: {menu(legal, mine)}", fg="cyan", bold=True)
+        self.say(f"Your move{clock}: {menu(legal, mine, self.unit)}", fg="cyan", bold=True)
 
 
 def _ante_name(event: HandStarted | LevelUp) -> str:

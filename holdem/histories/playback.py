@@ -36,6 +36,7 @@ from ..config import HandConfig, Post, Structure
 from ..errors import ConfigError, HoldemError, IllegalActionError
 from ..hand import Hand, Phase
 from ..pots import Outcome, Pot
+from ..units import check_unit
 from .conventions import CONVENTION_BY_NAME, candidates
 from .model import (
     BET_RAISE,
@@ -1106,7 +1107,7 @@ def record(
     *,
     names: Sequence[str] | None = None,
     hand_id: str | None = None,
-    unit: Decimal = Decimal(1),
+    unit: Decimal | None = None,
     show_all: bool = True,
     hero: int | None = None,
     tournament: bool = False,
@@ -1118,8 +1119,10 @@ def record(
     ``names`` are in the order of the configuration's stacks (default: the
     configuration's ``names``); each player's seat in the history is their
     table seat plus one (histories count seats from 1).  ``unit`` is the value of one chip in the
-    file (``Decimal("0.01")`` for a game in cents): 1 or a power of ten
-    below it, else :class:`~holdem.errors.ConfigError`.  The history holds every
+    file (default: the hand's chip unit, ``config.unit``; ``Decimal("0.01")``
+    for a game in cents): a history counts in a power of ten of the money, so
+    a chip of 0.5 is written as 5 tenths (``unit`` 0.1, ``chip`` 5: the play
+    moves 5 tenths at a time).  The history holds every
     hole card the referee knows (``show_all=False``: only the shown ones, and
     those of the table seat ``hero``: a player's own history).
     ``tournament`` marks a tournament hand; ``fields`` are the format's other
@@ -1138,14 +1141,12 @@ def record(
     >>> validate(history)
     []
     """
-    if not (unit > 0 and unit == Decimal(1).scaleb(unit.adjusted()) and -6 <= unit.adjusted() <= 0):
-        # (a chip worth 100 would be lost: files state amounts, not the chip)
-        raise ConfigError(
-            f"unit {unit}: a chip is worth 1, 0.1, 0.01 ... of the file's money (down to 10^-6)",
-            field="unit",
-            value=unit,
-        )
     cfg = hand.config
+    # a history's unit is a power of ten of the money: a chip is ``scale`` of them
+    _, digits, exponent = check_unit(cfg.unit if unit is None else unit).normalize().as_tuple()
+    assert isinstance(exponent, int)
+    scale = int("".join(map(str, digits))) * 10 ** max(exponent, 0)
+    unit = Decimal(1).scaleb(min(exponent, 0))
     n = len(cfg.stacks)
     order = [(cfg.button + 1 + i) % n for i in range(n)]  # the model's order: button last
     index = {seat: i for i, seat in enumerate(order)}  # by position in the configuration
@@ -1211,7 +1212,7 @@ def record(
         won[i] += chips
     fixed = cfg.structure is Structure.FIXED_LIMIT
     variant = _VARIANT[cfg.structure]
-    return HandHistory(
+    history = HandHistory(
         variant=variant,
         players=tuple(
             Player(
@@ -1245,6 +1246,54 @@ def record(
         else (str(cfg.hand_id) if cfg.hand_id is not None else None),
         fields=dict(fields or {}),
         tournament=tournament,
+    )
+    return history if scale == 1 else _scaled(history, scale)
+
+
+def _scaled(h: HandHistory, scale: int) -> HandHistory:
+    """The history with every amount ``scale`` times as many units (a chip of
+    ``scale`` units: the play's smallest amount, ``chip``)."""
+
+    def x(amounts: Iterable[int]) -> tuple[int, ...]:
+        return tuple(a * scale for a in amounts)
+
+    b, c = h.blinds, h.claims
+    return replace(
+        h,
+        players=tuple(
+            p._replace(stack=None if p.stack is None else p.stack * scale) for p in h.players
+        ),
+        blinds=Blinds(
+            antes=x(b.antes),
+            blinds=x(b.blinds),
+            dead=x(b.dead),
+            posts=x(b.posts),
+            small_bet=b.small_bet * scale,
+            big_bet=b.big_bet * scale,
+            min_bet=b.min_bet * scale,
+        ),
+        moves=tuple(
+            m._replace(
+                to=None if m.to is None else m.to * scale,
+                stated=None if m.stated is None else m.stated * scale,
+            )
+            for m in h.moves
+        ),
+        claims=replace(
+            c,
+            finishing_stacks=None
+            if c.finishing_stacks is None
+            else tuple(None if s is None else s * scale for s in c.finishing_stacks),
+            winnings=None if c.winnings is None else x(c.winnings),
+            collected=None
+            if c.collected is None
+            else tuple((i, a * scale, pot) for i, a, pot in c.collected),
+            returned=None if c.returned is None else tuple((i, a * scale) for i, a in c.returned),
+            total_pot=None if c.total_pot is None else c.total_pot * scale,
+            rake=None if c.rake is None else c.rake * scale,
+            pots=None if c.pots is None else x(c.pots),
+        ),
+        chip=scale,
     )
 
 

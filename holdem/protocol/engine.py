@@ -26,6 +26,7 @@ import random
 import time
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
+from decimal import Decimal
 from typing import Any
 
 from ..actions import Decision
@@ -33,6 +34,7 @@ from ..bots import BOTS, Bot, make_bot
 from ..config import Structure
 from ..errors import ConfigError, ProtocolError, TableError, quote
 from ..table import CashGame, Schedule, TimerRules, Tournament, TurnTimer
+from ..units import ONE, check_unit, unit_text
 from ..wire import Fields
 from .messages import VERSION, Request, answer, read_timer
 from .tables import Message, ServedTable, history_text
@@ -310,6 +312,7 @@ class Engine:
             "max_seats": t.max_seats,
             "hands_played": t.hands_played,
             "blinds": blinds.to_dict(),
+            **({"unit": unit_text(t.unit)} if t.unit != ONE else {}),
             "to_play": table.to_play,
             "finished": table.finished,
             "full_information": table.full_information,
@@ -390,6 +393,7 @@ class Engine:
             structure=structure,
             timer=timer,
             rng=rng.getrandbits(64),
+            unit=_unit(f),
         )
         return game, entries
 
@@ -412,6 +416,7 @@ class Engine:
             structure=structure,
             timer=timer,
             rng=rng.getrandbits(64),
+            unit=_unit(f),
         )
         entries = [self._player(p, i, tournament=False) for i, p in enumerate(players)]
         return game, entries
@@ -516,3 +521,12 @@ class Engine:
         text = history_text(hand, number, tournament=table.kind == "tournament", form=form,
                             show_all=table.full_information)  # fmt: skip
         return {"table": table.id, "hand": number, "format": form, "text": text}
+
+
+def _unit(f: Fields) -> Decimal:
+    """A request's chip unit (R9): what a chip is worth, as text (``"0.5"``); 1 when
+    left out.  Every amount of the protocol stays a whole number of chips."""
+    text = f.raw("unit", 'a chip unit, e.g. "0.5"', default="1")
+    if not isinstance(text, str):
+        raise f.error("unit", text, 'expected a chip unit as text, e.g. "0.5"')
+    return check_unit(text, "unit")

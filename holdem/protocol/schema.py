@@ -87,6 +87,12 @@ def _requests() -> dict[str, dict[str, Any]]:
                 "max_hands": {"type": ["integer", "null"], "minimum": 1},
                 "stack": _CHIPS,
                 "schedule": {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/Schedule"}]},
+                "unit": {
+                    "type": "string",
+                    "pattern": "^[0-9]+(\\.[0-9]{1,6})?$",
+                    "description": "the chip unit (R9): what one chip is worth; every "
+                    "amount stays whole chips (default 1)",
+                },
             },
         ),
         "sit": _request(

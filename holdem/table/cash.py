@@ -18,12 +18,14 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from operator import attrgetter
 from typing import Any
 
 from ..config import Structure
 from ..errors import ConfigError, TableError
 from ..hand import Hand
+from ..units import ONE
 from . import snapshot as snap
 from .seating import ButtonPolicy
 from .snapshot import Field
@@ -52,7 +54,8 @@ class CashGame:
     """A cash table: ``small_blind``/``big_blind`` fixed, buy-ins from
     ``min_buy_in`` to ``max_buy_in`` (default 40 and 100 big blinds), the
     session over after ``max_hands`` hands or ``max_seconds`` seconds on
-    ``clock`` (None: no limit).  The other options are :class:`Table`'s."""
+    ``clock`` (None: no limit).  The other options are :class:`Table`'s (the
+    chip unit ``unit`` too: every amount, buy-ins included, is in chips)."""
 
     def __init__(
         self,
@@ -70,6 +73,7 @@ class CashGame:
         clock: Callable[[], float] = time.monotonic,
         timer: TurnTimer | None = None,
         rng: int | random.Random | None = None,
+        unit: Decimal | str | int = ONE,
     ) -> None:
         table = Table(
             seats,
@@ -80,6 +84,7 @@ class CashGame:
             rake=rake,
             timer=timer,
             rng=rng,
+            unit=unit,
         )
         self._setup(table, min_buy_in, max_buy_in, max_hands, max_seconds, clock, None)
 

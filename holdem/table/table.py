@@ -26,6 +26,7 @@ import math
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from itertools import compress
 from operator import attrgetter, itemgetter, not_
@@ -37,6 +38,7 @@ from ..config import MAX_CHIPS, MAX_PLAYERS, MAX_TABLE_SEATS, HandConfig, Post, 
 from ..errors import ConfigError, TableError
 from ..hand import Hand
 from ..pots import Outcome
+from ..units import ONE, check_unit, unit_text
 from ..views import PlayerView
 from ..wire import Fields
 from . import snapshot as snap
@@ -206,6 +208,10 @@ class Table:
         dealt twice and each pot split in two halves (an odd chip to the first
         run), each won on its own board.  Every player agrees unless they said
         no (:meth:`agree_to_run_twice`).
+    :param unit: the chip unit (R9): what one chip is worth in the table's
+        money (default 1).  The blinds, the stacks and every amount are whole
+        chips; the unit says how they read (a 5/10 fixed-limit table with a 2.5
+        small blind: ``small_blind=5, big_blind=10, unit="0.5"``).
     """
 
     def __init__(
@@ -224,6 +230,7 @@ class Table:
         rake: Rake | None = None,
         timer: TurnTimer | None = None,
         run_it_twice: bool = False,
+        unit: Decimal | str | int = ONE,
     ) -> None:
         if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= MAX_PLAYERS:
             raise ConfigError(
@@ -274,6 +281,8 @@ class Table:
         #: in play, checking or folding at once, until they come back
         self.away: set[int] = set()
         self.run_it_twice = bool(run_it_twice)
+        #: the chip unit: what a chip is worth in the table's money (R9)
+        self.unit: Decimal = check_unit(unit)
         self._twice_declined: set[int] = set()  # seats whose players said no
 
     # ---------------------------------------------------------------- state
@@ -584,6 +593,7 @@ class Table:
                 )
                 if twice
                 else (),
+                unit=self.unit,
             )
             if len(known.made) >= 64:  # (a schedule of many levels: keep the latest)
                 known.made.clear()
@@ -929,6 +939,7 @@ class Table:
             button=v["button"],
             rake=v["rake"],
             run_it_twice=v["run_it_twice"],
+            unit=v["unit"],
         )
         table._blinds = blinds  # (the level itself, its length too: results carry it)
         return table
@@ -1132,6 +1143,8 @@ _TABLE_FIELDS = (
         lambda t: sorted(t._twice_declined),
         lambda f, n: f.integers(n, default=()),
     ),
+    #: the chip unit (R9), as text (a snapshot without it: 1)
+    Field("unit", lambda t: unit_text(t.unit), lambda f, n: f.text(n, default="1")),
 )
 
 

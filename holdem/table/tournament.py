@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from decimal import Decimal
 from operator import attrgetter
 from types import FunctionType
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 from ..config import MAX_CHIPS, Structure
 from ..errors import ConfigError, TableError
 from ..hand import Hand
+from ..units import ONE
 from . import snapshot as snap
 from .events import Event, LevelUp, PlayerEliminated
 from .schedule import Level, Schedule
@@ -38,7 +40,8 @@ class Tournament:
     the players seated in the order given from seat 0, each with ``stack``
     chips; the blinds by ``schedule`` (default :meth:`Schedule.default`: 10/20
     rising about 25% every 10 hands), by hands played or by ``clock``'s
-    seconds.  Players are named by their names (distinct)."""
+    seconds.  Players are named by their names (distinct).  ``unit``: the
+    chip unit (:class:`Table`'s; the stack and the blinds are in chips)."""
 
     def __init__(
         self,
@@ -53,6 +56,7 @@ class Tournament:
         timer: TurnTimer | None = None,
         clock: Callable[[], float] = time.monotonic,
         rng: int | random.Random | None = None,
+        unit: Decimal | str | int = ONE,
     ) -> None:
         names = list(players)
         standings = Standings(names)  # checks the names
@@ -70,6 +74,7 @@ class Tournament:
             rng=rng,
             button=button,
             timer=timer,
+            unit=unit,
         )
         if len(names) > table.max_seats:
             raise ConfigError(

@@ -29,6 +29,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, RichLog, Static
 
 from holdem import ActionKind, LegalActions, PlayerView
+from holdem.units import chips_text
 
 from ..model import REVIEWS, TableModel
 from ..telling import Teller
@@ -378,12 +379,12 @@ class TableApp(App[int]):
             labels["f"] = "f Fold" if legal.fold else None
             labels["k"] = "k Check" if legal.check else None
             if legal.call is not None:
-                labels["c"] = f"c Call {legal.call - bet:,}"
+                labels["c"] = f"c Call {chips_text(legal.call - bet, self.model.unit)}"
             if legal.wager is not None and legal.min_to is not None:
                 verb = "Bet" if legal.wager is ActionKind.BET else "Raise to"
-                labels["r"] = f"r {verb} {legal.min_to:,}+"
+                labels["r"] = f"r {verb} {chips_text(legal.min_to, self.model.unit)}+"
             if legal.all_in is not None:
-                labels["a"] = f"a All in {legal.all_in:,}"
+                labels["a"] = f"a All in {chips_text(legal.all_in, self.model.unit)}"
         for key, label in labels.items():
             button = self.part(f"#do-{key}", Button)
             button.disabled = label is None
@@ -417,7 +418,8 @@ class TableApp(App[int]):
         odds = model.pot_odds()
         if odds is not None:
             call, pot = odds
-            text.append(f" · pot odds: {call:,} to win {pot:,} ({100 * call / pot:.0f}%)")
+            calls, wins = chips_text(call, model.unit), chips_text(pot, model.unit)
+            text.append(f" · pot odds: {calls} to win {wins} ({100 * call / pot:.0f}%)")
         clock.update(text)
 
     # ------------------------------------------------------------ the player

@@ -45,6 +45,7 @@ class ScreenLocalGame(LocalGame):
         self._stopped = False
         # (the screen drawn before the log's line and its pause: subscribed ahead of the teller)
         table.subscribe(self._draw)
+        app.model.unit = table.unit  # (amounts drawn in the table's money, R9)
         super().__init__(table, me, name, app.teller, Console(io.StringIO()), speed, timer)
 
     def run(self, app: TableApp) -> None:

@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from holdem import Card, describe, evaluate
+from holdem.units import chips_text, signed_text
 
 from ..model import SeatState, TableModel
 from ..telling import Teller
@@ -41,11 +42,11 @@ class SeatBox(Static):
         if marks:
             text.append(f" {' '.join(marks)}", style="bold yellow")
         if info.stack or model.hand:
-            text.append(f"\n{info.stack:,}")
+            text.append(f"\n{chips_text(info.stack, model.unit)}")
         else:  # (a room's lobby: no chips before the start)
             text.append("\nwaiting for the start", style="dim")
         if info.bet:
-            text.append(f"  bet {info.bet:,}", style="cyan")
+            text.append(f"  bet {chips_text(info.bet, model.unit)}", style="cyan")
         state = {"folded": "folded", "all_in": "ALL IN", "mucked": "mucked",
                  "protected": "timed out"}.get(info.status, info.last)  # fmt: skip
         if info.presence:
@@ -73,9 +74,10 @@ class Felt(Static):
         text = Text()
         small, big, ante = model.blinds
         if model.hand:
-            text.append(f"Hand #{model.hand} · blinds {small:,}/{big:,}", style="bold")
+            blinds = f"{chips_text(small, model.unit)}/{chips_text(big, model.unit)}"
+            text.append(f"Hand #{model.hand} · blinds {blinds}", style="bold")
             if ante:
-                text.append(f" ante {ante:,}")
+                text.append(f" ante {chips_text(ante, model.unit)}")
             text.append("\n\n")
         else:
             text.append("Waiting for the next hand\n\n", style="dim")
@@ -87,9 +89,9 @@ class Felt(Static):
         pots = model.pots
         for i, (chips, _) in enumerate(pots):
             name = "Pot" if len(pots) == 1 else "Main pot" if i == 0 else f"Side pot {i}"
-            text.append(f"{name} {chips:,}   ", style="bold green")
+            text.append(f"{name} {chips_text(chips, model.unit)}   ", style="bold green")
         if model.pot and len(pots) <= 1 and model.pot != sum(c for c, _ in pots):
-            text.append(f"Pot {model.pot:,}", style="bold green")
+            text.append(f"Pot {chips_text(model.pot, model.unit)}", style="bold green")
         for shown in model.shown:
             text.append(f"\n{'You' if shown.seat == model.me else shown.name}: ")
             text.append_text(cards_text(teller, shown.best))
@@ -97,7 +99,7 @@ class Felt(Static):
             if shown.kicker:
                 text.append(f", {shown.kicker} kicker decided", style="yellow")
             if shown.won:
-                text.append(f"  wins {shown.won:,}", style="bold green")
+                text.append(f"  wins {chips_text(shown.won, model.unit)}", style="bold green")
         self.update(text)
 
 
@@ -127,7 +129,8 @@ class Review(Static):
         text = Text("Session", style="bold")
         if model.me is not None:
             vpip, pfr = stats.percent(stats.vpip), stats.percent(stats.pfr)
-            text.append(f"\nhands {stats.hands}  net {stats.net:+,}\n")
+            net = signed_text(stats.net, model.unit)
+            text.append(f"\nhands {stats.hands}  net {net}\n")
             text.append(f"won at showdown {stats.showdowns_won}\nVPIP {vpip}  PFR {pfr}")
         text.append("\n\nLast hands", style="bold")
         for review in model.reviews:
@@ -139,10 +142,11 @@ class Review(Static):
                 text.append("[")
                 text.append_text(cards_text(teller, review.board))
                 text.append("] ")
-            won = ", ".join(f"{'You' if n == model.name(model.me) else n} {c:,}"
+            me = model.name(model.me)
+            won = ", ".join(f"{'You' if n == me else n} {chips_text(c, model.unit)}"
                             for n, c in review.won)  # fmt: skip
             text.append(f"{won}")
             if review.net:
                 style = "green" if review.net > 0 else "red"
-                text.append(f" ({review.net:+,})", style=style)
+                text.append(f" ({signed_text(review.net, model.unit)})", style=style)
         self.update(text)
