@@ -536,18 +536,23 @@ def test_a_named_pipe_in_a_folder_does_not_block_validation(tmp_path: Path) -> N
     assert "1 file: 1 OK" in done.stdout
 
 
-def test_record_takes_a_chip_of_1_or_a_power_of_ten_below() -> None:
+def test_r9_record_writes_any_chip_in_a_power_of_ten_of_the_money() -> None:
     from decimal import Decimal
 
     from holdem import ConfigError, Hand, HandConfig
-    from holdem.histories import record
+    from holdem.histories import record, validate
 
     hand = Hand(HandConfig(stacks=(300, 300), button=0, small_blind=1, big_blind=2), rng=1)
     while not hand.done:
         hand.check_or_call()
     assert record(hand, unit=Decimal("0.01")).unit == Decimal("0.01")
-    for unit in ("0.5", "100"):  # a chip of 100 would be lost: files state amounts
-        with pytest.raises(ConfigError, match="a chip is worth 1"):
+    # a chip of 0.5 is 5 tenths, one of 100 a hundred units: files state amounts
+    for unit, (ten, chip) in (("0.5", ("0.1", 5)), ("100", ("1", 100))):
+        history = record(hand, unit=Decimal(unit))
+        assert (history.unit, history.chip) == (Decimal(ten), chip)
+        assert history.players[0].stack == 300 * chip and validate(history) == []
+    for unit in ("0", "-1", "0.0000001"):
+        with pytest.raises(ConfigError, match="unit"):
             record(hand, unit=Decimal(unit))
 
 
@@ -596,15 +601,17 @@ def test_recorded_hands_validate_and_round_trip(
 
 
 @pytest.mark.parametrize("name", ["Seat 1", "a\x00b", "Total pot 5", " x"])
-def test_names_that_would_not_read_back_are_refused(name: str) -> None:
+def test_names_that_would_not_read_back_are_escaped_and_read_back(name: str) -> None:
     from dataclasses import replace
 
     from holdem.histories import to_pokerstars
 
     history = _played((100, 100), small_blind=1, big_blind=2)
     players = (history.players[0]._replace(name=name), history.players[1])
-    with pytest.raises(HistoryFormatError, match="would not read back"):
-        to_pokerstars(replace(history, players=players))
+    text = to_pokerstars(replace(history, players=players))
+    assert "\x00" not in text and "\nSeat 1 " not in text
+    [back] = read_pokerstars_text(text)
+    assert isinstance(back, HandHistory) and back.players[0].name == name
 
 
 def test_amounts_the_readers_refuse_are_not_written() -> None:
