@@ -62,47 +62,30 @@ SEATS = 6
 TIMER = 30.0
 
 
-class Client:
-    """One seat's connection: reads the server's lines, answers its turns."""
+#: The tables' settings (besides a name): cash, blinds 1/2, no pauses.
+TABLE = {"game": "cash", "seats": SEATS, "small_blind": 1, "big_blind": 2, "pace": 0, "pause": 0,
+         "timer": {"seconds": TIMER, "time_bank": 0}}  # fmt: skip
 
-    def __init__(self, port: int, random_player: bool, rng: random.Random) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port))
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+class Seat:
+    """One seat's player, whatever carries its lines: reads them
+    (:meth:`answer`), answers its turns, and keeps the lines it has to send
+    in :attr:`out`."""
+
+    def __init__(self, random_player: bool, rng: random.Random) -> None:
         self.random = random_player
         self.rng = rng
-        self.buffer = b""
         self.table = ""
         self.index = 0  # the table's number in the benchmark (whatever its server)
         self.seat = -1
-        self.next_id = 1
         self.errors: list[str] = []
         self.leaks = 0
         self.hands = 0
         self.out: list[bytes] = []
 
-    def request(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """A request answered before the game (blocking)."""
-        ident = self.next_id
-        self.next_id += 1
-        self.sock.sendall(json.dumps({"id": ident, "type": kind, **fields}).encode() + b"\n")
-        while True:
-            while b"\n" not in self.buffer:
-                self.buffer += self.sock.recv(1 << 16)
-            line, _, self.buffer = self.buffer.partition(b"\n")
-            message = json.loads(line)
-            if message.get("id") == ident:
-                if "error" in message:
-                    raise RuntimeError(f"{kind}: {message['error']}")
-                return message["result"]  # type: ignore[no-any-return]
-
     def send(self, kind: str, **fields: Any) -> None:
         """A request without an id (its reply is not waited for), sent with the rest."""
         self.out.append(json.dumps({"type": kind, "table": self.table, **fields}).encode())
-
-    def lines(self, data: bytes) -> list[bytes]:
-        self.buffer += data
-        *whole, self.buffer = self.buffer.split(b"\n")
-        return whole
 
     def answer(self, line: bytes) -> bool:
         """Reads one line; True when it was this seat's turn (answered)."""
@@ -130,6 +113,37 @@ class Client:
             if stack == 0:
                 self.send("add_chips", chips=200)
         return False
+
+
+class Client(Seat):
+    """One seat's TCP connection: reads the server's lines, answers its turns."""
+
+    def __init__(self, port: int, random_player: bool, rng: random.Random) -> None:
+        super().__init__(random_player, rng)
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.buffer = b""
+        self.next_id = 1
+
+    def request(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """A request answered before the game (blocking)."""
+        ident = self.next_id
+        self.next_id += 1
+        self.sock.sendall(json.dumps({"id": ident, "type": kind, **fields}).encode() + b"\n")
+        while True:
+            while b"\n" not in self.buffer:
+                self.buffer += self.sock.recv(1 << 16)
+            line, _, self.buffer = self.buffer.partition(b"\n")
+            message = json.loads(line)
+            if message.get("id") == ident:
+                if "error" in message:
+                    raise RuntimeError(f"{kind}: {message['error']}")
+                return message["result"]  # type: ignore[no-any-return]
+
+    def lines(self, data: bytes) -> list[bytes]:
+        self.buffer += data
+        *whole, self.buffer = self.buffer.split(b"\n")
+        return whole
 
 
 def pick(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -162,9 +176,7 @@ def seated(ports: list[int], first: int, tables: int, seed: int) -> list[list[Cl
             client.index = first + t
         for client in seats:
             client.request("hello", version=1)
-        made = seats[0].request("create_table", name=f"p{first + t}-0", game="cash", seats=SEATS,
-                                small_blind=1, big_blind=2, pace=0, pause=0,
-                                timer={"seconds": TIMER, "time_bank": 0})  # fmt: skip
+        made = seats[0].request("create_table", name=f"p{first + t}-0", **TABLE)
         seats[0].table, seats[0].seat = made["table"], 0
         for i, client in enumerate(seats[1:], 1):
             joined = client.request("join", code=made["code"], name=f"p{first + t}-{i}")
@@ -173,9 +185,13 @@ def seated(ports: list[int], first: int, tables: int, seed: int) -> list[list[Cl
     return clients
 
 
-def load(ports: list[int], first: int, tables: int, seconds: float, seed: int) -> dict[str, Any]:
+def load(
+    ports: list[int], first: int, tables: int, seconds: float, seed: int,
+    mark: Callable[[], None] = lambda: None,
+) -> dict[str, Any]:  # fmt: skip
     """Plays ``tables`` tables (numbered from ``first``) for ``seconds``, the
-    clients in this process: their counts and latencies."""
+    clients in this process: their counts and latencies (``mark``: called
+    once they are seated, before the tables start, and as the play ends)."""
     clients = seated(ports, first, tables, seed)
     selector = selectors.DefaultSelector()
     everyone = [c for seats in clients for c in seats]
@@ -184,6 +200,7 @@ def load(ports: list[int], first: int, tables: int, seconds: float, seed: int) -
         selector.register(client.sock, selectors.EVENT_READ, client)
     acted: dict[int, float] = {}  # table (its index) -> when its last action was sent
     latencies: list[float] = []
+    mark()
     for seats in clients:
         seats[0].sock.sendall(b'{"type":"start","table":"%s"}\n' % seats[0].table.encode())
     start = time.perf_counter()
@@ -211,6 +228,7 @@ def load(ports: list[int], first: int, tables: int, seconds: float, seed: int) -
                 client.out.clear()
                 acted[client.index] = time.perf_counter()
     elapsed = time.perf_counter() - start
+    mark()
     return {
         "hands": sum(seats[0].hands for seats in clients),
         "seconds": elapsed,
@@ -304,14 +322,14 @@ def _state(client: Client) -> dict[str, Any]:
             return json.loads(line)["result"]  # type: ignore[no-any-return]
 
 
-def _start_server(data: Path, workers: int = 1) -> tuple[subprocess.Popen[str], int]:
-    """``holdem serve`` (``--workers``) on a free loopback port, its data in
-    ``data``: the process and its port."""
+def _start_server(data: Path, workers: int = 1, *options: str) -> tuple[subprocess.Popen[str], int]:
+    """``holdem serve`` (``--workers``, and any more ``options``) on a free
+    loopback port, its data in ``data``: the process and its port."""
     data.mkdir()
     server = subprocess.Popen(
         [sys.executable, "-m", "holdem", "serve", "--listen", "127.0.0.1:0", "--data", str(data),
          "--max-connections", "2000", "--max-per-address", "2000", "--max-tables", "1000",
-         "--tables-per-address", "1000", "--rate", "1000", "--workers", str(workers)],
+         "--tables-per-address", "1000", "--rate", "1000", "--workers", str(workers), *options],
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert server.stderr is not None
