@@ -193,17 +193,21 @@ class Server:
         self.options = options
         self.process: subprocess.Popen[str] | None = None
         self.port = 0
+        self.page = ""  # (with --web: where the page is, http://127.0.0.1:PORT)
         self._said = b""
 
     def start(self) -> Server:
         command = [sys.executable, "-m", "holdem", "serve", "--listen", "127.0.0.1:0",
                    "--data", str(self.data), *self.options]  # fmt: skip
         self.process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
-        assert self.process.stderr is not None
-        line = self.process.stderr.readline()
+        line = self.said(r"listening on|error", seconds=60)
         found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
         assert found, line
         self.port = int(found.group(1))
+        if "--web" in self.options:
+            page = re.search(r"the page at (\S+)/ ", self.said("the page at"))
+            assert page, "no page"
+            self.page = page.group(1)
         return self
 
     def client(self, name: str = "") -> RoomClient:

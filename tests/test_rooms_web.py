@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rooms_helpers import cards_in, move, served
+from rooms_helpers import Server, cards_in, move, served
 
 from holdem.rooms import Limits, Room
 from holdem.rooms.site import Site
@@ -338,3 +338,46 @@ def test_a_page_that_does_not_read_is_closed_and_its_table_plays_on(page: Path) 
                 assert state["hands_played"] > played or state["status"] == "finished"
 
         asyncio.run(main())
+
+
+def test_workers_carry_a_websocket_to_the_worker_whose_table_it_names(tmp_path: Path) -> None:
+    """With ``--workers 2`` a page's WebSocket lands at either worker: one that
+    names a table of the other is carried there (a socket pair), and plays
+    as if it had landed there: replies, events, its turns and its moves."""
+    server = Server(tmp_path / "room", "--workers", "2", "--web", "127.0.0.1:0").start()
+    try:
+        base = server.page
+
+        async def hand_played(player: Page, table: str) -> None:
+            while True:
+                message = await player.next()
+                if message.get("event") == "turn":
+                    action = move(message, random.Random(1))
+                    await player.ws.send_str(json.dumps({"type": "act", "table": table,
+                                                         "action": action}))  # fmt: skip
+                if message.get("event") == "hand_ended":
+                    return
+
+        async def main() -> None:
+            async with pages(base) as open_page:
+                tables = set()
+                for _ in range(6):  # (the joiners land at either worker: some cross)
+                    ann, ben = await open_page(), await open_page()
+                    made = await ann.result("create_table", name="Ann", pace=0, pause=0)
+                    table = made["table"]
+                    tables.add(int(table[1:]) % 2)
+                    assert (await ben.result("join", code=made["code"], name="Ben"))["seat"] == 1
+                    said = await ben.result("chat", table=table, text="gl")
+                    assert said["name"] == "Ben"
+                    while (await ann.next()).get("event") != "chat":
+                        pass
+                    await ann.result("add_bots", table=table, level="easy", count=1)
+                    await ann.result("start", table=table)
+                    await asyncio.gather(hand_played(ann, table), hand_played(ben, table))
+                    await ann.ws.close()
+                    await ben.ws.close()
+                assert tables == {0, 1}  # (both workers made tables)
+
+        asyncio.run(main())
+    finally:
+        assert server.stop() in (0, 130)
