@@ -193,17 +193,21 @@ class Server:
         self.options = options
         self.process: subprocess.Popen[str] | None = None
         self.port = 0
+        self.page = ""  # (with --web: where the page is, http://127.0.0.1:PORT)
         self._said = b""
 
     def start(self) -> Server:
         command = [sys.executable, "-m", "holdem", "serve", "--listen", "127.0.0.1:0",
                    "--data", str(self.data), *self.options]  # fmt: skip
         self.process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
-        assert self.process.stderr is not None
-        line = self.process.stderr.readline()
+        line = self.said(r"listening on|error", seconds=60)
         found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
         assert found, line
         self.port = int(found.group(1))
+        if "--web" in self.options:
+            page = re.search(r"the page at (\S+)/ ", self.said("the page at"))
+            assert page, "no page"
+            self.page = page.group(1)
         return self
 
     def client(self, name: str = "") -> RoomClient:
@@ -272,17 +276,18 @@ def play(clients: dict[str, RoomClient], streams: dict[str, list[dict[str, Any]]
 
 
 @contextlib.contextmanager
-def served(room: Room) -> Iterator[int]:
+def served(room: Room, web: Any = None) -> Iterator[int]:
     """``room`` served on a free loopback port by a :class:`RoomServer` in a
     thread of its own (with the room's limits and clock, which a test sets):
-    the port.  Stopped, and the thread ended, at the end."""
+    the port.  ``web``: its page and WebSocket too (a ``holdem.rooms.site.Site``;
+    ``room.links`` says where).  Stopped, and the thread ended, at the end."""
     ready = threading.Event()
     held: dict[str, Any] = {}
 
     async def main() -> None:
         server = RoomServer(room)
         try:
-            held["port"] = await server.start("127.0.0.1", 0)
+            held["port"] = await server.start("127.0.0.1", 0, web=web)
             held["loop"], held["stop"] = asyncio.get_running_loop(), asyncio.Event()
         finally:
             ready.set()

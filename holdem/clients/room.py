@@ -719,6 +719,9 @@ def greet(game: RoomGame, joined: dict[str, Any], address: str, create: bool, ag
     if create:
         teller.say(f"Join code: {joined['code']}", fg="green", bold=True)
         teller.say(f"Your friends type: holdem join {joined['code']} --server {address}")
+        if joined.get("link"):  # (a server with a page: --web)
+            teller.say(f"Or they open: {escaped(joined['link'])} (spectators: "
+                       f"{escaped(joined.get('watch_link') or '')})")  # fmt: skip
         teller.say("Type 'bots N LEVEL' to fill seats, 'start' when everyone is in.")
     elif "missed" in joined:
         game.missed(joined)

@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..errors import ListenError, ProtocolError
+from ..protocol.messages import SOCKET_BUFFER
 from .handover import Moved
 from .server import Client
 from .site import Site, link_base
@@ -89,6 +90,7 @@ class WebClient(Client):
         #: once handed on: the writer of the socket pair to the other worker
         self._far: asyncio.StreamWriter | None = None
         self._relay: asyncio.Task[None] | None = None
+        self._early: list[bytes] = []  # (lines the page sent while it was being handed on)
         self._read = asyncio.Event()  # (set: not behind, the relay may read on)
         self._read.set()
 
@@ -109,8 +111,9 @@ class WebClient(Client):
             self.pause_writing()
 
     def unsent(self) -> int:
-        buffered = 0 if self.transport is None else self.transport.get_write_buffer_size()
-        return self._queued + buffered
+        """The bytes its socket holds unsent (not the frames waiting to be
+        written: a page that reads gets them)."""
+        return 0 if self.transport is None else self.transport.get_write_buffer_size()
 
     def end(self) -> None:
         self._ending = True
@@ -162,11 +165,14 @@ class WebClient(Client):
         """Serves a frame the page sent (an aiohttp message)."""
         kind = getattr(message, "type", None)
         data = getattr(message, "data", None)
-        if self._far is not None:  # (handed on: the other worker serves it)
-            if kind is WSMsgType.TEXT and isinstance(data, str):
-                self._far.write(_line(data.encode("utf-8")))
-            else:  # (a frame not text: as a line that is not JSON, so answered there)
-                self._far.write(b"\x00\n")
+        if self._relay is not None:  # (handed on: the other worker serves it)
+            text = kind is WSMsgType.TEXT and isinstance(data, str)
+            # (a frame not text: as a line that is not JSON, so answered there)
+            line = _line(data.encode("utf-8")) + b"\n" if text else b"\x00\n"  # type: ignore[union-attr]
+            if self._far is None:
+                self._early.append(line)
+            else:
+                self._far.write(line)
             return
         room = self.server.room
         if kind is WSMsgType.TEXT and isinstance(data, str):
@@ -207,6 +213,8 @@ class WebClient(Client):
             theirs.close()  # (it lives on in the other worker)
         reader, self._far = await asyncio.open_unix_connection(sock=ours,
                                                                 limit=1 << 24)  # fmt: skip
+        self._far.writelines(self._early)
+        self._early.clear()
         try:
             while True:
                 await self._read.wait()  # (behind: the other worker's queue fills, and it cuts)
@@ -219,6 +227,20 @@ class WebClient(Client):
         finally:
             self._far.close()
             self.end()
+
+
+class _Busy(asyncio.Protocol):
+    """An HTTP connection past the limit: told so (503), and closed."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why.encode("utf-8")
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        head = (f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                f"Content-Length: {len(self.why)}\r\nConnection: close\r\n\r\n")  # fmt: skip
+        stream: asyncio.Transport = transport  # type: ignore[assignment]  # (a socket's)
+        stream.write(head.encode("ascii") + self.why)
+        stream.close()
 
 
 def _line(data: bytes) -> bytes:
@@ -236,6 +258,7 @@ class WebServer:
         self.site = site
         self.clients: set[WebClient] = set()
         self._runner: web.AppRunner | None = None
+        self._listening: list[asyncio.Server] = []
         self._index = (site.page / "index.html").read_bytes()
 
     def app(self) -> web.Application:
@@ -255,26 +278,37 @@ class WebServer:
                                               keepalive_timeout=KEEPALIVE,
                                               handle_signals=False)  # fmt: skip
         await runner.setup()
+        loop = asyncio.get_running_loop()
         try:
             if sockets is None:
-                site = web.TCPSite(runner, self.site.host or None, self.site.port,
-                                   reuse_address=True)  # fmt: skip
-                await site.start()
-                server = site._server
-                assert isinstance(server, asyncio.base_events.Server)
-                port = int(server.sockets[0].getsockname()[1])
+                self._listening = [await loop.create_server(
+                    self._accept, self.site.host or None, self.site.port,
+                    reuse_address=True)]  # fmt: skip
             else:
-                for sock in sockets:
-                    await web.SockSite(runner, sock).start()
-                port = int(sockets[0].getsockname()[1])
+                self._listening = [await loop.create_server(self._accept, sock=sock)
+                                   for sock in sockets]  # fmt: skip
         except OSError as exc:
             await runner.cleanup()
             raise ListenError.at(self.site.host, self.site.port, exc) from None
+        port = int(self._listening[0].sockets[0].getsockname()[1])
         self.server.room.links = link_base(self.site, port)
         return port
 
+    def _accept(self) -> asyncio.BaseProtocol:
+        """A new HTTP connection's protocol: aiohttp's, or, past the room's
+        :attr:`Limits.connections` open here (pages, WebSockets and silent
+        ones; a silent one is closed after :data:`KEEPALIVE` seconds), one
+        that answers 503 and closes."""
+        assert self._runner is not None and self._runner.server is not None
+        most = self.server.room.limits.connections
+        if len(self._runner.server.connections) >= most:
+            return _Busy(f"this server takes {most} connections at once: try again later\n")
+        return self._runner.server()
+
     async def close(self) -> None:
         """Stops serving (the WebSockets are closed by the room server)."""
+        for listening in self._listening:
+            listening.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -309,7 +343,12 @@ class WebServer:
         ws = web.WebSocketResponse(max_msg_size=TOO_BIG * room.limits.line_bytes,
                                    heartbeat=HEARTBEAT, compress=False)  # fmt: skip
         await ws.prepare(request)
-        client = WebClient(server, ws, request.transport)
+        transport = request.transport
+        sock = None if transport is None else transport.get_extra_info("socket")
+        if sock is not None:  # (the kernel's buffer bounded, as a TCP client's)
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
+        client = WebClient(server, ws, transport)
         try:
             client.id = room.connect(request.remote or "")
         except ProtocolError as exc:  # (too many connections: said, then closed)
