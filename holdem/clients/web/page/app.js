@@ -122,7 +122,7 @@
       const wait = Math.min(15, 2 ** this.tries);
       this.tries += 1;
       this.onLost(wait);
-      setTimeout(() => this.open(), wait * 1000);
+      if (!this.stopped) setTimeout(() => this.open(), wait * 1000);
     }
 
     stop() {
@@ -152,6 +152,7 @@
     watchLink: null,
     queued: [], // events come before the table is set up
     away: false, // out of the deal (sat out, or timeouts): Back deals in again
+    eliminated: false, // out of the freezeout: watching to its end
     turnSeconds: null,
     over: false,
     muting: [],
@@ -506,6 +507,7 @@
     page.watching = reply.seat < 0;
     page.over = false;
     page.away = false;
+    page.eliminated = false;
     page.view = null;
     page.muting = [];
     const state = reply.state;
@@ -586,6 +588,9 @@
       page.view = null;
     } else if (kind === "hand_ended") {
       setTimeout(hands, 300);
+    } else if (kind === "player_eliminated" && message.seat === page.seat && !page.watching) {
+      page.eliminated = true;
+      announce(`You are out in ${Holdem.tell.ordinal(message.place)} place.`);
     } else if (kind === "away" && message.seat === page.seat) {
       page.away = true;
     } else if (kind === "seat_status" && message.seat === page.seat) {
@@ -1014,10 +1019,12 @@
   function drawHole() {
     const model = page.model;
     const box = $("#hole");
-    const key = page.watching ? "watching" : model.hole.map(cards.text).join(" ");
+    const out = page.eliminated && !model.hole.length;
+    const key = page.watching ? "watching" : out ? "out" : model.hole.map(cards.text).join(" ");
     if (box.dataset.drawn !== key) {
       box.dataset.drawn = key;
       if (page.watching) box.replaceChildren(make("span", { cls: "note", text: "Watching: no cards of yours." }));
+      else if (out) box.replaceChildren(make("span", { cls: "note", text: "You are out of the freezeout: watching it to its end." }));
       else box.replaceChildren(...model.hole.map((c) => cards.element(c)));
     }
     let made = "";
@@ -1030,13 +1037,14 @@
   function drawControls() {
     const game = page.game;
     const controls = $("#seat-controls");
-    controls.hidden = page.watching || !game || page.over;
+    controls.hidden = page.watching || !game || page.over || page.eliminated;
     if (controls.hidden) return;
     const cash = page.settings.small_blind !== null && page.settings.small_blind !== undefined;
     $("#sit-out").hidden = !game.started || page.away || game.busted;
     $("#back").hidden = !game.started || !page.away || game.busted;
     $("#chips-controls").hidden = !cash;
     $("#rebuy").hidden = !game.busted;
+    $("#close-table").hidden = !game.creator;
     $("#add-chips").hidden = game.busted;
     const chat = page.settings.chat || "players";
     const input = $("#chat-input");
@@ -1268,17 +1276,27 @@
     posting: "You post the blinds you missed and are dealt in at the next hand.",
   };
 
+  /** Whether a button's second click in four seconds (the first asks "Sure?"). */
+  function sure(button, asking) {
+    if (button.classList.contains("confirm")) return true;
+    const was = button.textContent;
+    button.classList.add("confirm");
+    button.textContent = asking;
+    setTimeout(() => {
+      button.classList.remove("confirm");
+      button.textContent = was;
+    }, 4000);
+    return false;
+  }
+
+  async function close() {
+    if (!sure($("#close-table"), "Sure? Close it")) return;
+    const closed = await ask("close", {});
+    if (closed && !closed.closed) page.teller.say("The table closes at the end of this hand.");
+  }
+
   async function leave() {
-    const button = $("#leave");
-    if (!button.classList.contains("confirm")) {
-      button.classList.add("confirm");
-      button.textContent = "Sure? Leave";
-      setTimeout(() => {
-        button.classList.remove("confirm");
-        button.textContent = "Leave the table";
-      }, 4000);
-      return;
-    }
+    if (!sure($("#leave"), "Sure? Leave")) return;
     const left = await ask("leave", {});
     if (left === null) return;
     const kept = storage(SEAT_KEY(page.code));
@@ -1425,6 +1443,7 @@
       }
     });
     $("#leave").addEventListener("click", leave);
+    $("#close-table").addEventListener("click", close);
     $("#chat-form").addEventListener("submit", async (event) => {
       event.preventDefault();
       const input = $("#chat-input");
@@ -1507,6 +1526,11 @@
   }
 
   function lost(wait) {
+    if (page.over) {
+      page.conn.stopped = true; // (the game is over: the page stays as it ended)
+      $("#connection").textContent = "Disconnected: the game is over.";
+      return;
+    }
     document.body.classList.add("offline");
     $("#connection").textContent = `Connection lost: trying again in ${wait} s…`;
     if (page.game) {
