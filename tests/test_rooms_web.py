@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rooms_helpers import Server, cards_in, move, served
+from rooms_helpers import Joiner, Server, cards_in, move, served
 
 from holdem.rooms import Limits, Room
 from holdem.rooms.site import Site
@@ -381,3 +381,54 @@ def test_workers_carry_a_websocket_to_the_worker_whose_table_it_names(tmp_path: 
         asyncio.run(main())
     finally:
         assert server.stop() in (0, 130)
+
+
+def test_http_connections_past_the_limit_are_told_so_and_closed(page: Path) -> None:
+    room = Room(seed=1, limits=Limits(connections=3))
+    with served(room, Site("127.0.0.1", 0, page)):
+        base = room.links
+        assert base is not None
+        port = int(base.rsplit(":", 1)[1])
+        held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(3)]
+        try:
+            deadline = time.monotonic() + 10
+            while True:  # (the server takes them up: then the fourth is past the limit)
+                with socket.create_connection(("127.0.0.1", port), timeout=10) as extra:
+                    extra.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                    answer = extra.recv(4096)
+                if b" 503 " in answer.split(b"\r\n")[0] or time.monotonic() > deadline:
+                    break
+            assert answer.startswith(b"HTTP/1.1 503"), answer
+            assert b"this server takes 3 connections at once" in answer
+        finally:
+            for sock in held:
+                sock.close()
+
+        async def main() -> None:  # (once they are gone, the page is served again)
+            async with aiohttp.ClientSession() as session:
+                for _ in range(100):
+                    async with session.get(base + "/") as response:
+                        if response.status == 200:
+                            return
+                    await asyncio.sleep(0.05)
+                raise AssertionError("the page was not served again")
+
+        asyncio.run(main())
+
+
+def test_a_table_made_by_holdem_join_says_its_links(tmp_path: Path) -> None:
+    """``holdem join --create`` on a server with a page prints the table's
+    link and its spectators' beside the join code."""
+    server = Server(tmp_path / "room", "--web", "127.0.0.1:0").start()
+    try:
+        ann = Joiner(["--create", "--server", f"127.0.0.1:{server.port}", "--name", "Ann"],
+                     tmp_path / "config")  # fmt: skip
+        try:
+            code = ann.wait_for(r"Join code: (\S+)").group(1)
+            link = ann.wait_for(r"Or they open: (\S+) \(spectators: (\S+)\)")
+            assert link.group(1) == f"{server.page}/t/{code}"
+            assert link.group(2) == f"{server.page}/w/{code}"
+        finally:
+            ann.stop()
+    finally:
+        server.stop()

@@ -14,11 +14,12 @@ import datetime
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, need_browser
-from rooms_helpers import FAST, Player, players
+from browser_helpers import chromium, need_browser, wait_until
+from rooms_helpers import FAST, Player, Server, players
 
 from holdem import PlayerView, best_five, deciding_kicker, describe, evaluate
 from holdem.cards import RANK_NAMES, format_cards
@@ -529,3 +530,43 @@ def test_model_js_holds_the_table_the_table_model_holds(
     assert len(got) == len(want) == len(messages)
     for i, (drawn, held) in enumerate(zip(got, want, strict=True)):
         assert drawn == held, f"{viewer}, after {messages[i]}"
+
+
+# ---------------------------------------------------------------- the page itself
+
+
+def test_the_page_loads_from_holdem_serve_without_a_console_error(
+    browsers: Any, tmp_path: Path
+) -> None:
+    """The lobby, a table's link and a spectator's link load from ``holdem
+    serve --web`` (the CSP it sends: scripts and styles of the page's own
+    files alone), talk to the server, and say a refusal in the page."""
+    from selenium.webdriver.common.by import By
+
+    server = Server(tmp_path / "room", "--web", "127.0.0.1:0").start()
+    try:
+        site = server.page
+        driver = browsers()
+
+        def shown(selector: str) -> bool:
+            return bool(driver.find_element(By.CSS_SELECTOR, selector).is_displayed())
+
+        driver.get(f"{site}/")
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#tables li"), what="the lobby")
+        assert shown("#create-form") and shown("#name") and not shown("#table")
+        assert "No public table" in driver.find_element(By.CSS_SELECTOR, "#tables").text
+        driver.get(f"{site}/t/AAAA-BBBB")
+        wait_until(lambda: shown("#join-form"), what="the name asked")
+        assert driver.find_element(By.CSS_SELECTOR, "#entry-title").text == "Table AAAA-BBBB"
+        driver.find_element(By.CSS_SELECTOR, "#name").send_keys("Ann")
+        driver.find_element(By.CSS_SELECTOR, "#join-button").click()
+        wait_until(lambda: shown("#error"), what="the refusal")
+        assert "no table has the code" in driver.find_element(By.CSS_SELECTOR, "#error").text
+        driver.get(f"{site}/w/t9")
+        wait_until(lambda: shown("#error"), what="the refusal to watch")
+        assert "Cannot watch t9" in driver.find_element(By.CSS_SELECTOR, "#error").text
+        assert driver.title == "holdem"
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors
+    finally:
+        server.stop()

@@ -263,7 +263,10 @@ class TableModel:
             self.seat(event.seat, event.name).presence = ""
         elif isinstance(event, ChipsAdded):
             if not event.deferred:
-                self.seat(event.seat, event.name).stack = event.stack
+                info = self.seat(event.seat, event.name)
+                if info.presence == "away" and not info.stack:  # (a busted seat bought in again:
+                    info.presence = ""  # dealt in from then on, no sat_in told)
+                info.stack = event.stack
         elif isinstance(event, LevelUp):
             self.level = event.level
             self.blinds = (event.small_blind, event.big_blind, event.ante)

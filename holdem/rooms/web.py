@@ -229,6 +229,20 @@ class WebClient(Client):
             self.end()
 
 
+class _Busy(asyncio.Protocol):
+    """An HTTP connection past the limit: told so (503), and closed."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why.encode("utf-8")
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        head = (f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                f"Content-Length: {len(self.why)}\r\nConnection: close\r\n\r\n")  # fmt: skip
+        stream: asyncio.Transport = transport  # type: ignore[assignment]  # (a socket's)
+        stream.write(head.encode("ascii") + self.why)
+        stream.close()
+
+
 def _line(data: bytes) -> bytes:
     """A frame as one line: a JSON text's line breaks are whitespace (a string
     may not hold one unescaped), so they become spaces, and whether the
@@ -244,6 +258,7 @@ class WebServer:
         self.site = site
         self.clients: set[WebClient] = set()
         self._runner: web.AppRunner | None = None
+        self._listening: list[asyncio.Server] = []
         self._index = (site.page / "index.html").read_bytes()
 
     def app(self) -> web.Application:
@@ -263,26 +278,37 @@ class WebServer:
                                               keepalive_timeout=KEEPALIVE,
                                               handle_signals=False)  # fmt: skip
         await runner.setup()
+        loop = asyncio.get_running_loop()
         try:
             if sockets is None:
-                site = web.TCPSite(runner, self.site.host or None, self.site.port,
-                                   reuse_address=True)  # fmt: skip
-                await site.start()
-                server = site._server
-                assert isinstance(server, asyncio.base_events.Server)
-                port = int(server.sockets[0].getsockname()[1])
+                self._listening = [await loop.create_server(
+                    self._accept, self.site.host or None, self.site.port,
+                    reuse_address=True)]  # fmt: skip
             else:
-                for sock in sockets:
-                    await web.SockSite(runner, sock).start()
-                port = int(sockets[0].getsockname()[1])
+                self._listening = [await loop.create_server(self._accept, sock=sock)
+                                   for sock in sockets]  # fmt: skip
         except OSError as exc:
             await runner.cleanup()
             raise ListenError.at(self.site.host, self.site.port, exc) from None
+        port = int(self._listening[0].sockets[0].getsockname()[1])
         self.server.room.links = link_base(self.site, port)
         return port
 
+    def _accept(self) -> asyncio.BaseProtocol:
+        """A new HTTP connection's protocol: aiohttp's, or, past the room's
+        :attr:`Limits.connections` open here (pages, WebSockets and silent
+        ones; a silent one is closed after :data:`KEEPALIVE` seconds), one
+        that answers 503 and closes."""
+        assert self._runner is not None and self._runner.server is not None
+        most = self.server.room.limits.connections
+        if len(self._runner.server.connections) >= most:
+            return _Busy(f"this server takes {most} connections at once: try again later\n")
+        return self._runner.server()
+
     async def close(self) -> None:
         """Stops serving (the WebSockets are closed by the room server)."""
+        for listening in self._listening:
+            listening.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
