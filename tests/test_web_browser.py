@@ -99,12 +99,12 @@ class Page:
 
     driver: Any
     name: str = ""
-    frames: list[dict[str, Any]] = field(default_factory=list)
+    received: list[dict[str, Any]] = field(default_factory=list)
 
     def read(self) -> list[dict[str, Any]]:
         """Every frame received so far (the new ones read from the browser's log)."""
-        self.frames.extend(frames(self.driver))
-        return self.frames
+        self.received.extend(frames(self.driver))
+        return self.received
 
     def js(self, script: str, *args: Any) -> Any:
         return self.driver.execute_script(script, *args)
@@ -135,20 +135,15 @@ class Page:
     def click(self, selector: str) -> None:
         self.driver.find_element("css selector", selector).click()
 
-    def my_seat(self) -> int | None:
-        seat = self.js("const e = document.querySelector('.seat.me');"
-                       "return e ? Number(e.dataset.seat) : null;")  # fmt: skip
-        return None if seat is None else int(seat)
-
     def look(self) -> dict[str, Any]:
         """What the page shows now (:data:`LOOK`)."""
         seen: dict[str, Any] = self.js(LOOK)
         return seen
 
 
-def page_server(folder: Path, *options: str) -> Server:
+def page_server(folder: Path) -> Server:
     """``holdem serve --web`` on loopback (both ports free ones)."""
-    return Server(folder / "room", "--web", "127.0.0.1:0", *options).start()
+    return Server(folder / "room", "--web", "127.0.0.1:0").start()
 
 
 def open_lobby(page: Page, base: str) -> None:
@@ -168,7 +163,8 @@ def make_table(page: Page, *, game: str = "tournament", seats: int = 4, stack: i
     if schedule is not None:
         page.type("#create-schedule", schedule)
     page.click("#create-button")
-    wait_until(lambda: page.shown("#table") and page.my_seat() is not None, what="the table made")
+    wait_until(lambda: page.shown("#table") and page.look()["seat"] is not None,
+               what="the table made")  # fmt: skip
     link = wait_until(lambda: page.js("const e = document.querySelector('#share-link');"
                                       "return e && (e.value || e.textContent);"),
                       what="the share link")  # fmt: skip
@@ -181,7 +177,7 @@ def join_by_link(page: Page, link: str) -> None:
     wait_until(lambda: page.shown("#join-button"), what="the name asked")
     page.type("#name", page.name)
     page.click("#join-button")
-    wait_until(lambda: page.my_seat() is not None, what=f"{page.name} seated")
+    wait_until(lambda: page.look()["seat"] is not None, what=f"{page.name} seated")
 
 
 def add_bots(page: Page, count: int, level: str) -> None:
@@ -319,7 +315,7 @@ def freezeout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
         ann.click("#chat-send")
         add_bots(ann, 2, "calling-station")
         wait_until(lambda: seats_taken(ann) == 4, what="the bots seated")
-        seats = {"Ann": ann.my_seat(), "Ben": ben.my_seat(), "Eve": None}
+        seats = {"Ann": ann.look()["seat"], "Ben": ben.look()["seat"], "Eve": None}
         names = {who: page.text(f'.seat[data-seat="{seats["Ben"]}"] .name')
                  for who, page in (("Ann", ann), ("Eve", eve))}  # fmt: skip
         table = next(m["result"]["table"] for m in ann.read()
@@ -400,7 +396,7 @@ def test_a_spectator_page_sees_no_hole_cards_until_shown(freezeout: Played) -> N
     played = freezeout
     assert played.spectator_backs >= 4  # (it was looked at in hands: cards face down)
     assert not played.spectator_problems, played.spectator_problems[:5]
-    eve = played.pages["Eve"].frames
+    eve = played.pages["Eve"].received
     assert not [m for m in eve if m.get("event") == "hole_cards"]
     checked = unseen_cards(eve, played.hands, None)
     assert checked == set(played.hands)  # (every hand of the game, watched from the start)
@@ -430,7 +426,7 @@ def test_no_page_is_sent_another_players_unshown_cards_the_deck_or_the_burns(
     played = freezeout
     for who, page in played.pages.items():
         seat = played.seats[who]
-        checked = unseen_cards(page.frames, played.hands, seat)
+        checked = unseen_cards(page.received, played.hands, seat)
         dealt = {n for n, r in played.hands.items()
                  if seat is None or seat in dealt_seats(r)}  # fmt: skip
         assert dealt <= checked, (who, sorted(dealt - checked))
@@ -535,7 +531,7 @@ def test_a_reload_mid_hand_comes_back_to_the_seat(tmp_path: Path, browsers: Any)
         kind = "check" if "check" in after["offered"] else "call"
         ann.click(f'#actions button[data-action="{kind}"]')
         played = acted(ann, kind, hand)
-        wait_until(lambda: [m for m in ann.read()[ann.frames.index(played):]
+        wait_until(lambda: [m for m in ann.read()[ann.received.index(played):]
                             if m.get("event") == "turn" and m["seat"] == after["seat"]],
                    what="her next turn")  # fmt: skip
         your_turn(ann)  # (the game went on: the bot checked or called, and she may act)
