@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -570,3 +571,18 @@ def test_the_page_loads_from_holdem_serve_without_a_console_error(
         assert not errors, errors
     finally:
         server.stop()
+
+
+def test_the_page_writes_no_html_and_holds_nothing_inline() -> None:
+    """What players send is put in as text (``textContent``), never parsed as
+    HTML; and the page has no inline script, style or handler (the server's
+    Content-Security-Policy refuses them: the page would break, not warn)."""
+    writes_html = re.compile(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(")
+    for script in sorted(PAGE.glob("*.js")):
+        for number, line in enumerate(script.read_text(encoding="utf-8").splitlines(), 1):
+            assert not writes_html.search(line), f"{script.name}:{number}: {line.strip()}"
+    html = (PAGE / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r"<script\b[^>]*>", html) == [
+        f'<script src="/static/{name}" defer>' for name in (*SCRIPTS, "app.js")
+    ]
+    assert not re.search(r"<style\b|\sstyle=|\son[a-z]+=", html)
