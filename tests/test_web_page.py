@@ -537,7 +537,7 @@ def test_model_js_holds_the_table_the_table_model_holds(
 
 
 def test_the_page_loads_from_holdem_serve_without_a_console_error(
-    browsers: Any, tmp_path: Path
+    browser: Any, tmp_path: Path
 ) -> None:
     """The lobby, a table's link and a spectator's link load from ``holdem
     serve --web`` (the CSP it sends: scripts and styles of the page's own
@@ -545,9 +545,10 @@ def test_the_page_loads_from_holdem_serve_without_a_console_error(
     from selenium.webdriver.common.by import By
 
     server = Server(tmp_path / "room", "--web", "127.0.0.1:0").start()
+    driver = browser
+    driver.get_log("browser")  # (what the tests before said: not this page's)
     try:
         site = server.page
-        driver = browsers()
 
         def shown(selector: str) -> bool:
             return bool(driver.find_element(By.CSS_SELECTOR, selector).is_displayed())
@@ -571,6 +572,7 @@ def test_the_page_loads_from_holdem_serve_without_a_console_error(
         assert not errors, errors
     finally:
         server.stop()
+        load_scripts(driver)  # (the module's browser back on its blank page, for the others)
 
 
 def test_the_page_writes_no_html_and_holds_nothing_inline() -> None:
