@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -536,7 +537,7 @@ def test_model_js_holds_the_table_the_table_model_holds(
 
 
 def test_the_page_loads_from_holdem_serve_without_a_console_error(
-    browsers: Any, tmp_path: Path
+    browser: Any, tmp_path: Path
 ) -> None:
     """The lobby, a table's link and a spectator's link load from ``holdem
     serve --web`` (the CSP it sends: scripts and styles of the page's own
@@ -544,9 +545,10 @@ def test_the_page_loads_from_holdem_serve_without_a_console_error(
     from selenium.webdriver.common.by import By
 
     server = Server(tmp_path / "room", "--web", "127.0.0.1:0").start()
+    driver = browser
+    driver.get_log("browser")  # (what the tests before said: not this page's)
     try:
         site = server.page
-        driver = browsers()
 
         def shown(selector: str) -> bool:
             return bool(driver.find_element(By.CSS_SELECTOR, selector).is_displayed())
@@ -570,3 +572,19 @@ def test_the_page_loads_from_holdem_serve_without_a_console_error(
         assert not errors, errors
     finally:
         server.stop()
+        load_scripts(driver)  # (the module's browser back on its blank page, for the others)
+
+
+def test_the_page_writes_no_html_and_holds_nothing_inline() -> None:
+    """What players send is put in as text (``textContent``), never parsed as
+    HTML; and the page has no inline script, style or handler (the server's
+    Content-Security-Policy refuses them: the page would break, not warn)."""
+    writes_html = re.compile(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(")
+    for script in sorted(PAGE.glob("*.js")):
+        for number, line in enumerate(script.read_text(encoding="utf-8").splitlines(), 1):
+            assert not writes_html.search(line), f"{script.name}:{number}: {line.strip()}"
+    html = (PAGE / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r"<script\b[^>]*>", html) == [
+        f'<script src="/static/{name}" defer>' for name in (*SCRIPTS, "app.js")
+    ]
+    assert not re.search(r"<style\b|\sstyle=|\son[a-z]+=", html)

@@ -263,10 +263,10 @@ class TableModel:
             self.seat(event.seat, event.name).presence = ""
         elif isinstance(event, ChipsAdded):
             if not event.deferred:
-                info = self.seat(event.seat, event.name)
-                if info.presence == "away" and not info.stack:  # (a busted seat bought in again:
-                    info.presence = ""  # dealt in from then on, no sat_in told)
-                info.stack = event.stack
+                topped = self.seat(event.seat, event.name)
+                if topped.presence == "away" and not topped.stack:  # (a busted seat bought in
+                    topped.presence = ""  # again: dealt in from then on, no sat_in told)
+                topped.stack = event.stack
         elif isinstance(event, LevelUp):
             self.level = event.level
             self.blinds = (event.small_blind, event.big_blind, event.ante)

@@ -492,8 +492,8 @@
       const mine = page.model.seats.get(page.seat);
       if (mine) mine.cards = page.model.hole;
     }
-    if (resumed) drawHand(view || reply.state.hand);
-    else if (reply.creator) page.teller.say("Your table is made: share its link, add bots, and start when everyone is in.");
+    drawHand(resumed && view ? view : reply.state.hand); // (a hand under way: drawn as it stands)
+    if (!resumed && reply.creator) page.teller.say("Your table is made: share its link, add bots, and start when everyone is in.");
     draw();
     hands();
   }
@@ -536,7 +536,7 @@
     if (!view || !view.config) return;
     const model = page.model;
     const seats = Holdem.seatNumbers(view.config);
-    model.playing = view.phase !== "done" && !view.outcome;
+    model.playing = view.phase !== "complete" && !view.outcome;
     model.hand = view.config.hand_id || model.hand;
     model.button = seats[view.config.button] === undefined ? null : seats[view.config.button];
     model.board = cards.parseAll(view.board);
@@ -587,7 +587,7 @@
     } else if (kind === "hand_started") {
       page.view = null;
     } else if (kind === "hand_ended") {
-      setTimeout(hands, 300);
+      handsSoon();
     } else if (kind === "player_eliminated" && message.seat === page.seat && !page.watching) {
       page.eliminated = true;
       announce(`You are out in ${Holdem.tell.ordinal(message.place)} place.`);
@@ -1119,9 +1119,16 @@
 
   let handsAsked = null;
 
+  /** The list asked for again a moment after a hand ends (once, however
+      many hands end meanwhile: a table of bots without pauses ends many). */
+  function handsSoon() {
+    if (handsAsked === null) handsAsked = setTimeout(hands, 1500);
+  }
+
   async function hands() {
-    if (!page.table || !page.conn) return;
     clearTimeout(handsAsked);
+    handsAsked = null;
+    if (!page.table || !page.conn) return;
     let got;
     try {
       got = await page.conn.request("hands", { table: page.table });
