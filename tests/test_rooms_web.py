@@ -462,3 +462,20 @@ def test_a_line_is_one_text_frame_whatever_its_length(size: int) -> None:
     read = _unframe(b"".join(frame(line) for line in lines))
     assert [first for first, _ in read] == [0x81] * 3  # (FIN, text)
     assert [payload.decode() for _, payload in read] == lines
+
+
+def test_a_page_whose_files_cannot_be_read_is_said_so(tmp_path: Path, monkeypatch: Any) -> None:
+    """``holdem serve --web`` with the page's files gone (a damaged install)
+    names the file and the system's reason (it said "cannot write" a file it
+    read), status 2."""
+    from click.testing import CliRunner
+
+    import holdem.clients.web
+    from holdem.cli.main import main
+
+    monkeypatch.setattr(holdem.clients.web, "PAGE", tmp_path / "gone")
+    ran = CliRunner().invoke(main, ["serve", "--data", str(tmp_path / "room"), "--listen",
+                                   "127.0.0.1:0", "--web", "127.0.0.1:0"])  # fmt: skip
+    assert ran.exit_code == 2
+    missing = tmp_path / "gone" / "index.html"
+    assert f"holdem serve: error: {missing}: No such file or directory" in ran.output
