@@ -34,7 +34,7 @@ from ..config import Structure
 from ..errors import ConfigError, ProtocolError, TableError, quote
 from ..table import CashGame, Schedule, TimerRules, Tournament, TurnTimer
 from ..wire import Fields
-from .messages import VERSION, Request, answer, read_timer
+from .messages import VERSION, Request, answer, read_cap, read_timer
 from .tables import Message, ServedTable, history_text
 from .texts import plain
 
@@ -372,7 +372,8 @@ class Engine:
         timer: TurnTimer | None,
         rng: random.Random,
     ) -> tuple[Tournament | CashGame, list[_Entry]]:
-        """A tournament's fields: the table's size, the stack, the schedule."""
+        """A tournament's fields: the table's size, the stack, the schedule, a
+        fixed-limit cap."""
         seats = f.integer("seats", default=None, optional=True, minimum=2)
         stack = f.integer("stack", default=1500, minimum=1)
         text = f.raw("schedule", "a schedule", default=None)
@@ -390,6 +391,7 @@ class Engine:
             structure=structure,
             timer=timer,
             rng=rng.getrandbits(64),
+            **read_cap(f, structure, tournament=True),
         )
         return game, entries
 
@@ -401,7 +403,8 @@ class Engine:
         timer: TurnTimer | None,
         rng: random.Random,
     ) -> tuple[Tournament | CashGame, list[_Entry]]:
-        """A cash table's fields: its seats, blinds, buy-ins and length."""
+        """A cash table's fields: its seats, blinds, buy-ins and length, a
+        fixed-limit cap."""
         game = CashGame(
             f.integer("seats", default=6, minimum=2),
             small_blind=f.integer("small_blind", minimum=0),
@@ -412,6 +415,7 @@ class Engine:
             structure=structure,
             timer=timer,
             rng=rng.getrandbits(64),
+            **read_cap(f, structure, tournament=False),
         )
         entries = [self._player(p, i, tournament=False) for i, p in enumerate(players)]
         return game, entries

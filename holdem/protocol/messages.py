@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..config import MAX_CHIPS, HeadsUpCap, Structure
 from ..errors import ProtocolError, WireError, quote
 from ..wire import Fields
 
@@ -216,6 +217,25 @@ def read_timer(
         raise ProtocolError("invalid_field", "request.timer.policy: 'check_fold' or 'protect', "
                             f"not {quote(out['policy'])}", field="timer.policy")  # fmt: skip
     return out
+
+
+def read_cap(f: Fields, structure: Structure, *, tournament: bool) -> dict[str, Any]:
+    """A new table's fixed-limit cap (R8): ``raise_cap``, the raises after the
+    bet (3), and ``heads_up_cap``, when two players lift it (``never`` at a
+    tournament, ``two_left`` at a cash table), as wire values; none at a
+    table of another structure, which refuses them (``bad_config``)."""
+    if structure is not Structure.FIXED_LIMIT:
+        for name in ("raise_cap", "heads_up_cap"):
+            if f.raw(name, "", default=None) is not None:
+                raise ProtocolError("bad_config", f"{f.where}.{name}: only a fixed-limit table "
+                                    f"(structure fixed_limit) has a cap, not a "
+                                    f"{structure.value} one", field=name)  # fmt: skip
+        return {}
+    policy = HeadsUpCap.NEVER if tournament else HeadsUpCap.TWO_LEFT
+    return {
+        "raise_cap": f.integer("raise_cap", default=3, maximum=MAX_CHIPS - 1),
+        "heads_up_cap": f.token("heads_up_cap", HeadsUpCap, default=policy).value,
+    }
 
 
 def answer(

@@ -87,6 +87,8 @@ def _requests() -> dict[str, dict[str, Any]]:
                 "max_hands": {"type": ["integer", "null"], "minimum": 1},
                 "stack": _CHIPS,
                 "schedule": {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/Schedule"}]},
+                "raise_cap": {"type": "integer", "minimum": 0},
+                "heads_up_cap": {"$ref": "#/$defs/heads_up_cap"},
             },
         ),
         "sit": _request(

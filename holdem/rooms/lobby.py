@@ -92,7 +92,8 @@ class Lobby(Core):
         game = CashGame(s["seats"], small_blind=s["small_blind"], big_blind=s["big_blind"],
                         min_buy_in=s["min_buy_in"], max_buy_in=s["max_buy_in"],
                         max_hands=s.get("max_hands"), max_seconds=s.get("max_seconds"),
-                        structure=s["structure"], timer=self._timer(table),
+                        structure=s["structure"], raise_cap=s.get("raise_cap", 3),
+                        heads_up_cap=s.get("heads_up_cap"), timer=self._timer(table),
                         clock=self.game_clock, rng=seed)  # fmt: skip
         table.settings.update(min_buy_in=game.min_buy_in, max_buy_in=game.max_buy_in)
         self._serve_game(table, game)
@@ -287,6 +288,7 @@ class Lobby(Core):
         schedule = Schedule.from_dict(s["schedule"])
         game = Tournament([e.name for _, e in order], stack=s["stack"], seats=s["seats"],
                           schedule=schedule, structure=s["structure"], timer=self._timer(table),
+                          raise_cap=s.get("raise_cap", 3), heads_up_cap=s.get("heads_up_cap"),
                           rng=seed)  # fmt: skip
         self._serve_game(table, game)
         served = table.served

@@ -33,7 +33,16 @@ from types import FunctionType, MappingProxyType
 from typing import Any, NamedTuple, get_args
 
 from ..actions import Decision, LegalActions
-from ..config import MAX_CHIPS, MAX_PLAYERS, MAX_TABLE_SEATS, HandConfig, Post, Structure
+from ..config import (
+    MAX_CHIPS,
+    MAX_PLAYERS,
+    MAX_TABLE_SEATS,
+    HandConfig,
+    HeadsUpCap,
+    Post,
+    Structure,
+    _coerce_enum,
+)
 from ..errors import ConfigError, TableError
 from ..hand import Hand
 from ..pots import Outcome
@@ -200,6 +209,13 @@ class Table:
         seat of a cash player, who leaves with their chips; a tournament
         player's stack stays in play, checking or folding, until
         :meth:`come_back` (or it busts).
+    :param raise_cap: fixed-limit raises after the bet in a round (R8: 3,
+        a bet and three raises; the WSOP's 4), in every hand of the table.
+    :param heads_up_cap: when the fixed-limit cap is lifted for two players
+        (:class:`~holdem.config.HeadsUpCap` or its value): default ``never``
+        at a tournament (R8: the cap always applies), ``two_left`` at a cash
+        table (Robert's Rules); ``never`` at a cash table is a limit room
+        whose rules state no heads-up exception.
     """
 
     def __init__(
@@ -217,6 +233,8 @@ class Table:
         button: int | None = None,
         rake: Rake | None = None,
         timer: TurnTimer | None = None,
+        raise_cap: int = 3,
+        heads_up_cap: HeadsUpCap | str | None = None,
     ) -> None:
         if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= MAX_PLAYERS:
             raise ConfigError(
@@ -240,6 +258,15 @@ class Table:
         self.structure = Structure(structure)
         self.button_policy: ButtonPolicy = button_policy
         self.tournament = tournament
+        #: the fixed-limit cap's raises, and when it is lifted heads-up (R8)
+        self.raise_cap = raise_cap
+        self.heads_up_cap: HeadsUpCap = _coerce_enum(
+            "heads_up_cap",
+            (HeadsUpCap.NEVER if tournament else HeadsUpCap.TWO_LEFT)
+            if heads_up_cap is None
+            else heads_up_cap,
+            HeadsUpCap,
+        )
         self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self._blinds = Level(
             small_blind=small_blind, big_blind=big_blind, ante=ante, big_blind_ante=big_blind_ante
@@ -343,7 +370,8 @@ class Table:
     def _check_blinds(self, b: Level) -> int:
         """Checks the blinds of a level at this table's structure; their number
         (levels alike get one: it keys the plans' configurations)."""
-        key = (b.small_blind, b.big_blind, b.ante, b.big_blind_ante, self.structure.value)
+        key = (b.small_blind, b.big_blind, b.ante, b.big_blind_ante, self.structure.value,
+               self.raise_cap, self.heads_up_cap.value)  # fmt: skip
         number = _FORCED.get(key)
         if number is not None:
             return number
@@ -355,6 +383,8 @@ class Table:
             ante=b.ante,
             big_blind_ante=b.big_blind_ante,
             structure=self.structure,
+            raise_cap=self.raise_cap,
+            heads_up_cap=self.heads_up_cap,
         )
         return _FORCED.setdefault(key, len(_FORCED))
 
@@ -553,6 +583,8 @@ class Table:
                 missing_small_blind=known.missing_small_blind,
                 dead_button=known.dead_button,
                 posts=_posts(known.posts, b) if known.posts else (),
+                raise_cap=self.raise_cap,
+                heads_up_cap=self.heads_up_cap,
                 hand_id=self.hands_played + 1,
                 seats=known.seats,
                 names=known.names,
@@ -899,6 +931,8 @@ class Table:
             rng=rng,
             button=v["button"],
             rake=v["rake"],
+            raise_cap=v["raise_cap"],
+            heads_up_cap=v["heads_up_cap"],
         )
         table._blinds = blinds  # (the level itself, its length too: results carry it)
         return table
@@ -1051,6 +1085,18 @@ _TABLE_FIELDS = (
     Field("seats", attrgetter("max_seats"), snap.integer(minimum=2, maximum=MAX_PLAYERS)),
     Field("blinds", lambda t: t.blinds.to_dict(), snap.record(Level.from_dict)),
     Field("structure", lambda t: t.structure.value, lambda f, n: f.token(n, Structure)),
+    #: the fixed-limit cap (R8); a snapshot of a server before them has neither:
+    #: the table's defaults (the policy its game's)
+    Field(
+        "raise_cap",
+        attrgetter("raise_cap"),
+        lambda f, n: f.integer(n, default=3, maximum=MAX_CHIPS - 1),
+    ),
+    Field(
+        "heads_up_cap",
+        lambda t: t.heads_up_cap.value,
+        lambda f, n: f.token(n, HeadsUpCap, default=None),
+    ),
     Field("button_policy", attrgetter("button_policy"), snap.choice(BUTTON_POLICIES)),
     Field("tournament", attrgetter("tournament"), snap.boolean),
     Field(
