@@ -209,7 +209,8 @@ table.
               "over (30).")  # fmt: skip
 @click.option("--protect", is_flag=True,
               help="With --create --game cash: disconnect protection: a player out of time "
-              "is all in for what they put in, twice a day (R13), not folded.")  # fmt: skip
+              "is all in for what they put in, twice in any 24 hours (R13), not "
+              "folded.")  # fmt: skip
 @click.option("--bots", type=click.IntRange(0, 9), default=0,
               help="With --create: fill this many seats with bots at once.")  # fmt: skip
 @click.option("--bot-level", type=click.Choice(list(BOTS)), default="normal", show_default=True,

@@ -33,8 +33,10 @@ from holdem.rooms.store import SCHEMA
 def older_schema(version: int) -> str:
     """The room file's :data:`~holdem.rooms.store.SCHEMA` as a server of an
     older schema ``version`` wrote it (1: no buy-ins; 3: no chat, and no
-    hands kept with the seats' tokens)."""
+    hands kept with the seats' tokens; 4: no resets of disconnect protections)."""
     text = SCHEMA
+    if version < 5:
+        text = text[: text.index("CREATE TABLE IF NOT EXISTS protection_resets")]
     if version < 4:
         text = text.replace("    first_hand INTEGER,\n    PRIMARY KEY", "    PRIMARY KEY")
         text = text.replace(",\n    name TEXT,\n    first_hand INTEGER,\n    last_hand INTEGER\n",

@@ -1,13 +1,17 @@
 """RULES.md at a room's tables (issue 31): the fixed-limit cap a table is
-made with (R8)."""
+made with (R8); disconnect protections and the operator's reset (R13)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+from click.testing import CliRunner
 from rooms_helpers import players
 
-from holdem.rooms import Room
+from holdem.cli.main import main
+from holdem.rooms import Room, Store
 
 
 def raise_through_hand(people: list[Any], number: int) -> dict[str, int]:
@@ -70,3 +74,72 @@ def test_r08_a_cap_at_a_table_that_is_not_fixed_limit_is_refused_naming_it() -> 
     reply = ann.ask("create_table", name="Ann", structure="fixed_limit", heads_up_cap="maybe")
     assert reply["error"]["code"] == "invalid_field" and "heads_up_cap" in reply["error"]["message"]
     assert room.tables == {}
+
+
+def test_r13_the_operator_gives_a_player_their_protections_again(tmp_path: Path) -> None:
+    """R13 at a room: Ben, away at every other hand, is protected twice, then
+    folded (two in any 24 hours); ``holdem serve --data DIR --reset-protection
+    Ben``, run beside the server, gives them back from his next timeout."""
+    now = [0.0]
+    data = tmp_path / "room"
+    data.mkdir()
+    room = Room(Store(data / "room.sqlite"), seed=8, clock=lambda: now[0])
+    ann, ben = players(room, 2)
+    timer = {"seconds": 5, "time_bank": 0, "policy": "protect"}
+    made = ann.result("create_table", name="Ann", game="cash", timer=timer, pace=0, pause=0)
+    ben.result("join", code=made["code"], name="Ben")
+    ann.result("start", table=made["table"])
+
+    def play(hand: int, away: bool) -> list[str]:
+        """Hand ``hand`` played to its end: Ann raises when she may; Ben lets
+        his first turn run out when ``away``, else calls or checks.  What
+        Ben did in it."""
+        timed_out = False
+        while not any(m.get("event") == "hand_ended" and m["hand"] == hand for m in ann.stream):
+            player, turn = next((p, t) for p in (ann, ben) for t in p.turns() if t["hand"] == hand)
+            turn["_answered"] = True
+            legal = turn["view"]["legal"]
+            if player is ben and away and not timed_out:
+                timed_out = True
+                now[0] += 6
+                for conn, line in room.tick():
+                    for who in (ann, ben):
+                        if conn == who.conn:
+                            who.take([json.loads(line)])
+                continue
+            action = (
+                {"kind": legal["wager"], "to": legal["min_to"]}
+                if player is ann and legal["wager"] is not None
+                else {"kind": "check" if legal["check"] else "call"}
+            )
+            player.result("act", table=made["table"], action=action)
+        actions = [m["action"] for m in ann.stream if m.get("event") == "action"
+                   and m["hand"] == hand and m["action"].get("seat") == 1]  # fmt: skip
+        return [a["kind"] for a in actions if a["kind"] in ("timeout", "fold")]
+
+    assert [play(n, away=n % 2 == 1) for n in range(1, 6)] == [
+        ["timeout"], [], ["timeout"], [], ["fold"],
+    ]  # fmt: skip
+    reset = CliRunner().invoke(main, ["serve", "--data", str(data), "--reset-protection", "Ben"])
+    assert reset.exit_code == 0, reset.output
+    assert reset.output == (
+        f"Ben's disconnect protections count from none again at every table of "
+        f"{data / 'room.sqlite'} (Ben has a seat at t1); a server serving it counts so from "
+        "their next timeout\n"
+    )
+    assert [play(n, away=n % 2 == 1) for n in (6, 7)] == [[], ["timeout"]]
+
+
+def test_r13_a_reset_names_what_it_cannot_do(tmp_path: Path) -> None:
+    runner = CliRunner()
+    missing = runner.invoke(main, ["serve", "--data", str(tmp_path), "--reset-protection", "Ben"])
+    assert missing.exit_code == 2
+    assert f"{tmp_path}: no room data here (room.sqlite)" in missing.output
+    Store(tmp_path / "room.sqlite").close()
+    blank = runner.invoke(main, ["serve", "--data", str(tmp_path), "--reset-protection", " "])
+    assert blank.exit_code == 2 and "a player's name, 1 to 40 printable characters" in blank.output
+    both = runner.invoke(main, ["serve", "--data", str(tmp_path), "--reset-protection", "Ben",
+                                "--check"])  # fmt: skip
+    assert both.exit_code == 2 and "one at a time" in both.output
+    nobody = runner.invoke(main, ["serve", "--data", str(tmp_path), "--reset-protection", "Zed"])
+    assert nobody.exit_code == 0 and "(Zed has no seat at a table now)" in nobody.output

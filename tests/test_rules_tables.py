@@ -1,9 +1,11 @@
 """RULES.md at tables, hand after hand (issue 31): the fixed-limit cap of a
 tournament, a cash game and a room that states no heads-up exception, at a
-table and in ``holdem engine``'s tables (R8)."""
+table and in ``holdem engine``'s tables (R8); disconnect protections counted
+over any 24 hours and spent only where they protect something (R13)."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import sys
 from pathlib import Path
@@ -11,14 +13,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from holdem import Decision, LegalActions, PlayerView
+from holdem import Decision, Hand, HandConfig, LegalActions, PlayerView
 from holdem.actions import ActionKind, Street
 from holdem.cli.main import main
 from holdem.config import HeadsUpCap
 from holdem.errors import ConfigError
 from holdem.histories import BET_RAISE, DEAL_BOARD, read_hands
 from holdem.protocol.engine import Engine
-from holdem.table import CashGame, HandResult, Table, Tournament
+from holdem.table import CashGame, HandResult, Table, TimerRules, Tournament, TurnTimer
 
 _WAGERS = (ActionKind.BET, ActionKind.RAISE)
 
@@ -195,3 +197,101 @@ def test_r08_cap_options_at_a_table_that_is_not_fixed_limit_are_refused() -> Non
             "--heads-up-cap is for fixed-limit tables (--structure fixed_limit): a no_limit "
             "table has no cap" in result.output
         )
+
+
+class Clock:
+    """A clock the test moves (seconds)."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _facing_a_bet() -> LegalActions:
+    """A menu with a call and no check (a timeout there folds or is protected)."""
+    menu = Hand(HandConfig(stacks=(100, 100), button=0, small_blind=1, big_blind=2),
+                rng=1).legal_actions()  # fmt: skip
+    assert menu is not None and not menu.check
+    return menu
+
+
+def test_r13_protections_are_counted_over_any_24_hours_not_by_the_calendar_day() -> None:
+    """R13: two protections in any rolling 24 hours.  Counted by the calendar
+    day, two at 23:50 and two more at 00:10 gave a player four in twenty
+    minutes."""
+    evening = datetime.datetime(2026, 3, 1, 23, 50).timestamp()
+    wall = Clock(evening)
+    timer = TurnTimer(TimerRules(10, policy="protect"), clock=Clock(), wall=wall)
+    legal = _facing_a_bet()
+    assert [timer.timeout("Ann", legal) for _ in range(3)] == [
+        Decision.timeout(), Decision.timeout(), Decision.fold(),
+    ]  # fmt: skip
+    wall.now = evening + 20 * 60  # 00:10, the next day
+    assert timer.protections_left("Ann") == 0
+    assert timer.timeout("Ann", legal) == Decision.fold()
+    wall.now = evening + 86_400 + 1  # 24 hours after the first two
+    assert timer.protections_left("Ann") == 2
+    assert timer.timeout("Ann", legal) == Decision.timeout()
+    assert timer.protections_left("Ann") == 1 and timer.protections_left("Bob") == 2
+
+
+def test_r13_an_operator_s_reset_gives_the_protections_back() -> None:
+    wall = Clock(1_000_000.0)
+    resets: dict[str, float] = {}
+    timer = TurnTimer(TimerRules(10, policy="protect"), clock=Clock(), wall=wall,
+                      resets=resets.get)  # fmt: skip
+    legal = _facing_a_bet()
+    timer.timeout("Ann", legal), timer.timeout("Ann", legal)
+    assert timer.protections_left("Ann") == 0
+    wall.now += 60
+    resets["Ann"] = wall.now
+    assert timer.protections_left("Ann") == 2
+    assert timer.timeout("Ann", legal) == Decision.timeout()
+    assert timer.protections_left("Ann") == 1
+
+
+def test_r13_a_snapshot_keeps_when_each_protection_was_used() -> None:
+    wall = Clock(2_000_000.0)
+    timer = TurnTimer(TimerRules(10, policy="protect"), clock=Clock(), wall=wall)
+    timer.timeout("Bob", _facing_a_bet())
+    data = json.loads(json.dumps(timer.snapshot()))
+    assert data["protections"] == [{"player": "Bob", "at": 2_000_000.0}]
+    again = TurnTimer.from_snapshot(data, wall=wall)
+    assert again.protections_left("Bob") == 1 and again.snapshot() == data
+    wall.now += 86_400
+    assert again.protections_left("Bob") == 2 and again.snapshot()["protections"] == []
+    # a snapshot of a timer that counted by the calendar day: used at its start
+    day = datetime.date(2026, 3, 1)
+    data["protections"] = [{"player": "Bob", "day": day.isoformat(), "used": 2}]
+    start = datetime.datetime.combine(day, datetime.time()).timestamp()
+    for now, left in ((start + 3600, 0), (start + 86_400 + 1, 2)):
+        assert TurnTimer.from_snapshot(data, wall=Clock(now)).protections_left("Bob") == left
+
+
+def test_r13_no_protection_is_spent_by_a_player_with_nothing_in_the_pot() -> None:
+    """R13: a protection is spent only where it protects something.  The
+    button, who has put nothing in, times out facing the big blind: it folds
+    and keeps its protections (before, it spent one); the big blind, who has
+    chips in, times out facing a raise and is protected."""
+    clock = Clock()
+    rules = TimerRules(seconds=10, policy="protect", free_seat_after=None)
+    table = Table(3, small_blind=1, big_blind=2, rng=2, button=0,
+                  timer=TurnTimer(rules, clock=clock, wall=Clock(5_000_000.0)))  # fmt: skip
+    for seat, name in enumerate(["Ann", "Bob", "Cid"]):
+        table.sit(seat, name, 100)
+    assert table.timer is not None
+
+    def player(view: PlayerView, legal: LegalActions) -> Decision:
+        if view.seat == 1:
+            return Decision.raise_to(6)  # (the small blind raises)
+        clock.now += 11  # (the button, then the big blind, drop out)
+        return Decision.check() if legal.check else Decision.call()
+
+    result = table.play_hand(player)
+    by = {seat: [a.kind for a in result.played.log if a.seat == seat] for seat in (0, 2)}
+    assert ActionKind.FOLD in by[0] and ActionKind.TIMEOUT not in by[0]
+    assert ActionKind.TIMEOUT in by[2]
+    assert table.timer.protections_left("Ann") == 2
+    assert table.timer.protections_left("Cid") == 1

@@ -99,8 +99,12 @@ class Lobby(Core):
         self._serve_game(table, game)
 
     def _timer(self, table: RoomTable) -> TurnTimer:
+        """A table's turn timer, on the tables' clock; its disconnect
+        protections (R13) counted from the operator's last reset of each
+        player's (``holdem serve --reset-protection``, in the store)."""
         rules = _timer_rules(table.game, table.public, table.settings)
-        return TurnTimer(rules, clock=self.game_clock)
+        resets = None if self.store is None else self.store.protection_reset
+        return TurnTimer(rules, clock=self.game_clock, resets=resets)
 
     def _serve_game(self, table: RoomTable, game: Tournament | CashGame) -> None:
         s = table.settings

@@ -786,7 +786,7 @@ class Table:
                 if timer.stop(name):
                     timer.acted(name)
                 else:
-                    decision = timer.timeout(name, legal, hand.can_timeout(seat))
+                    decision = timer.timeout(name, legal, _protects(hand, seat))
             act(decision, seat=seat)
             if tell:
                 self._tell_actions()
@@ -802,7 +802,7 @@ class Table:
         legal = hand.legal_actions()
         assert legal is not None
         timer = self._referee()
-        hand.act(timer.timeout(self._seats[seat].name, legal, hand.can_timeout(seat)), seat=seat)
+        hand.act(timer.timeout(self._seats[seat].name, legal, _protects(hand, seat)), seat=seat)
         self._tell_actions()
 
     def _referee(self) -> TurnTimer:
@@ -1154,6 +1154,14 @@ def _posts(posts: tuple[tuple[int, bool, bool], ...], blinds: Level) -> tuple[Po
         Post(seat=position, amount=blinds.big_blind if big else blinds.small_blind, dead=dead)
         for position, big, dead in posts
     )
+
+
+def _protects(hand: Hand, seat: int) -> bool:
+    """Whether a protected timeout (R13) would protect something for the
+    player to act at ``seat``: the hand allows one, and they have chips in
+    the pot (with none, the timeout rule checks or folds: nothing is kept,
+    and no protection is spent)."""
+    return hand.can_timeout(seat) and hand.contributions[hand.config.seat_numbers.index(seat)] > 0
 
 
 def _by_seat(players: Decide | Mapping[int, Decide]) -> Mapping[int, Decide] | None:
