@@ -1,17 +1,25 @@
 """RULES.md at a room's tables (issue 31): the fixed-limit cap a table is
-made with (R8); disconnect protections and the operator's reset (R13)."""
+made with (R8); disconnect protections and the operator's reset, and the
+players public tables sit out or free for their timeouts (R13); public cash
+sessions that end by their hands or their time (R12)."""
 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
-from rooms_helpers import players
+from rooms_helpers import play_out, players
 
 from holdem.cli.main import main
-from holdem.rooms import Room, Store
+from holdem.clients import listing
+from holdem.rooms import Limits, Room, Store
+
+#: Lines a test's players may send at once (its clock stands still while they play).
+MANY = Limits(lines_per_second=10**6, burst=10**6)
 
 
 def raise_through_hand(people: list[Any], number: int) -> dict[str, int]:
@@ -143,3 +151,138 @@ def test_r13_a_reset_names_what_it_cannot_do(tmp_path: Path) -> None:
     assert both.exit_code == 2 and "one at a time" in both.output
     nobody = runner.invoke(main, ["serve", "--data", str(tmp_path), "--reset-protection", "Zed"])
     assert nobody.exit_code == 0 and "(Zed has no seat at a table now)" in nobody.output
+
+
+def _tick(room: Room, people: list[Any], now: list[float], seconds: float) -> None:
+    """The room's clock moved on ``seconds``; its timers' lines to their players."""
+    now[0] += seconds
+    for conn, line in room.tick():
+        for player in people:
+            if conn == player.conn:
+                player.take([json.loads(line)])
+
+
+def test_r13_a_public_freezeout_blinds_off_a_player_who_timed_out_twice_and_lists_them_away() -> (
+    None
+):
+    """R13 at a public freezeout: Ben's two turns in a row run out; he is out
+    of the deal (told, and the table told why), his stack stays in play,
+    posting its blinds and folded with no turn asked, and the lobby counts
+    him away until he is back."""
+    now = [0.0]
+    room = Room(seed=6, clock=lambda: now[0], limits=MANY)
+    ann, ben, eve = players(room, 3)
+    made = ann.result("create_table", name="Ann", public=True, pace=0, pause=0, stack=5000,
+                      timer={"seconds": 5, "time_bank": 0})  # fmt: skip
+    ben.result("join", table=made["table"], name="Ben")
+    ann.result("add_bots", table=made["table"], level="calling-station", count=1)
+    ann.result("start", table=made["table"])
+    listed = eve.result("list_tables")["tables"]
+    assert [(t["table"], t["away"]) for t in listed] == [(made["table"], 0)]
+    rng = random.Random(1)
+
+    def away() -> bool:
+        return any(m.get("event") == "away" for m in ben.stream)
+
+    for _ in range(200):  # Ben lets his timer run out; Ann plays
+        play_out([ann], rng, until=away)
+        if away():
+            break
+        _tick(room, [ann, ben], now, 6)
+    told = [m for m in ann.stream if m.get("event") == "seat_status" and m["status"] == "away"]
+    assert [(m["name"], m["reason"]) for m in told] == [("Ben", "two timeouts in a row")]
+    assert [t["away"] for t in eve.result("list_tables")["tables"]] == [1]
+    state = eve.result("state", table=made["table"])
+    assert {s["name"]: s["status"] for s in state["seats"]}["Ben"] == "away"
+    # blinded off: dealt in the next hands, posting, folded or checked, never asked
+    turns_before = sum(m.get("event") == "turn" for m in ben.stream)
+    away_from = state["hands_played"] + 1
+    play_out([ann], rng, until=lambda: state_hands(eve, made["table"]) >= away_from + 6)
+    seat = next(s["seat"] for s in state["seats"] if s["name"] == "Ben")
+    dealt = [m for m in ann.stream if m.get("event") == "hand_started" and m["hand"] > away_from]
+    assert dealt and all(seat in m["seats"] for m in dealt)
+    ben_acts = [m["action"] for m in ann.stream if m.get("event") == "action"
+                and m["hand"] > away_from and m["action"].get("seat") == seat]  # fmt: skip
+    assert not {a["kind"] for a in ben_acts} & {"call", "bet", "raise"}  # (checked or folded)
+    assert any(a["kind"] in ("small_blind", "big_blind") for a in ben_acts)
+    assert sum(m.get("event") == "turn" for m in ben.stream) == turns_before
+    ben.result("back", table=made["table"])
+    assert [t["away"] for t in eve.result("list_tables")["tables"]] == [0]
+
+
+def state_hands(player: Any, table: str) -> int:
+    return int(player.result("state", table=table)["hands_played"])
+
+
+def test_r13_a_public_cash_table_frees_the_seat_of_a_player_who_timed_out_twice() -> None:
+    """R13 at a public cash table: two timeouts in a row free the seat, and
+    the player leaves with the stack (the results count it taken away)."""
+    now = [0.0]
+    room = Room(seed=3, clock=lambda: now[0], limits=MANY)
+    ann, ben, eve = players(room, 3)
+    made = ann.result("create_table", name="Ann", game="cash", public=True, pace=0, pause=0,
+                      timer={"seconds": 5, "time_bank": 0})  # fmt: skip
+    ben.result("join", table=made["table"], name="Ben")
+    ann.result("add_bots", table=made["table"], level="calling-station", count=1)
+    ann.result("start", table=made["table"])
+    rng = random.Random(2)
+
+    def freed() -> bool:
+        return any(m.get("event") == "seat_freed" for m in ann.stream)
+
+    for _ in range(200):
+        play_out([ann], rng, until=freed)
+        if freed():
+            break
+        _tick(room, [ann, ben], now, 6)
+    freed = [m for m in ann.stream if m.get("event") == "seat_freed"]
+    assert [(m["name"], m["reason"]) for m in freed] == [("Ben", "timeouts")]
+    state = eve.result("state", table=made["table"])
+    assert "Ben" not in {s["name"] for s in state["seats"]}
+    assert state["results"]["Ben"]["cashed_out"] == freed[0]["chips"] > 0
+    assert [t["players"] for t in eve.result("list_tables")["tables"]] == [2]
+    assert ben.ask("act", table=made["table"], action={"kind": "fold"})["error"]["code"] == (
+        "not_your_seat"
+    )
+
+
+@pytest.mark.parametrize("limit", [{"max_hands": 3}, {"max_seconds": 60}])
+def test_r12_a_public_cash_session_ends_by_its_hands_or_its_time(limit: dict[str, Any]) -> None:
+    """R12 at a public cash table: the session's ``max_hands`` or
+    ``max_seconds`` (from its first hand) ends it after the hand that
+    reaches it: everyone is told the results, and the lobby lists it no more."""
+    now = [0.0]
+    room = Room(seed=5, clock=lambda: now[0], limits=MANY)
+    ann, ben, eve = players(room, 3)
+    made = ann.result("create_table", name="Ann", game="cash", public=True, pace=0, pause=0,
+                      **limit)  # fmt: skip
+    assert made["state"]["settings"][next(iter(limit))] == next(iter(limit.values()))
+    ben.result("join", table=made["table"], name="Ben")
+    ann.result("start", table=made["table"])
+    rng = random.Random(3)
+    for _ in range(500):
+        if any(m.get("event") == "table_finished" for m in eve.stream + ann.stream):
+            break
+        play_out([ann, ben], rng, until=lambda: False, most=1)
+        now[0] += 7  # (a move every 7 seconds)
+    finished = [m for m in ann.stream if m.get("event") == "table_finished"]
+    assert len(finished) == 1 and set(finished[0]["results"]) == {"Ann", "Ben"}
+    ended = [m["hand"] for m in ann.stream if m.get("event") == "hand_ended"]
+    if "max_hands" in limit:
+        assert ended == [1, 2, 3]
+    else:  # over after the hand being played when the minute was up
+        last_begun = max(m["hand"] for m in ann.stream if m.get("event") == "hand_started")
+        assert ended[-1] == last_begun and len(ended) >= 2
+    assert eve.result("list_tables")["tables"] == []
+    assert ann.result("state", table=made["table"])["status"] == "finished"
+
+
+def test_r13_holdem_join_list_says_how_many_players_are_away() -> None:
+    table = {"table": "t2", "game": "tournament", "status": "playing", "players": 5,
+             "max_seats": 6, "blinds": {"small_blind": 25, "big_blind": 50, "ante": 0},
+             "structure": "no_limit", "hands_played": 40, "joinable": False, "stack": 1500,
+             "away": 1}  # fmt: skip
+    lines = listing([table, {**table, "table": "t3", "away": 0},
+                     {**table, "table": "t4", "away": None}], "127.0.0.1:7777")  # fmt: skip
+    assert lines[2].endswith("  no (playing), 1 away")
+    assert lines[3].endswith("  no (playing)") and lines[4].endswith("  no (playing)")

@@ -329,14 +329,15 @@ class Lobby(Core):
             _listed(table.id, table.game, table.status, table.settings,
                     len(self._taken(table)), begun=table.served is not None,
                     hands=0 if table.served is None else table.served.table.hands_played,
-                    level=None if table.served is None else table.served.table.blinds)
+                    level=None if table.served is None else table.served.table.blinds,
+                    away=_away(table))
             for table in self.tables.values()
             if table.public and table.live
         ]  # fmt: skip
         if self.workers > 1 and self.store is not None:
             tables += [
                 _listed(row.id, row.game, row.status, row.settings, row.players,
-                        begun=row.status != "waiting", hands=row.hands, level=None)
+                        begun=row.status != "waiting", hands=row.hands, level=None, away=None)
                 for row in self.store.live_tables()
                 if row.public and self._elsewhere(row.id) is not None
             ]  # fmt: skip
@@ -640,11 +641,24 @@ def check(store: Store, *, progress: Callable[[int], object] | None = None) -> C
     return Checked(damage=[*checked.damage, *more], tables=checked.tables, hands=checked.hands)
 
 
+def _away(table: RoomTable) -> int:
+    """How many of a table's players are out of the deal now: away (two
+    timeouts in a row, or sat out: a tournament's stack is blinded off until
+    they are back, R13) or sitting out (a cash seat)."""
+    served = table.served
+    if served is None:
+        return 0
+    t = served.table
+    return sum(seat in t.away or info.status == "sitting_out" for seat, info in t.seats.items())
+
+
 def _listed(ident: str, game: str, status: str, settings: dict[str, Any], players: int, *,
-            begun: bool, hands: int, level: Level | None) -> dict[str, Any]:  # fmt: skip
+            begun: bool, hands: int, level: Level | None,
+            away: int | None) -> dict[str, Any]:  # fmt: skip
     """A table as ``list_tables`` tells of it: a tournament's ``blinds`` are
     its level's now (``level``; the first before it begins, none when not
-    known here: another worker's), with its ``stack``."""
+    known here: another worker's), with its ``stack``; ``away``: its players
+    out of the deal (:func:`_away`; None when not known here)."""
     if game == "cash":
         blinds = {"small_blind": settings["small_blind"], "big_blind": settings["big_blind"]}
     elif level is not None or not begun:
@@ -656,7 +670,7 @@ def _listed(ident: str, game: str, status: str, settings: dict[str, Any], player
         "table": ident, "game": game, "status": status, "players": players,
         "max_seats": int(settings["seats"]), "blinds": blinds,
         "structure": settings["structure"], "hands_played": hands,
-        "joinable": game == "cash" or not begun,
+        "joinable": game == "cash" or not begun, "away": away,
     }  # fmt: skip
     if game == "tournament":
         listed["stack"] = settings["stack"]
