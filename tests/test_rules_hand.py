@@ -369,6 +369,18 @@ def test_r6_minimum_raise_is_last_full_increment() -> None:
     assert hand.legal_actions().min_to == 1400  # type: ignore[union-attr]
 
 
+def test_r06_a_re_raise_after_a_raise_to_200_at_50_100_is_to_300_not_the_rooms_400() -> None:
+    """R6's named reading: one room's text (KKPoker) gives the minimum
+    re-raise after a raise to 200 at 50/100 as a total of 400; the increment
+    rule (TDA, Robert's Rules) gives 300, and is the one played."""
+    hand = Hand(cfg([10_000] * 3, button=0, sb=50, bb=100), rng=5)
+    play(hand, "0 raise 200")
+    legal = hand.legal_actions()
+    assert legal is not None and legal.min_to == 300
+    hand.raise_to(300)  # (the room's wording would refuse it)
+    assert hand.legal_actions().min_to == 400  # type: ignore[union-attr]
+
+
 def test_r6_short_all_in_big_blind_must_be_called_in_full() -> None:
     hand = Hand(cfg([1000, 1000, 50, 1000], button=0, sb=50, bb=100), rng=17)
     assert hand.log[1].all_in and hand.log[1].amount == 50
