@@ -1,7 +1,8 @@
 """RULES.md at tables, hand after hand (issue 31): the fixed-limit cap of a
 tournament, a cash game and a room that states no heads-up exception, at a
 table and in ``holdem engine``'s tables (R8); disconnect protections counted
-over any 24 hours and spent only where they protect something (R13)."""
+over any 24 hours and spent only where they protect something (R13); cards
+shown after the hand, and the river aggressor's show (R10)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import datetime
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -17,10 +19,19 @@ from holdem import Decision, Hand, HandConfig, LegalActions, PlayerView
 from holdem.actions import ActionKind, Street
 from holdem.cli.main import main
 from holdem.config import HeadsUpCap
-from holdem.errors import ConfigError
-from holdem.histories import BET_RAISE, DEAL_BOARD, read_hands
+from holdem.errors import ConfigError, TableError
+from holdem.histories import BET_RAISE, DEAL_BOARD, read_hands, record
 from holdem.protocol.engine import Engine
-from holdem.table import CashGame, HandResult, Table, TimerRules, Tournament, TurnTimer
+from holdem.table import (
+    CardsShown,
+    CashGame,
+    Event,
+    HandResult,
+    Table,
+    TimerRules,
+    Tournament,
+    TurnTimer,
+)
 
 _WAGERS = (ActionKind.BET, ActionKind.RAISE)
 
@@ -295,3 +306,107 @@ def test_r13_no_protection_is_spent_by_a_player_with_nothing_in_the_pot() -> Non
     assert ActionKind.TIMEOUT in by[2]
     assert table.timer.protections_left("Ann") == 2
     assert table.timer.protections_left("Cid") == 1
+
+
+def folder_then_raiser(view: PlayerView, legal: LegalActions) -> Decision:
+    """Seat 0 folds, seat 1 raises, the others fold: seat 1 wins uncontested."""
+    if view.seat == 1 and legal.wager is not None and legal.min_to is not None:
+        return Decision(legal.wager, legal.min_to)
+    return Decision.check() if legal.check else Decision.fold()
+
+
+def test_r10_a_table_lets_a_player_show_after_folding_or_winning_uncontested() -> None:
+    """R10: after the hand a player who folded, or who won uncontested, may show
+    their cards where the table allows it (the default); the show is told
+    (``cards_shown``) and is in the hand's history."""
+    table = Table(3, small_blind=1, big_blind=2, rng=5, button=0)
+    for seat, name in enumerate(["Ann", "Bob", "Cid"]):
+        table.sit(seat, name, 100)
+    told: list[Event] = []
+    table.subscribe(told.append, kinds=[CardsShown])
+    with pytest.raises(TableError, match="no hand is over yet"):
+        table.show_cards(0)
+    result = table.play_hand(folder_then_raiser)
+    assert result.outcome.net[0] == 0 and result.outcome.net[1] > 0
+    for seat in (0, 1):  # (the folder, then the winner)
+        record = table.show_cards(seat)
+        assert record.cards == result.played.hole_cards(seat)
+    assert [(e.hand, e.seat, e.name, e.action.cards) for e in told] == [  # type: ignore[union-attr]
+        (1, 0, "Ann", result.played.hole_cards(0)), (1, 1, "Bob", result.played.hole_cards(1)),
+    ]  # fmt: skip
+    assert [e.to_dict()["event"] for e in told] == ["cards_shown"] * 2
+    history = record_of(result)
+    # (the history's players from the small blind: Bob first, Ann last)
+    assert [(m.kind, m.actor, m.cards) for m in history.moves[-2:]] == [
+        ("show", 2, result.played.hole_cards(0)), ("show", 0, result.played.hole_cards(1)),
+    ]  # fmt: skip
+    with pytest.raises(TableError, match="their cards are shown already"):
+        table.show_cards(1)
+    closed = Table(3, small_blind=1, big_blind=2, rng=5, show_after_hand=False)
+    for seat, name in enumerate(["Ann", "Bob", "Cid"]):
+        closed.sit(seat, name, 100)
+    closed.play_hand(folder_then_raiser)
+    with pytest.raises(TableError, match="does not let players show their cards after the hand"):
+        closed.show_cards(0)
+    again = Table.from_snapshot(json.loads(json.dumps(closed.snapshot())))
+    assert (again.show_after_hand, again.aggressor_may_muck) == (False, False)
+
+
+def record_of(result: HandResult) -> Any:
+    """A hand's history as a player reads it: the cards shown, no others."""
+    return record(result.played, show_all=False)
+
+
+def test_r10_a_table_s_hands_carry_its_reading_of_the_river_aggressor_s_muck() -> None:
+    for option in (False, True):
+        table = Table(2, small_blind=1, big_blind=2, rng=1, aggressor_may_muck=option)
+        table.sit(0, "Ann", 100)
+        table.sit(1, "Bob", 100)
+        assert table.play_hand(raiser).played.config.aggressor_may_muck is option
+
+
+def test_r10_cards_shown_after_the_hand_go_into_both_histories() -> None:
+    """R10: the shows after the hand are in the hand's history, PHH (``sm``:
+    the uncontested winner's in ``actions``, which PokerKit replays; the
+    folder's, which PokerKit refuses, in ``_after_hand``) and PokerStars text
+    (``shows`` lines; the folder's summary says the fold), and each reads
+    back with them, clean."""
+    import io
+
+    from holdem.histories import (
+        PhhWriter,
+        PokerStarsWriter,
+        read_phh_text,
+        read_pokerstars_text,
+        validate,
+    )
+
+    table = Table(3, small_blind=1, big_blind=2, rng=5, button=0)
+    for seat, name in enumerate(["Ann", "Bob", "Cid"]):
+        table.sit(seat, name, 100)
+    result = table.play_hand(folder_then_raiser)
+    table.show_cards(0)
+    table.show_cards(1)
+    history = record(result.played, show_all=False, hand_id="1")
+    shows = [(m.kind, m.actor, m.cards) for m in history.moves if m.kind == "show"]
+    phh, stars = io.StringIO(), io.StringIO()
+    PhhWriter(phh, many=False).write(history)
+    PokerStarsWriter(stars).write(history)
+    assert '_after_hand = ["p3 sm ' in phh.getvalue()  # (Ann, who folded)
+    assert "Ann: shows [" in stars.getvalue() and "Bob: shows [" in stars.getvalue()
+    assert "Seat 1: Ann (button) folded before Flop" in stars.getvalue()
+    for text, read in ((phh.getvalue(), read_phh_text), (stars.getvalue(), read_pokerstars_text)):
+        [back] = list(read(text))
+        assert validate(back) == []
+        assert [(m.kind, m.actor, m.cards) for m in back.moves if m.kind == "show"] == shows
+    pokerkit = pytest.importorskip("pokerkit")
+    only_winner = Table(3, small_blind=1, big_blind=2, rng=5, button=0)
+    for seat, name in enumerate(["Ann", "Bob", "Cid"]):
+        only_winner.sit(seat, name, 100)
+    won = only_winner.play_hand(folder_then_raiser)
+    only_winner.show_cards(1)
+    for hand in (result, won):
+        out, written = io.StringIO(), record(hand.played, show_all=False)
+        PhhWriter(out, many=False).write(written)
+        states = list(pokerkit.HandHistory.loads(out.getvalue()))
+        assert tuple(int(s) for s in states[-1].stacks) == written.claims.finishing_stacks

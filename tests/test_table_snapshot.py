@@ -449,8 +449,9 @@ def test_a_table_snapshot_names_its_fields() -> None:
         table.sit(seat, name, 200)
     data = table.snapshot()
     assert list(data) == ["version", "seats", "blinds", "structure", "raise_cap",
-                          "heads_up_cap", "button_policy", "tournament", "rake", "button",
-                          "positions", "hands_played", "players", "away", "ledger", "timer",
+                          "heads_up_cap", "show_after_hand", "aggressor_may_muck",
+                          "button_policy", "tournament", "rake", "button", "positions",
+                          "hands_played", "players", "away", "ledger", "timer",
                           "timeout_counts"]  # fmt: skip
     assert data["positions"] is None and data["hands_played"] == 0
     table.play_hand(folder)
@@ -612,6 +613,7 @@ MALFORMED = [
     ("table", "button_policy", "live", WireError, "table.button_policy"),
     ("table", "raise_cap", -1, WireError, "table.raise_cap"),
     ("table", "heads_up_cap", "sometimes", WireError, "table.heads_up_cap"),
+    ("table", "show_after_hand", "yes", WireError, "table.show_after_hand"),
     ("table", "rake", {"percent": 120, "cap": None}, ConfigError, "table.rake.percent"),
     ("table", "rake", {"percent": "x", "cap": None}, WireError, "table.rake.percent"),
     ("table", "away", [9], ConfigError, "table.away[0]"),

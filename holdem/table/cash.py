@@ -75,6 +75,8 @@ class CashGame:
         rng: int | random.Random | None = None,
         raise_cap: int = 3,
         heads_up_cap: HeadsUpCap | str | None = None,
+        show_after_hand: bool = True,
+        aggressor_may_muck: bool = False,
     ) -> None:
         table = Table(
             seats,
@@ -87,6 +89,8 @@ class CashGame:
             rng=rng,
             raise_cap=raise_cap,
             heads_up_cap=heads_up_cap,
+            show_after_hand=show_after_hand,
+            aggressor_may_muck=aggressor_may_muck,
         )
         self._setup(table, min_buy_in, max_buy_in, max_hands, max_seconds, clock, None)
 

@@ -32,7 +32,7 @@ from operator import attrgetter, itemgetter, not_
 from types import FunctionType, MappingProxyType
 from typing import Any, NamedTuple, get_args
 
-from ..actions import Decision, LegalActions
+from ..actions import Action, Decision, LegalActions
 from ..config import (
     MAX_CHIPS,
     MAX_PLAYERS,
@@ -43,7 +43,7 @@ from ..config import (
     Structure,
     _coerce_enum,
 )
-from ..errors import ConfigError, TableError
+from ..errors import ConfigError, IllegalActionError, TableError
 from ..hand import Hand
 from ..pots import Outcome
 from ..views import PlayerView
@@ -54,6 +54,7 @@ from .events import (
 )
 from .events import (
     ActionTaken,
+    CardsShown,
     ChipsAdded,
     Event,
     HandEnded,
@@ -216,6 +217,14 @@ class Table:
         at a tournament (R8: the cap always applies), ``two_left`` at a cash
         table (Robert's Rules); ``never`` at a cash table is a limit room
         whose rules state no heads-up exception.
+    :param show_after_hand: a player may show their cards after the hand,
+        having folded or won it uncontested (R10; :meth:`show_cards`).
+    :param aggressor_may_muck: the last to bet or raise on the river, once
+        called, may muck at the showdown (a room that allows it; R10: they
+        show first).  The showdowns a table plays by the defaults never
+        muck the first hand shown, which can always win: the option is the
+        hands' (:class:`~holdem.config.HandConfig`), for their records and
+        for hands played step by step.
     """
 
     def __init__(
@@ -235,6 +244,8 @@ class Table:
         timer: TurnTimer | None = None,
         raise_cap: int = 3,
         heads_up_cap: HeadsUpCap | str | None = None,
+        show_after_hand: bool = True,
+        aggressor_may_muck: bool = False,
     ) -> None:
         if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= MAX_PLAYERS:
             raise ConfigError(
@@ -267,6 +278,9 @@ class Table:
             else heads_up_cap,
             HeadsUpCap,
         )
+        #: R10's options: shows after the hand, and a river aggressor's muck
+        self.show_after_hand = bool(show_after_hand)
+        self.aggressor_may_muck = bool(aggressor_may_muck)
         self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self._blinds = Level(
             small_blind=small_blind, big_blind=big_blind, ante=ante, big_blind_ante=big_blind_ante
@@ -293,6 +307,8 @@ class Table:
         #: seats of tournament players taken away by timeouts: their stack stays
         #: in play, checking or folding at once, until they come back
         self.away: set[int] = set()
+        #: the last hand the table finished (its players may show their cards)
+        self.last_hand: HandResult | None = None
 
     # ---------------------------------------------------------------- state
 
@@ -371,7 +387,7 @@ class Table:
         """Checks the blinds of a level at this table's structure; their number
         (levels alike get one: it keys the plans' configurations)."""
         key = (b.small_blind, b.big_blind, b.ante, b.big_blind_ante, self.structure.value,
-               self.raise_cap, self.heads_up_cap.value)  # fmt: skip
+               self.raise_cap, self.heads_up_cap.value, self.aggressor_may_muck)  # fmt: skip
         number = _FORCED.get(key)
         if number is not None:
             return number
@@ -385,6 +401,7 @@ class Table:
             structure=self.structure,
             raise_cap=self.raise_cap,
             heads_up_cap=self.heads_up_cap,
+            aggressor_may_muck=self.aggressor_may_muck,
         )
         return _FORCED.setdefault(key, len(_FORCED))
 
@@ -588,6 +605,7 @@ class Table:
                 hand_id=self.hands_played + 1,
                 seats=known.seats,
                 names=known.names,
+                aggressor_may_muck=self.aggressor_may_muck,
             )
             if len(known.made) >= 64:  # (a schedule of many levels: keep the latest)
                 known.made.clear()
@@ -692,6 +710,7 @@ class Table:
         )
         self._hand = self._deal = None
         self._dealt = ()
+        self.last_hand = result
         if busted or self._after_hand or self._ends or self.timer or self._counts:
             self._wind_up(result)
         return result
@@ -791,6 +810,35 @@ class Table:
             if tell:
                 self._tell_actions()
         return self.finish_hand()
+
+    def show_cards(self, seat: int) -> Action:
+        """The player at ``seat`` shows their cards of the table's last finished
+        hand (R10: having folded, or won it uncontested), where the table
+        allows it (``show_after_hand``): the show's record, told as a
+        ``cards_shown`` event (:class:`~holdem.table.events.CardsShown`).
+        Refused (:class:`~holdem.errors.TableError`, saying why) at a table
+        that does not allow it, before its first hand is over, for a seat
+        not dealt in that hand, and where the hand refuses it (shown or
+        mucked already)."""
+        last = self.last_hand
+        if not self.show_after_hand:
+            raise TableError("this table does not let players show their cards after the hand",
+                             seat=seat)  # fmt: skip
+        if last is None:
+            raise TableError("no hand is over yet: a player shows the cards of the last hand "
+                             "played", seat=seat)  # fmt: skip
+        if seat not in last.plan.dealt:
+            raise TableError(f"seat {seat} was not dealt in hand {last.hand}, the last hand "
+                             "played: nothing to show", seat=seat)  # fmt: skip
+        try:
+            record = last.played.show(seat=seat)
+        except IllegalActionError as exc:
+            raise TableError(str(exc), seat=seat) from None
+        if CardsShown in self._wanted:
+            names = last.played.config.names
+            name = names[last.plan.dealt.index(seat)] if names else None
+            self.emit(CardsShown(hand=last.hand, seat=seat, name=name or str(seat), action=record))
+        return record
 
     def time_out(self) -> None:
         """The player to act ran out of time (a caller keeping the clock itself):
@@ -933,6 +981,8 @@ class Table:
             rake=v["rake"],
             raise_cap=v["raise_cap"],
             heads_up_cap=v["heads_up_cap"],
+            show_after_hand=v["show_after_hand"],
+            aggressor_may_muck=v["aggressor_may_muck"],
         )
         table._blinds = blinds  # (the level itself, its length too: results carry it)
         return table
@@ -1096,6 +1146,15 @@ _TABLE_FIELDS = (
         "heads_up_cap",
         lambda t: t.heads_up_cap.value,
         lambda f, n: f.token(n, HeadsUpCap, default=None),
+    ),
+    #: R10's options (a snapshot of a server before them: the defaults)
+    Field(
+        "show_after_hand", attrgetter("show_after_hand"), lambda f, n: f.boolean(n, default=True)
+    ),
+    Field(
+        "aggressor_may_muck",
+        attrgetter("aggressor_may_muck"),
+        lambda f, n: f.boolean(n, default=False),
     ),
     Field("button_policy", attrgetter("button_policy"), snap.choice(BUTTON_POLICIES)),
     Field("tournament", attrgetter("tournament"), snap.boolean),

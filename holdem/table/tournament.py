@@ -58,6 +58,8 @@ class Tournament:
         rng: int | random.Random | None = None,
         raise_cap: int = 3,
         heads_up_cap: HeadsUpCap | str | None = None,
+        show_after_hand: bool = True,
+        aggressor_may_muck: bool = False,
     ) -> None:
         names = list(players)
         standings = Standings(names)  # checks the names
@@ -77,6 +79,8 @@ class Tournament:
             timer=timer,
             raise_cap=raise_cap,
             heads_up_cap=heads_up_cap,
+            show_after_hand=show_after_hand,
+            aggressor_may_muck=aggressor_may_muck,
         )
         if len(names) > table.max_seats:
             raise ConfigError(
