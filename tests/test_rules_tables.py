@@ -410,3 +410,36 @@ def test_r10_cards_shown_after_the_hand_go_into_both_histories() -> None:
         PhhWriter(out, many=False).write(written)
         states = list(pokerkit.HandHistory.loads(out.getvalue()))
         assert tuple(int(s) for s in states[-1].stacks) == written.claims.finishing_stacks
+
+
+def test_r10_holdem_engine_s_show_request_shows_a_seat_s_cards_after_the_hand() -> None:
+    """R10 in ``holdem engine``: ``show`` (table, seat) after the hand tells
+    every client of the table ``cards_shown``; a table made with
+    ``"show_after_hand": false`` refuses it, saying why."""
+    for allowed in (True, False):
+        engine = Engine()
+        me, other = engine.connect(), engine.connect()
+        for client in (me, other):
+            engine.handle(client, json.dumps({"type": "hello", "version": 1}))
+        players = [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}]
+        out = engine.handle(me, json.dumps({"type": "create_table", "small_blind": 1,
+                                            "big_blind": 2, "seats": 2, "players": players,
+                                            "show_after_hand": allowed, "seed": 3}))  # fmt: skip
+        table = out[0][1]["result"]["table"]
+        engine.handle(other, json.dumps({"type": "watch", "table": table}))
+        messages = engine.handle(me, json.dumps({"type": "start", "table": table}))
+        turn = next(m for _, m in messages if m.get("event") == "turn")
+        engine.handle(me, json.dumps({"type": "act", "table": table, "seat": turn["seat"],
+                                      "action": {"kind": "fold"}}))  # fmt: skip
+        shown = engine.handle(me, json.dumps({"id": 5, "type": "show", "table": table,
+                                              "seat": turn["seat"]}))  # fmt: skip
+        reply = shown[0][1]
+        if not allowed:
+            assert reply["error"]["code"] == "table_error"
+            refusal = f"table {table}: this table does not let players show their cards after"
+            assert reply["error"]["message"] == f"{refusal} the hand"
+            continue
+        assert reply["result"]["seat"] == turn["seat"] and reply["result"]["hand"] == 1
+        told = [(client, m) for client, m in shown[1:] if m.get("event") == "cards_shown"]
+        assert {client for client, _ in told} == {me, other}
+        assert all(m["action"]["cards"] == reply["result"]["cards"] for _, m in told)

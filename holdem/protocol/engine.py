@@ -34,8 +34,8 @@ from ..config import Structure
 from ..errors import ConfigError, ProtocolError, TableError, quote
 from ..table import CashGame, Schedule, TimerRules, Tournament, TurnTimer
 from ..wire import Fields
-from .messages import VERSION, Request, answer, read_cap, read_timer
-from .tables import Message, ServedTable, history_text
+from .messages import VERSION, Request, answer, read_cap, read_showing, read_timer
+from .tables import Message, ServedTable, history_text, show_cards
 from .texts import plain
 
 __all__ = ["MAX_TABLES", "Engine"]
@@ -220,6 +220,10 @@ class Engine:
                 menu = hand.legal_actions()
                 legal = menu.to_dict() if menu is not None else None
             return {"table": table.id, "seat": seat, "legal": legal}
+        if kind == "show":
+            seat = self._own_seat(client, table, f)
+            f.done()
+            return show_cards(table, seat)
         if kind == "history":
             return self._history(table, f)
         # close
@@ -392,6 +396,7 @@ class Engine:
             timer=timer,
             rng=rng.getrandbits(64),
             **read_cap(f, structure, tournament=True),
+            **read_showing(f),
         )
         return game, entries
 
@@ -416,6 +421,7 @@ class Engine:
             timer=timer,
             rng=rng.getrandbits(64),
             **read_cap(f, structure, tournament=False),
+            **read_showing(f),
         )
         entries = [self._player(p, i, tournament=False) for i, p in enumerate(players)]
         return game, entries

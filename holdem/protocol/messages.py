@@ -76,6 +76,7 @@ REQUESTS = (
     "state",
     "view",
     "legal",
+    "show",
     "history",
     "close",
 )
@@ -235,6 +236,16 @@ def read_cap(f: Fields, structure: Structure, *, tournament: bool) -> dict[str, 
     return {
         "raise_cap": f.integer("raise_cap", default=3, maximum=MAX_CHIPS - 1),
         "heads_up_cap": f.token("heads_up_cap", HeadsUpCap, default=policy).value,
+    }
+
+
+def read_showing(f: Fields) -> dict[str, Any]:
+    """A new table's options of R10: ``show_after_hand`` (players may show
+    their cards after the hand; default true) and ``aggressor_may_muck`` (the
+    river's last aggressor, called, may muck; default false)."""
+    return {
+        "show_after_hand": f.boolean("show_after_hand", default=True),
+        "aggressor_may_muck": f.boolean("aggressor_may_muck", default=False),
     }
 
 

@@ -492,6 +492,21 @@ class ServedTable:
         return deadline
 
 
+def show_cards(table: ServedTable, seat: int) -> dict[str, Any]:
+    """A ``show`` request's: the player at ``seat`` shows their cards of the
+    table's last finished hand (R10: having folded or won it uncontested),
+    where the table allows it; everyone told the table's events is told
+    ``cards_shown``.  Refused ``table_error``, saying why."""
+    try:
+        record = table.table.show_cards(seat)
+    except TableError as exc:
+        raise ProtocolError("table_error", f"table {table.id}: {exc}") from None
+    last = table.table.last_hand
+    assert last is not None  # (a show is of it)
+    return {"table": table.id, "seat": seat, "hand": last.hand,
+            "cards": [format_card(c) for c in record.cards]}  # fmt: skip
+
+
 def _refusal(hand: Hand, seat: int, decision: Decision, legal: LegalActions) -> str:
     """Why ``decision`` is not on the menu: the engine's own reason, found on a
     copy of the hand (nothing changes), or the menu."""
