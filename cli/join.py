@@ -60,7 +60,7 @@ def connect(host: str, port: int, client: str) -> RoomClient:
 #: "cash", "tournament", or None for both.
 _CREATE_OPTIONS = {
     "game": None, "seats": None, "public": None, "structure": None, "raise_cap": None,
-    "heads_up_cap": None, "stack": None,
+    "heads_up_cap": None, "no_show_after_hand": None, "aggressor_may_muck": None, "stack": None,
     "timer": None, "time_bank": None, "pace": None, "pause": None, "bots": None,
     "bot_level": None, "chat": None, "schedule": "tournament", "blinds": "cash", "protect": "cash",
     "hands": "cash", "minutes": "cash", "min_buy_in": "cash", "max_buy_in": "cash",
@@ -125,6 +125,10 @@ def _create_fields(options: dict[str, Any]) -> dict[str, Any]:
         "chat": options["chat"],
         **check_cap(options["structure"], options["raise_cap"], options["heads_up_cap"]),
     }
+    if options["no_show_after_hand"]:
+        fields["show_after_hand"] = False
+    if options["aggressor_may_muck"]:
+        fields["aggressor_may_muck"] = True
     stack = options["stack"]
     if options["game"] == "tournament":
         if stack is not None:
@@ -202,6 +206,12 @@ table.
               help="With --create --game cash: the session ends after the hand being played "
               "when these minutes (from the first hand) are up.")  # fmt: skip
 @click.option("--public", is_flag=True, help="With --create: list the table for anyone.")
+@click.option("--no-show-after-hand", is_flag=True,
+              help="With --create: players may not show their cards after the hand (by "
+              "default one who folded or won uncontested may: R10).")  # fmt: skip
+@click.option("--aggressor-may-muck", is_flag=True,
+              help="With --create: the last to bet or raise on the river, once called, may "
+              "muck (by default they show first: R10).")  # fmt: skip
 @click.option("--timer", type=click.FloatRange(1, 600), default=30.0, show_default=True,
               metavar="SECONDS", help="With --create: seconds a decision.")  # fmt: skip
 @click.option("--time-bank", type=click.FloatRange(0, 3600), default=None, metavar="SECONDS",

@@ -157,9 +157,10 @@ def cards_in(value: Any) -> Iterator[str]:
             yield from cards_in(item)
 
 
-def allowed_cards(record: dict[str, Any], seat: int | None) -> set[str]:
+def allowed_cards(record: dict[str, Any], seat: int | None, *, over: bool = False) -> set[str]:
     """What a seat (None: a spectator) may see of a stored hand: its own hole
-    cards, the board and the cards shown."""
+    cards, the board and the cards shown; ``over`` (its history, once it is
+    over), when dealt in: the hands mucked at its showdown too (R14)."""
     seats = record["config"].get("seats") or list(range(len(record["config"]["stacks"])))
     out = set(record["board"])
     for action in record["log"]:
@@ -167,6 +168,10 @@ def allowed_cards(record: dict[str, Any], seat: int | None) -> set[str]:
             out.update(action.get("cards", ()))
     if seat is not None and seat in seats:
         out.update(record["hole_cards"][seats.index(seat)])
+        if over:
+            for action in record["log"]:
+                if action["kind"] == "muck" and action.get("seat") in seats:
+                    out.update(record["hole_cards"][seats.index(action["seat"])])
     return out
 
 

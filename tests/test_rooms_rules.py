@@ -1,22 +1,27 @@
 """RULES.md at a room's tables (issue 31): the fixed-limit cap a table is
 made with (R8); disconnect protections and the operator's reset, and the
 players public tables sit out or free for their timeouts (R13); public cash
-sessions that end by their hands or their time (R12)."""
+sessions that end by their hands or their time (R12); cards shown after the
+hand (R10) and the mucked hands a hand's players read once it is over (R14)."""
 
 from __future__ import annotations
 
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from click.testing import CliRunner
 from rooms_helpers import play_out, players
 
+from holdem.actions import Action, ActionKind
+from holdem.cards import format_card
 from holdem.cli.main import main
-from holdem.clients import listing
+from holdem.clients import RoomGame, Teller, listing
+from holdem.errors import ProtocolError
 from holdem.rooms import Limits, Room, Store
+from holdem.table import event_from_dict
 
 #: Lines a test's players may send at once (its clock stands still while they play).
 MANY = Limits(lines_per_second=10**6, burst=10**6)
@@ -286,3 +291,167 @@ def test_r13_holdem_join_list_says_how_many_players_are_away() -> None:
                      {**table, "table": "t4", "away": None}], "127.0.0.1:7777")  # fmt: skip
     assert lines[2].endswith("  no (playing), 1 away")
     assert lines[3].endswith("  no (playing)") and lines[4].endswith("  no (playing)")
+
+
+def _answer(people: list[Any], decide: Any, until: Any) -> None:
+    """Answers the people's turns with ``decide(player, turn)`` until ``until()``."""
+    for _ in range(10_000):
+        if until():
+            return
+        pending = [(p, t) for p in people for t in p.turns()]
+        if not pending:
+            return
+        for player, turn in pending:
+            turn["_answered"] = True
+            reply = player.ask("act", table=turn["table"], action=decide(player, turn))
+            assert "result" in reply or reply["error"]["code"] == "not_your_turn", reply
+
+
+def _ended(player: Any, hand: int) -> bool:
+    return any(m.get("event") == "hand_ended" and m["hand"] == hand for m in player.stream)
+
+
+def test_r10_a_room_s_player_shows_their_cards_after_the_hand(tmp_path: Path) -> None:
+    """R10 at a room: Ann, who folded, types ``show``: everyone at the table,
+    a spectator too, is told ``cards_shown``; the stored hand keeps the show
+    (read from the data file once newer hands are played); a show twice, a
+    spectator's and one at a table that does not allow it are refused."""
+    room = Room(Store(tmp_path / "room.sqlite"), seed=11, limits=MANY)
+    ann, ben, eve = players(room, 3)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0)
+    ben.result("join", code=made["code"], name="Ben")
+    eve.result("watch", code=made["code"])
+    ann.result("start", table=made["table"])
+
+    def fold_ann(player: Any, turn: dict[str, Any]) -> dict[str, Any]:
+        legal = turn["view"]["legal"]
+        if player is ann:
+            return {"kind": "fold"}
+        return {"kind": "check"} if legal["check"] else {"kind": "call"}
+
+    _answer([ann, ben], fold_ann, until=lambda: _ended(ann, 1))
+    shown = ann.result("show", table=made["table"])
+    dealt = room.tables[made["table"]].served.kept[1].hole_cards(0)  # type: ignore[union-attr]
+    assert shown["hand"] == 1 and shown["cards"] == [format_card(c) for c in dealt]
+    for player in (ben, eve, ann):
+        told = [m for m in player.stream if m.get("event") == "cards_shown"]
+        assert [(m["hand"], m["seat"], m["name"], m["action"]["cards"]) for m in told] == [
+            (1, 0, "Ann", shown["cards"])
+        ]
+    refused = ann.ask("show", table=made["table"])
+    assert refused["error"]["code"] == "table_error"
+    assert "their cards are shown already" in refused["error"]["message"]
+    assert eve.ask("show", table=made["table"])["error"]["code"] == "not_your_seat"
+    _answer([ann, ben], fold_ann, until=lambda: _ended(ann, 3))  # (hand 1 now from the file)
+    text = eve.result("history", table=made["table"], hand=1)["text"]
+    assert f"p{_phh_player(text, 'Ann')} sm {''.join(shown['cards'])}" in text
+    closed = Room(seed=11, limits=MANY)
+    cid, dan = players(closed, 2)
+    other = cid.result("create_table", name="Cid", game="cash", pace=0, pause=0,
+                       show_after_hand=False)  # fmt: skip
+    assert other["state"]["settings"]["show_after_hand"] is False
+    dan.result("join", code=other["code"], name="Dan")
+    cid.result("start", table=other["table"])
+    _answer([cid, dan], lambda p, t: {"kind": "fold"} if t["view"]["legal"]["call"] else
+            {"kind": "check"}, until=lambda: _ended(cid, 1))  # fmt: skip
+    refused = cid.ask("show", table=other["table"])
+    assert refused["error"] == {"code": "table_error", "field": None, "message": (
+        f"table {other['table']}: this table does not let players show their cards after "
+        "the hand")}  # fmt: skip
+
+
+def _phh_player(text: str, name: str) -> int:
+    """The PHH player number (p1 ...) of ``name`` in one hand's text."""
+    line = next(line for line in text.splitlines() if line.startswith("players = "))
+    return int(json.loads(line.partition("=")[2]).index(name)) + 1
+
+
+def test_r14_a_hand_s_players_read_its_mucked_hands_once_it_is_over() -> None:
+    """R14: once a hand is over its players read, in its history, the hands
+    mucked at its showdown; a spectator, and a player who was not dealt in
+    it, read only the cards shown."""
+    room = Room(seed=2, limits=MANY)
+    ann, ben, cid, eve = players(room, 4)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0)
+    for player, name in ((ben, "Ben"), (cid, "Cid")):
+        player.result("join", code=made["code"], name=name)
+    eve.result("watch", code=made["code"])
+    ann.result("start", table=made["table"])
+
+    def passive(player: Any, turn: dict[str, Any]) -> dict[str, Any]:
+        return {"kind": "check"} if turn["view"]["legal"]["check"] else {"kind": "call"}
+
+    served = room.tables[made["table"]].served
+    assert served is not None
+
+    def mucked() -> int | None:
+        for number, hand in served.kept.items():
+            if any(a.kind is ActionKind.MUCK for a in hand.log):
+                return number
+        return None
+
+    _answer([ann, ben, cid], passive, until=lambda: mucked() is not None)
+    number = mucked()
+    assert number is not None
+    hand = served.kept[number]
+    mucker = next(a.seat for a in hand.log if a.kind is ActionKind.MUCK)
+    assert mucker is not None
+    cards = "".join(format_card(c) for c in hand.hole_cards(mucker) or ())
+    by_seat = {0: ann, 1: ben, 2: cid}
+    for seat, player in by_seat.items():
+        text = player.result("history", table=made["table"], hand=number)["text"]
+        assert cards in text, (seat, text)  # (its players: the mucked hand too)
+    watched = eve.result("history", table=made["table"], hand=number)["text"]
+    assert cards not in watched
+    # (a hand being played: no history, mucked or not)
+    during = ann.ask("history", table=made["table"], hand=number + 1)
+    assert during["error"]["code"] == "invalid_field"
+
+
+class _Asks:
+    """A RoomClient that asks an in-process room (through a test's player)."""
+
+    hello: ClassVar[dict[str, Any]] = {"limits": {}}
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+
+    def request(self, kind: str, **fields: Any) -> dict[str, Any]:
+        reply = self.player.ask(kind, **fields)
+        if "error" in reply:
+            raise ProtocolError(reply["error"]["code"], reply["error"]["message"])
+        return reply["result"]  # type: ignore[no-any-return]
+
+
+def test_r10_holdem_join_s_show_word_asks_the_room_and_tells_the_show() -> None:
+    """R10 in ``holdem join``'s line mode: ``show`` asks the room; the table's
+    ``cards_shown`` is told ``[hand 1] You show ... after the hand`` (another
+    player's: by name); a refusal is said as the room says it."""
+    room = Room(seed=11, limits=MANY)
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0)
+    ben.result("join", code=made["code"], name="Ben")
+    said: list[str] = []
+    game = RoomGame(_Asks(ann), {**made, "name": "Ann"},  # type: ignore[arg-type]
+                    Teller(0, color=False, write=said.append), "key")  # fmt: skip
+    game.started = True
+    game.typed("show", None)
+    assert said[-1].startswith("Not shown: table t1: no hand has ended here since the table")
+    ann.result("start", table=made["table"])
+    _answer([ann, ben], lambda p, t: {"kind": "fold"} if p is ann else
+            {"kind": "check"} if t["view"]["legal"]["check"] else {"kind": "call"},
+            until=lambda: _ended(ann, 1))  # fmt: skip
+    game.typed("show", None)
+    told = [m for m in ann.stream if m.get("event") == "cards_shown"]
+    assert len(told) == 1
+    game.tell(told[0])
+    cards = " ".join(format_card(c) for c in Action.from_dict(told[0]["action"]).cards)
+    plain = said[-1].translate(str.maketrans("♣♦♥♠", "cdhs"))
+    assert plain == f"[hand 1] You show {cards} after the hand"
+    other: list[str] = []
+    Teller(1, color=False, write=other.append).event(
+        event_from_dict({k: v for k, v in told[0].items() if k != "table"})
+    )
+    assert other[-1].translate(str.maketrans("♣♦♥♠", "cdhs")) == (
+        f"[hand 1] seat 1 shows {cards} after the hand"
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -324,7 +325,7 @@ def test_r10_a_table_lets_a_player_show_after_folding_or_winning_uncontested() -
         table.sit(seat, name, 100)
     told: list[Event] = []
     table.subscribe(told.append, kinds=[CardsShown])
-    with pytest.raises(TableError, match="no hand is over yet"):
+    with pytest.raises(TableError, match="no hand has ended here since the table was made"):
         table.show_cards(0)
     result = table.play_hand(folder_then_raiser)
     assert result.outcome.net[0] == 0 and result.outcome.net[1] > 0
@@ -443,3 +444,21 @@ def test_r10_holdem_engine_s_show_request_shows_a_seat_s_cards_after_the_hand() 
         told = [(client, m) for client, m in shown[1:] if m.get("event") == "cards_shown"]
         assert {client for client, _ in told} == {me, other}
         assert all(m["action"]["cards"] == reply["result"]["cards"] for _, m in told)
+
+
+def test_r10_holdem_play_s_show_word_shows_your_cards_of_the_last_hand(tmp_path: Path) -> None:
+    """R10 in ``holdem play``: ``show`` at your turn shows your cards of the
+    last hand (you folded it) to the table; before any hand is over it says
+    why not."""
+    result = CliRunner().invoke(
+        main,
+        ["play", "--speed", "0", "--histories", str(tmp_path / "hands"), "--seats", "3",
+         "--seed", "4", "--bots", "calling-station", "--game", "cash", "--hands", "2"],
+        input="show\nf\nshow\nf\nf\nf\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Not shown: no hand has ended here since the table was made" in out
+    cards = re.search(r"Your cards: (\S+ \S+)", out)
+    assert cards is not None
+    assert f"[hand 1] You show {cards.group(1)} after the hand" in out

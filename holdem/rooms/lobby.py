@@ -94,7 +94,7 @@ class Lobby(Core):
                         max_hands=s.get("max_hands"), max_seconds=s.get("max_seconds"),
                         structure=s["structure"], raise_cap=s.get("raise_cap", 3),
                         heads_up_cap=s.get("heads_up_cap"), timer=self._timer(table),
-                        clock=self.game_clock, rng=seed)  # fmt: skip
+                        clock=self.game_clock, rng=seed, **_showing(s))  # fmt: skip
         table.settings.update(min_buy_in=game.min_buy_in, max_buy_in=game.max_buy_in)
         self._serve_game(table, game)
 
@@ -293,7 +293,7 @@ class Lobby(Core):
         game = Tournament([e.name for _, e in order], stack=s["stack"], seats=s["seats"],
                           schedule=schedule, structure=s["structure"], timer=self._timer(table),
                           raise_cap=s.get("raise_cap", 3), heads_up_cap=s.get("heads_up_cap"),
-                          rng=seed)  # fmt: skip
+                          rng=seed, **_showing(s))  # fmt: skip
         self._serve_game(table, game)
         served = table.served
         assert served is not None
@@ -563,6 +563,14 @@ class Lobby(Core):
 
 #: What a stored table that does not make its game raises.
 _UNREAD = (HoldemError, KeyError, TypeError, ValueError)
+
+
+def _showing(settings: dict[str, Any]) -> dict[str, Any]:
+    """A table's options of R10 (a table of an older server's has their defaults)."""
+    return {
+        "show_after_hand": settings.get("show_after_hand", True),
+        "aggressor_may_muck": settings.get("aggressor_may_muck", False),
+    }
 
 
 def _timer_rules(game: str, public: bool, settings: dict[str, Any]) -> TimerRules:

@@ -901,6 +901,12 @@ class Store:
             ),
         )
 
+    def save_shown(self, ident: str, number: int, hand: Hand) -> None:
+        """A stored hand's record again, with the cards a player showed after
+        it (R10: :meth:`Hand.show` once it is over)."""
+        self._write(ident, "UPDATE hands SET hand = ? WHERE table_id = ? AND number = ?",
+                    (hand_text(hand), ident, number))  # fmt: skip
+
     def hand(self, ident: str, number: int) -> dict[str, Any] | None:
         """A stored hand's record (:func:`hand_record`), or None."""
         row = self._read(
@@ -1154,6 +1160,10 @@ def hand_of(data: Any) -> Hand:
     hand = Hand(config, hole_cards=hole, board=board)
     for record in log:
         if record.kind not in _DECIDED:
+            continue
+        if hand.done:  # (a show after the hand, R10: the showdown's are played already)
+            if record.kind is ActionKind.SHOW and hand.can_show(seat=record.seat):
+                hand.show(seat=record.seat)
             continue
         if record.kind in _SHOWDOWN:  # (all-in hands are shown by the dealer, not asked)
             legal = hand.legal_actions()

@@ -825,7 +825,8 @@ class Table:
             raise TableError("this table does not let players show their cards after the hand",
                              seat=seat)  # fmt: skip
         if last is None:
-            raise TableError("no hand is over yet: a player shows the cards of the last hand "
+            raise TableError("no hand has ended here since the table was made (or made again, "
+                             "after a restart): a player shows the cards of the last hand "
                              "played", seat=seat)  # fmt: skip
         if seat not in last.plan.dealt:
             raise TableError(f"seat {seat} was not dealt in hand {last.hand}, the last hand "
