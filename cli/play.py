@@ -8,6 +8,7 @@ import random
 import sys
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -22,7 +23,7 @@ from holdem.clients import (
     play_tournament,
     quiet_ctrl_c,
 )
-from holdem.config import Structure
+from holdem.config import HeadsUpCap, Structure
 from holdem.protocol.programs import PREFIX, parse_command, secret_seed
 from holdem.table import CashGame, Decide, Schedule, TimerRules, Tournament, TurnTimer
 
@@ -72,6 +73,34 @@ def parse_blinds(text: str) -> tuple[int, int]:
     return small, big
 
 
+def cap_options(command: Any) -> Any:
+    """The fixed-limit cap's options (R8) of a command that makes a table:
+    ``--raise-cap`` and ``--heads-up-cap`` (None when not given)."""
+    command = click.option(
+        "--heads-up-cap", type=click.Choice([cap.value for cap in HeadsUpCap]), default=None,
+        help="Fixed-limit: when two players lift the cap: never (it always applies; a "
+        "tournament's default), round_start (in a round that begins with two), two_left "
+        "(once two are left; a cash game's default).",
+    )(command)  # fmt: skip
+    return click.option(
+        "--raise-cap", type=click.IntRange(min=0), default=None, metavar="N",
+        help="Fixed-limit: raises after the bet in a round (default 3: a bet and three "
+        "raises).",
+    )(command)  # fmt: skip
+
+
+def check_cap(structure: str, raise_cap: int | None, heads_up_cap: str | None) -> dict[str, Any]:
+    """The cap options given, as a table takes them (a usage error at a table
+    that is not fixed-limit: it has no cap)."""
+    given = {"raise_cap": raise_cap, "heads_up_cap": heads_up_cap}
+    given = {name: value for name, value in given.items() if value is not None}
+    if given and structure != Structure.FIXED_LIMIT.value:
+        option = "--" + next(iter(given)).replace("_", "-")
+        raise click.UsageError(f"{option} is for fixed-limit tables (--structure fixed_limit): "
+                               f"a {structure} table has no cap")  # fmt: skip
+    return given
+
+
 @click.command(
     "play",
     epilog="""\b
@@ -97,6 +126,7 @@ r 900 (raise to 900), a (all in), help, or quit. See docs/play.md.
 @click.option("--structure", type=click.Choice([s.value for s in Structure]),
               default=Structure.NO_LIMIT.value, show_default=True,
               help="Betting structure.")  # fmt: skip
+@cap_options
 @click.option("--stack", type=click.IntRange(min=1), default=None,
               help="Starting chips: each player's in a tournament (default 1,500); "
               "the buy-in in a cash game (default 100 big blinds).")  # fmt: skip
@@ -136,6 +166,8 @@ def play_command(
     bots: str,
     game: str,
     structure: str,
+    raise_cap: int | None,
+    heads_up_cap: str | None,
     stack: int | None,
     schedule: str | None,
     blinds: str,
@@ -165,6 +197,7 @@ def play_command(
                                "a tournament's blinds follow --schedule")  # fmt: skip
     if not tournament and schedule is not None:
         raise click.UsageError("--schedule is for tournaments; a cash game has --blinds")
+    cap = check_cap(structure, raise_cap, heads_up_cap)
     seed = secret_seed() if seed is None else seed
     rng = random.Random(seed)
     levels = _levels(bots, seats - 1, rng)
@@ -178,10 +211,10 @@ def play_command(
     started = datetime.datetime.now()
     if tournament:
         levels_by_name = dict(zip(names, levels, strict=True))
-        event = _new_tournament([name, *names], stack, schedule, structure, turn, rng)
+        event = _new_tournament([name, *names], stack, schedule, structure, cap, turn, rng)
         table = event.table
     else:
-        cash, buy_in = _new_cash([name, *names], blinds, stack, hands, structure, turn, rng)
+        cash, buy_in = _new_cash([name, *names], blinds, stack, hands, structure, cap, turn, rng)
         table = cash.table
     seeds = [rng.getrandbits(32) for _ in levels]
     console = Console()
@@ -249,10 +282,12 @@ def _new_tournament(
     stack: int | None,
     schedule: str | None,
     structure: str,
+    cap: dict[str, Any],
     turn: TurnTimer | None,
     rng: random.Random,
 ) -> Tournament:
-    """The freezeout: everybody with ``stack`` chips (default 1,500)."""
+    """The freezeout: everybody with ``stack`` chips (default 1,500), the
+    fixed-limit ``cap`` options given (:func:`check_cap`)."""
     return Tournament(
         players,
         stack=1500 if stack is None else stack,
@@ -260,6 +295,7 @@ def _new_tournament(
         structure=structure,
         timer=turn,
         rng=rng.getrandbits(64),
+        **cap,
     )
 
 
@@ -269,6 +305,7 @@ def _new_cash(
     stack: int | None,
     hands: int | None,
     structure: str,
+    cap: dict[str, Any],
     turn: TurnTimer | None,
     rng: random.Random,
 ) -> tuple[CashGame, int]:
@@ -286,6 +323,7 @@ def _new_cash(
         max_hands=hands,
         timer=turn,
         rng=rng.getrandbits(64),
+        **cap,
     )
     buy_in = 100 * big if stack is None else stack
     game.join(0, players[0], buy_in)

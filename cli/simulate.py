@@ -17,6 +17,7 @@ from holdem.histories import MAX_JOBS
 from holdem.protocol.programs import PREFIX
 from holdem.simulation import PlaceResult, SeatResult, simulate
 
+from .play import cap_options, check_cap
 from .signals import stopped_as_ctrl_c
 
 
@@ -103,6 +104,7 @@ See docs/bots.md for what each bot does and what the figures mean.
 @click.option("--structure", type=click.Choice([s.value for s in Structure]),
               default=Structure.NO_LIMIT.value, show_default=True,
               help="Betting structure.")  # fmt: skip
+@cap_options
 @click.option("--histories", type=click.Path(file_okay=False), metavar="DIR",
               help="Write every hand to DIR as PHH (made if missing; not over an "
               "earlier run).")  # fmt: skip
@@ -124,6 +126,8 @@ def simulate_command(
     stack: int,
     schedule: str | None,
     structure: str,
+    raise_cap: int | None,
+    heads_up_cap: str | None,
     histories: str | None,
     seconds: float,
     logs: str | None,
@@ -137,6 +141,7 @@ def simulate_command(
     """
     if (hands is None) == (tournaments is None):
         raise click.UsageError("give --hands (a cash game) or --tournaments, one of them")
+    cap = check_cap(structure, raise_cap, heads_up_cap)
     levels = [level.strip() for level in seats.split(",") if level.strip()]
     shown = not as_json and sys.stderr.isatty()
     length: int = hands if hands is not None else tournaments or 0
@@ -173,6 +178,7 @@ def simulate_command(
             histories=histories,
             seconds=seconds,
             logs=logs,
+            **cap,
         )
     if as_json:
         record: dict[str, object] = {

@@ -200,6 +200,9 @@ class HandConfig:
     :param rule_variants: names from :data:`RULE_VARIANTS`: another engine's
         or site's reading of a rule, to replay its hand histories (default:
         none, the rules as RULES.md gives them).
+    :param aggressor_may_muck: the last to bet or raise on the river, once
+        called, may muck at the showdown (a room that allows it); by default
+        they show first and may not (R10).
 
     Invalid values raise :class:`~holdem.errors.ConfigError` naming the field:
 
@@ -228,6 +231,7 @@ class HandConfig:
     seats: tuple[int, ...] = ()
     names: tuple[str | None, ...] = ()
     rule_variants: tuple[str, ...] = ()
+    aggressor_may_muck: bool = False
     #: The table seat number of each player, in the order of ``stacks``
     #: (``seats``, or 0..n-1 when it is not given).  Derived.
     seat_numbers: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -264,6 +268,7 @@ class HandConfig:
         seats: tuple[int, ...] = (),
         names: tuple[str | None, ...] = (),
         rule_variants: tuple[str, ...] = (),
+        aggressor_may_muck: bool = False,
     ) -> None:
         # The dataclass's own __init__ (the same parameters: a test checks) would
         # store each field with object.__setattr__; the slots' setters take half
@@ -287,6 +292,7 @@ class HandConfig:
         _set_seats(self, seats)
         _set_names(self, names)
         _set_rule_variants(self, rule_variants)
+        _set_aggressor_may_muck(self, aggressor_may_muck)
         # A plain configuration (see _plain_key) like one checked before takes
         # that one's derived fields; any other is checked (and refused) in full.
         key = self._plain_key()
@@ -326,6 +332,7 @@ class HandConfig:
             and type(ante) is type(straddle) is type(raise_cap) is int
             and type(small_bet) is type(big_bet) is int
             and type(big_blind_ante) is type(missing_small_blind) is bool
+            and type(self.aggressor_may_muck) is bool
             and type(structure) is Structure
             and type(self.heads_up_cap) is HeadsUpCap
         ):
@@ -424,6 +431,8 @@ class HandConfig:
                 raise _fail(name, getattr(self, name), _TOO_MANY)
         if self.big_blind_ante and not self.ante:
             raise _fail("big_blind_ante", True, "needs an ante amount (ante > 0)")
+        if type(self.aggressor_may_muck) is not bool:  # (read for its truth, as the flags)
+            put(self, "aggressor_may_muck", bool(self.aggressor_may_muck))
         self._check_limits()
         self._check_seats(n)
         if self.rule_variants is not _NO_ITEMS:
@@ -469,6 +478,7 @@ class HandConfig:
             "seats": list(self.seats),
             "names": list(self.names),
             "rule_variants": list(self.rule_variants),
+            "aggressor_may_muck": self.aggressor_may_muck,
         }
 
     @classmethod
@@ -512,6 +522,7 @@ class HandConfig:
             seats=f.integers("seats", default=()),
             names=_names_of(f),
             rule_variants=_rule_variants_of(f),
+            aggressor_may_muck=f.boolean("aggressor_may_muck", default=False),
         )
         f.done()
         return config
@@ -775,6 +786,7 @@ _set_hand_id = _slot_setter("hand_id")
 _set_seats = _slot_setter("seats")
 _set_names = _slot_setter("names")
 _set_rule_variants = _slot_setter("rule_variants")
+_set_aggressor_may_muck = _slot_setter("aggressor_may_muck")
 _set_seat_numbers = _slot_setter("seat_numbers")
 _set_small_blind_seat = _slot_setter("small_blind_seat")
 _set_big_blind_seat = _slot_setter("big_blind_seat")

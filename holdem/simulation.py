@@ -55,7 +55,7 @@ from typing import Any
 
 from .actions import ActionKind, Street
 from .bots import BOTS, make_bot
-from .config import HandConfig, Structure
+from .config import HandConfig, HeadsUpCap, Structure, _coerce_enum
 from .errors import ConfigError, SimulationError
 from .hand import Hand
 from .histories.model import HandHistory
@@ -264,6 +264,8 @@ def simulate(
     histories: str | Path | None = None,
     seconds: float = 5.0,
     logs: str | Path | None = None,
+    raise_cap: int = 3,
+    heads_up_cap: HeadsUpCap | str | None = None,
 ) -> SimulationResult:
     """Plays ``hands`` hands (deals, with ``duplicate``: each played once per
     rotation), or ``tournaments`` freezeouts, between the bots of ``seats``
@@ -279,11 +281,19 @@ def simulate(
     seat and bot.  A seat may be a program (``cmd:python mybot.py``,
     :mod:`holdem.protocol.programs`) with ``seconds`` a decision, its
     stderr to ``logs/seatN.log`` (a folder, made if missing; None: thrown
-    away); one that fails sits out, and the result's ``failures`` say why."""
+    away); one that fails sits out, and the result's ``failures`` say why.
+    Fixed-limit: ``raise_cap`` raises after the bet, the cap lifted for two
+    players by ``heads_up_cap`` (default None: ``two_left`` in the hands of
+    a cash game, ``never`` in tournaments; R8)."""
     levels = list(seats)
     seed = secret_seed() if seed is None else seed
     count = _check(levels, hands, tournaments, jobs, stack, seed)
     structure = _structure(structure, histories)
+    if isinstance(raise_cap, bool) or not isinstance(raise_cap, int) or raise_cap < 0:
+        raise ConfigError(f"raise_cap must be an integer of at least 0, not {raise_cap!r}",
+                          field="raise_cap", value=raise_cap)  # fmt: skip
+    policy = None if heads_up_cap is None else _coerce_enum("heads_up_cap", heads_up_cap,
+                                                            HeadsUpCap).value  # fmt: skip
     schedule = _schedule(schedule, tournaments)
     # chunks of whole blocks (the bots are seeded by block), a few per process
     block = BLOCK if hands is not None else 1
@@ -295,7 +305,7 @@ def simulate(
         Path(logs).mkdir(parents=True, exist_ok=True)
     task: _Task = (levels, seed, duplicate, stack, structure.value, folder,
                    None if schedule is None else str(schedule), float(seconds),
-                   None if logs is None else str(logs))  # fmt: skip
+                   None if logs is None else str(logs), (raise_cap, policy))  # fmt: skip
     play = _play if hands is not None else _play_tournaments
     tallies = [_Tally() for _ in levels]
     for part in _chunks(play, task, chunks, jobs, progress):
@@ -501,9 +511,13 @@ def _failed(what: str, start: int, end: int, exc: Exception) -> SimulationError:
 
 #: What a simulation's processes are given: the levels, the seed, duplicate,
 #: the stack, the structure's value, the folder of the hand histories, the
-#: tournaments' schedule (text), a program's seconds a decision and the
-#: folder of the programs' logs.
-_Task = tuple[list[str], int, bool, int, str, str | None, str | None, float, str | None]
+#: tournaments' schedule (text), a program's seconds a decision, the
+#: folder of the programs' logs and the fixed-limit cap (the raises, and the
+#: heads-up policy's value: None, the game's default).
+_Task = tuple[
+    list[str], int, bool, int, str, str | None, str | None, float, str | None,
+    tuple[int, str | None],
+]  # fmt: skip
 
 
 def _play_chunk(
@@ -543,7 +557,7 @@ def _chunk(
 
 
 def _deals(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Players) -> None:
-    levels, seed, duplicate, stack, structure, folder, _, _, _ = task
+    levels, seed, duplicate, stack, structure, folder, _, _, _, (raise_cap, policy) = task
     n = len(levels)
     big_blind = 2
     histories = []
@@ -555,6 +569,8 @@ def _deals(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Play
             small_blind=1,
             big_blind=big_blind,
             structure=Structure(structure),
+            raise_cap=raise_cap,
+            heads_up_cap=HeadsUpCap.TWO_LEFT if policy is None else HeadsUpCap(policy),
         )
         for button in range(n)
     ]
@@ -588,7 +604,7 @@ def _deals(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Play
 
 
 def _tournaments(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Players) -> None:
-    levels, seed, duplicate, stack, structure, folder, schedule_text, _, _ = task
+    levels, seed, duplicate, stack, structure, folder, schedule_text, _, _, cap = task
     n = len(levels)
     schedule = Schedule.default() if schedule_text is None else Schedule.parse(schedule_text)
     chips = stack * schedule.level(0).big_blind
@@ -603,6 +619,7 @@ def _tournaments(task: _Task, start: int, end: int, tallies: list[_Tally], make:
                 for p, name in enumerate(names)
             }
             game = Tournament(names, stack=chips, schedule=schedule, structure=structure,
+                              raise_cap=cap[0], heads_up_cap=cap[1],
                               rng=_seed(seed, number))  # fmt: skip
             dealt = [0] * n
             while not game.finished:

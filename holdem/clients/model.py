@@ -46,6 +46,7 @@ from holdem import (
 from holdem.cards import RANK_NAMES, parse_cards
 from holdem.pots import Outcome, build_pots
 from holdem.table import (
+    ActionTaken,
     ChipsAdded,
     Event,
     HandEnded,
@@ -274,7 +275,7 @@ class TableModel:
             info = self.seats.get(event.seat)
             if info is not None:
                 info.status, info.presence = "waiting", "out"
-        else:  # ActionTaken
+        elif isinstance(event, ActionTaken):  # (not a show after the hand: a hand over)
             self.action(event.action, own)
 
     def message(self, message: dict[str, Any]) -> None:

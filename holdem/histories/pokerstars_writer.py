@@ -841,18 +841,18 @@ class _Text:
             cards = shown.get(i)
             desc = play.described.get(i)
             with_desc = f" with {desc}" if desc else ""
-            if cards:
-                result = f"won ({self.money(amount)})" if amount else "lost"
-                text += f" showed [{format_cards(cards)}] and {result}{with_desc}"
-            elif amount:
-                text += f" collected ({self.money(amount)})"
-            elif i in folded:
+            if i in folded:  # (cards shown after folding: said in the hand, R10)
                 street = folded[i]
                 text += (
                     f" folded on the {_STREETS[street - 1].title()}"
                     if street
                     else (" folded before Flop")
                 )
+            elif cards:
+                result = f"won ({self.money(amount)})" if amount else "lost"
+                text += f" showed [{format_cards(cards)}] and {result}{with_desc}"
+            elif amount:
+                text += f" collected ({self.money(amount)})"
             else:
                 text += " mucked"
             out.append(text)

@@ -18,7 +18,7 @@ from operator import attrgetter
 from types import FunctionType
 from typing import Any
 
-from ..config import MAX_CHIPS, Structure
+from ..config import MAX_CHIPS, HeadsUpCap, Structure
 from ..errors import ConfigError, TableError
 from ..hand import Hand
 from . import snapshot as snap
@@ -38,7 +38,10 @@ class Tournament:
     the players seated in the order given from seat 0, each with ``stack``
     chips; the blinds by ``schedule`` (default :meth:`Schedule.default`: 10/20
     rising about 25% every 10 hands), by hands played or by ``clock``'s
-    seconds.  Players are named by their names (distinct)."""
+    seconds.  Players are named by their names (distinct).  Fixed-limit:
+    ``raise_cap`` raises after the bet, a cap that applies heads-up too
+    (``heads_up_cap``, default None: ``never``, R8); the other options are
+    :class:`Table`'s."""
 
     def __init__(
         self,
@@ -53,6 +56,10 @@ class Tournament:
         timer: TurnTimer | None = None,
         clock: Callable[[], float] = time.monotonic,
         rng: int | random.Random | None = None,
+        raise_cap: int = 3,
+        heads_up_cap: HeadsUpCap | str | None = None,
+        show_after_hand: bool = True,
+        aggressor_may_muck: bool = False,
     ) -> None:
         names = list(players)
         standings = Standings(names)  # checks the names
@@ -70,6 +77,10 @@ class Tournament:
             rng=rng,
             button=button,
             timer=timer,
+            raise_cap=raise_cap,
+            heads_up_cap=heads_up_cap,
+            show_after_hand=show_after_hand,
+            aggressor_may_muck=aggressor_may_muck,
         )
         if len(names) > table.max_seats:
             raise ConfigError(
