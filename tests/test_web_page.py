@@ -272,6 +272,13 @@ def record_freezeout() -> dict[str, Viewer]:
     game.play(lambda: bool(events(ann, "away")), names=names)
     ann.result("back", table="t1")
     game.play(lambda: len(events(eve, "hand_ended")) >= 3, names=names)
+    for ended in range(4, 12):  # (a player shows after the hand, having folded or won it
+        # uncontested: R10; a hand shown down lets nobody, so the next is tried)
+        replies = [p.ask("show", table="t1") for p in (ann, ben)]
+        if any("result" in r for r in replies):
+            break
+        game.play(lambda e=ended: len(events(eve, "hand_ended")) >= e, names=names)
+    assert events(eve, "cards_shown"), "nobody showed after a hand"
     ben.result("chat", table="t1", text="\x1b[2J brb\r")
     viewers["Eve"].named(eve.result("chat", table="t1", text="go Ann")["name"])
     route(game.room, game.room.disconnect(ben.conn), game.people)

@@ -1041,6 +1041,8 @@
     if (controls.hidden) return;
     const cash = page.settings.small_blind !== null && page.settings.small_blind !== undefined;
     $("#sit-out").hidden = !game.started || page.away || game.busted;
+    // (R10: after a hand the player folded or won uncontested, where the table allows it)
+    $("#show-cards").hidden = !game.started || page.settings.show_after_hand === false;
     $("#back").hidden = !game.started || !page.away || game.busted;
     $("#chips-controls").hidden = !cash;
     $("#rebuy").hidden = !game.busted;
@@ -1416,6 +1418,9 @@
       setTimeout(() => {
         $("#copy-link").textContent = "Copy";
       }, 2000);
+    });
+    $("#show-cards").addEventListener("click", async () => {
+      await ask("show", {}, "Not shown"); // (cards_shown tells it, to everyone)
     });
     $("#sit-out").addEventListener("click", async () => {
       if (await ask("sit_out", {})) {
