@@ -42,6 +42,7 @@ the mean place, and the win rate with a 95% confidence interval.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import math
 import multiprocessing
 import operator
@@ -54,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from .actions import ActionKind, Street
-from .bots import BOTS, make_bot
+from .bots import BOTS, Bot, make_bot
 from .config import HandConfig, HeadsUpCap, Structure, _coerce_enum
 from .errors import ConfigError, SimulationError
 from .hand import Hand
@@ -65,7 +66,7 @@ from .histories.playback import record
 from .protocol.programs import PREFIX, Program, parse_command, secret_seed, share_cpu, stop
 from .table import Decide, Schedule, Tournament
 
-__all__ = ["PlaceResult", "SeatResult", "SimulationResult", "simulate"]
+__all__ = ["FILE_PREFIX", "PlaceResult", "SeatResult", "SimulationResult", "file_bot", "simulate"]
 
 _VOLUNTARY = (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE)
 _AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE)
@@ -75,6 +76,8 @@ _CALL, _PREFLOP = ActionKind.CALL, Street.PREFLOP
 BLOCK = 100
 #: the most hands a simulated tournament may take before it is given up
 MOST_HANDS = 100_000
+#: What a seat played by a bot of a Python file starts with: ``py:FILE:NAME``
+FILE_PREFIX = "py:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +132,10 @@ class SimulationResult:
     failures: dict[int, str] = field(default_factory=dict)
     #: the seed the cards and the bots followed (given, or drawn in secret)
     seed: int = 0
+    #: by seat (from 0), for a bot of a file that can say it
+    #: (``best_response``): the big blinds per 100 hands that the best
+    #: response to it earns at this table, against it alone
+    best_responses: dict[int, float] = field(default_factory=dict)
 
 
 class _Tally:
@@ -323,7 +330,7 @@ def simulate(
     if hands is not None:
         return SimulationResult(
             hands=hands * group, seats=seat_results, bots=bot_results, failures=failures,
-            seed=seed,
+            seed=seed, best_responses=_best_responses(levels, stack, structure),
         )  # fmt: skip
     n = len(levels)
     # (the winner of each is dealt every hand of it)
@@ -344,6 +351,56 @@ def simulate(
     )
 
 
+def file_bot(level: str) -> Callable[[int | None], Bot]:
+    """The maker of the bot of a seat ``py:FILE:NAME``: ``NAME`` of the Python
+    file ``FILE`` (loaded once a process), called with a seed it makes the
+    bot (a :class:`~holdem.bots.Bot` class).  It may have ``best_response(
+    seats, stack, structure)``: big blinds per 100 hands that the best
+    response to it earns (``stack`` big blinds deep, ``seats`` players), or
+    None.  :class:`ConfigError` names the file and why it cannot be used."""
+    path, _, name = level[len(FILE_PREFIX) :].rpartition(":")
+    if not path or not name:
+        raise ConfigError(f"{level!r}: {FILE_PREFIX}FILE:NAME, the file and its bot's name",
+                          field="seats", value=level)  # fmt: skip
+    module = _FILES.get(path)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(f"_holdem_bots_{len(_FILES)}", path)
+        if spec is None or spec.loader is None:
+            raise ConfigError(f"{path}: not a Python file", field="seats", value=level)
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except OSError as exc:
+            raise ConfigError(
+                f"{path}: {exc.strerror or exc}", field="seats", value=level
+            ) from None
+        except Exception as exc:
+            raise ConfigError(f"{path}: {type(exc).__name__}: {exc}", field="seats",
+                              value=level) from None  # fmt: skip
+        _FILES[path] = module
+    maker = getattr(module, name, None)
+    if not callable(maker):
+        raise ConfigError(f"{path} has no bot {name!r}", field="seats", value=level)
+    return maker  # type: ignore[no-any-return]
+
+
+#: The Python files of bots loaded in this process, by their path.
+_FILES: dict[str, Any] = {}
+
+
+def _best_responses(levels: list[str], stack: int, structure: Structure) -> dict[int, float]:
+    """What the best response to each file's bot that can say it earns
+    (:func:`file_bot`), by seat."""
+    out = {}
+    for seat, level in enumerate(levels):
+        if level.startswith(FILE_PREFIX):
+            figure = getattr(file_bot(level), "best_response", None)
+            value = None if figure is None else figure(len(levels), stack, structure)
+            if value is not None:
+                out[seat] = float(value)
+    return out
+
+
 def _check(
     levels: list[str], hands: int | None, tournaments: int | None, jobs: int, stack: int, seed: int
 ) -> int:
@@ -354,9 +411,12 @@ def _check(
     for level in levels:
         if level.startswith(PREFIX):
             parse_command(level)  # (a program's command; a bad one is refused here)
+        elif level.startswith(FILE_PREFIX):
+            file_bot(level)  # (a file that cannot be read or has no such bot: refused here)
         elif level not in BOTS:
             raise ConfigError(
-                f"no bot level {level!r}: one of {', '.join(BOTS)}, or cmd:PROGRAM",
+                f"no bot level {level!r}: one of {', '.join(BOTS)}, cmd:PROGRAM or "
+                f"{FILE_PREFIX}FILE:NAME",
                 field="seats",
                 value=level,
             )
@@ -646,8 +706,11 @@ def _tournaments(task: _Task, start: int, end: int, tallies: list[_Tally], make:
 
 
 def _name(levels: list[str], seat: int) -> str:
-    """A player's name in the histories: its seat and its bot (or ``program``)."""
+    """A player's name in the histories: its seat and its bot (or ``program``;
+    a file's bot by its name)."""
     level = levels[seat]
+    if level.startswith(FILE_PREFIX):
+        level = level.rpartition(":")[2]
     return f"seat{seat + 1}-{'program' if level.startswith(PREFIX) else level}"
 
 
@@ -665,6 +728,8 @@ class _Players:
 
     def __call__(self, seat: int, shift: int, seed: int) -> Decide:
         level = self.levels[seat]
+        if level.startswith(FILE_PREFIX):
+            return file_bot(level)(seed)
         if not level.startswith(PREFIX):
             return make_bot(level, seed=seed)
         program = self.programs.get((seat, shift))
