@@ -554,6 +554,39 @@ static PyObject *Core_muck(HandCore *h, PyObject *arg) {
     return hd_do_muck(h, p);
 }
 
+PyDoc_STRVAR(set_second_run_doc, "_set_second_run($self, twice, stub, /)\n--\n\n"
+"Run it twice (R10): twice, the bit mask of the positions that agree; stub, the\n"
+"8 cards of the second run (burns and board as _setup's stub; None: unknown),\n"
+"of which the streets after the board's run-out begins are dealt.");
+
+static PyObject *Core_set_second_run(HandCore *h, PyObject *const *args, Py_ssize_t nargs) {
+    int64_t twice;
+    if (nargs != 2 || !PyList_Check(args[1]) || PyList_Size(args[1]) != STUB) {
+        PyErr_SetString(PyExc_TypeError, "_set_second_run(twice, stub of 8 cards)");
+        return NULL;
+    }
+    if (!check_ready(h) || read_i64(args[0], &twice) < 0) return NULL;
+    for (int i = 0; i < STUB; i++)
+        if (read_card(PyList_GetItem(args[1], i), &h->fx.stub2[i]) < 0) return NULL;
+    h->fx.twice = (uint16_t)twice;
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(forfeit_doc, "_forfeit($self, position, /)\n--\n\n"
+"An all-in player gives up the pots, their chips left in them (a replay by the\n"
+"convention pokerstars-sitting-out-fold): a fold record; a lone player left wins.");
+
+static PyObject *Core_forfeit(HandCore *h, PyObject *arg) {
+    int p;
+    if (!check_ready(h) || read_pos(h, arg, &p) < 0) return NULL;
+    int phase = h->st.phase;
+    if (h->st.status[p] != ALL_IN || (phase != PH_BETTING && phase != PH_BOARD)) {
+        PyErr_SetString(PyExc_RuntimeError, "_forfeit: not an all-in player in the betting");
+        return NULL;
+    }
+    return hd_do_forfeit(h, p);
+}
+
 static PyObject *Core_set_hole(HandCore *h, PyObject *const *args, Py_ssize_t nargs) {
     int p;
     int8_t a, b;
@@ -757,13 +790,14 @@ static PyObject *Core_copy_to(HandCore *h, PyObject *arg) {
  * cards, line, comment, all_in, stated) are played here without a Python
  * call per move.  The engine imports nothing of the histories: the caller
  * gives the kind strings, in the order of holdem.histories.MOVE_KINDS. */
-enum { M_DEAL_HOLE, M_DEAL_BOARD, M_FOLD, M_CHECK_CALL, M_BET_RAISE, M_SHOW, M_MUCK, NMOVES };
+enum { M_DEAL_HOLE, M_DEAL_BOARD, M_FOLD, M_CHECK_CALL, M_BET_RAISE, M_SHOW, M_MUCK,
+       M_DEAL_SECOND_BOARD, NMOVES };
 enum { MV_KIND, MV_ACTOR, MV_TO, MV_CARDS, MV_LINE, MV_COMMENT, MV_ALL_IN, MV_STATED, MV_FIELDS };
 
 static int check_kinds(PyObject *kinds) {
     int ok = PyTuple_Check(kinds) && PyTuple_Size(kinds) == NMOVES;
     for (int k = 0; ok && k < NMOVES; k++) ok = PyUnicode_CheckExact(PyTuple_GetItem(kinds, k));
-    if (!ok) PyErr_SetString(PyExc_TypeError, "kinds: the 7 move kinds (str), as MOVE_KINDS");
+    if (!ok) PyErr_SetString(PyExc_TypeError, "kinds: the 8 move kinds (str), as MOVE_KINDS");
     return ok ? 0 : -1;
 }
 
@@ -847,6 +881,8 @@ static PyObject *script_cards(PyObject *self, PyObject *const *args, Py_ssize_t 
             if (x < 0 || y < 0) Py_RETURN_NONE;
             hole[a][0] = (int8_t)x;
             hole[a][1] = (int8_t)y;
+        } else if (kind == M_DEAL_SECOND_BOARD) {
+            Py_RETURN_NONE; /* a board run twice: Python deals the second run */
         } else if (kind == M_DEAL_BOARD) {
             if (!PyTuple_Check(cards)) Py_RETURN_NONE;
             for (Py_ssize_t j = 0; j < PyTuple_Size(cards); j++) {
@@ -1131,7 +1167,8 @@ static PyObject *Core_make_outcome(HandCore *h, PyObject *unused) {
         if (st->shown[q]) shown[nshown++] = (int8_t)q;
         if (st->status[q] == MUCKED) mucked[nmucked++] = (int8_t)q;
     }
-    PyObject *pots = PyTuple_New(npots), *shown_t = PyTuple_New(nshown);
+    int runs = st->runs == 2 ? 2 : 1; /* a board run twice: each shown hand on each board */
+    PyObject *pots = PyTuple_New(npots), *shown_t = PyTuple_New(runs * nshown);
     if (!pots || !shown_t) goto fail;
     for (int i = 0, j = 0; i < st->n_pots; i++) {
         int nwin = st->pot_nwin[i];
@@ -1140,16 +1177,18 @@ static PyObject *Core_make_outcome(HandCore *h, PyObject *unused) {
         int k = 0;
         for (int q = 0; q < n; q++)
             if (st->pot_eligible[i] >> q & 1) eligible[k++] = (int8_t)q;
-        PyObject *items[4] = {PyLong_FromLongLong(st->pot_amount[i]), seats_of(h, eligible, k),
+        PyObject *items[5] = {PyLong_FromLongLong(st->pot_amount[i]), seats_of(h, eligible, k),
                               seats_of(h, st->pot_win[i], nwin),
-                              i64_tuple(st->pot_share[i], nwin)};
+                              i64_tuple(st->pot_share[i], nwin), PyLong_FromLong(st->pot_run[i])};
         PyObject *pot = new_slotted(&pot_rec, items);
         if (!pot) goto fail;
         PyTuple_SetItem(pots, j++, pot);
     }
-    for (int i = 0; i < nshown; i++) {
-        int q = shown[i];
-        PyObject *items[3] = {hd_seat_obj(h, q), hole_of(h, q), PyLong_FromLong(st->vals[q])};
+    for (int i = 0; i < runs * nshown; i++) {
+        int q = shown[i % nshown], run = i >= nshown;
+        int32_t value = run ? hd_value2(h, q) : st->vals[q];
+        PyObject *items[4] = {hd_seat_obj(h, q), hole_of(h, q), PyLong_FromLong(value),
+                              PyLong_FromLong(run)};
         PyObject *hand = new_slotted(&shown_rec, items);
         if (!hand) goto fail;
         PyTuple_SetItem(shown_t, i, hand);
@@ -1421,6 +1460,8 @@ static PyMethodDef core_methods[] = {
     METHOD("_step", Core_step, METH_NOARGS, step_doc),
     METHOD("_show", Core_show, METH_O, NULL),
     METHOD("_muck", Core_muck, METH_O, NULL),
+    METHOD("_forfeit", Core_forfeit, METH_O, forfeit_doc),
+    METHOD("_set_second_run", Core_set_second_run, METH_FASTCALL, set_second_run_doc),
     METHOD("_set_hole", Core_set_hole, METH_FASTCALL, NULL),
     METHOD("_default_showdown", Core_default_showdown, METH_O, NULL),
     METHOD("_range", Core_range, METH_O, range_doc),
@@ -1547,8 +1588,8 @@ static PyObject *bind_outcome(PyObject *self, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_TypeError, "bind_outcome(pot, slots, shown, slots, outcome, slots)");
         return NULL;
     }
-    if (bind_slotted(&pot_rec, args[0], args[1], 4, "pot") < 0 ||
-        bind_slotted(&shown_rec, args[2], args[3], 3, "shown") < 0 ||
+    if (bind_slotted(&pot_rec, args[0], args[1], 5, "pot") < 0 ||
+        bind_slotted(&shown_rec, args[2], args[3], 4, "shown") < 0 ||
         bind_slotted(&outcome_rec, args[4], args[5], 7, "outcome") < 0)
         return NULL;
     Py_RETURN_NONE;

@@ -176,7 +176,9 @@ static int begin_round(HandCore *h, int street) {
         st->bet = top > big ? top : big;
         st->nominal = top < big ? big : 0;
         /* a straddle posted in full counts as the big blind for the minimum raise */
-        st->full = fx->straddle && top >= fx->straddle ? top : big;
+        st->full = fx->straddle && top >= fx->straddle && !(fx->rules & RV_STRADDLE_BY_BIG_BLIND)
+                       ? top
+                       : big;
         st->level = big;
         if (top < big && (fx->rules & RV_POSTED_SHORT_BLIND)) {
             /* a rule variant: the largest blind posted is the bet, raised by a big blind */
@@ -264,20 +266,56 @@ static void start_showdown(HandCore *h) {
     st->phase = PH_SHOWDOWN;
 }
 
+/* Whether every player still in the hand agreed to run it twice (R10). */
+static int all_agree(HandCore *h) {
+    state_t *st = &h->st;
+    uint16_t in_hand = 0;
+    for (int p = 0; p < h->fx.n; p++)
+        if (!OUT(st->status[p])) in_hand |= 1u << p;
+    return (in_hand & h->fx.twice) == in_hand;
+}
+
 static int end_round(HandCore *h) {
     state_t *st = &h->st;
     st->actor = -1;
     if (return_uncalled(h) < 0) return -1;
-    if (st->n_in == 1)
+    if (st->n_in == 1) {
         st->phase = PH_AWARDING;
-    else if (st->street == S_RIVER)
-        start_showdown(h);
-    else
+    } else if (st->street == S_RIVER) {
+        if (st->runs && st->street2 < S_RIVER)
+            st->phase = PH_BOARD; /* the second run's streets */
+        else
+            start_showdown(h);
+    } else {
         st->phase = PH_BOARD;
+        /* no more betting before the river: the rest is run twice where all agree */
+        if (!st->runs && h->fx.twice && st->n_active <= 1 && all_agree(h)) {
+            st->runs = 2;
+            st->run_from = st->board_n;
+            st->street2 = st->street;
+        }
+    }
     return 0;
 }
 
 /* ---------------------------------------------------------- showdown */
+
+/* The value of p's hand on the second run's board (the first run's cards
+ * before it began, the second stub's after). */
+int32_t hd_value2(HandCore *h, int p) {
+    state_t *st = &h->st;
+    int32_t value = st->vals2[p];
+    if (!value) {
+        uint8_t cards[7];
+        cards[0] = (uint8_t)st->hole[p][0];
+        cards[1] = (uint8_t)st->hole[p][1];
+        for (int i = 0; i < 5; i++)
+            cards[2 + i] = (uint8_t)(i < st->run_from ? h->fx.stub[board_slot[i]]
+                                                      : h->fx.stub2[board_slot[i]]);
+        value = st->vals2[p] = hd_evaluate_in(hd_eval_tables, cards, 7);
+    }
+    return value;
+}
 
 static int32_t value_of(HandCore *h, int p) {
     state_t *st = &h->st;
@@ -419,6 +457,58 @@ static void build_pots(const int64_t *contrib, int n, uint16_t in_hand, uint16_t
     }
 }
 
+/* Awards one pot (its index i among the awarded ones; run 1: on the second run's
+ * board) to the best hands of the eligible players; *last is its last record. */
+static int award_pot(HandCore *h, int i, int run, int64_t amount, uint16_t eligible,
+                     PyObject **last) {
+    state_t *st = &h->st;
+    fixed_t *fx = &h->fx;
+    int n = fx->n;
+    int winners[MAXP], nwin = 0, many = 0;
+    int32_t best = -1;
+    for (int q = 0; q < n; q++)
+        if (eligible >> q & 1) many++;
+    for (int q = 0; q < n; q++) {
+        if (!(eligible >> q & 1)) continue;
+        if (many > 1) {
+            int32_t v = run ? hd_value2(h, q) : st->vals[q];
+            if (v > best) {
+                best = v;
+                nwin = 0;
+            }
+            if (v == best) winners[nwin++] = q;
+        } else {
+            winners[nwin++] = q;
+        }
+    }
+    /* winners clockwise from the first seat left of the button; the odd
+     * chips one at a time in that order (R9) */
+    int ordered[MAXP], k = 0;
+    for (int i2 = 0; i2 < n; i2++) {
+        int q = (fx->first + i2) % n;
+        for (int w = 0; w < nwin; w++)
+            if (winners[w] == q) ordered[k++] = q;
+    }
+    if (!nwin) return 0; /* a pot nobody can win: not built (every pot has eligibles) */
+    int64_t share = amount / nwin, odd = amount % nwin;
+    st->pot_amount[i] = amount;
+    st->pot_eligible[i] = eligible;
+    st->pot_nwin[i] = (int8_t)nwin;
+    st->pot_run[i] = (int8_t)run;
+    for (int w = 0; w < nwin; w++) {
+        int q = ordered[w];
+        int64_t chips = share + (w < odd ? 1 : 0);
+        st->stacks[q] += chips;
+        st->pot_win[i][w] = (int8_t)q;
+        st->pot_share[i][w] = chips;
+        if (!chips) continue; /* (half of a pot of one chip) */
+        Py_XDECREF(*last);
+        *last = hd_log_record(h, K_WIN, q, st->street, chips, 0, 0, NULL, i);
+        if (!*last) return -1;
+    }
+    return 0;
+}
+
 static int award(HandCore *h, PyObject **last) {
     state_t *st = &h->st;
     fixed_t *fx = &h->fx;
@@ -444,56 +534,40 @@ static int award(HandCore *h, PyObject **last) {
             pots.amount[0] = total;
             pots.eligible[0] = in_hand;
         }
+    } else if (fx->rules & RV_DEAD_ANTES) {
+        /* a rule variant: the dead chips are one main pot for everybody in the hand,
+         * the rest makes the pots as usual */
+        int64_t live[MAXP], dead = 0;
+        for (int p = 0; p < n; p++) {
+            live[p] = st->contrib[p] - st->dead[p];
+            dead += st->dead[p];
+        }
+        build_pots(live, n, in_hand, all_in, &pots);
+        if (dead && pots.n && pots.eligible[0] == in_hand) {
+            pots.amount[0] += dead;
+        } else if (dead) {
+            memmove(&pots.amount[1], &pots.amount[0], (size_t)pots.n * sizeof pots.amount[0]);
+            memmove(&pots.eligible[1], &pots.eligible[0], (size_t)pots.n * sizeof pots.eligible[0]);
+            pots.amount[0] = dead;
+            pots.eligible[0] = in_hand;
+            pots.n++;
+        }
     } else {
         /* antes and dead blinds too are their poster's money in the pots (R3, R9) */
         build_pots(st->contrib, n, in_hand, all_in, &pots);
     }
     PyObject *record = NULL;
-    for (int i = pots.n - 1; i >= 0; i--) { /* last-formed first (R9) */
-        int64_t amount = pots.amount[i];
-        uint16_t eligible = pots.eligible[i];
-        int winners[MAXP], nwin = 0, many = 0;
-        int32_t best = -1;
-        for (int q = 0; q < n; q++)
-            if (eligible >> q & 1) many++;
-        for (int q = 0; q < n; q++) {
-            if (!(eligible >> q & 1)) continue;
-            if (many > 1) {
-                int32_t v = st->vals[q];
-                if (v > best) {
-                    best = v;
-                    nwin = 0;
-                }
-                if (v == best) winners[nwin++] = q;
-            } else {
-                winners[nwin++] = q;
-            }
-        }
-        /* winners clockwise from the first seat left of the button; the odd
-         * chips one at a time in that order (R9) */
-        int ordered[MAXP], k = 0;
-        for (int i2 = 0; i2 < n; i2++) {
-            int q = (fx->first + i2) % n;
-            for (int w = 0; w < nwin; w++)
-                if (winners[w] == q) ordered[k++] = q;
-        }
-        if (!nwin) continue; /* a pot nobody can win: not built (every pot has eligibles) */
-        int64_t share = amount / nwin, odd = amount % nwin;
-        st->pot_amount[i] = amount;
-        st->pot_eligible[i] = eligible;
-        st->pot_nwin[i] = (int8_t)nwin;
-        for (int w = 0; w < nwin; w++) {
-            int q = ordered[w];
-            int64_t chips = share + (w < odd ? 1 : 0);
-            st->stacks[q] += chips;
-            st->pot_win[i][w] = (int8_t)q;
-            st->pot_share[i][w] = chips;
-            Py_XDECREF(record);
-            record = hd_log_record(h, K_WIN, q, st->street, chips, 0, 0, NULL, i);
-            if (!record) return -1;
+    int twice = st->runs == 2;
+    for (int run = 0; run <= twice; run++) {
+        for (int i = pots.n - 1; i >= 0; i--) { /* last-formed first (R9) */
+            /* a board run twice: each pot in two halves, the odd chip to the first run */
+            int64_t amount = twice ? (run ? pots.amount[i] / 2 : pots.amount[i] - pots.amount[i] / 2)
+                                   : pots.amount[i];
+            if (award_pot(h, run * pots.n + i, run, amount, pots.eligible[i], &record) < 0)
+                return -1;
         }
     }
-    st->n_pots = (int8_t)pots.n;
+    st->n_pots = (int8_t)(twice ? 2 * pots.n : pots.n);
     for (int p = 0; p < n; p++) {
         st->contrib[p] = 0;
         st->bets[p] = 0;
@@ -518,6 +592,7 @@ static int post(HandCore *h, PyObject **last) {
         if (!stack) continue;
         int64_t chips = fx->f_amount[i] < stack ? fx->f_amount[i] : stack;
         int live = kind != K_ANTE && kind != K_DEAD_BLIND; /* a live blind */
+        if (!live) st->dead[p] += chips;
         int all_in = put_in(st, p, chips, live);
         *last = hd_log_record(h, kind, p, S_PREFLOP, chips, live ? st->bets[p] : 0, all_in, NULL,
                            -1);
@@ -540,15 +615,43 @@ static PyObject *deal_hole(HandCore *h) {
 
 /* Whether the cards of the next street are known (dealing it needs them). */
 int hd_next_street_known(const HandCore *h) {
-    int street = h->st.street + 1;
+    const state_t *st = &h->st;
+    int second = st->runs && st->street == S_RIVER; /* the second run's next street */
+    int street = (second ? st->street2 : st->street) + 1;
+    const int8_t *stub = second ? h->fx.stub2 : h->fx.stub;
     if (street >= NSTREETS) return 0;
     for (int i = board_after[street - 1]; i < board_after[street]; i++)
-        if (h->fx.stub[board_slot[i]] < 0) return 0;
+        if (stub[board_slot[i]] < 0) return 0;
     return 1;
+}
+
+/* The next street of the second run (R10): its record carries pot 1 (the run). */
+static PyObject *deal_second_run(HandCore *h) {
+    state_t *st = &h->st;
+    int street = st->street2 + 1;
+    int from = board_after[street - 1], to = board_after[street];
+    for (int i = from; i < to; i++)
+        if (h->fx.stub2[board_slot[i]] < 0) {
+            PyObject *none = PyObject_CallMethod((PyObject *)h, "_missing_board", "Oi",
+                                                 hd_streets[street], 1);
+            if (!none) return NULL;
+            Py_DECREF(none);
+            PyErr_SetString(PyExc_SystemError, "holdem engine: _missing_board did not raise");
+            return NULL;
+        }
+    PyObject *cards = PyTuple_New(to - from);
+    if (!cards) return NULL;
+    for (int i = from; i < to; i++)
+        PyTuple_SetItem(cards, i - from, PyLong_FromLong(h->fx.stub2[board_slot[i]]));
+    st->street2 = (int8_t)street;
+    PyObject *record = hd_log_record(h, K_DEAL_BOARD, -1, street, 0, 0, 0, cards, 1);
+    if (record && street == S_RIVER) start_showdown(h);
+    return record;
 }
 
 static PyObject *deal_street(HandCore *h) {
     state_t *st = &h->st;
+    if (st->runs && st->street == S_RIVER) return deal_second_run(h);
     int street = st->street + 1;
     int from = board_after[street - 1], to = board_after[street];
     for (int i = from; i < to; i++)
@@ -698,6 +801,25 @@ PyObject *hd_do_fold(HandCore *h, int p) {
     st->n_in--;
     PyObject *record = hd_log_record(h, K_FOLD, p, st->street, 0, 0, 0, NULL, -1);
     if (record && hd_advance(h, p) < 0) Py_CLEAR(record);
+    return record;
+}
+
+/* An all-in player gives up the pots (a site's fold of a player sitting out,
+ * replayed by a convention): out of the hand, the chips put in stay in the
+ * pots; a lone player left takes them. */
+PyObject *hd_do_forfeit(HandCore *h, int p) {
+    state_t *st = &h->st;
+    st->status[p] = FOLDED;
+    st->n_in--;
+    PyObject *record = hd_log_record(h, K_FOLD, p, st->street, 0, 0, 0, NULL, -1);
+    if (!record || st->n_in > 1) return record;
+    int ended = 0;
+    if (st->phase == PH_BETTING) {
+        ended = end_round(h); /* (the uncalled bet back, then the award) */
+    } else if (st->phase == PH_BOARD) {
+        st->phase = PH_AWARDING;
+    }
+    if (ended < 0 || (h->fx.auto_ && hd_run(h) < 0)) Py_CLEAR(record);
     return record;
 }
 

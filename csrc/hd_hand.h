@@ -23,6 +23,7 @@
 #define MAXP 10
 #define MAXF (3 * MAXP + 4) /* forced bets: antes, blinds, straddle, posts */
 #define MAXPOTS (MAXP + 2)
+#define MAXAWARDS (2 * MAXPOTS) /* the pots of a board run twice: each one's two halves */
 
 /* ActionKind, in the order of its members (bind() checks the count) */
 enum {
@@ -65,22 +66,29 @@ static const int board_after[NSTREETS] = {0, 3, 4, 5};
 /* Everything that changes during a hand: a snapshot is a copy of this. */
 typedef struct {
     int64_t stacks[MAXP], bets[MAXP], contrib[MAXP], faced[MAXP], returned[MAXP];
+    int64_t dead[MAXP]; /* the part of contrib posted dead (antes, dead blinds) */
     int64_t bet, nominal, full, level, count;
     int64_t base;      /* fixed-limit: the amount the next raise counts from (the level, R7) */
     int64_t short_inc; /* the increment of the last short all-in raise (rule variant) */
     int32_t vals[MAXP];
+    int32_t vals2[MAXP]; /* the hands' values on the second run's board (0: not yet) */
     int32_t sd_best;
     int8_t status[MAXP], shown[MAXP];
     int8_t hole[MAXP][2]; /* -1: unknown */
     int8_t sd_order[MAXP];
     int8_t phase, street, actor, capped, hu_round, aggressor, dealt, face_up;
     int8_t n_active, n_in, post_i, sd_n, sd_i, board_n, burns_n, n_pots;
-    /* the awarded pots (R9), main pot first */
-    int64_t pot_amount[MAXPOTS];
-    uint16_t pot_eligible[MAXPOTS]; /* bit p: position p */
-    int8_t pot_nwin[MAXPOTS];
-    int8_t pot_win[MAXPOTS][MAXP];
-    int64_t pot_share[MAXPOTS][MAXP];
+    /* run it twice (R10): runs 2 once the rest of the board is dealt twice, from
+     * board_n run_from; street2 the last street dealt on the second run */
+    int8_t runs, run_from, street2;
+    /* the awarded pots (R9), main pot first; a board run twice: the first run's
+     * halves, then the second's (pot_run 1) */
+    int64_t pot_amount[MAXAWARDS];
+    uint16_t pot_eligible[MAXAWARDS]; /* bit p: position p */
+    int8_t pot_nwin[MAXAWARDS];
+    int8_t pot_run[MAXAWARDS];
+    int8_t pot_win[MAXAWARDS][MAXP];
+    int64_t pot_share[MAXAWARDS][MAXP];
     Py_ssize_t log_len; /* filled in by a snapshot */
 } state_t;
 
@@ -92,6 +100,8 @@ typedef struct {
     int8_t f_kind[MAXF], f_pos[MAXF];
     int64_t f_amount[MAXF];
     int8_t stub[STUB]; /* -1: unknown */
+    int8_t stub2[STUB]; /* the second run's burns and board, where run twice (-1: unknown) */
+    uint16_t twice;     /* the positions that agree to run it twice (R10; 0: none) */
     int64_t start[MAXP]; /* the stacks the hand starts with */
     int plain_seats;   /* the table seats are 0..n-1 (seat numbers are positions) */
     int rules;         /* RV_ bits: rule variants of other engines and sites (0: RULES.md) */
@@ -103,7 +113,9 @@ enum {
     RV_POSTED_SHORT_BLIND = 1,   /* a short big blind: the largest blind posted is the bet */
     RV_BLIND_OUTSIDE_CAP = 2,    /* fixed-limit: the big blind is not one of the capped bets */
     RV_NO_HALF_BET_RULE = 4,     /* fixed-limit: a short all-in raise is counted from */
-    RV_SHORT_ALL_IN_MIN_RAISE = 8 /* no-limit: a short all-in's increment is the next minimum */
+    RV_SHORT_ALL_IN_MIN_RAISE = 8, /* no-limit: a short all-in's increment is the next minimum */
+    RV_DEAD_ANTES = 16,            /* dead chips are one main pot every player in can win */
+    RV_STRADDLE_BY_BIG_BLIND = 32  /* a straddle is raised by the big blind */
 };
 
 typedef struct {
@@ -152,6 +164,8 @@ int hd_next_street_known(const HandCore *h);
 int hd_wager_range(HandCore *h, int p, int64_t *lo, int64_t *hi);
 int hd_wager_ok(HandCore *h, int kind, int64_t to, int p);
 PyObject *hd_do_fold(HandCore *h, int p);
+PyObject *hd_do_forfeit(HandCore *h, int p);
+int32_t hd_value2(HandCore *h, int p);
 PyObject *hd_do_check(HandCore *h, int p);
 PyObject *hd_do_call(HandCore *h, int p);
 PyObject *hd_do_wager(HandCore *h, int kind, int p, int64_t to);

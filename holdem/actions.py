@@ -145,7 +145,9 @@ class Action(NamedTuple):
     :ivar street: the street it happened on.
     :ivar all_in: the player has no chips left after it.
     :ivar cards: board cards dealt (DEAL_BOARD) or cards shown (SHOW).
-    :ivar pot: for WIN, the index of the pot (0 is the main pot); else -1.
+    :ivar pot: for WIN, the index of the pot in the outcome's pots (0 is the
+        main pot); for DEAL_BOARD, 1 where it deals the second run of a board
+        run twice (R10); else -1.
     """
 
     kind: ActionKind
@@ -162,7 +164,8 @@ class Action(NamedTuple):
         if kind is ActionKind.DEAL_HOLE:
             return "hole cards dealt"
         if kind is ActionKind.DEAL_BOARD:
-            return f"{self.street.label}: {format_cards(self.cards)}"
+            run = " (second run)" if self.pot == 1 else ""
+            return f"{self.street.label}{run}: {format_cards(self.cards)}"
         who = f"seat {self.seat}"
         verb = _VERBS.get(kind, kind.value)
         if kind in (ActionKind.BET, ActionKind.RAISE):

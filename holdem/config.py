@@ -129,6 +129,17 @@ RULE_VARIANTS: dict[str, tuple[int, str]] = {
         "no-limit and pot-limit: after an all-in raise of less than a full raise, the "
         "minimum raise is to the all-in plus its own increment (R6: plus the last full raise)",
     ),
+    "dead_antes": (
+        16,
+        "antes and other dead chips are posted before the blinds and are dead money: "
+        "they go to the main pot, which every player in the hand can win (R3: they are "
+        "their poster's money)",
+    ),
+    "straddle_raised_by_big_blind": (
+        32,
+        "a straddle is raised by a big blind: the minimum raise over it is the straddle "
+        "plus the big blind (R3: it counts as the big blind of the hand)",
+    ),
 }
 _TOO_MANY = "amounts are below 10**17 chips (holdem.config.MAX_CHIPS)"
 
@@ -203,6 +214,11 @@ class HandConfig:
     :param aggressor_may_muck: the last to bet or raise on the river, once
         called, may muck at the showdown (a room that allows it); by default
         they show first and may not (R10).
+    :param run_twice: the players (positions in ``stacks``) who agree to run
+        it twice (R10): when every player left in the hand agrees and is all-in
+        before the river (at most one of them has chips and has matched), the
+        rest of the board is dealt twice and each pot split in two halves, each
+        won on its own board.  Default: nobody.
 
     Invalid values raise :class:`~holdem.errors.ConfigError` naming the field:
 
@@ -232,6 +248,7 @@ class HandConfig:
     names: tuple[str | None, ...] = ()
     rule_variants: tuple[str, ...] = ()
     aggressor_may_muck: bool = False
+    run_twice: tuple[int, ...] = ()
     #: The table seat number of each player, in the order of ``stacks``
     #: (``seats``, or 0..n-1 when it is not given).  Derived.
     seat_numbers: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -269,6 +286,7 @@ class HandConfig:
         names: tuple[str | None, ...] = (),
         rule_variants: tuple[str, ...] = (),
         aggressor_may_muck: bool = False,
+        run_twice: tuple[int, ...] = (),
     ) -> None:
         # The dataclass's own __init__ (the same parameters: a test checks) would
         # store each field with object.__setattr__; the slots' setters take half
@@ -293,6 +311,7 @@ class HandConfig:
         _set_names(self, names)
         _set_rule_variants(self, rule_variants)
         _set_aggressor_may_muck(self, aggressor_may_muck)
+        _set_run_twice(self, run_twice)
         # A plain configuration (see _plain_key) like one checked before takes
         # that one's derived fields; any other is checked (and refused) in full.
         key = self._plain_key()
@@ -316,7 +335,11 @@ class HandConfig:
         a table (seats, names, posts) is plain too when those are tuples of
         exact ints, strings (or None) and posts of them: they are in its key."""
         stacks = self.stacks
-        if type(stacks) is not tuple or self.rule_variants is not _NO_ITEMS:
+        if (
+            type(stacks) is not tuple
+            or self.rule_variants is not _NO_ITEMS
+            or self.run_twice is not _NO_ITEMS
+        ):
             return None
         posts, seats, names = self.posts, self.seats, self.names
         # () is one object: other empty ones are not plain
@@ -437,6 +460,8 @@ class HandConfig:
         self._check_seats(n)
         if self.rule_variants is not _NO_ITEMS:
             self._check_rule_variants()
+        if self.run_twice is not _NO_ITEMS:
+            self._check_run_twice(n)
         sb_seat, bb_seat, straddle_seat = self._blind_seats(n)
         put(self, "small_blind_seat", sb_seat)
         put(self, "big_blind_seat", bb_seat)
@@ -479,6 +504,7 @@ class HandConfig:
             "names": list(self.names),
             "rule_variants": list(self.rule_variants),
             "aggressor_may_muck": self.aggressor_may_muck,
+            "run_twice": list(self.run_twice),
         }
 
     @classmethod
@@ -523,6 +549,7 @@ class HandConfig:
             names=_names_of(f),
             rule_variants=_rule_variants_of(f),
             aggressor_may_muck=f.boolean("aggressor_may_muck", default=False),
+            run_twice=f.integers("run_twice", default=()),
         )
         f.done()
         return config
@@ -539,6 +566,19 @@ class HandConfig:
         if len(set(variants)) != len(variants):
             raise _fail("rule_variants", variants, "a rule variant is named twice")
         object.__setattr__(self, "rule_variants", variants)
+
+    def _check_run_twice(self, n: int) -> None:
+        agree = self.run_twice
+        if not isinstance(agree, tuple):
+            try:
+                agree = tuple(agree)
+            except TypeError:
+                raise _fail("run_twice", agree, "must be a sequence of positions") from None
+        if not all(_is_int(p) and 0 <= p < n for p in agree):
+            raise _fail("run_twice", agree, f"positions are 0..{n - 1}")
+        if len(set(agree)) != len(agree):
+            raise _fail("run_twice", agree, "a position is named twice")
+        object.__setattr__(self, "run_twice", agree)
 
     @property
     def rule_bits(self) -> int:
@@ -583,8 +623,9 @@ class HandConfig:
     ) -> HandConfig:
         """A hand at a table, everything by table seat: ``stacks`` per seat (a list
         indexed by seat, or a mapping seat to chips), ``button`` the button's
-        seat, ``names`` per seat and ``posts`` on table seats.  A seat with no
-        chips is not dealt in; a button on such a seat is a dead button (TDA).
+        seat, ``names`` per seat and ``posts`` on table seats (``run_twice`` too,
+        if given: the seats not dealt in are left out).  A seat with no chips is
+        not dealt in; a button on such a seat is a dead button (TDA).
 
         >>> config = HandConfig.at_table([0, 120, 0, 80, 200], button=2, small_blind=1,
         ...                              big_blind=2)
@@ -615,6 +656,8 @@ class HandConfig:
             if post.seat not in seats:
                 raise _fail("posts", post, f"seat {post.seat} is not dealt in")
             moved.append(Post(seats.index(post.seat), post.amount, post.dead))
+        if "run_twice" in rules:  # (table seats, as the posts)
+            rules["run_twice"] = tuple(seats.index(s) for s in rules["run_twice"] if s in seats)
         return cls(
             stacks=tuple(by_seat[s] for s in seats),
             button=position,
@@ -698,6 +741,20 @@ class HandConfig:
         self, n: int, sb_seat: int | None, bb_seat: int, straddle_seat: int | None
     ) -> tuple[tuple[ActionKind, int, int], ...]:
         out: list[tuple[ActionKind, int, int]] = []
+        if "dead_antes" in self.rule_variants:
+            # (a rule variant: every dead chip before the blinds, as PokerKit posts its antes)
+            if self.ante:
+                first = self.button + 1
+                seats = (bb_seat,) if self.big_blind_ante else range(first, first + n)
+                out.extend((_ANTE, seat % n, self.ante) for seat in seats)
+            out.extend((_DEAD_BLIND, p.seat, p.amount) for p in self.posts if p.dead)
+            if sb_seat is not None:
+                out.append((_SMALL_BLIND, sb_seat, self.small_blind))
+            out.append((_BIG_BLIND, bb_seat, self.big_blind))
+            if straddle_seat is not None:
+                out.append((_STRADDLE, straddle_seat, self.straddle))
+            out.extend((_LIVE_POST, p.seat, p.amount) for p in self.posts if not p.dead)
+            return tuple(out)
         if self.ante and not self.big_blind_ante:
             first = self.button + 1
             out.extend((_ANTE, (first + i) % n, self.ante) for i in range(n))
@@ -787,6 +844,7 @@ _set_seats = _slot_setter("seats")
 _set_names = _slot_setter("names")
 _set_rule_variants = _slot_setter("rule_variants")
 _set_aggressor_may_muck = _slot_setter("aggressor_may_muck")
+_set_run_twice = _slot_setter("run_twice")
 _set_seat_numbers = _slot_setter("seat_numbers")
 _set_small_blind_seat = _slot_setter("small_blind_seat")
 _set_big_blind_seat = _slot_setter("big_blind_seat")

@@ -87,6 +87,8 @@ _PH_DEALING = Phase.DEALING
 _PH_POSTING = Phase.POSTING
 _PH_SHOWDOWN = Phase.SHOWDOWN
 _S_FLOP = Street.FLOP
+#: The board cards dealt before a street (where a second run starts from).
+_RUN_FROM = {Street.FLOP: 0, Street.TURN: 3, Street.RIVER: 4}
 _S_PREFLOP = Street.PREFLOP
 
 # The C core builds records, menus and views of these types, and values hands
@@ -102,8 +104,8 @@ _engine.bind(
     _VIEW_FIELDS,
 )
 # The C core makes the outcome's records too, setting their slots by name.
-_POT_SLOTS = ("amount", "eligible", "winners", "shares")
-_SHOWN_SLOTS = ("seat", "cards", "value")
+_POT_SLOTS = ("amount", "eligible", "winners", "shares", "run")
+_SHOWN_SLOTS = ("seat", "cards", "value", "run")
 _OUTCOME_SLOTS = ("pots", "shown", "mucked", "returned", "net", "stacks", "showdown")
 if any(
     set(names) != {f.name for f in fields(record)}
@@ -130,13 +132,16 @@ def _deal_cards(
     deck: Deck | None,
     hole_cards: Sequence[object] | None,
     board: str | Iterable[Card | str] | None,
+    more: int = 0,
 ) -> tuple[list[tuple[Card, Card] | None] | None, Sequence[Card | None]]:
     """The hole cards by position and the stub (burns and board) of a new hand:
     dealt from ``deck`` or ``Deck(rng)``, or given (None where unknown).  When
-    everything is dealt: (None, the 2n + 8 cards in the order of the deal)."""
+    everything is dealt: (None, the 2n + 8 cards in the order of the deal).
+    ``more`` cards are dealt after the stub, and follow it (None when nothing is
+    drawn): the second run's, where the board may be run twice."""
     given_board = parse_board(board)
     if hole_cards is None and not given_board:
-        cards = (deck if deck is not None else Deck(rng)).deal(2 * n + _STUB)
+        cards = (deck if deck is not None else Deck(rng)).deal(2 * n + _STUB + more)
         return None, cards  # the C core deals them out
     if hole_cards is not None:
         if isinstance(hole_cards, str) or len(hole_cards) != n:
@@ -167,7 +172,31 @@ def _deal_cards(
         for seat, a, b in zip(unknown, ones, twos, strict=True):
             hole[seat] = (a, b)
         stub = [c if c is not None else next(drawn) for c in stub]
+        if more:
+            taken = {c for h in hole if h for c in h} | set(stub)  # type: ignore[arg-type]
+            extra = Deck(rng, exclude=taken) if deck is None else None
+            stub += extra.deal(more) if extra is not None else _deal_around(deck, taken, more)  # type: ignore[arg-type]
+    elif more:
+        stub += [None] * more
     return hole, stub
+
+
+def _check_second_board(
+    given: Sequence[Card],
+    hole: Sequence[tuple[Card, Card] | None] | None,
+    stub: Sequence[Card | None],
+) -> None:
+    """Raises :class:`InvalidCardError` for a second run's board (run it twice)
+    that deals a card twice: a hole card, or a card of the first run's board
+    other than at its own place (the cards before the run-out are shared)."""
+    board = [stub[slot] for slot in _STUB_BOARD]
+    taken = {c for h in hole or () if h for c in h}
+    for i, c in enumerate(given):
+        if c in taken or given.index(c) != i or (c in board and board.index(c) != i):
+            raise InvalidCardError(
+                f"second_board: {format_cards([c])} is dealt twice (the second run's board "
+                "deals a card of the hand again)"
+            )
 
 
 class Hand(_engine.HandCore):
@@ -190,6 +219,11 @@ class Hand(_engine.HandCore):
         and dealing them raises :class:`~holdem.errors.HoldemError`.
     :param auto: run dealer steps and showdown defaults by themselves; with
         False call :meth:`step` (or :meth:`run`) for each of them.
+    :param second_board: where the players may run it twice
+        (``config.run_twice``): the second run's board as given (replay), up
+        to five cards of which those after the run-out begins are dealt; else
+        the second run's cards are drawn with the hand's (eight more: burns and
+        board), or unknown when nothing is drawn.
 
     The state and the rules that change it (posting, dealing, betting,
     turn order, showdown defaults, pots) are in the C base class
@@ -208,6 +242,7 @@ class Hand(_engine.HandCore):
         hole_cards: Sequence[object] | None = None,
         board: str | Iterable[Card | str] | None = None,
         auto: bool = True,
+        second_board: str | Iterable[Card | str] | None = None,
     ) -> None:
         n = len(config.stacks)
         if deck is not None:
@@ -219,9 +254,29 @@ class Hand(_engine.HandCore):
                     field="deck",
                     value=deck,
                 )
-        hole, stub = _deal_cards(n, (config.button + 1) % n, rng, deck, hole_cards, board)
+        twice = bool(config.run_twice)
+        hole, stub = _deal_cards(
+            n, (config.button + 1) % n, rng, deck, hole_cards, board, _STUB * twice
+        )
         auto = bool(auto)
+        if twice:  # (the second run's stub: given, dealt after the hand's cards, or unknown)
+            stub, second = stub[: len(stub) - _STUB], list(stub[len(stub) - _STUB :])
+            if second_board is not None:
+                given = parse_board(second_board)
+                _check_second_board(given, hole, stub)
+                second = [None] * _STUB
+                for slot, c in zip(_STUB_BOARD, given, strict=False):
+                    second[slot] = c
+        elif second_board is not None:
+            raise ConfigError(
+                "second_board: nobody runs it twice (config.run_twice is empty)",
+                field="second_board",
+                value=second_board,
+            )
         self._begin(config, auto, hole, stub)
+        if twice:
+            mask = sum(1 << p for p in config.run_twice)
+            self._set_second_run(mask, second)
         if auto:
             self._run()
 
@@ -333,8 +388,20 @@ class Hand(_engine.HandCore):
 
     @property
     def board(self) -> tuple[Card, ...]:
-        """The board cards dealt so far."""
+        """The board cards dealt so far (where it is run twice, the first run's)."""
         return tuple(self._board)
+
+    @property
+    def second_board(self) -> tuple[Card, ...]:
+        """Where the rest of the board is run twice (R10, ``config.run_twice``): the
+        second run's board as far as it is dealt, its cards before the run-out the
+        board's own; else ().  Its deals are in the log as ``deal_board`` records
+        of ``pot`` 1."""
+        second = [a for a in self.log if a.kind is _K_DEAL_BOARD and a.pot == 1]
+        if not second:
+            return ()
+        start = _RUN_FROM[second[0].street]
+        return tuple(self._board[:start]) + tuple(c for a in second for c in a.cards)
 
     @property
     def statuses(self) -> tuple[str, ...]:
@@ -762,12 +829,13 @@ class Hand(_engine.HandCore):
         self._run()
         return log[start:]
 
-    def _missing_board(self, street: Street) -> None:
-        """Raises: the cards of ``street`` are needed but were not given (the C
-        core calls this before dealing the street)."""
+    def _missing_board(self, street: Street, run: int = 0) -> None:
+        """Raises: the cards of ``street`` (of the second run: ``run`` 1) are needed
+        but were not given (the C core calls this before dealing the street)."""
         many = street is _S_FLOP
+        which = "the second run's " if run else "the "
         raise HoldemError(
-            f"the {street.label} is needed but its card{'s' * many} "
+            f"{which}{street.label} is needed but its card{'s' * many} "
             f"{'were' if many else 'was'} not given {self._ctx()}"
         )
 

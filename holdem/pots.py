@@ -92,21 +92,27 @@ class Pot:
     :ivar eligible: seats that could win it.
     :ivar winners: seats that won it, clockwise from the first seat left of the button.
     :ivar shares: chips each winner got, in the order of ``winners``.
+    :ivar run: the board it was won on: 0, or 1 for the second run of a board run
+        twice (R10: each pot is split in two halves, each won on its own board).
     """
 
     amount: int
     eligible: tuple[int, ...]
     winners: tuple[int, ...] = ()
     shares: tuple[int, ...] = ()
+    run: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        """The wire form."""
-        return {
+        """The wire form (``run`` only when it is the second run)."""
+        out: dict[str, Any] = {
             "amount": self.amount,
             "eligible": list(self.eligible),
             "winners": list(self.winners),
             "shares": list(self.shares),
         }
+        if self.run:
+            out["run"] = self.run
+        return out
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "pot") -> Pot:
@@ -116,6 +122,7 @@ class Pot:
             eligible=f.integers("eligible"),
             winners=f.integers("winners", default=()),
             shares=f.integers("shares", default=()),
+            run=f.integer("run", default=0, maximum=1),
         )
         f.done()
         return pot
@@ -128,11 +135,13 @@ _DESCRIPTIONS: dict[int, str] = {}
 
 @dataclass(frozen=True, slots=True)
 class ShownHand:
-    """Hole cards shown at showdown, with the value the engine read from them (R10)."""
+    """Hole cards shown at showdown, with the value the engine read from them (R10):
+    on the board, or where it was run twice on each run's board (``run`` 0, 1)."""
 
     seat: int
     cards: tuple[Card, ...]
     value: int
+    run: int = 0
 
     @property
     def description(self) -> str:
@@ -145,18 +154,27 @@ class ShownHand:
         return text
 
     def to_dict(self) -> dict[str, Any]:
-        """The wire form (the description is for people; ``from_dict`` ignores it)."""
-        return {
+        """The wire form (the description is for people; ``from_dict`` ignores it;
+        ``run`` only when it is the second run)."""
+        out: dict[str, Any] = {
             "seat": self.seat,
             "cards": [format_card(c) for c in self.cards],
             "value": self.value,
             "description": self.description,
         }
+        if self.run:
+            out["run"] = self.run
+        return out
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "shown") -> ShownHand:
         f = Fields(data, where)
-        shown = cls(seat=f.integer("seat"), cards=f.cards("cards"), value=f.integer("value"))
+        shown = cls(
+            seat=f.integer("seat"),
+            cards=f.cards("cards"),
+            value=f.integer("value"),
+            run=f.integer("run", default=0, maximum=1),
+        )
         f.text("description", default="")
         f.done()
         return shown

@@ -490,7 +490,7 @@ def test_the_constructor_takes_the_fields_in_order_with_their_defaults() -> None
     config = HandConfig((100, 100), 1, 1, 2)
     assert [getattr(config, f.name) for f in fields(config)] == [
         (100, 100), 1, 1, 2, Structure.NO_LIMIT, 0, False, 0, False, False, (), 0, 0, 3,
-        HeadsUpCap.TWO_LEFT, None, (), (), (), False, (0, 1), 1, 0, None,
+        HeadsUpCap.TWO_LEFT, None, (), (), (), False, (), (0, 1), 1, 0, None,
         ((ActionKind.SMALL_BLIND, 1, 1), (ActionKind.BIG_BLIND, 0, 2)),
     ]  # fmt: skip
 

@@ -23,6 +23,7 @@ from click.testing import CliRunner
 
 from holdem.cli.main import main as cli
 from holdem.config import RULE_VARIANTS, HandConfig
+from holdem.errors import HistoryFormatError
 from holdem.hand import Hand
 from holdem.histories import Problem, read_phh, read_phh_text, replay, validate
 from holdem.histories.conventions import CONVENTION_BY_NAME, CONVENTIONS
@@ -59,14 +60,34 @@ RULE_BOOK_BREAKS = ("the betting was not reopened",)
 POKERKIT = [c.name for c in CONVENTIONS if c.name.startswith("pokerkit-")]
 
 
-def pokerkit_phh(rnd: random.Random) -> str | None:
+def pokerkit_phh(rnd: random.Random, *, untrimmed: bool = False) -> str | None:
     """A random hand played by PokerKit and written by its PHH writer (None:
-    PokerKit could not finish it)."""
+    PokerKit could not finish it).
+
+    ``untrimmed``: the antes are not trimmed (``ante_trimming_status`` false,
+    written in the file), and PokerKit's other options are drawn too: antes
+    of every form PokerKit takes (none, uniform, the big blind's, the
+    button's, a list of several sizes), a straddle, cash game or tournament."""
     n = rnd.randint(2, 9)
     fixed = rnd.random() < 0.4
     bb = rnd.choice([2, 10, 100])
     sb = rnd.choice([bb // 2, bb // 2, 1])
     ante = rnd.choice([0, 0, 1, bb // 5 or 1, bb // 2])
+    antes: object = ante
+    blinds: tuple[int, ...] = (sb, bb)
+    if untrimmed:
+        ante = ante or 1
+        antes = rnd.choice(
+            [
+                0,
+                ante,
+                {0 if n == 2 else 1: ante * rnd.choice([1, n])},  # the big blind's
+                {-1: ante},  # the button's
+                [rnd.choice([0, ante, 2 * ante]) for _ in range(n)],
+            ]
+        )
+        if not fixed and n > 2 and rnd.random() < 0.2:
+            blinds = (sb, bb, 2 * bb)  # a straddle
 
     def stack() -> int:
         r = rnd.random()
@@ -78,11 +99,13 @@ def pokerkit_phh(rnd: random.Random) -> str | None:
 
     stacks = [stack() for _ in range(n)]
     mode = rnd.choice([Mode.CASH_GAME, Mode.TOURNAMENT])
-    # uniform antes trimmed, as PokerKit advises (its writer writes false either way)
+    # uniform antes trimmed, as PokerKit advises (the file says so: its writer leaves
+    # the field out, which the spec reads as false)
+    trimmed = not untrimmed
     if fixed:
-        game = FixedLimitTexasHoldem(AUTOMATIONS, True, ante, (sb, bb), bb, 2 * bb, mode=mode)
+        game = FixedLimitTexasHoldem(AUTOMATIONS, trimmed, antes, blinds, bb, 2 * bb, mode=mode)
     else:
-        game = NoLimitTexasHoldem(AUTOMATIONS, True, ante, (sb, bb), bb, mode=mode)
+        game = NoLimitTexasHoldem(AUTOMATIONS, trimmed, antes, blinds, bb, mode=mode)
     saved = random.getstate()  # PokerKit shuffles with the random module's generator
     random.seed(rnd.getrandbits(64))
     try:
@@ -108,19 +131,21 @@ def pokerkit_phh(rnd: random.Random) -> str | None:
         return None
     finally:
         random.setstate(saved)
-    written = HandHistory.from_game_state(game, state, finishing_stacks=list(state.stacks))
+    written = HandHistory.from_game_state(
+        game, state, finishing_stacks=list(state.stacks), ante_trimming_status=trimmed
+    )
     text: str = written.dumps()
     return text
 
 
-def survey(seed: int, hands: int) -> tuple[Counter[str], list[str]]:
+def survey(seed: int, hands: int, *, untrimmed: bool = False) -> tuple[Counter[str], list[str]]:
     """Validates random PokerKit hands: the count per result (``OK``, the
     conventions needed, or ``FAILED``), and the failures."""
     rnd = random.Random(seed)
     results: Counter[str] = Counter()
     failures: list[str] = []
     for _ in range(hands):
-        text = pokerkit_phh(rnd)
+        text = pokerkit_phh(rnd, untrimmed=untrimmed)
         if text is None:
             results["pokerkit could not play it"] += 1
             continue
@@ -142,8 +167,8 @@ def survey(seed: int, hands: int) -> tuple[Counter[str], list[str]]:
     return results, failures
 
 
-def check_survey(seed: int, hands: int) -> Counter[str]:
-    results, failures = survey(seed, hands)
+def check_survey(seed: int, hands: int, *, untrimmed: bool = False) -> Counter[str]:
+    results, failures = survey(seed, hands, untrimmed=untrimmed)
     for failure in failures:
         assert any(words in failure.splitlines()[0] for words in RULE_BOOK_BREAKS), failure
     assert len(failures) <= hands // 100
@@ -161,6 +186,39 @@ def test_pokerkit_hands_validate_many() -> None:
     results = check_survey(11, 5000)
     for name in ("pokerkit-short-big-blind", "pokerkit-limit-cap", "pokerkit-lone-check",
                  "pokerkit-limit-short-all-in"):  # fmt: skip
+        assert any(name in k for k in results), name
+
+
+def test_r3_r9_pokerkit_untrimmed_antes_with_every_other_option_validate_by_it() -> None:
+    """PokerKit's untrimmed antes (every form of ante it takes, with straddles,
+    both modes, no-limit and fixed-limit): OK, or OK with the convention
+    pokerkit-untrimmed-antes (and PokerKit's others) and PokerKit's own finishing
+    stacks given by the replay, where R3 and R9 make an ante its poster's money."""
+    results = check_survey(13, 400, untrimmed=True)
+    untrimmed = sum(v for k, v in results.items() if "pokerkit-untrimmed-antes" in k)
+    assert untrimmed > 40, results
+    rnd = random.Random(14)
+    checked = 0
+    while checked < 30:
+        text = pokerkit_phh(rnd, untrimmed=True)
+        if text is None:
+            continue
+        hand = next(read_phh_text(text))
+        result = replay(hand)
+        if "pokerkit-untrimmed-antes" not in {p.code for p in result.problems}:
+            continue
+        assert result.ok and result.hand is not None and result.hand.outcome is not None
+        assert result.hand.outcome.stacks == hand.claims.finishing_stacks
+        # by our rules alone (each ante its poster's money) the stacks differ
+        ours = replay(hand, conventions=False)
+        assert any(p.severity == "error" for p in ours.problems), text
+        checked += 1
+
+
+@pytest.mark.slow
+def test_r3_r9_pokerkit_untrimmed_antes_many() -> None:
+    results = check_survey(15, 4000, untrimmed=True)
+    for name in ("pokerkit-untrimmed-antes", "pokerkit-straddle-min-raise"):
         assert any(name in k for k in results), name
 
 
@@ -296,6 +354,37 @@ def test_rule_variant_no_half_bet_rule_raises_from_a_short_all_in() -> None:
         assert legal is not None and legal.seat == 1 and legal.wager is None
 
 
+def test_r3_r9_rule_variant_dead_antes_posts_them_first_and_lets_everyone_in_win_them() -> None:
+    # a big-blind ante of 2 at 5/10; the small blind calls all-in for 6 and wins.
+    # R3, R9: the ante is the big blind's money, the caller wins 12 of it; PokerKit's
+    # untrimmed antes: posted first, dead in the main pot, the caller wins 14
+    for variants, posted, stacks in (
+        ((), ["small_blind", "big_blind", "ante"], (12, 2730, 6)),
+        (("dead_antes",), ["ante", "small_blind", "big_blind"], (14, 2728, 6)),
+    ):
+        cfg = HandConfig(
+            (6, 2736, 6), 2, 5, 10, ante=2, big_blind_ante=True, rule_variants=variants
+        )
+        assert [kind.value for kind, _, _ in cfg.forced_bets] == posted
+        hand = Hand(cfg, hole_cards=["KsAh", "2cJc", "5h3h"], board="6d4cQh4d9s")
+        hand.fold()
+        hand.call()
+        assert hand.outcome is not None and hand.outcome.stacks == stacks
+
+
+def test_r3_rule_variant_straddle_raised_by_big_blind() -> None:
+    # blinds 1/2, a straddle of 4: R3 makes it the hand's big blind (a raise to 8);
+    # PokerKit raises it by the big blind (to 6)
+    for variants, least in (((), 8), (("straddle_raised_by_big_blind",), 6)):
+        hand = Hand(HandConfig((113, 12, 25), 2, 1, 2, straddle=4, rule_variants=variants), rng=1)
+        legal = hand.legal_actions()
+        assert legal is not None and legal.min_to == least
+
+
+#: Fixtures PokerStars text cannot express, and why.
+NOT_POKERSTARS = {"pokerkit-straddle-min-raise": "a straddle"}
+
+
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.phh")), ids=lambda p: p.stem)
 def test_a_convention_hand_written_as_pokerstars_text_keeps_its_play_and_results(
     path: Path,
@@ -304,6 +393,10 @@ def test_a_convention_hand_written_as_pokerstars_text_keeps_its_play_and_results
 
     [hand] = read_phh(path)
     assert not isinstance(hand, Problem)
+    if path.stem in NOT_POKERSTARS:  # (docs/pokerstars.md: what cannot be written)
+        with pytest.raises(HistoryFormatError, match=NOT_POKERSTARS[path.stem]):
+            to_pokerstars(hand)
+        return
     text = to_pokerstars(hand)
     assert "collected" in text and "Total pot" in text  # the results are written
     [back] = read_pokerstars_text(text)
@@ -331,3 +424,5 @@ def test_the_docs_list_every_convention_and_rule_variant_as_the_code_has_them() 
     rules = (docs / "rules.md").read_text(encoding="utf-8")
     for name in RULE_VARIANTS:
         assert f"| `{name}` |" in rules, f"docs/rules.md has no row for {name}"
+    for c in CONVENTIONS:
+        assert f"| `{c.name}` |" in rules, f"docs/rules.md has no row for {c.name}"

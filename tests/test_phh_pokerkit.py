@@ -24,7 +24,6 @@ pokerkit = pytest.importorskip("pokerkit")
 
 from holdem import Hand  # noqa: E402
 from holdem.config import HandConfig, Post, Structure  # noqa: E402
-from holdem.errors import HistoryFormatError  # noqa: E402
 from holdem.hand import Phase  # noqa: E402
 from holdem.histories import (  # noqa: E402
     HandHistory,
@@ -47,6 +46,10 @@ POKERKIT_DIFFERS = {
     # only (R6: the full big blind), and its smallest raise is a big blind above
     # that, so no action puts the full big blind in (docs/histories.md)
     "NLHE-USD-MTT-1-KO.201008.txt:3983": "short big blind",
+    # a board run twice (R10) whose second run splits differently: PHH has no
+    # notation for it (our _second_run), PokerKit runs the board once; and a cap
+    # game (both players at the $80 cap with chips behind), which PokerKit has not
+    "RunItTwice2.txt:1": "run twice, a cap game",
 }
 
 
@@ -70,10 +73,10 @@ def pokerkit_stacks(text: str) -> list[Decimal]:
 
 def our_stacks(hand: HandHistory) -> list[Decimal] | None:
     """The finishing stacks the rules give (before any rake: PokerKit takes none)."""
-    result = replay(hand, check_claims=False)
-    if result.hand is None or result.hand.outcome is None:
+    stacks = replay(hand, check_claims=False).stacks
+    if stacks is None:
         return None
-    return [Decimal(hand.to_text(s)) for s in result.hand.outcome.stacks]
+    return [Decimal(hand.to_text(s)) for s in stacks]
 
 
 def essentials(hand: HandHistory) -> HandHistory:
@@ -102,7 +105,7 @@ def corpus(folder: str) -> Path:
 
 
 def test_pokerstars_corpus_replays_in_pokerkit() -> None:
-    """Before this test, PokerKit replayed 882 of these hands; now all but 1."""
+    """Before this test, PokerKit replayed 882 of these hands; now all but 2."""
     replayed = written = unknown = 0
     differ = {}
     for path in sorted(corpus("pokerstars").rglob("*.txt")):
@@ -112,18 +115,15 @@ def test_pokerstars_corpus_replays_in_pokerkit() -> None:
             ):
                 continue
             hand = with_results(hand)
-            try:
-                text = phh_text(hand)
-            except HistoryFormatError:  # pot-limit: PHH has no code
-                assert hand.variant == "PT"
-                continue
+            text = phh_text(hand)  # (pot-limit too: as NT, with _pot_limit)
             written += 1
             assert essentials(read_back(text)) == essentials(hand), hand.where
             where = f"{path.name}:{hand.line}"
             ours = our_stacks(hand)
-            # ShowsDownSingleCard (one card shown) and the three hands where the
-            # site folds a sitting-out player all-in on a blind (their cards
-            # unknown at the showdown): they load, the stacks cannot be compared
+            # ShowsDownSingleCard (one card shown): it loads, the stacks cannot be
+            # compared (the three hands where the site folds a sitting-out player
+            # all-in on a blind are compared by that fold: PokerKit, who keeps the
+            # player's unknown cards in, gives them nothing either)
             unknown += ours is None
             try:
                 ok = pokerkit_stacks(text) == ours or ours is None
@@ -134,7 +134,7 @@ def test_pokerstars_corpus_replays_in_pokerkit() -> None:
             else:
                 differ[where] = True
     assert set(differ) == set(POKERKIT_DIFFERS)
-    assert (written, replayed, unknown) == (1313, 1312, 4)
+    assert (written, replayed, unknown) == (1316, 1314, 1)
 
 
 def _phh_corpus_files(step: int) -> list[Path]:

@@ -32,6 +32,7 @@ from holdem.histories import (
     read_pokerstars_text,
     replay,
     to_pokerstars,
+    validate,
     validate_file,
     validate_text,
     write_pokerstars,
@@ -342,27 +343,46 @@ Siège 1: Hero (20000 en jetons)
     ]
 
 
-def test_a_sitting_out_player_all_in_on_the_big_blind_folded_by_the_site() -> None:
+def test_r4_pokerstars_sitting_out_fold_of_a_player_all_in_on_the_big_blind() -> None:
+    """R4 keeps an all-in player in the hand; PokerStars folds one sitting out who is
+    all-in on a blind: the convention pokerstars-sitting-out-fold plays the fold (the
+    player gives up the pots) and the awards are checked; by our rules alone the fold
+    is left out and the player's unknown cards leave the showdown unchecked."""
     path = VARIANTS / "site_folds_all_in.txt"
     [hand] = hands_of(path)
     dee = [p.name for p in hand.players].index("dee")
-    assert not [m for m in hand.moves if m.actor == dee and m.kind == FOLD]
-    assert problems_of(path) == [
-        ("warning", "site-fold", 15),
-        ("warning", "unknown-cards", 1),  # dee's cards decide the main pot, by the rules
-    ]
-    # a fold of a player who is not all-in stays a fold
+    assert [m.line for m in hand.moves if m.actor == dee and m.kind == FOLD] == [15]
+    assert problems_of(path) == [("warning", "pokerstars-sitting-out-fold", 15)]
+    ours = replay(hand, conventions=False).problems
+    assert [(p.code, p.line) for p in ours] == [("site-fold", 15), ("unknown-cards", 1)]
+    assert "dee (sitting out)" in ours[0].message
+    # a fold of a player who is not all-in is a fold
     text = path.read_text(encoding="utf-8").replace("(20 in chips)", "(2000 in chips)")
     text = text.replace("big blind 20 and is all-in", "big blind 30")
     [again] = hands_of(text)
     assert [m for m in again.moves if m.actor == dee and m.kind == FOLD]
+    assert all(p.code != "pokerstars-sitting-out-fold" for p in validate(again))
 
 
-def test_run_it_twice_is_unsupported_per_hand_not_an_error_of_the_file() -> None:
-    report = validate_file(str(DATA / "broken" / "run_twice_then_a_hand.txt"))
-    assert (report.status, report.hands) == ("OK with warnings", 2)
-    assert [(p.severity, p.code, p.line) for p in report.problems] == [
-        ("unsupported", "run_twice", 12)
+def test_r4_pokerstars_sitting_out_fold_where_our_rules_fail() -> None:
+    """Hands that were errors: everybody else folds (no board is dealt: our rules would
+    deal one to show the all-in player down), and the sitting-out player's cards are
+    known and would win the pot they are all-in for under R4."""
+    [hand] = hands_of(VARIANTS / "site_folds_all_in_walk.txt")
+    assert [p.code for p in replay(hand, conventions=False).problems if p.severity == "error"] == [
+        "deal"  # (the flop is needed)
+    ]
+    assert [(p.severity, p.code) for p in validate(hand)] == [
+        ("warning", "pokerstars-sitting-out-fold")
+    ]
+    # dee's queens full would win the main pot by the rules; PokerStars gives it to ben
+    known = (VARIANTS / "site_folds_all_in.txt").read_text(encoding="utf-8")
+    known = known.replace("*** HOLE CARDS ***", "*** HOLE CARDS ***\nDealt to dee [Qh Qd]")
+    [hand] = hands_of(known)
+    errors = [p for p in replay(hand, conventions=False).problems if p.severity == "error"]
+    assert errors and errors[0].code == "collected"
+    assert [(p.severity, p.code) for p in validate(hand)] == [
+        ("warning", "pokerstars-sitting-out-fold")
     ]
 
 
@@ -608,8 +628,8 @@ def test_corpus() -> None:
                 assert item.message and item.line > 0
                 problems[item.severity] = problems.get(item.severity, 0) + 1
     # counts documented in docs/pokerstars.md
-    assert read == 1326
-    assert problems == {"unsupported": 4, "error": 3}
+    assert read == 1328
+    assert problems == {"unsupported": 2, "error": 3}
 
 
 def test_the_summary_board_is_written_whole_and_read_back_checked() -> None:

@@ -452,7 +452,7 @@ def test_a_table_snapshot_names_its_fields() -> None:
                           "heads_up_cap", "show_after_hand", "aggressor_may_muck",
                           "button_policy", "tournament", "rake", "button", "positions",
                           "hands_played", "players", "away", "ledger", "timer",
-                          "timeout_counts"]  # fmt: skip
+                          "timeout_counts", "run_it_twice", "twice_declined"]  # fmt: skip
     assert data["positions"] is None and data["hands_played"] == 0
     table.play_hand(folder)
     data = table.snapshot()

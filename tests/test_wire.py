@@ -22,7 +22,7 @@ from holdem.actions import (
     Phase,
     Street,
 )
-from holdem.config import HeadsUpCap, Structure
+from holdem.config import RULE_VARIANTS, HeadsUpCap, Structure
 from holdem.errors import ConfigError, WireError
 from holdem.pots import Outcome
 from holdem.views import PlayerView
@@ -54,6 +54,7 @@ def test_the_schema_is_a_valid_schema_and_names_every_token() -> None:
     assert defs["heads_up_cap"]["enum"] == [c.value for c in HeadsUpCap]
     assert defs["phase"]["enum"] == [p.value for p in Phase]
     assert defs["status"]["enum"] == list(STATUS_NAMES)
+    assert defs["rule_variant"]["enum"] == list(RULE_VARIANTS)
     tokens = [k.value for k in ActionKind] + [s.value for s in Structure]
     assert all(t.isidentifier() and t == t.lower() for t in tokens)  # snake_case
 

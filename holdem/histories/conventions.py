@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .model import HandHistory, Problem
+from .model import HandHistory, Problem, poster_folds
 
 __all__ = ["CONVENTIONS", "CONVENTION_BY_NAME", "Convention", "candidates"]
 
@@ -51,6 +51,10 @@ class Convention:
     :ivar codes: the codes of our first error it can explain (empty: any).
     :ivar words: a piece of that error's message it needs (empty: any).
     :ivar fits: a cheap test of the hand itself (None: any hand).
+    :ivar warnings: the codes of warnings of ours it can explain better (a
+        warning is explained only by a convention that names it here).
+    :ivar marks: the code of the warning our rules give where it applies (its
+        own warning then quotes that one, at its line).
     """
 
     name: str
@@ -61,10 +65,15 @@ class Convention:
     codes: frozenset[str] = frozenset()
     words: tuple[str, ...] = ()
     fits: Callable[[HandHistory], bool] | None = None
+    warnings: frozenset[str] = frozenset()
+    marks: str | None = None
 
     def could_explain(self, history: HandHistory, error: Problem) -> bool:
         """Whether playing by this convention could clear ``error`` (our first one)."""
-        if self.codes and error.code not in self.codes:
+        if error.severity == "warning":
+            if error.code not in self.warnings:
+                return False
+        elif self.codes and error.code not in self.codes:
             return False
         if self.words and not any(w in error.message for w in self.words):
             return False
@@ -90,6 +99,30 @@ def _short_big_blind(h: HandHistory) -> bool:
     big = max(b.blinds[seat], nominal)
     stack = h.players[seat].stack
     return stack is not None and stack - b.antes[seat] < big
+
+
+def _untrimmed_antes(h: HandHistory) -> bool:
+    """Whether the hand has antes PHH leaves untrimmed (``ante_trimming_status``
+    false, the spec's default) whose pots differ from ours: antes that are not
+    all alike (a big-blind ante, a button's), dead chips, or an ante a stack
+    cannot cover (uniform antes posted in full make the same pots either way)."""
+    b = h.blinds
+    if h.fields.get("ante_trimming_status") is True or not any(b.antes):
+        return bool(any(b.dead)) and h.fields.get("ante_trimming_status") is not True
+    if len(set(b.antes)) > 1 or any(b.dead):
+        return True
+    return any(p.stack is not None and p.stack <= b.antes[0] for p in h.players)
+
+
+def _folds_all_in_poster(h: HandHistory) -> bool:
+    """Whether the hand folds a player whose forced bets took their whole stack."""
+    return bool(poster_folds(h))
+
+
+def _straddled(h: HandHistory) -> bool:
+    """Whether a player other than the blinds posts a blind (a straddle)."""
+    n = len(h.players)
+    return n > 2 and any(h.blinds.blinds[2:])
 
 
 CONVENTIONS: tuple[Convention, ...] = (
@@ -153,7 +186,41 @@ CONVENTIONS: tuple[Convention, ...] = (
         "too (a walk: the big blind wins both blinds); we give the uncalled bet back "
         "and count as won only the pots",
         RESULT,
-        codes=frozenset({"winnings", "winnings-rake"}),
+        codes=frozenset({"winnings"}),
+        warnings=frozenset({"winnings-rake"}),
+    ),
+    Convention(
+        "pokerkit-untrimmed-antes",
+        POKERKIT,
+        "untrimmed antes (PHH ante_trimming_status false): the antes, posted before "
+        "the blinds, form one main pot that every player in the hand can win (R3: an "
+        "ante is its poster's money, a player all-in on it wins from each opponent at "
+        "most what they put in; a big-blind ante comes after the blind)",
+        RULE,
+        rule_variant="dead_antes",
+        fits=_untrimmed_antes,
+    ),
+    Convention(
+        "pokerkit-straddle-min-raise",
+        POKERKIT,
+        "a straddle is raised by a big blind (blinds 1/2, a straddle of 4, a raise to "
+        "6; R3: the straddle counts as the big blind of the hand, a raise to 8)",
+        RULE,
+        rule_variant="straddle_raised_by_big_blind",
+        codes=frozenset({"illegal"}),
+        words=("minimum raise is to", "a full raise is to"),
+        fits=_straddled,
+    ),
+    Convention(
+        "pokerstars-sitting-out-fold",
+        POKERSTARS,
+        "a player sitting out who is all-in on a blind or the ante is folded: they give "
+        "up the pots, their chips stay in them (R4: an all-in player makes no more "
+        "decisions and stays in the hand for the pot they are all-in for)",
+        STEP,
+        fits=_folds_all_in_poster,
+        warnings=frozenset({"unknown-cards"}),
+        marks="site-fold",
     ),
     Convention(
         "pokerstars-short-all-in-min-raise",

@@ -35,11 +35,13 @@ __all__ = [
     "CHECK_CALL",
     "DEAL_BOARD",
     "DEAL_HOLE",
+    "DEAL_SECOND_BOARD",
     "FOLD",
     "MAX_AMOUNT",
     "MAX_PLACES",
     "MOVE_KINDS",
     "MUCK",
+    "SECOND_RUN",
     "SHOW",
     "Blinds",
     "Claims",
@@ -82,7 +84,13 @@ CHECK_CALL = "check_call"  # a check, or a call (all-in for less included)
 BET_RAISE = "bet_raise"  # a bet or a raise, to ``to``
 SHOW = "show"  # cards: the shown cards (None where the file does not say)
 MUCK = "muck"
-MOVE_KINDS = (DEAL_HOLE, DEAL_BOARD, FOLD, CHECK_CALL, BET_RAISE, SHOW, MUCK)
+#: actor None; cards: the new cards of the second run of a board run twice (R10),
+#: dealt after the whole first run
+DEAL_SECOND_BOARD = "deal_second_board"
+MOVE_KINDS = (DEAL_HOLE, DEAL_BOARD, FOLD, CHECK_CALL, BET_RAISE, SHOW, MUCK, DEAL_SECOND_BOARD)
+#: The end of the name of a pot won on the second run of a board run twice
+#: (``claims.collected``: ``"side pot-1 (second run)"``).
+SECOND_RUN = " (second run)"
 
 
 class Player(NamedTuple):
@@ -218,6 +226,9 @@ class HandHistory:
     def describe_move(self, move: Move) -> str:
         """A move in words, for messages: ``p3 raises to 600``."""
         who = "dealer" if move.actor is None else self.player_name(move.actor)
+        if move.kind == DEAL_SECOND_BOARD:
+            cards = "".join("??" if c is None else format_cards([c]) for c in move.cards)
+            return f"{who} deals the second run {cards}"
         if move.kind in (DEAL_HOLE, DEAL_BOARD, SHOW):
             cards = "".join("??" if c is None else format_cards([c]) for c in move.cards)
             return f"{who} {move.kind.replace('_', ' ')} {cards}".rstrip()
@@ -271,6 +282,27 @@ class HandHistory:
         """The name of a player, or ``p1``.. (1-based, as PHH numbers them)."""
         name = self.players[index].name if 0 <= index < len(self.players) else None
         return name if name else f"p{index + 1}"
+
+
+def poster_folds(hand: HandHistory) -> list[int]:
+    """The indices of the moves that fold a player whose forced bets took their
+    whole stack, before any decision of theirs: PokerStars' fold of a player
+    sitting out, who has no decision under the rules (an all-in player stays in
+    the hand, R4)."""
+    b = hand.blinds
+    decided: set[int] = set()
+    out = []
+    for k, m in enumerate(hand.moves):
+        i = m.actor
+        if i is None or m.kind not in (FOLD, CHECK_CALL, BET_RAISE):
+            continue
+        if m.kind == FOLD and i not in decided and 0 <= i < len(hand.players):
+            stack = hand.players[i].stack
+            posted = sum(x[i] for x in (b.antes, b.blinds, b.dead, b.posts) if i < len(x))
+            if stack is not None and posted and posted >= stack:
+                out.append(k)
+        decided.add(i)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

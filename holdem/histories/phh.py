@@ -44,6 +44,7 @@ from .model import (
     CHECK_CALL,
     DEAL_BOARD,
     DEAL_HOLE,
+    DEAL_SECOND_BOARD,
     FOLD,
     MAX_AMOUNT,
     MAX_PLACES,
@@ -56,6 +57,7 @@ from .model import (
     Player,
     Problem,
     decimal_places,
+    poster_folds,
 )
 
 __all__ = ["PhhWriter", "date_fields", "read_phh", "read_phh_text", "to_phh", "write_phh"]
@@ -431,8 +433,13 @@ def _build_in_python(
                 "ante-trimming",
             )
         )
+    pot_limit = data.get("_pot_limit")
+    if pot_limit is not None and (pot_limit is not True or variant != "NT"):
+        raise r.fail(
+            f"_pot_limit: true with variant NT only, not {quote(pot_limit)}", key="_pot_limit"
+        )
     return HandHistory(
-        variant=variant,
+        variant="PT" if pot_limit else variant,
         players=players,
         blinds=Blinds(
             antes=tuple(antes),
@@ -731,6 +738,16 @@ class _Reading:
             moves[k] = moves[k]._replace(stated=amount)
         raised = self.user_rows("_uncallable_raises", "ac", len(actions))
         _undo_pokerkit_plays(moves, renumber, raised, data.get("_all_in_calls"), fail)
+        site = data.get("_site_folds", [])
+        at = self.key_lines.get("_site_folds", self.line)
+        if not isinstance(site, list):
+            raise fail(f"_site_folds must be an array, not {quote(site)}", key="_site_folds")
+        for row in reversed(site):  # (the last first: each number counts the actions)
+            ok = isinstance(row, list) and len(row) == 2 and all(type(x) is int for x in row)
+            if not ok or not 1 <= row[0] <= n or not 1 <= row[1] <= len(actions) + 1:
+                raise fail(f"_site_folds: bad row {quote(row)}", key="_site_folds")
+            k = len(moves) if row[1] == len(actions) + 1 else move_of(row[1] - 1)
+            moves.insert(k, Move(FOLD, row[0] - 1, line=at))
         moves = _model_order(
             moves,
             n,
@@ -738,6 +755,21 @@ class _Reading:
                 self.problem(message, "uncontested-muck", move.line)
             ),
         )
+        second = data.get("_second_run", [])
+        if not isinstance(second, list) or not set(map(type, second)) <= {str}:
+            raise fail("_second_run must be an array of strings", key="_second_run")
+        runs: list[Move] = []
+        for text in second:
+            item = _parse_action(text)
+            if item is None or item[0] != DEAL_BOARD:
+                raise fail(
+                    f"_second_run: {quote(text)} is not a deal of the board", key="_second_run"
+                )
+            at = self.key_lines.get("_second_run", self.line)
+            runs.append(Move(DEAL_SECOND_BOARD, None, None, item[3], at, item[4]))
+        if runs:  # (after the first run's board)
+            last = max((k for k, m in enumerate(moves) if m.kind == DEAL_BOARD), default=-1)
+            moves[last + 1 : last + 1] = runs
         after = data.get("_after_hand") or []
         if not isinstance(after, list) or not set(map(type, after)) <= {str}:
             raise fail("_after_hand must be an array of strings", key="_after_hand")
@@ -996,17 +1028,20 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
     """
     hand.check_writable()
     n = len(hand.players)
-    if hand.variant not in VARIANTS:
+    if hand.variant not in VARIANTS and hand.variant != "PT":
         raise HistoryFormatError(
-            f"PHH has no code for variant {hand.variant} (pot-limit hold'em): this hand "
-            "cannot be written",
+            f"PHH has no code for variant {hand.variant}: this hand cannot be written",
             path=hand.source,
             line=hand.line,
         )
     b = hand.blinds
     dead = _per_player(b.dead, n)
     posts = _per_player(b.posts, n)
-    written, after, mucked = _written_moves(hand.moves, n)
+    # (the second run of a board run twice: PHH has no notation for it, PokerKit runs
+    # the board once; it follows the first run, after every fold of the hand)
+    second = [m for m in hand.moves if m.kind == DEAL_SECOND_BOARD]
+    played = tuple(m for m in hand.moves if m.kind != DEAL_SECOND_BOARD)
+    written, after, mucked, site = _written_moves(played, n, frozenset(poster_folds(hand)))
     written, raised, called = _as_pokerkit_plays(hand, written)
     # dead chips (a dead blind, a live post that was never played on) are antes to
     # PokerKit; a live post played on is carried by the poster's call or raise
@@ -1015,7 +1050,8 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
         a + dead[i] + (posts[i] if i in idle else 0) for i, a in enumerate(_per_player(b.antes, n))
     ]
     blinds = list(b.blinds)
-    out: dict[str, Any] = {"variant": hand.variant}
+    # pot-limit hold'em has no PHH code: NT, whose rules allow every bet of it
+    out: dict[str, Any] = {"variant": "NT" if hand.variant == "PT" else hand.variant}
     out["antes"] = [_number(hand, a) for a in _heads_up(antes)]
     out["blinds_or_straddles"] = [_number(hand, x) for x in _heads_up(blinds)]
     if hand.variant == "FT":
@@ -1053,6 +1089,10 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
         user["_after_hand"] = [_action_text(hand, m) for m in after]
     if mucked:
         user["_mucked"] = mucked
+    if site:
+        user["_site_folds"] = site
+    if second:
+        user["_second_run"] = [_action_text(hand, m) for m in second]
     all_in = [i + 1 for i, m in enumerate(written) if m.all_in]
     if all_in:
         user["_all_in"] = all_in
@@ -1067,6 +1107,8 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
         user["_all_in_calls"] = [i + 1 for i in called]
     if hand.tournament:
         user["_tournament"] = True
+    if hand.variant == "PT":
+        user["_pot_limit"] = True
     if c.collected is not None:
         user["_collected"] = [[i + 1, _number(hand, x), pot] for i, x, pot in c.collected]
     if c.returned is not None:
@@ -1100,12 +1142,18 @@ USER_FIELDS = {
     "folding (PokerKit refuses them)",
     "_all_in": "the actions (1-based) the source says are all-in",
     "_mucked": "the actions (1-based) written as shows that the source has as mucks (all-in)",
+    "_site_folds": "[player, action]: a fold of a player all-in on their forced bets (PokerStars "
+    "folds one sitting out; PokerKit refuses it), before that action",
+    "_second_run": "the deals of the second run of a board run twice (R10), after the first's "
+    "(PokerKit runs the board once)",
     "_stated": "[action, amount]: the call or raise-by amount the source states",
     "_uncallable_raises": "[action, amount]: a raise nobody could call, written as the call "
     "the rules replay (PokerKit refuses the raise); the amount it raised to",
     "_all_in_calls": "the actions written as all-in raises that are calls (past a short big "
     "blind: PokerKit asks for less)",
     "_tournament": "a tournament hand",
+    "_pot_limit": "pot-limit hold'em, which PHH has no code for: written as NT (a pot-limit "
+    "hand's bets, each at most the pot, are no-limit bets too: PokerKit replays them)",
     "_collected": "[player, amount, pot]: who collected what, from which pot",
     "_returned": "[player, amount]: uncalled bets returned",
     "_pots": "the pots the source lists, main pot first",
@@ -1219,7 +1267,9 @@ def _idle_posters(moves: Iterable[Move], posts: list[int]) -> set[int]:
     return idle
 
 
-def _written_moves(moves: tuple[Move, ...], n: int) -> tuple[list[Move], list[Move], list[int]]:
+def _written_moves(
+    moves: tuple[Move, ...], n: int, site: frozenset[int] = frozenset()
+) -> tuple[list[Move], list[Move], list[int], list[list[int]]]:
     """The moves in the order PokerKit replays them, and those it refuses.
 
     After an all-in the hands are shown when the betting ends, before the rest
@@ -1227,11 +1277,20 @@ def _written_moves(moves: tuple[Move, ...], n: int) -> tuple[list[Move], list[Mo
     end); a player who won uncontested can show but not muck, and a player
     who folded cannot show (R10's show after the hand): those go after the
     hand, with the shows that follow them (in their order).
+    end); a player who won uncontested can show but not muck.  The folds of
+    players all-in on their forced bets (``site``: their indices) are left out,
+    as ``[player, action]`` rows: the player (1-based) folds before that
+    action (1-based; one past the last: at the end).
     """
     folded: set[int | None] = set()
     kept: list[Move] = []
     after: list[Move] = []
-    for move in moves:
+    left_out: list[list[int]] = []
+    for k, move in enumerate(moves):
+        if k in site:
+            folded.add(move.actor)
+            left_out.append([(move.actor or 0) + 1, len(kept) + 1])
+            continue
         if move.kind == FOLD:
             folded.add(move.actor)
         elif (
@@ -1259,8 +1318,8 @@ def _written_moves(moves: tuple[Move, ...], n: int) -> tuple[list[Move], list[Mo
             m._replace(kind=SHOW, cards=known[m.actor]) if m.kind == MUCK else m for m in showdown
         ]
         kept[last + 1 :] = shows + boards + late
-        return kept, after, mucked
-    return kept, after, []
+        return kept, after, mucked, left_out
+    return kept, after, [], left_out
 
 
 def _as_pokerkit_plays(
@@ -1402,7 +1461,7 @@ def _action_text(hand: HandHistory, move: Move) -> str:
     who = "d" if move.actor is None else f"p{move.actor + 1}"
     if move.kind == DEAL_HOLE:
         text = f"d dh p{(move.actor or 0) + 1} {_card_text(move.cards)}"
-    elif move.kind == DEAL_BOARD:
+    elif move.kind == DEAL_BOARD or move.kind == DEAL_SECOND_BOARD:
         text = f"d db {_card_text(move.cards)}"
     elif move.kind == FOLD:
         text = f"{who} f"

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from itertools import zip_longest
 from typing import Any
 
 from ..actions import Action, Decision
@@ -41,9 +42,11 @@ from .model import (
     CHECK_CALL,
     DEAL_BOARD,
     DEAL_HOLE,
+    DEAL_SECOND_BOARD,
     FOLD,
     MOVE_KINDS,
     MUCK,
+    SECOND_RUN,
     SHOW,
     Blinds,
     Claims,
@@ -85,6 +88,16 @@ class Replay:
     def ok(self) -> bool:
         """No error and nothing unsupported (warnings allowed)."""
         return all(p.severity == "warning" for p in self.problems)
+
+    @property
+    def stacks(self) -> tuple[int, ...] | None:
+        """Each player's chips at the end by the rules (None: the replay did not
+        finish): the engine's, with a cap game's chips above the cap (kept out
+        of the play) added back."""
+        if self.hand is None or self.hand.outcome is None:
+            return None
+        above = _above_cap(self.history)
+        return tuple(s + a for s, a in zip(self.hand.outcome.stacks, above, strict=True))
 
 
 def config_of(history: HandHistory) -> HandConfig:
@@ -156,25 +169,26 @@ def config_of(history: HandHistory) -> HandConfig:
         if all(a == top or a == h.players[i].stack for i, a in enumerate(antes)):
             nonzero = {top}
             antes = tuple(top for _ in antes)
+    dead = b.dead
     if nonzero:
         if len(nonzero) == 1 and all(antes):
             ante = antes[0]
         elif len(nonzero) == 1 and antes[bb_seat] and sum(1 for a in antes if a) == 1:
             ante, bb_ante = antes[bb_seat], True
         else:
-            _unsupported(
-                h,
-                f"antes {', '.join(h.to_text(a) for a in antes)}: only a uniform "
-                "ante or a big-blind ante",
-            )
+            # other antes (the button's, antes of several sizes) are dead chips of
+            # their posters, as an ante is (R3): posted after the blinds
+            dead = tuple(a + d for a, d in zip_longest(antes, dead, fillvalue=0))
     posts = tuple(Post(seat, amount) for seat, amount in enumerate(b.posts) if amount) + tuple(
-        Post(seat, amount, dead=True) for seat, amount in enumerate(b.dead) if amount
+        Post(seat, amount, dead=True) for seat, amount in enumerate(dead) if amount
     )
     structure = _STRUCTURE.get(h.variant)
     if structure is None:
         _unsupported(h, f"variant {h.variant!r}")
-    stacks = tuple(UNKNOWN_STACK if p.stack is None else p.stack for p in h.players)
+    stacks = _capped(h)
     fixed = structure is Structure.FIXED_LIMIT
+    # the file runs the rest of the board twice: everybody agreed (R10)
+    twice = tuple(range(n)) if _runs_twice(h.moves) else ()
     key = (
         stacks,
         button,
@@ -188,6 +202,7 @@ def config_of(history: HandHistory) -> HandConfig:
         posts,
         b.small_bet if fixed else 0,
         b.big_bet if fixed else 0,
+        twice,
     )
     config = _CONFIGS.get(key)
     if config is None:
@@ -207,8 +222,44 @@ def config_of(history: HandHistory) -> HandConfig:
             posts=posts,
             small_bet=key[10],
             big_bet=key[11],
+            run_twice=twice,
         )
     return config
+
+
+def _runs_twice(moves: Sequence[Move]) -> bool:
+    """Whether the moves deal a second run of the board (R10): its deals come
+    after the first run's, only shows and mucks after them (a second run
+    dealt elsewhere is an error of the replay, which then runs the board once)."""
+    for move in reversed(moves):
+        kind = move.kind
+        if kind == DEAL_SECOND_BOARD:
+            return True
+        if kind != SHOW and kind != MUCK:
+            return False
+    return False
+
+
+def _capped(h: HandHistory) -> tuple[int, ...]:
+    """The stacks a hand is played with: unknown ones as :data:`UNKNOWN_STACK`
+    chips, and in a cap game (PokerStars' cap no-limit) at most the cap, which no
+    player can put in more than (a player at the cap is all-in for the hand)."""
+    stacks = tuple(UNKNOWN_STACK if p.stack is None else p.stack for p in h.players)
+    cap = h.fields.get("cap") if h.fields else None
+    if cap is None or isinstance(cap, bool):
+        return stacks
+    try:
+        chips = cap if isinstance(cap, int) else int(Decimal(cap) / h.unit)
+    except (ArithmeticError, ValueError, TypeError):
+        return stacks
+    return stacks if chips < 1 else tuple(min(s, chips) for s in stacks)
+
+
+def _above_cap(h: HandHistory) -> list[int]:
+    """The chips of each player above a cap game's cap (kept out of the play)."""
+    return [
+        0 if p.stack is None else p.stack - c for p, c in zip(h.players, _capped(h), strict=True)
+    ]
 
 
 def _all_in_by(h: HandHistory, seat: int, blind: int) -> bool:
@@ -285,7 +336,7 @@ def _trigger(result: Replay) -> Problem | None:
 
 
 #: Warnings of our rules that a convention may explain (and then replaces).
-_EXPLAINED_WARNINGS = frozenset({"winnings-rake"})
+_EXPLAINED_WARNINGS = frozenset({"winnings-rake", "unknown-cards"})
 
 
 def _explain(history: HandHistory, ours: Replay, check_claims: bool) -> Replay:
@@ -300,13 +351,21 @@ def _explain(history: HandHistory, ours: Replay, check_claims: bool) -> Replay:
     problem_or_none: Problem | None = trigger
     while problem_or_none is not None:
         problem = problem_or_none
-        new = [c for c in candidates(history, problem) if c.name not in used]
+        new = [c.name for c in candidates(history, problem) if c.name not in used]
         if not new:
             return ours
-        for c in new:
-            used[c.name] = problem
-        result = _replay(history, check_claims, frozenset(used))
+        result = _replay(history, check_claims, frozenset(used).union(new))
         problem_or_none = _trigger(result)
+        if problem_or_none is not None and len(new) > 1:
+            # one of them alone may do what all together do not (another may not fit
+            # the hand: a file that says its antes are untrimmed and trims them)
+            for name in new:
+                alone = _replay(history, check_claims, frozenset(used) | {name})
+                if _trigger(alone) is None:
+                    result, problem_or_none, new = alone, None, [name]
+                    break
+        for name in new:
+            used[name] = problem
     if len(used) > 1:  # name only the conventions the hand needs
         for name in list(used):
             rest = frozenset(used) - {name}
@@ -314,6 +373,9 @@ def _explain(history: HandHistory, ours: Replay, check_claims: bool) -> Replay:
             if _trigger(trial) is None:
                 del used[name]
                 result = trial
+    for name in used:  # (where our rules mark the place, the warning quotes it)
+        mark = CONVENTION_BY_NAME[name].marks
+        used[name] = next((p for p in ours.problems if p.code == mark), used[name])
     warnings = [_convention_warning(history, name, why) for name, why in used.items()]
     return Replay(history, result.hand, result.problems + warnings, result.excess)
 
@@ -410,13 +472,14 @@ def _start(h: HandHistory, rules: frozenset[str]) -> Hand:
                 config = replace(config, rule_variants=variants)
     except ConfigError as exc:
         raise _error(h, None, f"the hand's setup breaks the rules: {exc}", "config") from None
-    if _SCRIPTED and type(h.moves) is tuple:
+    if _SCRIPTED and type(h.moves) is tuple and not config.run_twice:
         hand = Hand._replayed(config, h.moves, MOVE_KINDS)
         if hand is not None:
             return hand
     n = len(h.players)
     hole: list[object] = [None] * n
     board: list[Card] = []
+    second: list[Card] = []
     for move in h.moves:
         if move.kind == DEAL_HOLE and move.actor is not None:
             if not 0 <= move.actor < n:
@@ -425,8 +488,19 @@ def _start(h: HandHistory, rules: frozenset[str]) -> Hand:
                 hole[move.actor] = tuple(move.cards)
         elif move.kind == DEAL_BOARD:
             board.extend(c for c in move.cards if c is not None)
+        elif move.kind == DEAL_SECOND_BOARD:
+            second.extend(c for c in move.cards if c is not None)
+    twice = None
+    if config.run_twice:  # (the second run's board: the first's before it began)
+        twice = tuple(board[: max(0, 5 - len(second))] + second)
     try:
-        hand = Hand(config, hole_cards=hole, board=tuple(board) if board else None, auto=False)
+        hand = Hand(
+            config,
+            hole_cards=hole,
+            board=tuple(board) if board else None,
+            auto=False,
+            second_board=twice,
+        )
     except HoldemError as exc:
         raise _error(h, None, f"the cards break the rules: {exc}", "cards") from None
     while hand.phase is Phase.POSTING:
@@ -450,8 +524,10 @@ def _apply(
     kind = move.kind
     if kind == DEAL_HOLE:
         return False
-    if kind == DEAL_BOARD:
+    if kind in (DEAL_BOARD, DEAL_SECOND_BOARD):
         _deal_board(hand, h, move)
+    elif kind == FOLD and move.actor != hand.actor and _all_in_on_posts(hand, move.actor):
+        return _site_fold(hand, h, move, problems, rules)
     elif kind in (SHOW, MUCK):
         showdown.append(move)
         return False
@@ -468,12 +544,68 @@ def _apply(
 
 
 LONE_CHECK = CONVENTION_BY_NAME["pokerkit-lone-check"].name  # (fails at import if renamed)
+SITTING_OUT_FOLD = CONVENTION_BY_NAME["pokerstars-sitting-out-fold"].name
+
+
+def _all_in_on_posts(hand: Hand, seat: int | None) -> bool:
+    """Whether a player is all-in on their forced bets, without a decision of theirs."""
+    if seat is None or not 0 <= seat < len(hand.statuses) or hand.statuses[seat] != "all_in":
+        return False
+    return not any(a.seat == seat and a.kind in _DECIDED for a in hand.log)
+
+
+_DECIDED = frozenset({K.FOLD, K.CHECK, K.CALL, K.BET, K.RAISE, K.TIMEOUT})
+
+
+def _site_fold(
+    hand: Hand, h: HandHistory, move: Move, problems: list[Problem], rules: frozenset[str]
+) -> bool:
+    """PokerStars folds a player sitting out who is all-in on what they posted: the
+    rules have no such fold (the player stays in for what they put in, R4), so it
+    is left out with a warning; played as a fold by ``pokerstars-sitting-out-fold``."""
+    seat = move.actor
+    assert seat is not None
+    if SITTING_OUT_FOLD in rules:
+        hand._forfeit(seat)
+        return True
+    out = h.players[seat].seat in h.fields.get("sitting_out_seats", ())
+    problems.append(
+        _warn(
+            h,
+            move.line,
+            "site-fold",
+            f"PokerStars folds {h.player_name(seat)}{' (sitting out)' * out}, all-in on what "
+            "they posted: the rules have no such fold, an all-in player makes no more "
+            "decisions and stays in the hand for the pot they are all-in for (R4)",
+        )
+    )
+    return False
+
+
 _NO_BETTING = (Phase.BOARD, Phase.SHOWDOWN, Phase.AWARDING)
 _BETTING, _BOARD = Phase.BETTING, Phase.BOARD
 
 
 def _deal_board(hand: Hand, h: HandHistory, move: Move) -> None:
+    """Deals a street (of the second run: a ``deal_second_board`` move, R10)."""
     phase = hand.phase
+    second = move.kind == DEAL_SECOND_BOARD
+    if phase is _BOARD and second != _second_run_next(hand):
+        if second:
+            raise _error(
+                h,
+                move,
+                f"{h.describe_move(move)}: the rules do not run the board twice here "
+                "(every player left all-in before the river, the first run dealt)",
+                "order",
+            )
+        raise _error(
+            h,
+            move,
+            f"{h.describe_move(move)}: the first run is dealt, the second run's "
+            f"{hand.street.label} is next",
+            "order",
+        )
     if phase is _BETTING:
         actor = hand.actor
         assert actor is not None
@@ -490,20 +622,25 @@ def _deal_board(hand: Hand, h: HandHistory, move: Move) -> None:
             f"{h.describe_move(move)}: no street is to be dealt now ({phase.value})",
             "order",
         )
-    before = len(hand.board)
     try:
-        hand.step()
+        record = hand.step()
     except HoldemError as exc:
         raise _error(h, move, f"{h.describe_move(move)}: {exc}", "deal") from None
-    dealt = hand.board[before:]
+    assert record is not None
+    dealt = record.cards
     if len(dealt) != len(move.cards):
+        street = record.street.label
         raise _error(
             h,
             move,
-            f"{h.describe_move(move)}: the {hand.street.label} has "
-            f"{len(dealt)} card{'s' * (len(dealt) != 1)}",
+            f"{h.describe_move(move)}: the {street} has {len(dealt)} card{'s' * (len(dealt) != 1)}",
             "deal",
         )
+
+
+def _second_run_next(hand: Hand) -> bool:
+    """Whether the next street dealt is the second run's (R10: the first run dealt)."""
+    return len(hand.board) == 5 and hand.config.run_twice != () and hand.phase is _BOARD
 
 
 def _player_move(
@@ -817,11 +954,12 @@ def _check_claims(
         back = outcome.returned
         won = [w + back[i] + excess.get(i, 0) for i, w in enumerate(won)]
     if claims.finishing_stacks is not None:
+        above = _above_cap(h) if "cap" in h.fields else [0] * len(h.players)
         for i, stack in enumerate(claims.finishing_stacks):
             if stack is None or h.players[i].stack is None:
                 continue
             said = stack
-            got = final[i]
+            got = final[i] + above[i]
             if said != got and said % h.chip == 0:
                 report(
                     "finishing_stacks",
@@ -900,7 +1038,7 @@ def _check_claims(
                         f"{h.to_text(said)} of {h.to_text(won[i])} awarded (rake?)",
                         severity="warning",
                     )
-    shown = {s.seat: s for s in outcome.shown}
+    shown = {s.seat: s for s in outcome.shown if not s.run}  # (as described: the first run)
     for i, text in claims.described:
         s = shown.get(i)
         if s is not None and not _same_description(text, s.description):
@@ -1032,7 +1170,7 @@ def record(
     outcome = hand.outcome
     if outcome is None:
         raise HoldemError("the hand is not over: only a finished hand can be recorded")
-    single_pot = len(outcome.pots) == 1
+    names_of_pots = pot_names(outcome.pots)
     shown = {a.seat for a in hand.log if a.kind is K.SHOW}
     moves: list[Move] = []
     returned: list[tuple[int, int]] = []
@@ -1046,7 +1184,7 @@ def record(
                 known = cards if cards is not None and seen else None
                 moves.append(Move(DEAL_HOLE, index[seat], cards=known or (None, None)))
         elif kind is K.DEAL_BOARD:
-            moves.append(Move(DEAL_BOARD, cards=a.cards))
+            moves.append(Move(DEAL_SECOND_BOARD if a.pot == 1 else DEAL_BOARD, cards=a.cards))
         elif a.seat is None:
             continue
         elif kind is K.FOLD:
@@ -1062,8 +1200,7 @@ def record(
         elif kind is K.RETURN:
             returned.append((by_number[a.seat], a.amount))
         elif kind is K.WIN:
-            pot = "pot" if single_pot else ("main pot" if a.pot == 0 else f"side pot-{a.pot}")
-            collected.append((by_number[a.seat], a.amount, pot))
+            collected.append((by_number[a.seat], a.amount, names_of_pots[a.pot]))
         elif kind is K.TIMEOUT:
             raise HoldemError("a protected timeout has no hand-history notation")
     taken = {by_number[seat]: chips for seat, chips in (rake or {}).items() if chips}
@@ -1140,7 +1277,9 @@ def with_results(history: HandHistory) -> HandHistory:
     returned unchanged.
     """
     claims = history.claims
-    result = replay(history, check_claims=False)
+    result = replay(history)  # (by the conventions its stated results need, if any)
+    if not result.ok:
+        result = replay(history, check_claims=False)
     if not result.ok or result.hand is None or result.hand.outcome is None:
         return history
     outcome = result.hand.outcome
@@ -1153,8 +1292,10 @@ def with_results(history: HandHistory) -> HandHistory:
             kept[who] += amount
         won = _awards(outcome, len(history.players))
         stacks = tuple(
-            stack - (award - took) if took <= award else stack
-            for stack, award, took in zip(outcome.stacks, won, kept, strict=True)
+            stack + above - (award - took) if took <= award else stack + above
+            for stack, award, took, above in zip(
+                outcome.stacks, won, kept, _above_cap(history), strict=True
+            )
         )
         claims = replace(claims, finishing_stacks=stacks)
     return replace(history, claims=claims)
@@ -1200,10 +1341,34 @@ def completed_claims(history: HandHistory, outcome: Outcome, excess: Sequence[in
         if claims.returned is not None
         else tuple((seat, amount) for seat, amount in enumerate(back) if amount),
         total_pot=outcome.total,
-        pots=claims.pots
-        if claims.pots is not None or len(outcome.pots) < 2
-        else tuple(p.amount for p in outcome.pots),
+        pots=claims.pots if claims.pots is not None else _pot_amounts(outcome.pots),
     )
+
+
+def _pot_amounts(pots: Sequence[Pot]) -> tuple[int, ...] | None:
+    """The amounts of the pots, main pot first, where there are side pots (a
+    board run twice: each pot's two halves together); None for one pot."""
+    first = [p.amount for p in pots if not p.run]
+    for k, pot in enumerate(p for p in pots if p.run):
+        first[k] += pot.amount
+    return tuple(first) if len(first) > 1 else None
+
+
+def pot_names(pots: Sequence[Pot]) -> list[str]:
+    """Each pot's name as PokerStars writes it: ``pot`` alone, else ``main pot``
+    and ``side pot-1`` ...; a pot of a board's second run (R10) with
+    :data:`~holdem.histories.model.SECOND_RUN` after it."""
+    count = [0, 0]
+    for pot in pots:
+        count[pot.run] += 1
+    names = []
+    seen = [0, 0]
+    for pot in pots:
+        k = seen[pot.run]
+        seen[pot.run] += 1
+        name = "pot" if count[pot.run] == 1 else ("main pot" if k == 0 else f"side pot-{k}")
+        names.append(name + SECOND_RUN * pot.run)
+    return names
 
 
 def _collected(
@@ -1212,10 +1377,8 @@ def _collected(
     """Who collected what from which pot: the engine's shares, less each player's
     rake (what the rules award beyond the stated winnings), taken from the last
     pot they won first."""
-    single = len(pots) == 1
     rows: list[list[Any]] = []
-    for k, pot in enumerate(pots):
-        name = "pot" if single else ("main pot" if k == 0 else f"side pot-{k}")
+    for pot, name in zip(pots, pot_names(pots), strict=True):
         for seat, share in zip(pot.winners, pot.shares, strict=True):
             rows.append([seat, share, name])
     for seat, (award, kept) in enumerate(zip(won, winnings, strict=False)):

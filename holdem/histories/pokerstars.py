@@ -51,10 +51,12 @@ from .model import (
     CHECK_CALL,
     DEAL_BOARD,
     DEAL_HOLE,
+    DEAL_SECOND_BOARD,
     FOLD,
     MAX_AMOUNT,
     MAX_PLACES,
     MUCK,
+    SECOND_RUN,
     SHOW,
     Blinds,
     Claims,
@@ -173,8 +175,32 @@ _DECIMAL_COMMA = re.compile(r"^\d+,\d{1,2}$")
 _STREETS = ("FLOP", "TURN", "RIVER")
 #: The date our writer gives a hand whose source states none (read back as none).
 DEFAULT_DATE = "2000/01/01 0:00:00 ET"
+#: The last line of a hand whose player names our writer escaped (names that
+#: would not read back as they are: a no-break space, a control character ...):
+#: in such a hand the reader decodes, in every name, a backslash and ``u`` and
+#: four hex digits (``U`` and eight) as that character and two backslashes as
+#: one.  PokerStars writes no such line: its names are read as they are written.
+NAMES_ESCAPED = "Player names are escaped: \\uXXXX is the character of that code, \\\\ a backslash"
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(\\))")
+
 _LIMITS = {"No Limit": "NT", "Limit": "FT", "Pot Limit": "PT"}
 _LIMIT_TEXT = {v: k for k, v in _LIMITS.items()}
+
+
+def unescape_name(text: str) -> str:
+    """A name as written in a hand marked :data:`NAMES_ESCAPED`, decoded.
+
+    >>> unescape_name("Ann\\\\u00a0Lee") == "Ann\\u00a0Lee", unescape_name("a\\\\\\\\b")
+    (True, 'a\\\\b')
+    """
+    return _ESCAPE.sub(_unescaped, text)
+
+
+def _unescaped(m: re.Match[str]) -> str:
+    if m[3]:
+        return "\\"
+    code = int(m[1] or m[2], 16)
+    return chr(code) if code <= 0x10FFFF else m.group()
 
 
 class _Fail(Exception):
@@ -441,6 +467,11 @@ class _HandParser:
     section: str = "posts"
     streets_seen: list[str] = field(default_factory=list)
     board: list[Card] = field(default_factory=list)
+    #: a board run twice (R10): the second run's board, and which showdown is read
+    second_board: list[Card] = field(default_factory=list)
+    run: int = 0
+    first_run: tuple[int, str] | None = None  # the first FIRST street's line, and text
+    escaped: bool = False  # the names are escaped (NAMES_ESCAPED)
     # the claims
     returned: list[tuple[int, Decimal]] = field(default_factory=list)
     collected: list[tuple[int, Decimal, str]] = field(default_factory=list)
@@ -717,19 +748,32 @@ class _HandParser:
         m = _STREET.match(text)
         if m is None:
             raise self.fail(f"cannot read the street line {quote(text)}")
-        name = m["name"]
-        if name.startswith(("FIRST ", "SECOND ", "THIRD ")):
-            raise self.run_twice()
+        name, run = m["name"], 0
+        if name.startswith(("FIRST ", "SECOND ", "THIRD ")):  # a board run twice (R10)
+            which, name = name.split(" ", 1)
+            if which == "THIRD":
+                raise self.fail(
+                    "run it three times (three boards) is not supported: the hand is not checked",
+                    "unsupported",
+                    "run_twice",
+                )
+            run = int(which == "SECOND")
+            if not run and not self.first_run:
+                self.first_run = (self.lineno, text)
         if name == "HOLE CARDS":
             self.deal_hole()
             self.section = "preflop"
         elif name in _STREETS:
             self.deal_hole()
-            self.board_cards(name, m["cards"], text)
+            if run:
+                self.second_run_cards(name, m["cards"], text)
+            else:
+                self.board_cards(name, m["cards"], text)
             self.section = name.lower()
         elif name in ("SHOW DOWN", "SHOWDOWN"):
             self.deal_hole()
             self.section = "showdown"
+            self.run = run
         elif name == "SUMMARY":
             self.section = "summary"
         else:
@@ -769,6 +813,42 @@ class _HandParser:
         board.extend(new)
         self.moves.append(_RawMove(DEAL_BOARD, None, None, tuple(new), self.lineno))
 
+    def second_run_cards(self, name: str, cards: str, text: str) -> None:
+        """``*** SECOND FLOP/TURN/RIVER *** [..]``: the second run of a board run
+        twice, after the whole first run; its board so far is repeated."""
+        board, second = self.board, self.second_board
+        index = _STREETS.index(name)
+        want = (0, 3, 4)[index]
+        if len(board) != 5:
+            raise self.fail(f"{quote(text)} before the first run's river")
+        if not second:
+            second.extend(board[:want])  # (the cards both runs share)
+        elif len(second) != want:
+            raise self.fail(f"*** SECOND {name} *** out of order")
+        groups = _BRACKETS.findall(cards)
+        try:
+            parsed = [parse_cards(g) for g in groups]
+        except HoldemError as exc:
+            raise self.fail(f"bad board cards in {quote(text)}: {exc}") from None
+        if index == 0:
+            if len(parsed) != 1 or len(parsed[0]) != 3:
+                raise self.fail(f"the flop must be three cards: {quote(text)}")
+            new = parsed[0]
+        else:
+            if len(parsed) != 2 or len(parsed[1]) != 1:
+                raise self.fail(f"expected [board] [new card] in {quote(text)}")
+            if parsed[0] != second:
+                raise self.fail(
+                    f"the second run's board {format_cards(parsed[0])} does not match "
+                    f"its cards dealt so far ({format_cards(second)})"
+                )
+            new = parsed[1]
+        for c in new:
+            if c in second or c in board:
+                raise self.fail(f"the board card {format_cards([c])} is dealt twice")
+        second.extend(new)
+        self.moves.append(_RawMove(DEAL_SECOND_BOARD, None, None, tuple(new), self.lineno))
+
     def dealt_line(self, text: str) -> None:
         """``Dealt to P [Ah Kd]``."""
         m = _DEALT.match(text)
@@ -792,7 +872,7 @@ class _HandParser:
         m = _COLLECTED.match(text)
         if m is not None and m["name"] in self.names:
             self.claim_lines[f"collected.{len(self.collected)}"] = self.lineno
-            pot = m["pot"]
+            pot = m["pot"] + SECOND_RUN * self.run
             self.collected.append((self.names[m["name"]], self.amount(m["amt"]), pot))
             return
         if _CHAT.match(text) or _NOISE.search(text) or text == "Betting is capped":
@@ -870,38 +950,10 @@ class _HandParser:
         self.moves.append(_RawMove(CHECK_CALL, actor, None, (), self.lineno))
 
     def fold(self, actor: int, rest: str, text: str) -> None:
-        """``folds``, ``folds [cards]``."""
+        """``folds``, ``folds [cards]`` (also PokerStars' fold of a player sitting out
+        who is all-in on a blind or the ante: replay judges it, ``site-fold``)."""
         self.not_before_the_cards(text)
-        if self.section == "preflop" and self.all_in_on_posts(actor):
-            self.site_fold(actor)
-            self.gives_up(None, _FOLDS, actor, rest, text)
-            return
         self.gives_up(FOLD, _FOLDS, actor, rest, text)
-
-    def all_in_on_posts(self, actor: int) -> bool:
-        """Whether a player's posts took their whole stack (and they did nothing else)."""
-        posted = self.antes[actor] + self.blinds[actor] + self.dead[actor] + self.posts[actor]
-        if not posted or posted < self.ordered[actor].stack:
-            return False
-        return not any(m.actor == actor and m.kind != DEAL_HOLE for m in self.moves)
-
-    def site_fold(self, actor: int) -> None:
-        """PokerStars folds a player all-in on the blinds or ante (one sitting out):
-        the rules have no such fold, the player stays in for what they put in."""
-        seat = self.ordered[actor]
-        why = " (sitting out)" if seat.note == "is sitting out" else ""
-        self.notes.append(
-            Problem(
-                self.path or "<input>",
-                self.lineno,
-                self.hand_id,
-                "warning",
-                f"PokerStars folds {seat.name}{why}, all-in on what they posted: under the "
-                "rules an all-in player makes no more decisions (R4) and stays in the hand "
-                "for the pot they are all-in for; the fold is left out",
-                "site-fold",
-            )
-        )
 
     def gives_up(
         self, kind: str | None, pattern: re.Pattern[str], actor: int, rest: str, text: str
@@ -924,6 +976,8 @@ class _HandParser:
         self.deal_hole()
         cards = self.cards(m["cards"])
         self.fill_hole(actor, m["cards"])
+        if self.run:
+            return  # (the second run's showdown shows the hands again)
         two = (*cards, None, None)[: max(2, len(cards))]  # one card shown: (c, None)
         self.moves.append(_RawMove(SHOW, actor, None, two, self.lineno))
         if m["desc"]:
@@ -931,8 +985,9 @@ class _HandParser:
             self.claim_lines.setdefault(f"described.{actor}", self.lineno)
 
     def muck(self, actor: int, rest: str, text: str) -> None:
-        """``mucks hand``, ``mucks [cards]``, ``doesn't show hand``."""
-        self.gives_up(MUCK, _MUCKS, actor, rest, text)
+        """``mucks hand``, ``mucks [cards]``, ``doesn't show hand`` (said again at the
+        second run's showdown: no new move)."""
+        self.gives_up(None if self.run else MUCK, _MUCKS, actor, rest, text)
 
     def other_action(self, actor: int, rest: str, text: str) -> None:
         """Any other ``name: ...`` line: noise (``sits out``, chat), or unknown."""
@@ -955,21 +1010,23 @@ class _HandParser:
             self.claim_lines["pots"] = self.lineno
 
     def board_line(self, text: str) -> None:
-        """``Board [..]``: the cards the street lines dealt, said again (checked)."""
+        """``Board [..]``: the cards the street lines dealt, said again (checked);
+        ``FIRST Board [..]``, ``SECOND Board [..]`` where the board was run twice."""
         b = _BRACKETS.search(text)
         try:
             said = parse_cards(b.group(1)) if b is not None else None
         except HoldemError:
             said = None
-        if said != self.board:
+        dealt = self.second_board if text.startswith("SECOND ") else self.board
+        if said != dealt:
             self.notes.append(
                 Problem(
                     self.path or "<input>",
                     self.lineno,
                     self.hand_id,
                     "error",
-                    f"the summary's board {quote(text[6:])} is not the board dealt "
-                    f"[{format_cards(self.board)}]",
+                    f"the summary's board {quote(text[text.index('[') :] if b else text)} is not "
+                    f"the board dealt [{format_cards(dealt)}]",
                     "board",
                 )
             )
@@ -1004,24 +1061,24 @@ class _HandParser:
             b = _BRACKETS.search(rest)
             if b is not None:
                 self.fill_hole(who, b.group(1))
+        if self.second_board:  # a board run twice: the first board's result first
+            rest = rest.split(", and ", 1)[0]
         w = _WITH.search(rest)
         if w is not None and rest.startswith("showed"):
             self.described[who] = w["desc"]
             self.claim_lines[f"described.{who}"] = self.lineno
 
     def run_twice_line(self, text: str) -> None:
-        """``Hand was run twice``."""
+        """``Hand was run twice`` (the street lines say how)."""
         if text != "Hand was run twice":
             self.other_summary_line(text)
-            return
-        raise self.run_twice()
 
-    def run_twice(self) -> _Fail:
-        return self.fail(
-            "run it twice (two boards, two showdowns) is not supported: the hand is not checked",
-            "unsupported",
-            "run_twice",
-        )
+    def names_escaped_line(self, text: str) -> None:
+        """:data:`NAMES_ESCAPED`: our writer escaped the names of this hand."""
+        if text != NAMES_ESCAPED:
+            self.other_summary_line(text)
+            return
+        self.escaped = True
 
     def other_summary_line(self, text: str) -> None:
         if _CHAT.match(text) or _NOISE.search(text):
@@ -1081,6 +1138,11 @@ class _HandParser:
 
     def record(self, setup: _Setup) -> HandHistory:
         """The hand read, with its amounts in integers of the hand's unit."""
+        if self.first_run is not None and not self.second_board:
+            line, text = self.first_run
+            raise _Fail(
+                line, f"{quote(text)}: a first run of the board, but no second run (*** SECOND ...)"
+            )
         self.cash_outs()
         summary = self.summary_seats and self.summary_agrees()
         f = self.fields
@@ -1092,11 +1154,12 @@ class _HandParser:
         def chips(value: Decimal) -> int:
             return int(value.scaleb(self.places))
 
-        players = tuple(Player(s.name, chips(s.stack), s.seat) for s in self.ordered)
+        name = unescape_name if self.escaped else str
+        players = tuple(Player(name(s.name), chips(s.stack), s.seat) for s in self.ordered)
         if "cap" in f:
             f["cap"] = chips(f["cap"])
         if "not_dealt" in f:
-            f["not_dealt"] = [[a, b, chips(c), d] for a, b, c, d in f["not_dealt"]]
+            f["not_dealt"] = [[a, name(b), chips(c), d] for a, b, c, d in f["not_dealt"]]
         f["stakes"] = [chips(stakes[0]), chips(stakes[1])]
         if self.symbol:
             f["currency_symbol"] = self.symbol
@@ -1227,6 +1290,9 @@ _SUMMARY_LINES: tuple[tuple[str, _Handler], ...] = (
     ("Board[", _HandParser.board_line),
     ("Seat ", _HandParser.summary_seat),
     ("Hand was run twice", _HandParser.run_twice_line),
+    ("FIRST Board ", _HandParser.board_line),
+    ("SECOND Board ", _HandParser.board_line),
+    (NAMES_ESCAPED, _HandParser.names_escaped_line),
 )
 _PLAY_STARTS = tuple(prefix for prefix, _ in _PLAY_LINES)
 _SUMMARY_STARTS = tuple(prefix for prefix, _ in _SUMMARY_LINES)

@@ -33,15 +33,17 @@ from .model import (
     CHECK_CALL,
     DEAL_BOARD,
     DEAL_HOLE,
+    DEAL_SECOND_BOARD,
     FOLD,
     MUCK,
+    SECOND_RUN,
     SHOW,
     Claims,
     HandHistory,
     Move,
 )
 from .playback import Replay, completed_claims, replay, states
-from .pokerstars import _GAME, _LIMIT_TEXT, _STREETS, DEFAULT_DATE
+from .pokerstars import _GAME, _LIMIT_TEXT, _STREETS, DEFAULT_DATE, NAMES_ESCAPED
 
 __all__ = ["PokerStarsWriter", "to_pokerstars", "write_pokerstars"]
 
@@ -150,6 +152,8 @@ class _Play:
     claims: Claims
     #: the hand descriptions, by player (the record's, else the engine's words)
     described: dict[int, str]
+    #: a board run twice (R10): the descriptions on the second run's board (the engine's)
+    described2: dict[int, str]
     showdown: bool
     stakes: tuple[int, int] | None  # the engine's small and big blind
     #: the engine played the forced bets (its posts are what was posted)
@@ -175,7 +179,9 @@ def _engine_of(hand: HandHistory, replayed: Replay | None = None) -> Hand | None
     the hand's replay, if the caller has it (used when it is clean: the claims
     it also checked do not change the play)."""
     result = replayed
-    if result is None or result.history is not hand or not result.ok:
+    if result is None or result.history is not hand:
+        result = replay(hand)  # (by the conventions its stated results need, if any)
+    if not result.ok:
         result = replay(hand, check_claims=False)
     if result.ok and result.hand is not None and result.hand.outcome is not None:
         return result.hand
@@ -245,6 +251,9 @@ def _play_of(hand: HandHistory, engine: Hand | None) -> _Play:
         returned_after=returned_after,
         claims=claims,
         described=dict(claims.described),
+        described2={
+            s.seat: _stars_words(s.description) for s in (outcome.shown if outcome else ()) if s.run
+        },
         showdown=False,
         stakes=(engine.config.small_blind, engine.config.big_blind) if engine else None,
         engine=outcome is not None,
@@ -252,6 +261,8 @@ def _play_of(hand: HandHistory, engine: Hand | None) -> _Play:
     if outcome is None or claims.total_pot is not None or claims.collected is not None:
         # the results as the record states them: a record that states the total pot
         # or who collected it (as PokerStars text does) states every result it has
+        if not play.described:
+            play.described2 = {}  # (the second run described where the first is)
         play.showdown = outcome.showdown if outcome is not None else False
         play.finished = outcome is not None
         return play
@@ -260,7 +271,8 @@ def _play_of(hand: HandHistory, engine: Hand | None) -> _Play:
     play.claims = completed_claims(hand, outcome, excess)
     if not play.described:
         for shown in outcome.shown:
-            play.described[shown.seat] = _stars_words(shown.description)
+            if not shown.run:
+                play.described[shown.seat] = _stars_words(shown.description)
     return play
 
 
@@ -312,11 +324,9 @@ _LINE_STARTS = (
 def _unwritable(hand: HandHistory, play: _Play) -> str | None:
     """Why PokerStars text cannot say what the hand says (None: it can).
 
-    Every stack is stated, and a player is named at the start of a line
-    (``name: folds``), so a name must read back as itself: no spaces around
-    it, no ``': '`` or control character in it, no start of another kind of
-    line (``Seat 1``), and no two players of the same name.  PokerStars
-    has no straddle, and deals the board three cards, then one and one.
+    Every stack is stated, and no two players have one name (a name that would
+    not read back as it is is escaped: :func:`escape_name`).  PokerStars has
+    no straddle, and deals the board three cards, then one and one.
     """
     b = hand.blinds
     if (
@@ -380,18 +390,55 @@ def _unwritable(hand: HandHistory, play: _Play) -> str | None:
         if player.stack is None:
             return f"{hand.player_name(i)}'s starting stack is unknown, and PokerStars states each"
         name = player.name or f"Player{i + 1}"
-        if (
-            name != name.strip()
-            or ": " in name
-            or " [" in name  # 'Dealt to NAME [cards]' would read the cards into the name
-            or not name.isprintable()
-            or name.startswith(_LINE_STARTS)
-        ):
-            return f"the player name {quote(name)} would not read back"
         if name in seen:
             return f"two players are named {quote(name)}"
         seen.add(name)
     return None
+
+
+def _reads_back(name: str) -> bool:
+    """Whether a name written as it is reads back as itself: a player is named at
+    the start of a line (``name: folds``), so no spaces around it, no ``': '``
+    or unprintable character in it (a control character, a no-break space), no
+    start of another kind of line (``Seat 1``)."""
+    return (
+        name == name.strip()
+        and ": " not in name
+        and " [" not in name  # 'Dealt to NAME [cards]' would read the cards into the name
+        and name.isprintable()
+        and not name.startswith(_LINE_STARTS)
+    )
+
+
+def escape_name(name: str) -> str:
+    """A name in the form the reader decodes in a hand marked
+    :data:`~holdem.histories.pokerstars.NAMES_ESCAPED`: a backslash doubled;
+    every unprintable character (a control character, a no-break space, a lone
+    surrogate) and a space at either end as a backslash, ``u`` and four hex
+    digits (``U`` and eight above the first plane); and so the colon of
+    ``': '``, the bracket of ``' ['`` and the first character of a line's start
+    (``Seat 1``).
+
+    >>> print(escape_name("Ann\\u00a0Lee"), escape_name("Seat 9"), escape_name("a\\\\b: c"))
+    Ann\\u00a0Lee \\u0053eat 9 a\\\\b\\u003a c
+    """
+    last = len(name) - 1
+    text = "".join(
+        "\\\\" if ch == "\\"
+        else _code(ch) if not ch.isprintable() or (ch == " " and i in (0, last))
+        else ch
+        for i, ch in enumerate(name)
+    )  # fmt: skip
+    text = text.replace(": ", _code(":") + " ").replace(" [", " " + _code("["))
+    if text.startswith(_LINE_STARTS):
+        text = _code(text[0]) + text[1:]
+    return text
+
+
+def _code(ch: str) -> str:
+    """A character as the escape the reader decodes (see :func:`escape_name`)."""
+    code = ord(ch)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 # ---------------------------------------------------------------- fields
@@ -551,7 +598,12 @@ class _Text:
         self.play = play
         self.f = _writer_fields(hand.fields)
         self.n = len(hand.players)
-        self.names = [p.name or f"Player{i + 1}" for i, p in enumerate(hand.players)]
+        names = [p.name or f"Player{i + 1}" for i, p in enumerate(hand.players)]
+        aside = [str(row[1]) for row in self.f.get("not_dealt", [])]
+        #: names that would not read back as they are: every name of the hand escaped,
+        #: the hand marked so (NAMES_ESCAPED), and the reader decodes them
+        self.escaped = not all(map(_reads_back, names + aside))
+        self.names = [escape_name(n) for n in names] if self.escaped else names
         seats = [p.seat for p in hand.players]
         if any(s is None for s in seats) or len(set(seats)) != self.n:
             self.seats = list(range(1, self.n + 1))
@@ -564,6 +616,11 @@ class _Text:
         self.board = [
             c for m in hand.moves if m.kind == DEAL_BOARD for c in m.cards if c is not None
         ]
+        #: a board run twice (R10): the second run's new cards, and where it begins
+        self.second = [
+            c for m in hand.moves if m.kind == DEAL_SECOND_BOARD for c in m.cards if c is not None
+        ]
+        self.run_from = 5 - len(self.second) if self.second else 5
 
     # -- amounts
 
@@ -660,11 +717,14 @@ class _Text:
         for seat, name, stack, note in f.get("not_dealt", []):
             bounty = f", {bounties[seat]} bounty" if seat in bounties else ""
             chips = self.money(self.chips(stack))
+            name = escape_name(name) if self.escaped else name
             seat_lines.append((int(seat), f"Seat {seat}: {name} ({chips} in chips{bounty}) {note}"))
         out.extend(text for _, text in sorted(seat_lines))
         out.extend(self.posts())
         out.extend(self.moves())
         out.extend(self.summary())
+        if self.escaped:
+            out.append(NAMES_ESCAPED)
         return out
 
     def posts(self) -> list[str]:
@@ -700,9 +760,11 @@ class _Text:
             if known:
                 out.append(f"Dealt to {self.names[i]} [{format_cards(known)}]")
         board: list[Card] = []
+        second: list[Card] = []
         street = 0
         returned_done = False
         showdown_done = False
+        showdown = "*** FIRST SHOW DOWN ***" if self.second else "*** SHOW DOWN ***"
         committed = [0] * self.n  # without an engine: each player's bet of the street
         for p in play.posts:
             if p.kind in ("small", "big", "live"):
@@ -721,14 +783,30 @@ class _Text:
                 continue
             if kind == DEAL_BOARD:
                 new = [c for c in move.cards if c is not None]
+                first = "FIRST " if len(board) >= self.run_from else ""  # (run twice, R10)
                 if street == 0 and len(new) == 3:
-                    out.append(f"*** FLOP *** [{format_cards(new)}]")
+                    out.append(f"*** {first}FLOP *** [{format_cards(new)}]")
                 else:
                     name = _STREETS[min(street, 2)]
-                    out.append(f"*** {name} *** [{format_cards(board)}] [{format_cards(new)}]")
+                    out.append(
+                        f"*** {first}{name} *** [{format_cards(board)}] [{format_cards(new)}]"
+                    )
                 board.extend(new)
                 street += 1
                 committed = [0] * self.n
+                continue
+            if kind == DEAL_SECOND_BOARD:
+                new = [c for c in move.cards if c is not None]
+                if not second:
+                    second = board[: self.run_from]
+                if not second and len(new) == 3:
+                    out.append(f"*** SECOND FLOP *** [{format_cards(new)}]")
+                else:
+                    name = _STREETS[min(len(second) - 2, 2)]
+                    out.append(
+                        f"*** SECOND {name} *** [{format_cards(second)}] [{format_cards(new)}]"
+                    )
+                second = second + new
                 continue
             if who is None:
                 continue
@@ -736,7 +814,7 @@ class _Text:
             if kind in (SHOW, MUCK):
                 if not showdown_done and (play.showdown or not play.finished):
                     uncalled()
-                    out.append("*** SHOW DOWN ***")
+                    out.append(showdown)
                     showdown_done = True
                 out.extend(self.show(move, showdown_done))
                 continue
@@ -744,6 +822,14 @@ class _Text:
             level = play.levels[index]
             all_in = move.all_in or (action is not None and action.all_in)
             tail = " and is all-in" if all_in else ""
+            cap = self.f.get("cap")
+            if (
+                all_in
+                and not move.all_in
+                and cap is not None
+                and (h.players[who].stack or 0) > self.chips(cap)
+            ):  # a cap game: all in for the hand at the cap, with chips left behind
+                tail = f" and has reached the {self.money(self.chips(cap))} cap"
             if kind == FOLD:
                 out.append(f"{name}: folds")
             elif kind == CHECK_CALL:
@@ -769,9 +855,20 @@ class _Text:
                 uncalled()
         uncalled()
         if play.showdown and not showdown_done:
-            out.append("*** SHOW DOWN ***")
-        for who, amount, pot in play.claims.collected or ():
-            out.append(f"{self.names[who]} collected {self.money(amount)} from {pot}")
+            out.append(showdown)
+        collected = play.claims.collected or ()
+        for who, amount, pot in collected:
+            if not pot.endswith(SECOND_RUN):
+                out.append(f"{self.names[who]} collected {self.money(amount)} from {pot}")
+        if self.second:  # the second run's showdown: the same hands, its own pots
+            out.append("*** SECOND SHOW DOWN ***")
+            for move in h.moves:
+                if move.kind in (SHOW, MUCK) and move.actor is not None:
+                    out.extend(self.show(move, True, run=1))
+            for who, amount, pot in collected:
+                if pot.endswith(SECOND_RUN):
+                    pot = pot.removesuffix(SECOND_RUN)
+                    out.append(f"{self.names[who]} collected {self.money(amount)} from {pot}")
         return out
 
     def known_cards(self, move: Move) -> list[Card]:
@@ -782,7 +879,8 @@ class _Text:
                 cards.append(c)
         return cards
 
-    def show(self, move: Move, at_showdown: bool) -> list[str]:
+    def show(self, move: Move, at_showdown: bool, run: int = 0) -> list[str]:
+        """A show or muck (``run`` 1: at the showdown of a board's second run)."""
         who = move.actor
         assert who is not None
         name = self.names[who]
@@ -791,9 +889,14 @@ class _Text:
         cards = self.known_cards(move)
         if not cards:
             return []  # nothing known to show: PokerStars text has no unknown card
-        desc = self.play.described.get(who)
+        desc = (self.play.described2 if run else self.play.described).get(who)
         tail = f" ({desc})" if desc else ""
         return [f"{name}: shows [{format_cards(cards)}]{tail}"]
+
+    def result(self, won: int, desc: str | None) -> str:
+        """``won ($X) with ...`` or ``lost with ...`` (a summary's result on one board)."""
+        with_desc = f" with {desc}" if desc else ""
+        return f"won ({self.money(won)}){with_desc}" if won else f"lost{with_desc}"
 
     def summary(self) -> list[str]:
         h, play = self.hand, self.play
@@ -810,11 +913,19 @@ class _Text:
                         pots += f" Side pot-{k} {self.money(amount)}."
             rake = self.money(claims.rake or 0)
             out.append(f"Total pot {self.money(claims.total_pot)}{pots} | Rake {rake}")
-        if self.board:
+        if self.second:
+            second = self.board[: self.run_from] + self.second
+            out.append("Hand was run twice")
+            out.append(f"FIRST Board [{format_cards(self.board)}]")
+            out.append(f"SECOND Board [{format_cards(second)}]")
+        elif self.board:
             out.append(f"Board [{format_cards(self.board)}]")
         winnings = claims.winnings
         if winnings is None:
             return out
+        by_run: dict[int, list[int]] = {}  # a board run twice: what each player won on each
+        for who, amount, pot in claims.collected or ():
+            by_run.setdefault(who, [0, 0])[pot.endswith(SECOND_RUN)] += amount
         shown: dict[int, list[Card]] = {}
         for m in h.moves:
             if m.kind == SHOW and m.actor is not None:
@@ -848,6 +959,10 @@ class _Text:
                     if street
                     else (" folded before Flop")
                 )
+            elif cards and self.second:
+                on_first, on_second = by_run.get(i, [amount, 0])
+                text += f" showed [{format_cards(cards)}] and {self.result(on_first, desc)}"
+                text += f", and {self.result(on_second, play.described2.get(i))}"
             elif cards:
                 result = f"won ({self.money(amount)})" if amount else "lost"
                 text += f" showed [{format_cards(cards)}] and {result}{with_desc}"

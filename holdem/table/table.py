@@ -225,6 +225,12 @@ class Table:
         muck the first hand shown, which can always win: the option is the
         hands' (:class:`~holdem.config.HandConfig`), for their records and
         for hands played step by step.
+    :param run_it_twice: run it twice (R10; off by default): when every player
+        left in a hand is all-in before the river (at most one of them has
+        chips, and has matched) and all of them agree, the rest of the board is
+        dealt twice and each pot split in two halves (an odd chip to the first
+        run), each won on its own board.  Every player agrees unless they said
+        no (:meth:`agree_to_run_twice`).
     """
 
     def __init__(
@@ -246,6 +252,7 @@ class Table:
         heads_up_cap: HeadsUpCap | str | None = None,
         show_after_hand: bool = True,
         aggressor_may_muck: bool = False,
+        run_it_twice: bool = False,
     ) -> None:
         if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= MAX_PLAYERS:
             raise ConfigError(
@@ -309,6 +316,8 @@ class Table:
         self.away: set[int] = set()
         #: the last hand the table finished (its players may show their cards)
         self.last_hand: HandResult | None = None
+        self.run_it_twice = bool(run_it_twice)
+        self._twice_declined: set[int] = set()  # seats whose players said no
 
     # ---------------------------------------------------------------- state
 
@@ -440,10 +449,23 @@ class Table:
         first = self.hands_played == 0 or self.tournament
         status: Status = "playing" if first else ("posting" if post else "waiting")
         self._seats[seat] = Player(name=name, chips=chips, status=status, new=not first)
+        self._twice_declined.discard(seat)  # (a new player agrees until they say no)
         self._chips_in_out.setdefault(name, [0, 0])[0] += chips
         self._plans.changed(seat)
         if SeatTaken in self._wanted:
             self.emit(SeatTaken(seat=seat, name=name, chips=chips))
+
+    def agree_to_run_twice(self, seat: int, agree: bool = True) -> None:
+        """Whether the player at ``seat`` agrees to run it twice (R10), from the
+        next hand on (a table made with ``run_it_twice``; a player agrees
+        unless they said no, and a new player at the seat agrees again)."""
+        if not self.run_it_twice:
+            raise TableError("this table does not run it twice (run_it_twice is off)", seat=seat)
+        self._seat(seat)
+        if agree:
+            self._twice_declined.discard(seat)
+        else:
+            self._twice_declined.add(seat)
 
     def _check_chips(self, seat: int, chips: int) -> None:
         if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips < MAX_CHIPS:
@@ -585,7 +607,8 @@ class Table:
         b = self._blinds
         players = known.players(self._seats)
         stacks = tuple(map(_chips, players))
-        made = known.made.get(self._forced)
+        twice = self.run_it_twice
+        made = known.made.get(self._forced) if not twice else None
         if made is not None:
             config = made.restacked(stacks, self.hands_played + 1)
         else:
@@ -606,10 +629,16 @@ class Table:
                 seats=known.seats,
                 names=known.names,
                 aggressor_may_muck=self.aggressor_may_muck,
+                run_twice=tuple(
+                    i for i, seat in enumerate(known.plan.dealt) if seat not in self._twice_declined
+                )
+                if twice
+                else (),
             )
             if len(known.made) >= 64:  # (a schedule of many levels: keep the latest)
                 known.made.clear()
-            known.made[self._forced] = config
+            if not twice:  # (who agrees may change from hand to hand)
+                known.made[self._forced] = config
         self._hand = hand = Hand(config, rng=self._rng)
         self._deal = (known, players, stacks)
         self._dealt = known.plan.dealt
@@ -984,6 +1013,7 @@ class Table:
             heads_up_cap=v["heads_up_cap"],
             show_after_hand=v["show_after_hand"],
             aggressor_may_muck=v["aggressor_may_muck"],
+            run_it_twice=v["run_it_twice"],
         )
         table._blinds = blinds  # (the level itself, its length too: results carry it)
         return table
@@ -1009,6 +1039,11 @@ class Table:
             if seat not in self._seats:
                 raise _refused(f"{where}.away[{i}]", seat, f"seat {seat} has no player")
         self.away = set(away)
+        declined: tuple[int, ...] = v["twice_declined"]
+        for i, seat in enumerate(declined):
+            if seat not in self._seats:
+                raise _refused(f"{where}.twice_declined[{i}]", seat, f"seat {seat} has no player")
+        self._twice_declined = set(declined)
 
     def _resume_player(self, p: dict[str, Any], where: str) -> None:
         seat, name = p["seat"], p["name"]
@@ -1194,6 +1229,14 @@ _TABLE_FIELDS = (
         "timeout_counts",
         lambda t: _optional(t._counts, TurnTimer.snapshot),
         snap.raw_object(optional=True),
+    ),
+    #: run it twice (R10), and the seats whose players said no (left out of a
+    #: snapshot taken before they were: off, nobody)
+    Field("run_it_twice", attrgetter("run_it_twice"), lambda f, n: f.boolean(n, default=False)),
+    Field(
+        "twice_declined",
+        lambda t: sorted(t._twice_declined),
+        lambda f, n: f.integers(n, default=()),
     ),
 )
 
