@@ -501,7 +501,6 @@ static int award_pot(HandCore *h, int i, int run, int64_t amount, uint16_t eligi
         st->stacks[q] += chips;
         st->pot_win[i][w] = (int8_t)q;
         st->pot_share[i][w] = chips;
-        if (!chips) continue; /* (half of a pot of one chip) */
         Py_XDECREF(*last);
         *last = hd_log_record(h, K_WIN, q, st->street, chips, 0, 0, NULL, i);
         if (!*last) return -1;
