@@ -62,47 +62,31 @@ SEATS = 6
 TIMER = 30.0
 
 
-class Client:
-    """One seat's connection: reads the server's lines, answers its turns."""
+#: The tables' settings (besides a name): cash, blinds 1/2, no pauses.
+TABLE = {"game": "cash", "seats": SEATS, "small_blind": 1, "big_blind": 2, "pace": 0, "pause": 0,
+         "timer": {"seconds": TIMER, "time_bank": 0}}  # fmt: skip
 
-    def __init__(self, port: int, random_player: bool, rng: random.Random) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port))
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+class Seat:
+    """One seat's player, whatever carries its lines: reads them
+    (:meth:`answer`), answers its turns, and keeps the lines it has to send
+    in :attr:`out`."""
+
+    def __init__(self, random_player: bool, rng: random.Random) -> None:
         self.random = random_player
         self.rng = rng
-        self.buffer = b""
         self.table = ""
         self.index = 0  # the table's number in the benchmark (whatever its server)
         self.seat = -1
-        self.next_id = 1
+        self.number = 0  # the server's number of the connection (hello's client)
         self.errors: list[str] = []
         self.leaks = 0
         self.hands = 0
         self.out: list[bytes] = []
 
-    def request(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """A request answered before the game (blocking)."""
-        ident = self.next_id
-        self.next_id += 1
-        self.sock.sendall(json.dumps({"id": ident, "type": kind, **fields}).encode() + b"\n")
-        while True:
-            while b"\n" not in self.buffer:
-                self.buffer += self.sock.recv(1 << 16)
-            line, _, self.buffer = self.buffer.partition(b"\n")
-            message = json.loads(line)
-            if message.get("id") == ident:
-                if "error" in message:
-                    raise RuntimeError(f"{kind}: {message['error']}")
-                return message["result"]  # type: ignore[no-any-return]
-
     def send(self, kind: str, **fields: Any) -> None:
         """A request without an id (its reply is not waited for), sent with the rest."""
         self.out.append(json.dumps({"type": kind, "table": self.table, **fields}).encode())
-
-    def lines(self, data: bytes) -> list[bytes]:
-        self.buffer += data
-        *whole, self.buffer = self.buffer.split(b"\n")
-        return whole
 
     def answer(self, line: bytes) -> bool:
         """Reads one line; True when it was this seat's turn (answered)."""
@@ -132,6 +116,48 @@ class Client:
         return False
 
 
+class Client(Seat):
+    """One seat's TCP connection: reads the server's lines, answers its turns."""
+
+    #: The arguments that tell ``serve_clients.c`` what its connections are.
+    program: tuple[str, ...] = ()
+
+    def __init__(self, port: int, random_player: bool, rng: random.Random) -> None:
+        super().__init__(random_player, rng)
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.buffer = b""
+        self.next_id = 1
+
+    def write(self, message: bytes) -> None:
+        """Sends one message (blocking)."""
+        self.sock.sendall(message + b"\n")
+
+    def read(self) -> bytes:
+        """The next message (blocking)."""
+        while b"\n" not in self.buffer:
+            self.buffer += self.sock.recv(1 << 18)
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line
+
+    def request(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """A request answered before the game (blocking)."""
+        ident = self.next_id
+        self.next_id += 1
+        self.write(json.dumps({"id": ident, "type": kind, **fields}).encode())
+        while True:
+            message = json.loads(self.read())
+            if message.get("id") == ident:
+                if "error" in message:
+                    raise RuntimeError(f"{kind}: {message['error']}")
+                return message["result"]  # type: ignore[no-any-return]
+
+    def lines(self, data: bytes) -> list[bytes]:
+        self.buffer += data
+        *whole, self.buffer = self.buffer.split(b"\n")
+        return whole
+
+
 def pick(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A random legal decision (the engine's random bot's mix, roughly)."""
     options: list[dict[str, Any]] = []
@@ -149,22 +175,22 @@ def pick(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return rng.choice(options)
 
 
-def seated(ports: list[int], first: int, tables: int, seed: int) -> list[list[Client]]:
+def seated(ports: list[int], first: int, tables: int, seed: int,
+           make: type[Client] = Client) -> list[list[Client]]:  # fmt: skip
     """The clients of ``tables`` tables (numbered from ``first``), seated, the
-    tables shared out between the servers of ``ports``."""
+    tables shared out between the servers of ``ports`` (``make``: the class
+    of the clients)."""
     rng = random.Random(seed)
     clients: list[list[Client]] = []
     for t in range(tables):
         random_table = (first + t) % 2 == 1
         port = ports[(first + t) // 2 % len(ports)]  # (each server both kinds of tables)
-        seats = [Client(port, random_table, random.Random(rng.random())) for _ in range(SEATS)]
+        seats = [make(port, random_table, random.Random(rng.random())) for _ in range(SEATS)]
         for client in seats:
             client.index = first + t
         for client in seats:
-            client.request("hello", version=1)
-        made = seats[0].request("create_table", name=f"p{first + t}-0", game="cash", seats=SEATS,
-                                small_blind=1, big_blind=2, pace=0, pause=0,
-                                timer={"seconds": TIMER, "time_bank": 0})  # fmt: skip
+            client.number = client.request("hello", version=1)["client"]
+        made = seats[0].request("create_table", name=f"p{first + t}-0", **TABLE)
         seats[0].table, seats[0].seat = made["table"], 0
         for i, client in enumerate(seats[1:], 1):
             joined = client.request("join", code=made["code"], name=f"p{first + t}-{i}")
@@ -173,9 +199,13 @@ def seated(ports: list[int], first: int, tables: int, seed: int) -> list[list[Cl
     return clients
 
 
-def load(ports: list[int], first: int, tables: int, seconds: float, seed: int) -> dict[str, Any]:
+def load(
+    ports: list[int], first: int, tables: int, seconds: float, seed: int,
+    mark: Callable[[], None] = lambda: None,
+) -> dict[str, Any]:  # fmt: skip
     """Plays ``tables`` tables (numbered from ``first``) for ``seconds``, the
-    clients in this process: their counts and latencies."""
+    clients in this process: their counts and latencies (``mark``: called
+    once they are seated, before the tables start, and as the play ends)."""
     clients = seated(ports, first, tables, seed)
     selector = selectors.DefaultSelector()
     everyone = [c for seats in clients for c in seats]
@@ -184,8 +214,9 @@ def load(ports: list[int], first: int, tables: int, seconds: float, seed: int) -
         selector.register(client.sock, selectors.EVENT_READ, client)
     acted: dict[int, float] = {}  # table (its index) -> when its last action was sent
     latencies: list[float] = []
+    mark()
     for seats in clients:
-        seats[0].sock.sendall(b'{"type":"start","table":"%s"}\n' % seats[0].table.encode())
+        seats[0].write(b'{"type":"start","table":"%s"}' % seats[0].table.encode())
     start = time.perf_counter()
     end = start + seconds
     while time.perf_counter() < end:
@@ -211,6 +242,7 @@ def load(ports: list[int], first: int, tables: int, seconds: float, seed: int) -
                 client.out.clear()
                 acted[client.index] = time.perf_counter()
     elapsed = time.perf_counter() - start
+    mark()
     return {
         "hands": sum(seats[0].hands for seats in clients),
         "seconds": elapsed,
@@ -223,12 +255,14 @@ def load(ports: list[int], first: int, tables: int, seconds: float, seed: int) -
 
 def load_c(
     binary: str, ports: list[int], tables: int, seconds: float, seed: int,
-    mark: Callable[[], None] = lambda: None,
+    mark: Callable[[], None] = lambda: None, make: type[Client] = Client,
 ) -> dict[str, Any]:  # fmt: skip
     """Plays ``tables`` tables for ``seconds``, the clients those of the C
-    program ``binary`` (their sockets inherited): their counts and latencies
-    (``mark``: called as the play begins and as it ends)."""
-    clients = seated(ports, 0, tables, seed)
+    program ``binary`` (their sockets inherited, of class ``make``): their
+    counts and latencies, each latency's ``paths`` (the clients, in
+    ``seats``, that sent the action and that was told the turn) (``mark``:
+    called as the play begins and as it ends)."""
+    clients = seated(ports, 0, tables, seed, make)
     everyone = [c for seats in clients for c in seats]
     lines = [f"{seconds} {seed}"]
     for seats in clients:
@@ -237,32 +271,38 @@ def load_c(
             lines.append(f"{client.sock.fileno()} {client.index} {client.table} {client.seat} "
                          f"{int(client.random)} {int(i == 0)}")  # fmt: skip
     for seats in clients:
-        seats[0].sock.sendall(b'{"type":"start","table":"%s"}\n' % seats[0].table.encode())
+        seats[0].write(b'{"type":"start","table":"%s"}' % seats[0].table.encode())
     mark()
     start = time.perf_counter()
-    done = subprocess.run([binary], input="\n".join(lines) + "\n", capture_output=True,
-                          text=True, pass_fds=[c.sock.fileno() for c in everyone])  # fmt: skip
+    done = subprocess.run([binary, *make.program], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True,
+                          pass_fds=[c.sock.fileno() for c in everyone])  # fmt: skip
     elapsed = time.perf_counter() - start
     mark()
     if done.returncode != 0:
         raise RuntimeError(f"the C clients failed: {done.stderr.strip()}")
     counts: dict[str, int] = {}
     latencies: list[float] = []
+    paths: list[tuple[int, int]] = []
     first_error = ""
     for line in done.stdout.splitlines():
         key, _, value = line.partition(" ")
         if key == "latency":
-            latencies.append(float(value))
+            seconds_taken, sender, told = value.split()
+            latencies.append(float(seconds_taken))
+            paths.append((int(sender), int(told)))
         elif key == "first_error":
             first_error = value
         else:
             counts[key] = int(value)
-    for client in everyone:  # (what the C program left unread is read past)
+    for client in everyone:  # (the C program left each at a message's end)
         client.buffer = b""
     return {
         "hands": counts["hands"],
         "seconds": elapsed,
         "latencies": latencies,
+        "paths": paths,
+        "seats": everyone,
         "errors": [first_error] * counts["errors"],
         "leaks": counts["leaks"],
         "nets": _nets(clients),
@@ -294,24 +334,21 @@ def _state(client: Client) -> dict[str, Any]:
     """The table's state, once the play has stopped (events read past)."""
     client.next_id += 1
     ident = client.next_id
-    client.sock.sendall(json.dumps({"id": ident, "type": "state", "table": client.table})
-                        .encode() + b"\n")  # fmt: skip
+    client.write(json.dumps({"id": ident, "type": "state", "table": client.table}).encode())
     while True:
-        while b"\n" not in client.buffer:
-            client.buffer += client.sock.recv(1 << 18)
-        line, _, client.buffer = client.buffer.partition(b"\n")
+        line = client.read()
         if line.startswith(b'{"id":%d,' % ident):
             return json.loads(line)["result"]  # type: ignore[no-any-return]
 
 
-def _start_server(data: Path, workers: int = 1) -> tuple[subprocess.Popen[str], int]:
-    """``holdem serve`` (``--workers``) on a free loopback port, its data in
-    ``data``: the process and its port."""
+def _start_server(data: Path, workers: int = 1, *options: str) -> tuple[subprocess.Popen[str], int]:
+    """``holdem serve`` (``--workers``, and any more ``options``) on a free
+    loopback port, its data in ``data``: the process and its port."""
     data.mkdir()
     server = subprocess.Popen(
         [sys.executable, "-m", "holdem", "serve", "--listen", "127.0.0.1:0", "--data", str(data),
          "--max-connections", "2000", "--max-per-address", "2000", "--max-tables", "1000",
-         "--tables-per-address", "1000", "--rate", "1000", "--workers", str(workers)],
+         "--tables-per-address", "1000", "--rate", "1000", "--workers", str(workers), *options],
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert server.stderr is not None

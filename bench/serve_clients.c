@@ -19,9 +19,18 @@
    "latency SECONDS" for each time from an action sent to the table's next
    turn.
 
-   It reads lines as text: the fields it needs are found by their keys. */
+   It reads lines as text: the fields it needs are found by their keys.
+
+   With --websocket (bench_web.py) each connection is a WebSocket, its
+   handshake made: a message is a text frame each way (the server's
+   unmasked, this program's masked), a ping is answered with a pong.  Each
+   "latency" line then also gives the connections (their lines on stdin,
+   from 0) that sent the action and that was told the turn.  At the end each
+   connection is read up to the end of a message (its socket left at a
+   message's boundary, for the caller to read on), nothing more answered. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +43,7 @@
 #define BUFFER (1 << 18)
 
 typedef struct {
-    int fd, seat, random, counts, table;
+    int fd, seat, random, counts, table, number;
     char name[32];
     char *in;
     size_t have;
@@ -42,8 +51,11 @@ typedef struct {
 
 static Client clients[MOST];
 static double acted[MOST]; /* by table: when its last action was sent (0: none) */
+static int acted_by[MOST]; /* by table: the connection that sent it */
 static double *latencies;
+static int (*paths)[2]; /* each latency's connections: the action's, the turn's */
 static size_t latency_count, latency_room;
+static int websocket, stopping;
 static long hands, errors, leaks;
 static char first_error[256];
 static unsigned long long rng_state;
@@ -61,17 +73,49 @@ static double uniform(void) { /* xorshift64*, in [0, 1) */
     return (double)((rng_state * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
 }
 
-static void send_line(Client *c, const char *text, int length) {
-    int sent = 0;
+static void send_all(Client *c, const char *data, size_t length) {
+    size_t sent = 0;
     while (sent < length) {
-        ssize_t n = send(c->fd, text + sent, (size_t)(length - sent), 0);
+        ssize_t n = send(c->fd, data + sent, length - sent, 0);
         if (n < 0) {
             if (errno == EAGAIN || errno == EINTR) continue;
             perror("send");
             exit(1);
         }
-        sent += (int)n;
+        sent += (size_t)n;
     }
+}
+
+/* A WebSocket frame of ours (`opcode`: 1 text, 10 pong): masked, as a
+   client's must be (a fixed mask: nothing here to hide from a proxy). */
+static void send_frame(Client *c, int opcode, const char *payload, size_t length) {
+    static const unsigned char mask[4] = {0x5a, 0xc3, 0x17, 0x8e};
+    unsigned char frame[16 + 256];
+    size_t head = 2;
+    if (length > 256) {
+        fprintf(stderr, "a message of ours too long for a frame\n");
+        exit(1);
+    }
+    frame[0] = (unsigned char)(0x80 | opcode);
+    if (length < 126) {
+        frame[1] = (unsigned char)(0x80 | length);
+    } else {
+        frame[1] = 0x80 | 126;
+        frame[2] = (unsigned char)(length >> 8), frame[3] = (unsigned char)length;
+        head = 4;
+    }
+    memcpy(frame + head, mask, 4);
+    head += 4;
+    for (size_t i = 0; i < length; i++) frame[head + i] = (unsigned char)payload[i] ^ mask[i % 4];
+    send_all(c, (const char *)frame, head + length);
+}
+
+/* One message (`text`: a line, its newline included). */
+static void send_line(Client *c, const char *text, int length) {
+    if (websocket)
+        send_frame(c, 1, text, (size_t)length - 1);
+    else
+        send_all(c, text, (size_t)length);
 }
 
 /* The value after "key": in the text from `from`: its start, or NULL. */
@@ -101,6 +145,7 @@ static void act(Client *c, const char *kind, long to) {
                    c->name, kind);
     send_line(c, out, length);
     acted[c->table] = now();
+    acted_by[c->table] = c->number;
 }
 
 static void random_move(Client *c, const char *legal) {
@@ -150,6 +195,7 @@ static long stack_of(const char *line, int seat) {
 }
 
 static void read_line(Client *c, const char *line) {
+    if (stopping) return;
     if (strncmp(line, "{\"event\":\"turn\"", 15) == 0) {
         if (number(line, "\"seat\":") != c->seat) { /* (another seat's view: its cards) */
             leaks++;
@@ -160,7 +206,9 @@ static void read_line(Client *c, const char *line) {
             if (latency_count == latency_room) {
                 latency_room = latency_room ? 2 * latency_room : 1 << 16;
                 latencies = realloc(latencies, latency_room * sizeof *latencies);
+                paths = realloc(paths, latency_room * sizeof *paths);
             }
+            paths[latency_count][0] = acted_by[c->table], paths[latency_count][1] = c->number;
             latencies[latency_count++] = now() - sent;
             acted[c->table] = 0;
         }
@@ -186,6 +234,57 @@ static void read_line(Client *c, const char *line) {
     }
 }
 
+/* Serves the whole lines in the client's buffer: the bytes they took. */
+static size_t lines(Client *c) {
+    char *start = c->in, *end;
+    while ((end = memchr(start, '\n', c->have - (size_t)(start - c->in))) != NULL) {
+        *end = 0;
+        read_line(c, start);
+        start = end + 1;
+    }
+    return (size_t)(start - c->in);
+}
+
+/* Serves the whole WebSocket frames in the client's buffer: the bytes they took. */
+static size_t frames(Client *c) {
+    unsigned char *in = (unsigned char *)c->in;
+    size_t at = 0;
+    for (;;) {
+        unsigned char *f = in + at;
+        size_t left = c->have - at, head = 2, length;
+        if (left < 2) break;
+        if ((f[0] & 0x80) == 0 || (f[1] & 0x80) != 0) {
+            fprintf(stderr, "a frame of the server's in pieces or masked\n");
+            exit(1);
+        }
+        length = f[1] & 0x7f;
+        if (length == 126) {
+            if (left < 4) break;
+            length = (size_t)f[2] << 8 | f[3], head = 4;
+        } else if (length == 127) {
+            if (left < 10) break;
+            length = 0, head = 10;
+            for (int i = 2; i < 10; i++) length = length << 8 | f[i];
+        }
+        if (left < head + length) break;
+        char *payload = (char *)f + head;
+        char kept = payload[length]; /* (the text ended for the search: put back after) */
+        payload[length] = 0;
+        int opcode = f[0] & 0x0f;
+        if (opcode == 1) {
+            read_line(c, payload);
+        } else if (opcode == 9) {
+            send_frame(c, 10, payload, length);
+        } else if (opcode == 8) {
+            fprintf(stderr, "the server closed a WebSocket\n");
+            exit(1);
+        }
+        payload[length] = kept;
+        at += head + length;
+    }
+    return at;
+}
+
 static void readable(Client *c) {
     for (;;) {
         size_t room = BUFFER - 1 - c->have;
@@ -201,16 +300,11 @@ static void readable(Client *c) {
         }
         c->have += (size_t)got;
         c->in[c->have] = 0;
-        char *start = c->in, *end;
-        while ((end = memchr(start, '\n', c->have - (size_t)(start - c->in))) != NULL) {
-            *end = 0;
-            read_line(c, start);
-            start = end + 1;
-        }
-        c->have -= (size_t)(start - c->in);
-        memmove(c->in, start, c->have);
+        size_t used = websocket ? frames(c) : lines(c);
+        c->have -= used;
+        memmove(c->in, c->in + used, c->have);
         if (c->have >= BUFFER - 1) {
-            fprintf(stderr, "a line longer than the buffer\n");
+            fprintf(stderr, "a message longer than the buffer\n");
             exit(1);
         }
         /* (less than asked: nothing more is there now, and the poll, level
@@ -219,7 +313,22 @@ static void readable(Client *c) {
     }
 }
 
-int main(void) {
+/* Reads the connection up to the end of a message (nothing answered), so
+   that whoever reads it next begins with a whole one. */
+static void finish(Client *c) {
+    double deadline = now() + 10;
+    while (c->have > 0 && now() < deadline) {
+        struct pollfd one = {.fd = c->fd, .events = POLLIN};
+        if (poll(&one, 1, 100) > 0) readable(c);
+    }
+    if (c->have > 0) {
+        fprintf(stderr, "a connection stopped within a message\n");
+        exit(1);
+    }
+}
+
+int main(int argc, char **argv) {
+    websocket = argc > 1 && strcmp(argv[1], "--websocket") == 0;
     double seconds;
     unsigned long long seed;
     if (scanf("%lf %llu", &seconds, &seed) != 2) return 2;
@@ -233,6 +342,7 @@ int main(void) {
         c->fd = fd, c->seat = seat, c->random = random, c->counts = counts;
         snprintf(c->name, sizeof c->name, "%s", table_id);
         c->table = index % MOST;
+        c->number = count - 1;
         c->in = malloc(BUFFER);
         c->have = 0;
     }
@@ -250,8 +360,11 @@ int main(void) {
         int n = epoll_wait(poll, ready, 256, 500);
         for (int i = 0; i < n; i++) readable((Client *)ready[i].data.ptr);
     }
+    stopping = 1;
+    for (int i = 0; i < count; i++) finish(&clients[i]);
     printf("hands %ld\nerrors %ld\nleaks %ld\n", hands, errors, leaks);
     if (errors) printf("first_error %s\n", first_error);
-    for (size_t i = 0; i < latency_count; i++) printf("latency %.6f\n", latencies[i]);
+    for (size_t i = 0; i < latency_count; i++)
+        printf("latency %.6f %d %d\n", latencies[i], paths[i][0], paths[i][1]);
     return 0;
 }

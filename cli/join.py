@@ -31,7 +31,7 @@ from holdem.config import Structure
 from holdem.errors import ProtocolError
 
 from .engine import parse_address
-from .play import parse_blinds
+from .play import cap_options, check_cap, parse_blinds
 
 if TYPE_CHECKING:  # (Textual is imported only to draw)
     from holdem.clients.fullscreen import ScreenRoomGame, TableApp
@@ -59,7 +59,8 @@ def connect(host: str, port: int, client: str) -> RoomClient:
 #: The options that make a table (``--create``), with what each is for:
 #: "cash", "tournament", or None for both.
 _CREATE_OPTIONS = {
-    "game": None, "seats": None, "public": None, "structure": None, "stack": None,
+    "game": None, "seats": None, "public": None, "structure": None, "raise_cap": None,
+    "heads_up_cap": None, "no_show_after_hand": None, "aggressor_may_muck": None, "stack": None,
     "timer": None, "time_bank": None, "pace": None, "pause": None, "bots": None,
     "bot_level": None, "chat": None, "schedule": "tournament", "blinds": "cash", "protect": "cash",
     "hands": "cash", "minutes": "cash", "min_buy_in": "cash", "max_buy_in": "cash",
@@ -67,7 +68,8 @@ _CREATE_OPTIONS = {
 #: The ``create_table`` field a refusal names, as its option (the server's
 #: limits are the ones that hold: a refusal is said as the option's).
 _FIELD_OPTIONS = {
-    "seats": "seats", "structure": "structure", "stack": "stack", "buy_in": "stack",
+    "seats": "seats", "structure": "structure", "raise_cap": "raise-cap",
+    "heads_up_cap": "heads-up-cap", "stack": "stack", "buy_in": "stack",
     "schedule": "schedule", "small_blind": "blinds", "big_blind": "blinds",
     "min_buy_in": "min-buy-in", "max_buy_in": "max-buy-in", "max_hands": "hands",
     "max_seconds": "minutes", "timer.seconds": "timer", "timer.time_bank": "time-bank",
@@ -93,6 +95,7 @@ def _check_options(ctx: click.Context, create: bool, options: dict[str, Any]) ->
                 f"{_option(name)} is for a cash table (--game cash)" if game == "tournament"
                 else f"{_option(name)} is for a freezeout: a cash table has fixed --blinds"
             )  # fmt: skip
+    check_cap(options["structure"], options["raise_cap"], options["heads_up_cap"])
     low, high = options["min_buy_in"], options["max_buy_in"]
     if low is not None and high is not None and low > high:
         raise click.BadParameter(f"{low:,} is more than --max-buy-in {high:,}",
@@ -120,7 +123,12 @@ def _create_fields(options: dict[str, Any]) -> dict[str, Any]:
         "pace": options["pace"],
         "pause": options["pause"],
         "chat": options["chat"],
+        **check_cap(options["structure"], options["raise_cap"], options["heads_up_cap"]),
     }
+    if options["no_show_after_hand"]:
+        fields["show_after_hand"] = False
+    if options["aggressor_may_muck"]:
+        fields["aggressor_may_muck"] = True
     stack = options["stack"]
     if options["game"] == "tournament":
         if stack is not None:
@@ -178,6 +186,7 @@ table.
 @click.option("--structure", type=click.Choice([s.value for s in Structure]),
               default=Structure.NO_LIMIT.value, show_default=True,
               help="With --create: the betting structure.")  # fmt: skip
+@cap_options
 @click.option("--stack", type=click.IntRange(min=1), default=None,
               help="With --create: a tournament's stack (1,500), a cash buy-in (yours: the "
               "maximum buy-in).")  # fmt: skip
@@ -197,6 +206,12 @@ table.
               help="With --create --game cash: the session ends after the hand being played "
               "when these minutes (from the first hand) are up.")  # fmt: skip
 @click.option("--public", is_flag=True, help="With --create: list the table for anyone.")
+@click.option("--no-show-after-hand", is_flag=True,
+              help="With --create: players may not show their cards after the hand (by "
+              "default one who folded or won uncontested may: R10).")  # fmt: skip
+@click.option("--aggressor-may-muck", is_flag=True,
+              help="With --create: the last to bet or raise on the river, once called, may "
+              "muck (by default they show first: R10).")  # fmt: skip
 @click.option("--timer", type=click.FloatRange(1, 600), default=30.0, show_default=True,
               metavar="SECONDS", help="With --create: seconds a decision.")  # fmt: skip
 @click.option("--time-bank", type=click.FloatRange(0, 3600), default=None, metavar="SECONDS",
@@ -204,7 +219,8 @@ table.
               "over (30).")  # fmt: skip
 @click.option("--protect", is_flag=True,
               help="With --create --game cash: disconnect protection: a player out of time "
-              "is all in for what they put in, twice a day (R13), not folded.")  # fmt: skip
+              "is all in for what they put in, twice in any 24 hours (R13), not "
+              "folded.")  # fmt: skip
 @click.option("--bots", type=click.IntRange(0, 9), default=0,
               help="With --create: fill this many seats with bots at once.")  # fmt: skip
 @click.option("--bot-level", type=click.Choice(list(BOTS)), default="normal", show_default=True,

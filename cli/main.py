@@ -120,8 +120,9 @@ class HoldemGroup(click.Group):
                 code = 1
             else:
                 _silence_stdout()
-                where = f": {exc.filename}" if exc.filename else " the output"
-                _fail(self.command_path, f"cannot write{where}: {exc.strerror or exc}")
+                # (a file named: read or written, the system's reason says; else the output)
+                what = f"{exc.filename}" if exc.filename else "cannot write the output"
+                _fail(self.command_path, f"{what}: {exc.strerror or exc}")
         sys.exit(code or 0)
 
 

@@ -11,6 +11,7 @@ import sys
 from contextlib import ExitStack
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -25,7 +26,7 @@ from holdem.clients import (
     play_tournament,
     quiet_ctrl_c,
 )
-from holdem.config import Structure
+from holdem.config import HeadsUpCap, Structure
 from holdem.errors import ConfigError
 from holdem.protocol.programs import PREFIX, parse_command, secret_seed
 from holdem.table import CashGame, Decide, Schedule, TimerRules, Tournament, TurnTimer
@@ -108,6 +109,34 @@ def parse_chip(text: str | None) -> Decimal:
                                  param_hint="'--chip'") from None  # fmt: skip
 
 
+def cap_options(command: Any) -> Any:
+    """The fixed-limit cap's options (R8) of a command that makes a table:
+    ``--raise-cap`` and ``--heads-up-cap`` (None when not given)."""
+    command = click.option(
+        "--heads-up-cap", type=click.Choice([cap.value for cap in HeadsUpCap]), default=None,
+        help="Fixed-limit: when two players lift the cap: never (it always applies; a "
+        "tournament's default), round_start (in a round that begins with two), two_left "
+        "(once two are left; a cash game's default).",
+    )(command)  # fmt: skip
+    return click.option(
+        "--raise-cap", type=click.IntRange(min=0), default=None, metavar="N",
+        help="Fixed-limit: raises after the bet in a round (default 3: a bet and three "
+        "raises).",
+    )(command)  # fmt: skip
+
+
+def check_cap(structure: str, raise_cap: int | None, heads_up_cap: str | None) -> dict[str, Any]:
+    """The cap options given, as a table takes them (a usage error at a table
+    that is not fixed-limit: it has no cap)."""
+    given = {"raise_cap": raise_cap, "heads_up_cap": heads_up_cap}
+    given = {name: value for name, value in given.items() if value is not None}
+    if given and structure != Structure.FIXED_LIMIT.value:
+        option = "--" + next(iter(given)).replace("_", "-")
+        raise click.UsageError(f"{option} is for fixed-limit tables (--structure fixed_limit): "
+                               f"a {structure} table has no cap")  # fmt: skip
+    return given
+
+
 @click.command(
     "play",
     epilog="""\b
@@ -133,6 +162,7 @@ r 900 (raise to 900), a (all in), help, or quit. See docs/play.md.
 @click.option("--structure", type=click.Choice([s.value for s in Structure]),
               default=Structure.NO_LIMIT.value, show_default=True,
               help="Betting structure.")  # fmt: skip
+@cap_options
 @click.option("--stack", default=None, metavar="AMOUNT",
               help="Starting chips: each player's in a tournament (default 1,500); "
               "the buy-in in a cash game (default 100 big blinds; in the table's money "
@@ -177,6 +207,8 @@ def play_command(
     bots: str,
     game: str,
     structure: str,
+    raise_cap: int | None,
+    heads_up_cap: str | None,
     stack: str | None,
     schedule: str | None,
     blinds: str,
@@ -212,6 +244,7 @@ def play_command(
                                "whole, its blinds follow --schedule")  # fmt: skip
     unit = parse_chip(chip)
     chips = _stack(stack, unit)
+    cap = check_cap(structure, raise_cap, heads_up_cap)
     seed = secret_seed() if seed is None else seed
     rng = random.Random(seed)
     levels = _levels(bots, seats - 1, rng)
@@ -225,10 +258,12 @@ def play_command(
     started = datetime.datetime.now()
     if tournament:
         levels_by_name = dict(zip(names, levels, strict=True))
-        event = _new_tournament([name, *names], chips, schedule, structure, turn, rng)
+        event = _new_tournament([name, *names], chips, schedule, structure, cap, turn, rng)
         table = event.table
     else:
-        cash, buy_in = _new_cash([name, *names], blinds, chips, hands, structure, turn, rng, unit)
+        cash, buy_in = _new_cash(
+            [name, *names], blinds, chips, hands, structure, cap, turn, rng, unit
+        )
         table = cash.table
     seeds = [rng.getrandbits(32) for _ in levels]
     console = Console()
@@ -312,10 +347,12 @@ def _new_tournament(
     stack: int | None,
     schedule: str | None,
     structure: str,
+    cap: dict[str, Any],
     turn: TurnTimer | None,
     rng: random.Random,
 ) -> Tournament:
-    """The freezeout: everybody with ``stack`` chips (default 1,500)."""
+    """The freezeout: everybody with ``stack`` chips (default 1,500), the
+    fixed-limit ``cap`` options given (:func:`check_cap`)."""
     return Tournament(
         players,
         stack=1500 if stack is None else stack,
@@ -323,6 +360,7 @@ def _new_tournament(
         structure=structure,
         timer=turn,
         rng=rng.getrandbits(64),
+        **cap,
     )
 
 
@@ -332,6 +370,7 @@ def _new_cash(
     stack: int | None,
     hands: int | None,
     structure: str,
+    cap: dict[str, Any],
     turn: TurnTimer | None,
     rng: random.Random,
     unit: Decimal = ONE,
@@ -351,6 +390,7 @@ def _new_cash(
         timer=turn,
         rng=rng.getrandbits(64),
         unit=unit,
+        **cap,
     )
     buy_in = 100 * big if stack is None else stack
     game.join(0, players[0], buy_in)

@@ -177,6 +177,34 @@ def _check(data: str, as_json: bool) -> None:
         sys.exit(EXIT_DAMAGED)
 
 
+def _reset_protection(data: str, name: str) -> None:
+    """``--reset-protection NAME``: the player's disconnect protections (R13)
+    counted from none again at every table, written to the data file at once
+    (a server serving it counts so from the player's next timeout)."""
+    name = name.strip()
+    if not name or len(name) > 40 or not name.isprintable():
+        raise click.BadParameter(f"{name!r}: a player's name, 1 to 40 printable characters as "
+                                 "typed at the table",
+                                 param_hint="'--reset-protection'")  # fmt: skip
+    path = Path(data) / DATA_FILE
+    if not path.is_file():
+        raise click.BadParameter(f"{data}: no room data here ({DATA_FILE})", param_hint="'--data'")
+    store = _open_store(data)
+    try:
+        try:
+            store.reset_protections(name)
+            tables = store.seated(name)
+        except sqlite3.Error as exc:
+            raise click.ClickException(f"{path}: cannot be written now ({exc}): nothing "
+                                       "was reset; try again") from None  # fmt: skip
+    finally:
+        _close(store)
+    where = f"has a seat at {', '.join(tables)}" if tables else "has no seat at a table now"
+    click.echo(f"{name}'s disconnect protections count from none again at every table of "
+               f"{path} ({name} {where}); a server serving it counts so from their next "
+               "timeout")  # fmt: skip
+
+
 @click.command(
     "serve",
     epilog="""\b
@@ -186,6 +214,7 @@ Examples:
   holdem serve --data ~/poker/room --max-tables 20
   holdem serve --data ~/poker/room --export hands.phhs
   holdem serve --data ~/poker/room --check   is the data file sound?
+  holdem serve --data ~/poker/room --reset-protection Ann   two protections again
   holdem serve --listen 0.0.0.0:7777 --workers 2   a busy server, on 2 CPUs
   holdem serve --listen 0.0.0.0:7777 --web 0.0.0.0:8080   friends play in a browser
 \b
@@ -240,6 +269,10 @@ room's is refused at start), 130 interrupted.
               help="Check the data file (every page, the schema, each table, each hand), "
               "print each problem and a verdict, then exit (1: damaged).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="With --check: one JSON object.")
+@click.option("--reset-protection", "reset_protection", metavar="NAME", default=None,
+              help="Give the player NAME their disconnect protections again (R13: two in any "
+              "24 hours), at every table of the data file, then exit; a server serving it "
+              "counts so from NAME's next timeout.")  # fmt: skip
 @click.option("--web", "web", metavar="HOST:PORT", default=None,
               help="Serve the table in the browser too: a page and its WebSocket on HOST:PORT "
               "(127.0.0.1:8080 for this machine alone; 0.0.0.0:8080 for friends; port 0: any "
@@ -270,6 +303,7 @@ def serve_command(
     pokerstars: bool,
     check_only: bool,
     as_json: bool,
+    reset_protection: str | None,
     web: str | None,
     web_url: str | None,
     web_origins: tuple[str, ...],
@@ -282,6 +316,11 @@ def serve_command(
     """
     if as_json and not check_only:
         raise click.UsageError("--json goes with --check")
+    if reset_protection is not None:
+        if check_only or export is not None:
+            raise click.UsageError("--reset-protection, --check or --export: one at a time")
+        _reset_protection(data, reset_protection)
+        return
     if web is None and (web_url or web_origins):
         raise click.UsageError("--web-url and --web-origin go with --web")
     site = None if web is None or check_only or export is not None else _site(

@@ -15,8 +15,9 @@ from holdem.bots import BOTS
 from holdem.config import Structure
 from holdem.histories import MAX_JOBS
 from holdem.protocol.programs import PREFIX
-from holdem.simulation import PlaceResult, SeatResult, simulate
+from holdem.simulation import FILE_PREFIX, PlaceResult, SeatResult, simulate
 
+from .play import cap_options, check_cap
 from .signals import stopped_as_ctrl_c
 
 
@@ -68,7 +69,8 @@ def _record(r: SeatResult) -> dict[str, object]:
     "simulate",
     epilog=f"""\b
 Bot levels: {", ".join(BOTS)}; or cmd:PROGRAM, a program playing by
-docs/protocol.md ("Programs as players").
+docs/protocol.md ("Programs as players"); or py:FILE:NAME, the bot NAME
+of a Python file (bench/gauntlet.py's, docs/bots.md, "The gauntlet").
 \b
 Examples:
   holdem simulate --seats easy,random --hands 10000
@@ -76,6 +78,7 @@ Examples:
   holdem simulate --seats normal,normal,easy,easy,random,random --hands 5000 --json
   holdem simulate --seats hard,easy --hands 500 --histories hands/ && holdem validate hands/
   holdem simulate --seats hard,normal,easy,random --tournaments 200 --jobs 2
+  holdem simulate --seats hard,py:bench/gauntlet.py:Maniac --hands 2000 --duplicate
 See docs/bots.md for what each bot does and what the figures mean.
 """,
 )
@@ -103,6 +106,7 @@ See docs/bots.md for what each bot does and what the figures mean.
 @click.option("--structure", type=click.Choice([s.value for s in Structure]),
               default=Structure.NO_LIMIT.value, show_default=True,
               help="Betting structure.")  # fmt: skip
+@cap_options
 @click.option("--histories", type=click.Path(file_okay=False), metavar="DIR",
               help="Write every hand to DIR as PHH (made if missing; not over an "
               "earlier run).")  # fmt: skip
@@ -124,6 +128,8 @@ def simulate_command(
     stack: int,
     schedule: str | None,
     structure: str,
+    raise_cap: int | None,
+    heads_up_cap: str | None,
     histories: str | None,
     seconds: float,
     logs: str | None,
@@ -137,6 +143,7 @@ def simulate_command(
     """
     if (hands is None) == (tournaments is None):
         raise click.UsageError("give --hands (a cash game) or --tournaments, one of them")
+    cap = check_cap(structure, raise_cap, heads_up_cap)
     levels = [level.strip() for level in seats.split(",") if level.strip()]
     shown = not as_json and sys.stderr.isatty()
     length: int = hands if hands is not None else tournaments or 0
@@ -173,6 +180,7 @@ def simulate_command(
             histories=histories,
             seconds=seconds,
             logs=logs,
+            **cap,
         )
     if as_json:
         record: dict[str, object] = {
@@ -183,6 +191,7 @@ def simulate_command(
             "bots": {name: _record(r) for name, r in result.bots.items()},
         }
         record["failures"] = {str(seat + 1): why for seat, why in result.failures.items()}
+        record["best_responses"] = {str(s + 1): bb for s, bb in result.best_responses.items()}
         if tournaments is not None:
             record["tournaments"] = result.tournaments
             record["places"] = [_place_record(r) for r in result.places]
@@ -215,6 +224,9 @@ def simulate_command(
     _rows(_row, result.seats, result.bots)
     for seat, why in result.failures.items():
         click.echo(f"seat {seat + 1} (a program) sat out: {why}")
+    for seat, bb in result.best_responses.items():
+        click.echo(f"the best response to seat {seat + 1} {_label(levels[seat])} earns "
+                   f"{bb:+.1f} bb/100 (the most any player can win against it here)")  # fmt: skip
 
 
 def _dealt(count: int | None, what: str, seats: int) -> str:
@@ -234,5 +246,8 @@ def _rows(row: Callable[[str, Any], str], seats: Sequence[Any], bots: dict[str, 
 
 
 def _label(level: str) -> str:
-    """A seat's bot as the tables show it: a program (``cmd:...``) as ``program``."""
+    """A seat's bot as the tables show it: a program (``cmd:...``) as ``program``,
+    a file's bot (``py:FILE:NAME``) by its name."""
+    if level.startswith(FILE_PREFIX):
+        return level.rpartition(":")[2]
     return "program" if level.startswith(PREFIX) else level

@@ -321,9 +321,8 @@ static PyObject *Core_legal_actions(HandCore *h, PyObject *unused) {
     state_t *st = &h->st;
     if (st->phase == PH_SHOWDOWN) {
         int p = st->sd_order[st->sd_i];
-        int may_muck = !st->face_up || st->hole[p][0] < 0;
         return new_legal(h, p, 0, 0, hd_new_ref(Py_None), hd_new_ref(Py_None), hd_new_ref(Py_None),
-                         hd_new_ref(Py_None), hd_new_ref(Py_None), 1, may_muck, 0);
+                         hd_new_ref(Py_None), hd_new_ref(Py_None), 1, hd_may_muck(h, p), 0);
     }
     if (st->phase != PH_BETTING) Py_RETURN_NONE;
     int p = st->actor;
@@ -394,15 +393,17 @@ static int read_hole(PyObject *item, int8_t *pair) {
 
 PyDoc_STRVAR(setup_doc,
 "_setup(nos, stacks, auto, structure, button, first, bb_seat, straddle_seat, big_blind,\n"
-"       straddle, small_bet, big_bet, raise_cap, cap_policy, forced, hole, stub, rules, /)\n--\n\n"
+"       straddle, small_bet, big_bet, raise_cap, cap_policy, forced, hole, stub, rules,\n"
+"       aggressor_mucks, /)\n--\n\n"
 "Sets up a new hand: holdem.hand.Hand.__init__ calls it with what it has checked.\n"
 "hole: the hole cards by position (None where unknown), and stub the 8 cards\n"
 "after them (burns and board); or hole None and stub the 2n + 8 cards of the deal.\n"
-"rules: the bits of the configuration's rule variants (0: RULES.md as it is).");
+"rules: the bits of the configuration's rule variants (0: RULES.md as it is);\n"
+"aggressor_mucks: the river's last aggressor, called, may muck (R10: 0).");
 
 static PyObject *Core_setup(HandCore *h, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 18) {
-        PyErr_SetString(PyExc_TypeError, "_setup() takes 18 arguments");
+    if (nargs != 19) {
+        PyErr_SetString(PyExc_TypeError, "_setup() takes 19 arguments");
         return NULL;
     }
     fixed_t *fx = &h->fx;
@@ -442,6 +443,9 @@ static PyObject *Core_setup(HandCore *h, PyObject *const *args, Py_ssize_t nargs
     int64_t rules;
     if (read_i64(args[16], &rules) < 0) return NULL;
     fx->rules = (int)rules;
+    int64_t mucks;
+    if (read_i64(args[17], &mucks) < 0) return NULL;
+    fx->aggressor_mucks = mucks != 0;
     PyObject *forced = args[13], *hole = args[14], *stub = args[15];
     /* hole None: stub holds the 2n + 8 cards dealt, in the order of the deal */
     Py_ssize_t dealt = hole == Py_None ? 2 * n : 0;
@@ -1077,7 +1081,7 @@ static int finish_step(HandCore *h, PyObject *showdown, PyObject *kinds) {
         }
         switch (move_kind(PyTuple_GetItem(move, MV_KIND), kinds)) {
         case M_MUCK:
-            if (st->face_up) return 0; /* shown all the same: the caller warns */
+            if (!hd_may_muck(h, p)) return 0; /* shown all the same: the caller warns */
             record = hd_do_muck(h, p);
             break;
         case M_SHOW: {
@@ -1398,6 +1402,7 @@ static PyGetSetDef core_getset[] = {
     ARRAY("_hole", 8),
     BOOL("_dealt", 0), BOOL("_face_up", 1), BOOL("_auto", 2), BOOL("_fixed", 3),
     I8("_actor", st.actor), I8("_post_i", st.post_i), I8("_sd_i", st.sd_i),
+    I8("_aggressor", st.aggressor),
     {"_sd_order", (getter)get_sd_order, NULL, NULL, NULL},
     {"_stub", (getter)get_stub, NULL, NULL, NULL},
     {"_board", (getter)get_board, NULL, NULL, NULL},

@@ -338,6 +338,16 @@ int hd_default_showdown(HandCore *h, int p) {
     return value_of(h, p) >= st->sd_best ? K_SHOW : K_MUCK;
 }
 
+/* Whether p, to show at showdown, may muck: not when every hand is face up
+ * (an all-in), nor as the last to bet or raise on the river, who was called
+ * (R10; fx.aggressor_mucks: a room that allows it); always when p's cards are
+ * unknown (a replay). */
+int hd_may_muck(const HandCore *h, int p) {
+    const state_t *st = &h->st;
+    if (st->hole[p][0] < 0) return 1;
+    return !st->face_up && (h->fx.aggressor_mucks || p != st->aggressor);
+}
+
 static void next_shower(state_t *st) {
     st->sd_i++;
     /* the last one left after the others mucked wins without showing */

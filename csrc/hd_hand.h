@@ -105,6 +105,7 @@ typedef struct {
     int64_t start[MAXP]; /* the stacks the hand starts with */
     int plain_seats;   /* the table seats are 0..n-1 (seat numbers are positions) */
     int rules;         /* RV_ bits: rule variants of other engines and sites (0: RULES.md) */
+    int aggressor_mucks; /* the river's last aggressor, called, may muck (a room's; R10: no) */
 } fixed_t;
 
 /* Rule variants (HandConfig.rule_variants), as bits of fixed_t.rules. */
@@ -155,6 +156,7 @@ PyObject *hd_record_json(PyObject *self, PyObject *record);
 int hd_run(HandCore *h);
 int hd_advance(HandCore *h, int p);
 int hd_default_showdown(HandCore *h, int p);
+int hd_may_muck(const HandCore *h, int p);
 PyObject *hd_do_show(HandCore *h, int p);
 PyObject *hd_do_muck(HandCore *h, int p);
 PyObject *hd_dealer_step(HandCore *h);

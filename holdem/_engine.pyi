@@ -72,6 +72,7 @@ class HandCore:
     _full: int
     _post_i: int
     _sd_i: int
+    _aggressor: int
     _n: int
     _dealt: bool
     _face_up: bool
@@ -112,6 +113,7 @@ class HandCore:
         hole: list[tuple[int, int] | None] | None,
         stub: Sequence[int | None],
         rules: int,
+        aggressor_mucks: bool,
         /,
     ) -> None: ...
     def _run(self) -> None: ...

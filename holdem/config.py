@@ -213,6 +213,9 @@ class HandConfig:
     :param rule_variants: names from :data:`RULE_VARIANTS`: another engine's
         or site's reading of a rule, to replay its hand histories (default:
         none, the rules as RULES.md gives them).
+    :param aggressor_may_muck: the last to bet or raise on the river, once
+        called, may muck at the showdown (a room that allows it); by default
+        they show first and may not (R10).
     :param unit: the chip unit (R9): what one chip is worth in the table's
         money (a :class:`~decimal.Decimal`, default 1).  Every amount here is a
         whole number of chips; the unit only says how they read as money (a
@@ -251,6 +254,7 @@ class HandConfig:
     seats: tuple[int, ...] = ()
     names: tuple[str | None, ...] = ()
     rule_variants: tuple[str, ...] = ()
+    aggressor_may_muck: bool = False
     run_twice: tuple[int, ...] = ()
     unit: Decimal = ONE
     #: The table seat number of each player, in the order of ``stacks``
@@ -289,6 +293,7 @@ class HandConfig:
         seats: tuple[int, ...] = (),
         names: tuple[str | None, ...] = (),
         rule_variants: tuple[str, ...] = (),
+        aggressor_may_muck: bool = False,
         run_twice: tuple[int, ...] = (),
         unit: Decimal = ONE,
     ) -> None:
@@ -314,6 +319,7 @@ class HandConfig:
         _set_seats(self, seats)
         _set_names(self, names)
         _set_rule_variants(self, rule_variants)
+        _set_aggressor_may_muck(self, aggressor_may_muck)
         _set_run_twice(self, run_twice)
         _set_unit(self, unit)
         # A plain configuration (see _plain_key) like one checked before takes
@@ -360,6 +366,7 @@ class HandConfig:
             and type(ante) is type(straddle) is type(raise_cap) is int
             and type(small_bet) is type(big_bet) is int
             and type(big_blind_ante) is type(missing_small_blind) is bool
+            and type(self.aggressor_may_muck) is bool
             and type(structure) is Structure
             and type(self.heads_up_cap) is HeadsUpCap
         ):
@@ -458,6 +465,8 @@ class HandConfig:
                 raise _fail(name, getattr(self, name), _TOO_MANY)
         if self.big_blind_ante and not self.ante:
             raise _fail("big_blind_ante", True, "needs an ante amount (ante > 0)")
+        if type(self.aggressor_may_muck) is not bool:  # (read for its truth, as the flags)
+            put(self, "aggressor_may_muck", bool(self.aggressor_may_muck))
         self._check_limits()
         self._check_seats(n)
         if self.rule_variants is not _NO_ITEMS:
@@ -507,8 +516,9 @@ class HandConfig:
             "seats": list(self.seats),
             "names": list(self.names),
             "rule_variants": list(self.rule_variants),
-            # (left out where nobody agrees, and at a chip of 1: the wire form as it was)
-            **({"run_twice": list(self.run_twice)} if self.run_twice else {}),
+            "aggressor_may_muck": self.aggressor_may_muck,
+            "run_twice": list(self.run_twice),
+            # (left out at a chip of 1: the wire form as it was)
             **({"unit": unit_text(self.unit)} if self.unit != ONE else {}),
         }
 
@@ -553,6 +563,7 @@ class HandConfig:
             seats=f.integers("seats", default=()),
             names=_names_of(f),
             rule_variants=_rule_variants_of(f),
+            aggressor_may_muck=f.boolean("aggressor_may_muck", default=False),
             run_twice=f.integers("run_twice", default=()),
             unit=_unit_of(f),
         )
@@ -848,6 +859,7 @@ _set_hand_id = _slot_setter("hand_id")
 _set_seats = _slot_setter("seats")
 _set_names = _slot_setter("names")
 _set_rule_variants = _slot_setter("rule_variants")
+_set_aggressor_may_muck = _slot_setter("aggressor_may_muck")
 _set_run_twice = _slot_setter("run_twice")
 _set_unit = _slot_setter("unit")
 _set_seat_numbers = _slot_setter("seat_numbers")

@@ -42,6 +42,7 @@ the mean place, and the win rate with a 95% confidence interval.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import math
 import multiprocessing
 import operator
@@ -54,8 +55,8 @@ from pathlib import Path
 from typing import Any
 
 from .actions import ActionKind, Street
-from .bots import BOTS, make_bot
-from .config import HandConfig, Structure
+from .bots import BOTS, Bot, make_bot
+from .config import HandConfig, HeadsUpCap, Structure, _coerce_enum
 from .errors import ConfigError, SimulationError
 from .hand import Hand
 from .histories.model import HandHistory
@@ -65,7 +66,7 @@ from .histories.playback import record
 from .protocol.programs import PREFIX, Program, parse_command, secret_seed, share_cpu, stop
 from .table import Decide, Schedule, Tournament
 
-__all__ = ["PlaceResult", "SeatResult", "SimulationResult", "simulate"]
+__all__ = ["FILE_PREFIX", "PlaceResult", "SeatResult", "SimulationResult", "file_bot", "simulate"]
 
 _VOLUNTARY = (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE)
 _AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE)
@@ -75,6 +76,8 @@ _CALL, _PREFLOP = ActionKind.CALL, Street.PREFLOP
 BLOCK = 100
 #: the most hands a simulated tournament may take before it is given up
 MOST_HANDS = 100_000
+#: What a seat played by a bot of a Python file starts with: ``py:FILE:NAME``
+FILE_PREFIX = "py:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +132,10 @@ class SimulationResult:
     failures: dict[int, str] = field(default_factory=dict)
     #: the seed the cards and the bots followed (given, or drawn in secret)
     seed: int = 0
+    #: by seat (from 0), for a bot of a file that can say it
+    #: (``best_response``): the big blinds per 100 hands that the best
+    #: response to it earns at this table, against it alone
+    best_responses: dict[int, float] = field(default_factory=dict)
 
 
 class _Tally:
@@ -264,6 +271,8 @@ def simulate(
     histories: str | Path | None = None,
     seconds: float = 5.0,
     logs: str | Path | None = None,
+    raise_cap: int = 3,
+    heads_up_cap: HeadsUpCap | str | None = None,
 ) -> SimulationResult:
     """Plays ``hands`` hands (deals, with ``duplicate``: each played once per
     rotation), or ``tournaments`` freezeouts, between the bots of ``seats``
@@ -279,11 +288,19 @@ def simulate(
     seat and bot.  A seat may be a program (``cmd:python mybot.py``,
     :mod:`holdem.protocol.programs`) with ``seconds`` a decision, its
     stderr to ``logs/seatN.log`` (a folder, made if missing; None: thrown
-    away); one that fails sits out, and the result's ``failures`` say why."""
+    away); one that fails sits out, and the result's ``failures`` say why.
+    Fixed-limit: ``raise_cap`` raises after the bet, the cap lifted for two
+    players by ``heads_up_cap`` (default None: ``two_left`` in the hands of
+    a cash game, ``never`` in tournaments; R8)."""
     levels = list(seats)
     seed = secret_seed() if seed is None else seed
     count = _check(levels, hands, tournaments, jobs, stack, seed)
     structure = _structure(structure, histories)
+    if isinstance(raise_cap, bool) or not isinstance(raise_cap, int) or raise_cap < 0:
+        raise ConfigError(f"raise_cap must be an integer of at least 0, not {raise_cap!r}",
+                          field="raise_cap", value=raise_cap)  # fmt: skip
+    policy = None if heads_up_cap is None else _coerce_enum("heads_up_cap", heads_up_cap,
+                                                            HeadsUpCap).value  # fmt: skip
     schedule = _schedule(schedule, tournaments)
     # chunks of whole blocks (the bots are seeded by block), a few per process
     block = BLOCK if hands is not None else 1
@@ -295,7 +312,7 @@ def simulate(
         Path(logs).mkdir(parents=True, exist_ok=True)
     task: _Task = (levels, seed, duplicate, stack, structure.value, folder,
                    None if schedule is None else str(schedule), float(seconds),
-                   None if logs is None else str(logs))  # fmt: skip
+                   None if logs is None else str(logs), (raise_cap, policy))  # fmt: skip
     play = _play if hands is not None else _play_tournaments
     tallies = [_Tally() for _ in levels]
     for part in _chunks(play, task, chunks, jobs, progress):
@@ -313,7 +330,7 @@ def simulate(
     if hands is not None:
         return SimulationResult(
             hands=hands * group, seats=seat_results, bots=bot_results, failures=failures,
-            seed=seed,
+            seed=seed, best_responses=_best_responses(levels, stack, structure),
         )  # fmt: skip
     n = len(levels)
     # (the winner of each is dealt every hand of it)
@@ -334,6 +351,56 @@ def simulate(
     )
 
 
+def file_bot(level: str) -> Callable[[int | None], Bot]:
+    """The maker of the bot of a seat ``py:FILE:NAME``: ``NAME`` of the Python
+    file ``FILE`` (loaded once a process), called with a seed it makes the
+    bot (a :class:`~holdem.bots.Bot` class).  It may have ``best_response(
+    seats, stack, structure)``: big blinds per 100 hands that the best
+    response to it earns (``stack`` big blinds deep, ``seats`` players), or
+    None.  :class:`ConfigError` names the file and why it cannot be used."""
+    path, _, name = level[len(FILE_PREFIX) :].rpartition(":")
+    if not path or not name:
+        raise ConfigError(f"{level!r}: {FILE_PREFIX}FILE:NAME, the file and its bot's name",
+                          field="seats", value=level)  # fmt: skip
+    module = _FILES.get(path)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(f"_holdem_bots_{len(_FILES)}", path)
+        if spec is None or spec.loader is None:
+            raise ConfigError(f"{path}: not a Python file", field="seats", value=level)
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except OSError as exc:
+            raise ConfigError(
+                f"{path}: {exc.strerror or exc}", field="seats", value=level
+            ) from None
+        except Exception as exc:
+            raise ConfigError(f"{path}: {type(exc).__name__}: {exc}", field="seats",
+                              value=level) from None  # fmt: skip
+        _FILES[path] = module
+    maker = getattr(module, name, None)
+    if not callable(maker):
+        raise ConfigError(f"{path} has no bot {name!r}", field="seats", value=level)
+    return maker  # type: ignore[no-any-return]
+
+
+#: The Python files of bots loaded in this process, by their path.
+_FILES: dict[str, Any] = {}
+
+
+def _best_responses(levels: list[str], stack: int, structure: Structure) -> dict[int, float]:
+    """What the best response to each file's bot that can say it earns
+    (:func:`file_bot`), by seat."""
+    out = {}
+    for seat, level in enumerate(levels):
+        if level.startswith(FILE_PREFIX):
+            figure = getattr(file_bot(level), "best_response", None)
+            value = None if figure is None else figure(len(levels), stack, structure)
+            if value is not None:
+                out[seat] = float(value)
+    return out
+
+
 def _check(
     levels: list[str], hands: int | None, tournaments: int | None, jobs: int, stack: int, seed: int
 ) -> int:
@@ -344,9 +411,12 @@ def _check(
     for level in levels:
         if level.startswith(PREFIX):
             parse_command(level)  # (a program's command; a bad one is refused here)
+        elif level.startswith(FILE_PREFIX):
+            file_bot(level)  # (a file that cannot be read or has no such bot: refused here)
         elif level not in BOTS:
             raise ConfigError(
-                f"no bot level {level!r}: one of {', '.join(BOTS)}, or cmd:PROGRAM",
+                f"no bot level {level!r}: one of {', '.join(BOTS)}, cmd:PROGRAM or "
+                f"{FILE_PREFIX}FILE:NAME",
                 field="seats",
                 value=level,
             )
@@ -501,9 +571,13 @@ def _failed(what: str, start: int, end: int, exc: Exception) -> SimulationError:
 
 #: What a simulation's processes are given: the levels, the seed, duplicate,
 #: the stack, the structure's value, the folder of the hand histories, the
-#: tournaments' schedule (text), a program's seconds a decision and the
-#: folder of the programs' logs.
-_Task = tuple[list[str], int, bool, int, str, str | None, str | None, float, str | None]
+#: tournaments' schedule (text), a program's seconds a decision, the
+#: folder of the programs' logs and the fixed-limit cap (the raises, and the
+#: heads-up policy's value: None, the game's default).
+_Task = tuple[
+    list[str], int, bool, int, str, str | None, str | None, float, str | None,
+    tuple[int, str | None],
+]  # fmt: skip
 
 
 def _play_chunk(
@@ -543,7 +617,7 @@ def _chunk(
 
 
 def _deals(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Players) -> None:
-    levels, seed, duplicate, stack, structure, folder, _, _, _ = task
+    levels, seed, duplicate, stack, structure, folder, _, _, _, (raise_cap, policy) = task
     n = len(levels)
     big_blind = 2
     histories = []
@@ -555,6 +629,8 @@ def _deals(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Play
             small_blind=1,
             big_blind=big_blind,
             structure=Structure(structure),
+            raise_cap=raise_cap,
+            heads_up_cap=HeadsUpCap.TWO_LEFT if policy is None else HeadsUpCap(policy),
         )
         for button in range(n)
     ]
@@ -588,7 +664,7 @@ def _deals(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Play
 
 
 def _tournaments(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Players) -> None:
-    levels, seed, duplicate, stack, structure, folder, schedule_text, _, _ = task
+    levels, seed, duplicate, stack, structure, folder, schedule_text, _, _, cap = task
     n = len(levels)
     schedule = Schedule.default() if schedule_text is None else Schedule.parse(schedule_text)
     chips = stack * schedule.level(0).big_blind
@@ -603,6 +679,7 @@ def _tournaments(task: _Task, start: int, end: int, tallies: list[_Tally], make:
                 for p, name in enumerate(names)
             }
             game = Tournament(names, stack=chips, schedule=schedule, structure=structure,
+                              raise_cap=cap[0], heads_up_cap=cap[1],
                               rng=_seed(seed, number))  # fmt: skip
             dealt = [0] * n
             while not game.finished:
@@ -629,8 +706,11 @@ def _tournaments(task: _Task, start: int, end: int, tallies: list[_Tally], make:
 
 
 def _name(levels: list[str], seat: int) -> str:
-    """A player's name in the histories: its seat and its bot (or ``program``)."""
+    """A player's name in the histories: its seat and its bot (or ``program``;
+    a file's bot by its name)."""
     level = levels[seat]
+    if level.startswith(FILE_PREFIX):
+        level = level.rpartition(":")[2]
     return f"seat{seat + 1}-{'program' if level.startswith(PREFIX) else level}"
 
 
@@ -648,6 +728,8 @@ class _Players:
 
     def __call__(self, seat: int, shift: int, seed: int) -> Decide:
         level = self.levels[seat]
+        if level.startswith(FILE_PREFIX):
+            return file_bot(level)(seed)
         if not level.startswith(PREFIX):
             return make_bot(level, seed=seed)
         program = self.programs.get((seat, shift))

@@ -262,7 +262,10 @@ class PlayerView(_ViewSlots):
         if start:
             log = previous.log[:start] + log  # type: ignore[union-attr]
         statuses = f.raw("statuses", "a list of statuses")
-        if not isinstance(statuses, list) or any(s not in _STATUS_CODES for s in statuses):
+        # (a status that is a list or an object cannot be looked up: it is no status)
+        if not isinstance(statuses, list) or any(
+            not isinstance(s, str) or s not in _STATUS_CODES for s in statuses
+        ):
             raise f.error("statuses", statuses, f"expected a list of {', '.join(STATUS_NAMES)}")
         hole = f.cards("hole_cards", optional=True)
         if hole is not None and len(hole) != 2:

@@ -54,7 +54,8 @@ def need_browser() -> None:
 
 def chromium(*, width: int = 1280, height: int = 900) -> Any:
     """A new headless Chromium (its own profile) driven by selenium, which
-    keeps the WebSocket frames it receives (:func:`frames`)."""
+    keeps the WebSocket frames it receives (:func:`frames`); narrower than
+    500 pixels (a window's least), a phone's screen of that size."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -68,6 +69,9 @@ def chromium(*, width: int = 1280, height: int = 900) -> Any:
     driver_path = CHROMEDRIVER if os.access(CHROMEDRIVER, os.X_OK) else shutil.which("chromedriver")
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
     driver.set_page_load_timeout(WAIT)
+    if width < 500:  # (no window is that narrow: a phone's screen is emulated, as DevTools does)
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 3, "mobile": True})  # fmt: skip
     return driver
 
 

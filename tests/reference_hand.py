@@ -1244,7 +1244,9 @@ class Hand:
         return _K_SHOW if self._value(p) >= self._sd_best else _K_MUCK
 
     def _may_muck(self, p: int) -> bool:
-        return not self._face_up or self._hole[p] is None
+        if self._hole[p] is None:
+            return True
+        return not self._face_up and (self._cfg.aggressor_may_muck or p != self._aggressor)
 
     def _showdown_turn(self, name: str, seat: int | None) -> int:
         if self._phase is not _PH_SHOWDOWN:
@@ -1273,8 +1275,31 @@ class Hand:
         self, cards: str | Iterable[Card | str] | None = None, seat: int | None = None
     ) -> None:
         """Raises :class:`IllegalActionError` unless the player may show (these cards)."""
+        if self._phase is _PH_COMPLETE:
+            self._shows_after(cards, seat)
+            return
         p = self._showdown_turn("show", seat)
         self._check_shown_cards(p, cards)
+
+    def _shows_after(
+        self, cards: str | Iterable[Card | str] | None, seat: int | None
+    ) -> tuple[int, tuple[Card, Card] | None]:
+        """The position of ``seat``, who shows their cards after the hand (R10:
+        after folding, or after winning uncontested), and the cards given
+        where they were unknown; raises unless they may."""
+        if seat is None:
+            raise IllegalActionError(f"illegal show: the hand is over: a show after it "
+                                     f"names the seat that shows {self._ctx()}",
+                                     action="show")  # fmt: skip
+        if seat not in self._nos or isinstance(seat, bool):
+            raise IllegalActionError(f"illegal show by seat {seat}: no player of the hand sits "
+                                     f"there {self._ctx()}", seat=seat, action="show")  # fmt: skip
+        p = self._nos.index(seat)
+        if self._status[p] == MUCKED:
+            raise self._illegal("show", p, "they mucked at the showdown: a mucked hand is dead")
+        if any(a.kind is _K_SHOW and a.seat == seat for a in self._log):
+            raise self._illegal("show", p, "their cards are shown already")
+        return p, self._check_shown_cards(p, cards)
 
     def _check_shown_cards(
         self, p: int, cards: str | Iterable[Card | str] | None
@@ -1315,7 +1340,17 @@ class Hand:
     def show(
         self, cards: str | Iterable[Card | str] | None = None, seat: int | None = None
     ) -> Action:
-        """Shows the hole cards at showdown; ``cards`` gives them when unknown (replay)."""
+        """Shows the hole cards at showdown; ``cards`` gives them when unknown (replay).
+        Once the hand is over, a player who folded or won uncontested may show."""
+        if self._phase is _PH_COMPLETE:
+            p, given = self._shows_after(cards, seat)
+            if given is not None:
+                self._hole[p] = given
+            known = self._hole[p]
+            assert known is not None
+            record = _record(_K_SHOW, self._nos[p], self._street, cards=known)
+            self._log.append(record)
+            return record
         p = self._showdown_turn("show", seat)
         hole = self._check_shown_cards(p, cards)
         if hole is not None:
@@ -1341,7 +1376,10 @@ class Hand:
         """Raises :class:`IllegalActionError` unless the player may muck."""
         p = self._showdown_turn("muck", seat)
         if not self._may_muck(p):
-            raise self._illegal("muck", p, "a player is all-in: every hand is shown face up")
+            if self._face_up:
+                raise self._illegal("muck", p, "a player is all-in: every hand is shown face up")
+            raise self._illegal("muck", p, "the last to bet or raise on the river was called: "
+                                "they show first, and may not muck (R10)")  # fmt: skip
 
     def can_muck(self, seat: int | None = None) -> bool:
         """Whether the player may muck."""

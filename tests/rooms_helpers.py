@@ -33,8 +33,10 @@ from holdem.rooms.store import SCHEMA
 def older_schema(version: int) -> str:
     """The room file's :data:`~holdem.rooms.store.SCHEMA` as a server of an
     older schema ``version`` wrote it (1: no buy-ins; 3: no chat, and no
-    hands kept with the seats' tokens)."""
+    hands kept with the seats' tokens; 4: no resets of disconnect protections)."""
     text = SCHEMA
+    if version < 5:
+        text = text[: text.index("CREATE TABLE IF NOT EXISTS protection_resets")]
     if version < 4:
         text = text.replace("    first_hand INTEGER,\n    PRIMARY KEY", "    PRIMARY KEY")
         text = text.replace(",\n    name TEXT,\n    first_hand INTEGER,\n    last_hand INTEGER\n",
@@ -155,9 +157,10 @@ def cards_in(value: Any) -> Iterator[str]:
             yield from cards_in(item)
 
 
-def allowed_cards(record: dict[str, Any], seat: int | None) -> set[str]:
+def allowed_cards(record: dict[str, Any], seat: int | None, *, over: bool = False) -> set[str]:
     """What a seat (None: a spectator) may see of a stored hand: its own hole
-    cards, the board and the cards shown."""
+    cards, the board and the cards shown; ``over`` (its history, once it is
+    over), when dealt in: the hands mucked at its showdown too (R14)."""
     seats = record["config"].get("seats") or list(range(len(record["config"]["stacks"])))
     out = set(record["board"])
     for action in record["log"]:
@@ -165,6 +168,10 @@ def allowed_cards(record: dict[str, Any], seat: int | None) -> set[str]:
             out.update(action.get("cards", ()))
     if seat is not None and seat in seats:
         out.update(record["hole_cards"][seats.index(seat)])
+        if over:
+            for action in record["log"]:
+                if action["kind"] == "muck" and action.get("seat") in seats:
+                    out.update(record["hole_cards"][seats.index(action["seat"])])
     return out
 
 

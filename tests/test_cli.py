@@ -260,7 +260,7 @@ def test_simulate_refuses_a_bad_seat_in_one_line() -> None:
     assert code == 2 and out == ""
     assert err == (
         "holdem simulate: error: no bot level 'shark': one of random, calling-station, easy, "
-        "normal, hard, or cmd:PROGRAM\n"
+        "normal, hard, cmd:PROGRAM or py:FILE:NAME\n"
     )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rooms_helpers import players
 
 from holdem import Decision, HandConfig, LegalActions, PlayerView
 from holdem.bots import make_bot
@@ -15,6 +16,7 @@ from holdem.cards import parse_cards
 from holdem.clients.model import TableModel
 from holdem.hand import Hand
 from holdem.pots import build_pots
+from holdem.rooms import Room
 from holdem.table import ActionTaken, Event, HandEnded, HandStarted, Tournament
 
 
@@ -210,3 +212,37 @@ def test_the_model_holds_names_as_text_a_screen_draws() -> None:
     names = {seat: (info.name, info.label) for seat, info in model.seats.items()}
     assert names == {0: ("Ann\\x1b[2J", ""), 1: ("Ben\\r", "easy\\x1b]0;t\\x07"),
                      2: ("Cid\\x9b1m", "")}  # fmt: skip
+
+
+def test_a_cash_seat_that_busted_and_buys_in_again_is_not_drawn_sitting_out() -> None:
+    """A cash player who loses every chip sits out (``sat_out``); a rebuy
+    deals them in again, and the room tells only ``chips_added``: the seat
+    was drawn "sitting out" while it played on."""
+    room = Room(seed=5)
+    ann, ben = players(room, 2)
+    made = ann.result("create_table", name="Ann", game="cash", small_blind=5, big_blind=10,
+                      min_buy_in=100, max_buy_in=1000, pace=0, pause=0)  # fmt: skip
+    ben.result("join", code=made["code"], name="Ben", buy_in=100)
+    ann.result("start", table="t1")
+    for _ in range(200):  # (both go all in, or call it, until one has no chips)
+        if any(m.get("event") == "sat_out" for m in ann.stream):
+            break
+        for player, turn in [(p, t) for p in (ann, ben) for t in p.turns()]:
+            turn["_answered"] = True
+            shove = turn["view"]["legal"]["all_in"] is not None
+            player.ask("act", table="t1", action={"kind": "all_in" if shove else "call"})
+    (out,) = [m for m in ann.stream if m.get("event") == "sat_out"]
+    model = TableModel(0)
+    model.state(made["state"])
+    for message in ann.stream:
+        model.message(message)
+    assert model.seats[out["seat"]].presence == "away"
+    told = len(ann.stream)
+    (ann if out["seat"] == 0 else ben).result("add_chips", table="t1", chips=500)
+    rebuy = ann.stream[told]
+    assert rebuy["event"] == "chips_added", rebuy
+    model.message(rebuy)
+    assert (model.seats[out["seat"]].presence, model.seats[out["seat"]].stack) == ("", 500)
+    for message in ann.stream[told + 1 :]:  # (the next hand deals the seat in)
+        model.message(message)
+    assert model.seats[out["seat"]].presence == ""

@@ -135,6 +135,7 @@ def good_settings(draw: st.DrawFn) -> Settings:
         s["big_bet"] = draw(st.sampled_from([0, big, 2 * big, 3 * big]))
     s["raise_cap"] = draw(st.integers(0, 5))
     s["heads_up_cap"] = draw(st.sampled_from(list(HeadsUpCap)))
+    s["aggressor_may_muck"] = draw(st.booleans())
     s["hand_id"] = draw(st.one_of(st.none(), st.integers(0, 10**6), st.text(max_size=4)))
     if draw(st.booleans()):
         s["seats"] = tuple(sorted(draw(st.sets(st.integers(0, 99), min_size=n, max_size=n))))
@@ -490,7 +491,7 @@ def test_the_constructor_takes_the_fields_in_order_with_their_defaults() -> None
     config = HandConfig((100, 100), 1, 1, 2)
     assert [getattr(config, f.name) for f in fields(config)] == [
         (100, 100), 1, 1, 2, Structure.NO_LIMIT, 0, False, 0, False, False, (), 0, 0, 3,
-        HeadsUpCap.TWO_LEFT, None, (), (), (), (), Decimal(1), (0, 1), 1, 0, None,
+        HeadsUpCap.TWO_LEFT, None, (), (), (), False, (), Decimal(1), (0, 1), 1, 0, None,
         ((ActionKind.SMALL_BLIND, 1, 1), (ActionKind.BIG_BLIND, 0, 2)),
     ]  # fmt: skip
 

@@ -123,3 +123,14 @@ def test_fuzz_wire_readers(pytestconfig: pytest.Config, kind: str) -> None:
         check_reader(kind, data)
 
     run_fuzz(pytestconfig, check, examples=150)
+
+
+@pytest.mark.parametrize("status", [["folded"], {"a": 1}, 3, None])
+def test_a_view_whose_status_is_not_a_name_is_a_wire_error(status: Any) -> None:
+    """A status that is a list or an object was looked up as a name (TypeError:
+    unhashable), found by the fuzzer."""
+    hand = Hand(HandConfig(stacks=(100, 100), button=0, small_blind=1, big_blind=2))
+    data = hand.view(hand.actor).to_dict()
+    data["statuses"] = [status, data["statuses"][1]]
+    with pytest.raises(WireError, match="statuses"):
+        PlayerView.from_dict(data)

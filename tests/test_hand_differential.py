@@ -342,7 +342,7 @@ def configs(draw: st.DrawFn) -> HandConfig:
     straddles, missing small blinds, dead buttons, posts), and more: stacks a few
     bets deep, bigger straddles, a second live post, dead blinds of any seat (all-in
     ones too), fixed-limit bet sizes, caps of 0 to 4 raises, hand ids, table seats
-    and names."""
+    and names, a river aggressor who may muck (R10's relaxed reading)."""
     base = draw(rule_configs())
     n, bb = base.players, base.big_blind
     fixed = base.structure is Structure.FIXED_LIMIT
@@ -369,6 +369,7 @@ def configs(draw: st.DrawFn) -> HandConfig:
         hand_id=draw(st.one_of(st.none(), st.integers(-5, 10**12), st.text(max_size=6))),
         seats=tuple(draw(st.one_of(st.just([]), numbers))),
         names=tuple(draw(st.one_of(st.just([]), names))),
+        aggressor_may_muck=draw(st.booleans()),
     )
 
 

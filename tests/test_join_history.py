@@ -63,12 +63,13 @@ def phh_hands(path: Path) -> list[int]:
 
 
 def seen_cards(store: Store, table: str, seat: int, numbers: list[int]) -> set[str]:
-    """The cards a seat may see of the hands: its own, the board, those shown."""
+    """The cards a seat may see of the hands' histories: its own, the board,
+    those shown, and the hands mucked at the showdowns it was in (R14)."""
     out: set[str] = set()
     for number in numbers:
         record = store.hand(table, number)
         assert record is not None
-        out |= allowed_cards(record, seat)
+        out |= allowed_cards(record, seat, over=True)
     return out
 
 

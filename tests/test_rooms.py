@@ -740,7 +740,7 @@ def test_a_room_file_of_the_first_schema_is_taken_to_this_one(tmp_path: Path) ->
         assert check.execute("SELECT value FROM meta").fetchone() == (str(SCHEMA_VERSION),)
 
 
-def test_a_data_file_of_schema_3_is_taken_to_4_and_checks_clean(tmp_path: Path) -> None:
+def test_a_data_file_of_schema_3_is_taken_to_this_one_and_checks_clean(tmp_path: Path) -> None:
     import sqlite3
 
     folder = tmp_path / "room"
@@ -759,7 +759,7 @@ def test_a_data_file_of_schema_3_is_taken_to_4_and_checks_clean(tmp_path: Path) 
     assert old is not None and old.name is None and old.reason == "left"
     store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT value FROM meta").fetchone() == ("4",)
+        assert db.execute("SELECT value FROM meta").fetchone() == (str(SCHEMA_VERSION),)
     checked = check(Store(path, read_only=True))  # (what holdem serve --check says)
     assert checked.damage == [] and checked.tables == 1
 

@@ -71,7 +71,7 @@ def _check_history(history: HandHistory, record: dict[str, Any], seat: int | Non
     """A seat's (None: a watcher's) history of a stored hand holds no card its
     reader may not see, and (``own``) the reader's hole cards if dealt in."""
     known = _known(history)
-    allowed = allowed_cards(record, seat if own else None)
+    allowed = allowed_cards(record, seat if own else None, over=True)
     for at, cards in known.items():
         assert cards <= allowed, (at, cards, seat)
     mine = None if seat is None or not own else _own(record, seat)

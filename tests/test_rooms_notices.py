@@ -53,7 +53,9 @@ def test_every_notice_carries_its_hand_and_an_elimination_its_place_and_by(
     assert [(m["name"], m["hand"]) for m in joined] == [("Ben", 0), ("Station 1", 0),
                                                         ("Station 2", 0)]  # fmt: skip
     (left,) = [m for m in notices if m["event"] == "player_left"]
-    assert (left["name"], left["hand"]) == ("Ben", leaving_at)
+    # (a hand may begin between the state and the leave: then the leave is at it)
+    assert left["name"] == "Ben" and left["hand"] in (leaving_at, leaving_at + 1), left
+    leaving_at = left["hand"]
     statuses = [(m["status"], m["hand"]) for m in notices if m["event"] == "seat_status"]
     assert [s for s, _ in statuses][:2] == ["disconnected", "connected"]
     assert all(1 <= n <= leaving_at for _, n in statuses[:2])

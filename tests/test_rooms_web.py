@@ -22,6 +22,7 @@ from rooms_helpers import Joiner, Server, cards_in, move, served
 
 from holdem.rooms import Limits, Room
 from holdem.rooms.site import Site
+from holdem.rooms.web import frame
 
 aiohttp = pytest.importorskip("aiohttp")
 
@@ -432,3 +433,49 @@ def test_a_table_made_by_holdem_join_says_its_links(tmp_path: Path) -> None:
             ann.stop()
     finally:
         server.stop()
+
+
+def _unframe(data: bytes) -> list[tuple[int, bytes]]:
+    """The frames of a server's bytes, read as RFC 6455 (5.2) says: each
+    (its first byte, its payload); a server's frames are not masked."""
+    found = []
+    while data:
+        first, second = data[0], data[1]
+        assert not second & 0x80, "a server's frame is not masked"
+        size, at = second & 0x7F, 2
+        if size == 126:
+            size, at = int.from_bytes(data[2:4], "big"), 4
+        elif size == 127:
+            size, at = int.from_bytes(data[2:10], "big"), 10
+        found.append((first, data[at : at + size]))
+        assert len(data) >= at + size, "a frame cut short"
+        data = data[at + size :]
+    return found
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70000])
+def test_a_line_is_one_text_frame_whatever_its_length(size: int) -> None:
+    """The server's frames (written many a write, past aiohttp's writer: one
+    write a frame cost the server 15 system calls a hand for 1) hold the
+    lines whole, final text frames, at each of RFC 6455's three lengths."""
+    lines = ["x" * size, '{"event":"turn"}', "y" * (size // 2)]
+    read = _unframe(b"".join(frame(line) for line in lines))
+    assert [first for first, _ in read] == [0x81] * 3  # (FIN, text)
+    assert [payload.decode() for _, payload in read] == lines
+
+
+def test_a_page_whose_files_cannot_be_read_is_said_so(tmp_path: Path, monkeypatch: Any) -> None:
+    """``holdem serve --web`` with the page's files gone (a damaged install)
+    names the file and the system's reason (it said "cannot write" a file it
+    read), status 2."""
+    from click.testing import CliRunner
+
+    import holdem.clients.web
+    from holdem.cli.main import main
+
+    monkeypatch.setattr(holdem.clients.web, "PAGE", tmp_path / "gone")
+    ran = CliRunner().invoke(main, ["serve", "--data", str(tmp_path / "room"), "--listen",
+                                   "127.0.0.1:0", "--web", "127.0.0.1:0"])  # fmt: skip
+    assert ran.exit_code == 2
+    missing = tmp_path / "gone" / "index.html"
+    assert f"holdem serve: error: {missing}: No such file or directory" in ran.output

@@ -124,10 +124,12 @@ def test_every_worker_lists_every_public_table(tmp_path: Path) -> None:
         listed = Client(rooms, at).result("list_tables")["tables"]
         assert [t["table"] for t in listed] == ["t1", "t2", "t4"]  # (t3 private)
         assert [t["players"] for t in listed] == [2, 1, 1]
+        # (who is away: known where the table is played, not at the other worker)
+        away = 0 if rooms[at].owner("t4") == at else None
         assert listed[2] == {"table": "t4", "game": "cash", "status": "waiting", "players": 1,
                              "max_seats": 6, "blinds": {"small_blind": 4, "big_blind": 8},
                              "structure": "no_limit", "hands_played": 0,
-                             "joinable": True}  # fmt: skip
+                             "joinable": True, "away": away}  # fmt: skip
     tournament = Client(rooms, 0)
     made = tournament.result("create_table", name="T", public=True, **FAST)
     tournament.result("add_bots", table=made["table"], level="easy")

@@ -369,6 +369,18 @@ def test_r6_minimum_raise_is_last_full_increment() -> None:
     assert hand.legal_actions().min_to == 1400  # type: ignore[union-attr]
 
 
+def test_r06_a_re_raise_after_a_raise_to_200_at_50_100_is_to_300_not_the_rooms_400() -> None:
+    """R6's named reading: one room's text (KKPoker) gives the minimum
+    re-raise after a raise to 200 at 50/100 as a total of 400; the increment
+    rule (TDA, Robert's Rules) gives 300, and is the one played."""
+    hand = Hand(cfg([10_000] * 3, button=0, sb=50, bb=100), rng=5)
+    play(hand, "0 raise 200")
+    legal = hand.legal_actions()
+    assert legal is not None and legal.min_to == 300
+    hand.raise_to(300)  # (the room's wording would refuse it)
+    assert hand.legal_actions().min_to == 400  # type: ignore[union-attr]
+
+
 def test_r6_short_all_in_big_blind_must_be_called_in_full() -> None:
     hand = Hand(cfg([1000, 1000, 50, 1000], button=0, sb=50, bb=100), rng=17)
     assert hand.log[1].all_in and hand.log[1].amount == 50
@@ -921,3 +933,78 @@ def test_r9_all_in_on_a_dead_blind_can_win_from_each_what_it_put_in() -> None:
     assert outcome is not None
     assert [(p.amount, p.eligible) for p in outcome.pots] == [(4, (0, 1, 2, 3)), (3, (0, 1, 2))]
     assert outcome.net == (-2, -2, 1, 3)
+
+
+def _to_river_showdown(config: HandConfig, river_bet: bool) -> Hand:
+    """A hand of three played step by step to the showdown: calls and checks to
+    the river, where seat 1 bets (``river_bet``) and both others call."""
+    hand = Hand(config, rng=7, auto=False)
+    hand.run()
+    while hand.phase is not Phase.SHOWDOWN:
+        if hand.phase is not Phase.BETTING:
+            hand.step()
+        elif hand.street is Street.RIVER and river_bet and hand.current_bet == 0:
+            hand.bet(2, seat=1) if hand.actor == 1 else hand.check()
+        else:
+            hand.check_or_call()
+    return hand
+
+
+def test_r10_the_river_aggressor_once_called_shows_first_and_may_not_muck() -> None:
+    """R10 (TDA; seed rooms): the last to bet or raise on the river, once
+    called, must show; the others may muck; with no bet there, whoever shows
+    first may muck too; a room that lets that player muck relaxes it."""
+    hand = _to_river_showdown(cfg([100] * 3), river_bet=True)
+    legal = hand.legal_actions()
+    assert legal is not None and legal.seat == 1 and legal.show and not legal.muck
+    refusal = (r"illegal muck by seat 1: the last to bet or raise on the river was called: "
+               r"they show first, and may not muck \(R10\)")  # fmt: skip
+    with pytest.raises(IllegalActionError, match=refusal):
+        hand.muck()
+    hand.show()
+    assert hand.can_muck()  # (a caller who cannot win may muck)
+    checked = _to_river_showdown(cfg([100] * 3), river_bet=False)
+    assert checked.can_muck()  # (nobody bet on the river: no obligation)
+    relaxed = _to_river_showdown(cfg([100] * 3, aggressor_may_muck=True), river_bet=True)
+    assert relaxed.actor == 1 and relaxed.can_muck()
+    relaxed.muck()
+    assert relaxed.statuses[1] == "mucked"
+
+
+def test_r10_a_player_shows_after_folding_or_winning_uncontested() -> None:
+    """R10: after the hand a player who folded, or who won uncontested, may show
+    their cards; the show is a record of the log (the hand's history), the
+    outcome is unchanged; nobody shows twice, nor a hand mucked at a showdown."""
+    hand = Hand(cfg([100] * 3), rng=3)
+    assert not hand.can_show(seat=0)  # (during the hand: nothing to show yet)
+    play(hand, "0 fold, 1 raise 6, 2 fold")
+    outcome = hand.outcome
+    record = hand.show(seat=1)  # the uncontested winner
+    assert record.kind is ActionKind.SHOW and record.seat == 1
+    assert record.cards == hand.hole_cards(1) and hand.log[-1] == record
+    hand.push("show", seat=0)  # a player who folded (undone by pop, as any decision)
+    assert hand.log[-1].seat == 0
+    hand.pop()
+    assert hand.log[-1] == record
+    assert hand.show(seat=2).cards == hand.hole_cards(2)
+    assert hand.outcome is outcome
+    with pytest.raises(IllegalActionError, match="their cards are shown already"):
+        hand.show(seat=1)
+    with pytest.raises(IllegalActionError, match="names the seat"):
+        hand.show()
+    with pytest.raises(IllegalActionError, match="seat 7: no player of the hand sits there"):
+        hand.show(seat=7)
+    showdown = Hand(cfg([100] * 3), hole_cards=["2c3d", "AsAh", "7c8d"], board="AdKd9h5s4c",
+                    auto=False)  # fmt: skip
+    showdown.run()
+    while not showdown.done:
+        if showdown.phase is Phase.SHOWDOWN:
+            showdown.show() if showdown.actor == 1 else showdown.muck()
+        elif showdown.phase is Phase.BETTING:
+            showdown.check_or_call()
+        else:
+            showdown.step()
+    mucked = [s for s in (0, 2) if showdown.statuses[s] == "mucked"]
+    assert mucked
+    with pytest.raises(IllegalActionError, match="mucked at the showdown: a mucked hand is dead"):
+        showdown.show(seat=mucked[0])

@@ -191,10 +191,10 @@ def test_a_tournament_player_timed_out_stays_in_play_until_they_come_back() -> N
 
 def test_disconnect_protection_puts_the_player_all_in_for_what_they_put_in() -> None:
     clock = Clock()
-    day = [datetime.date(2026, 12, 1)]
+    wall = [datetime.datetime(2026, 12, 1, 20, 0).timestamp()]
     rules = TimerRules(seconds=10, policy="protect", protections_per_day=1, free_seat_after=None)
     table = Table(seats=2, small_blind=1, big_blind=2, rng=4, button=0,
-                  timer=TurnTimer(rules, clock=clock, today=lambda: day[0]))  # fmt: skip
+                  timer=TurnTimer(rules, clock=clock, wall=lambda: wall[0]))  # fmt: skip
     table.sit(0, "Ann", 100)
     table.sit(1, "Bob", 100)
 
@@ -208,10 +208,10 @@ def test_disconnect_protection_puts_the_player_all_in_for_what_they_put_in() -> 
     first = table.play_hand(ann_away)
     kinds = [a.kind for a in first.played.log if a.seat == 0]  # type: ignore[union-attr]
     assert ActionKind.TIMEOUT in kinds  # protected: she stays in for the pot so far
-    second = table.play_hand(ann_away)  # no protection left today: a fold
+    second = table.play_hand(ann_away)  # no protection left in these 24 hours: a fold
     kinds = [a.kind for a in second.played.log if a.seat == 0]  # type: ignore[union-attr]
     assert ActionKind.TIMEOUT not in kinds and ActionKind.FOLD in kinds
-    day[0] = datetime.date(2026, 12, 2)
+    wall[0] += 86_400
     assert table.timer is not None and table.timer.protections_left("Ann") == 1
 
 

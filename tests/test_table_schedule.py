@@ -33,10 +33,10 @@ def test_r11_default_schedule_first_levels() -> None:
     """R11: 10/20, then about 25% up every 10 hands, in clean amounts."""
     levels = Schedule.default().first(21)
     assert [(level.small_blind, level.big_blind) for level in levels] == [
-        (10, 20), (12, 25), (15, 30), (20, 40), (25, 50), (30, 60), (40, 80),
-        (50, 100), (60, 120), (80, 150), (100, 200), (120, 250), (150, 300),
+        (10, 20), (12, 24), (15, 30), (20, 40), (25, 50), (30, 60), (40, 80),
+        (50, 100), (60, 120), (80, 160), (100, 200), (120, 240), (150, 300),
         (200, 400), (250, 500), (300, 600), (400, 800), (500, 1000), (600, 1200),
-        (800, 1500), (1000, 2000),
+        (800, 1600), (1000, 2000),
     ]  # fmt: skip
     assert all(level.hands == 10 and level.ante == 0 for level in levels)
     assert not any(level.big_blind_ante for level in levels)
@@ -52,17 +52,26 @@ def test_r11_default_levels_change_every_10_hands() -> None:
     assert schedule.level_at(0, 10**6)[0] == 0
 
 
-def test_r11_default_blinds_are_clean_rise_and_stay_about_half() -> None:
+def test_r11_the_default_big_blind_is_always_twice_the_small_blind() -> None:
+    """R11: the big blind exactly twice the small blind at every level (8 of
+    the first 40 levels were not: 12/25, 80/150 ...), up to the last level
+    the engine takes."""
+    levels = Schedule.default().first(200)
+    assert [level for level in levels if level.big_blind != 2 * level.small_blind] == []
+    assert levels[-1] == Level(4 * 10**16, 8 * 10**16, hands=10) == Schedule.default().level(10**9)
+
+
+def test_r11_default_blinds_are_clean_and_rise_about_25_percent() -> None:
+    """R11's rounding: every small blind is a clean amount (Renard's R''10
+    series in whole chips, docs/tables.md), the big blind twice it; each level
+    20% to 33% above the last, ten levels exactly ten times as much."""
     levels = Schedule.default().first(170)
     for before, after in pairwise(levels):
-        assert after.small_blind >= before.small_blind and after.big_blind >= before.big_blind
-        if after.big_blind < 8 * 10**16:  # the top amount, below MAX_CHIPS
-            assert after.small_blind > before.small_blind and after.big_blind > before.big_blind
-            assert 1.19 < after.big_blind / before.big_blind < 1.34  # about 25%
-    for level in levels[:150]:
-        assert level.small_blind in CLEAN and level.big_blind in CLEAN
-        assert 0.47 < level.small_blind / level.big_blind <= 0.54
-    # ten levels make exactly ten times as much
+        assert after.small_blind >= before.small_blind
+        if after.small_blind < 4 * 10**16:  # the top level, below MAX_CHIPS
+            assert 1.19 < after.small_blind / before.small_blind < 1.34  # about 25%
+    for level in levels:
+        assert level.small_blind in CLEAN and level.big_blind == 2 * level.small_blind
     assert all(levels[i + 10].big_blind == 10 * levels[i].big_blind for i in range(140))
 
 
@@ -82,7 +91,7 @@ def test_r11_default_big_blind_passes_any_stack_within_bounded_levels(stack: int
 
 def test_the_levels_stop_at_the_largest_clean_amount_the_engine_takes() -> None:
     top = Schedule.default().level(10**9)
-    assert top.small_blind == top.big_blind == 8 * 10**16 < MAX_CHIPS
+    assert 2 * top.small_blind == top.big_blind == 8 * 10**16 < MAX_CHIPS
     assert Schedule.default().level_at(10**12, 0.0)[1] == top
     assert rise(9 * 10**16) == 9 * 10**16  # never down
 
@@ -103,7 +112,11 @@ def test_a_custom_schedule_keeps_rising_after_its_last_level() -> None:
     schedule = Schedule.parse("25/50, 50/100/10, 75/150/150bba")
     assert [str(level) for level in schedule.first(6)] == [
         "25/50@10h", "50/100/10@10h", "75/150/150bba@10h",
-        "80/200/200bba@10h", "100/250/250bba@10h", "120/300/300bba@10h",
+        "80/160/160bba@10h", "100/200/200bba@10h", "120/240/240bba@10h",
+    ]  # fmt: skip
+    # a level of another ratio raises each blind on its own, the ante too
+    assert [str(level) for level in Schedule.parse("10/25/5").first(3)] == [
+        "10/25/5@10h", "12/30/6@10h", "15/40/8@10h",
     ]  # fmt: skip
     assert schedule.level_at(30, 0.0)[0] == 3 and schedule.level_at(45, 0.0)[0] == 4
 

@@ -39,7 +39,8 @@ from holdem.table import (
 
 Game = Table | CashGame | Tournament
 KINDS = ("table", "tournament_table", "cash", "tournament")
-TODAY = datetime.date(2024, 6, 1)
+#: The wall clock's seconds the protections are counted by (R13: any 24 hours).
+NOW = datetime.datetime(2024, 6, 1, 12, 0).timestamp()
 ROOT = {Table: "table", CashGame: "cash_game", Tournament: "tournament"}
 
 
@@ -81,7 +82,7 @@ def new_game(kind: str, seats: int, seed: int) -> tuple[Game, Clock]:
             protections_per_day=rng.choice([0, 1, 2]),
             free_seat_after=rng.choice([None, 1, 2, 3]),
         )
-        timer = TurnTimer(rules, clock=clock, today=lambda: TODAY)
+        timer = TurnTimer(rules, clock=clock, wall=lambda: NOW)
     policy = rng.choice(["dead", "moving"])
     game: Game
     if kind == "tournament":
@@ -268,7 +269,7 @@ def restore(game: Game, data: dict[str, Any], seed: int, clock: Clock) -> Game:
     timer = None
     if table_data["timer"] is not None:
         rules = TimerRules.from_dict(table_data["timer"]["rules"])
-        timer = TurnTimer(rules, clock=clock, today=lambda: TODAY)
+        timer = TurnTimer(rules, clock=clock, wall=lambda: NOW)
     rng = random.Random(seed)
     if isinstance(game, Table):
         return Table.from_snapshot(data, rng=rng, timer=timer)
@@ -447,10 +448,11 @@ def test_a_table_snapshot_names_its_fields() -> None:
     for seat, name in ((0, "Ann"), (2, "Bob"), (3, "Cid")):
         table.sit(seat, name, 200)
     data = table.snapshot()
-    assert list(data) == ["version", "seats", "blinds", "structure", "button_policy",
-                          "tournament", "rake", "button", "positions", "hands_played",
-                          "players", "away", "ledger", "timer", "timeout_counts",
-                          "run_it_twice", "twice_declined", "unit"]  # fmt: skip
+    assert list(data) == ["version", "seats", "blinds", "structure", "raise_cap",
+                          "heads_up_cap", "show_after_hand", "aggressor_may_muck",
+                          "button_policy", "tournament", "rake", "button", "positions",
+                          "hands_played", "players", "away", "ledger", "timer",
+                          "timeout_counts", "run_it_twice", "twice_declined", "unit"]  # fmt: skip
     assert data["positions"] is None and data["hands_played"] == 0
     table.play_hand(folder)
     data = table.snapshot()
@@ -466,7 +468,7 @@ def test_a_table_made_again_without_a_timer_gets_one_of_the_snapshots_rules() ->
     clock = Clock()
     rules = TimerRules(seconds=10, time_bank=30, policy="protect", protections_per_day=1)
     table = Table(seats=3, small_blind=1, big_blind=2, rng=1,
-                  timer=TurnTimer(rules, clock=clock, today=lambda: TODAY))  # fmt: skip
+                  timer=TurnTimer(rules, clock=clock, wall=lambda: NOW))  # fmt: skip
     for seat, name in enumerate(["Ann", "Bob", "Cid"]):
         table.sit(seat, name, 100)
 
@@ -482,10 +484,10 @@ def test_a_table_made_again_without_a_timer_gets_one_of_the_snapshots_rules() ->
     assert any(again.timer.bank(name) < 30 for name in ("Ann", "Bob", "Cid"))
 
 
-def test_a_timer_snapshot_keeps_banks_timeouts_and_protections_by_day() -> None:
-    clock, day = Clock(), [TODAY]
+def test_a_timer_snapshot_keeps_banks_timeouts_and_when_protections_were_used() -> None:
+    clock, wall = Clock(), [NOW]
     timer = TurnTimer(TimerRules(10, time_bank=5, policy="protect"), clock=clock,
-                      today=lambda: day[0])  # fmt: skip
+                      wall=lambda: wall[0])  # fmt: skip
     legal = Hand(HandConfig(stacks=(100, 100), button=0, small_blind=1, big_blind=2),
                  rng=1).legal_actions()  # fmt: skip
     assert legal is not None and not legal.check  # (a timeout does not check)
@@ -493,13 +495,12 @@ def test_a_timer_snapshot_keeps_banks_timeouts_and_protections_by_day() -> None:
     clock.now = 12.0
     assert timer.stop("Ann") and timer.bank("Ann") == 3.0
     assert timer.timeout("Bob", legal) == Decision.timeout()
-    day[0] = TODAY + datetime.timedelta(days=1)
+    wall[0] = NOW + 86_400  # (24 hours later: that one counts no more)
     assert timer.timeout("Bob", legal) == Decision.timeout()
     assert timer.timeout("Bob", legal) == Decision.timeout()
     data = round_trip(timer.snapshot())
-    assert data["protections"] == [{"player": "Bob", "day": "2024-06-01", "used": 1},
-                                   {"player": "Bob", "day": "2024-06-02", "used": 2}]  # fmt: skip
-    again = TurnTimer.from_snapshot(data, clock=clock, today=lambda: day[0])
+    assert data["protections"] == [{"player": "Bob", "at": NOW + 86_400}] * 2
+    again = TurnTimer.from_snapshot(data, clock=clock, wall=lambda: wall[0])
     assert again.snapshot() == data
     assert again.protections_left("Bob") == 0 and again.in_a_row("Bob") == 3
     assert again.bank("Ann") == 3.0 and again.bank("Cid") == 5.0
@@ -610,6 +611,9 @@ MALFORMED = [
     ("table", "blinds", [], WireError, "table.blinds"),
     ("table", "structure", "no_limits", WireError, "table.structure"),
     ("table", "button_policy", "live", WireError, "table.button_policy"),
+    ("table", "raise_cap", -1, WireError, "table.raise_cap"),
+    ("table", "heads_up_cap", "sometimes", WireError, "table.heads_up_cap"),
+    ("table", "show_after_hand", "yes", WireError, "table.show_after_hand"),
     ("table", "rake", {"percent": 120, "cap": None}, ConfigError, "table.rake.percent"),
     ("table", "rake", {"percent": "x", "cap": None}, WireError, "table.rake.percent"),
     ("table", "away", [9], ConfigError, "table.away[0]"),

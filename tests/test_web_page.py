@@ -13,12 +13,14 @@ from __future__ import annotations
 import datetime
 import json
 import random
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, need_browser
-from rooms_helpers import FAST, Player, players
+from browser_helpers import chromium, need_browser, wait_until
+from rooms_helpers import FAST, Player, Server, players
 
 from holdem import PlayerView, best_five, deciding_kicker, describe, evaluate
 from holdem.cards import RANK_NAMES, format_cards
@@ -270,6 +272,13 @@ def record_freezeout() -> dict[str, Viewer]:
     game.play(lambda: bool(events(ann, "away")), names=names)
     ann.result("back", table="t1")
     game.play(lambda: len(events(eve, "hand_ended")) >= 3, names=names)
+    for ended in range(4, 12):  # (a player shows after the hand, having folded or won it
+        # uncontested: R10; a hand shown down lets nobody, so the next is tried)
+        replies = [p.ask("show", table="t1") for p in (ann, ben)]
+        if any("result" in r for r in replies):
+            break
+        game.play(lambda e=ended: len(events(eve, "hand_ended")) >= e, names=names)
+    assert events(eve, "cards_shown"), "nobody showed after a hand"
     ben.result("chat", table="t1", text="\x1b[2J brb\r")
     viewers["Eve"].named(eve.result("chat", table="t1", text="go Ann")["name"])
     route(game.room, game.room.disconnect(ben.conn), game.people)
@@ -529,3 +538,60 @@ def test_model_js_holds_the_table_the_table_model_holds(
     assert len(got) == len(want) == len(messages)
     for i, (drawn, held) in enumerate(zip(got, want, strict=True)):
         assert drawn == held, f"{viewer}, after {messages[i]}"
+
+
+# ---------------------------------------------------------------- the page itself
+
+
+def test_the_page_loads_from_holdem_serve_without_a_console_error(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The lobby, a table's link and a spectator's link load from ``holdem
+    serve --web`` (the CSP it sends: scripts and styles of the page's own
+    files alone), talk to the server, and say a refusal in the page."""
+    from selenium.webdriver.common.by import By
+
+    server = Server(tmp_path / "room", "--web", "127.0.0.1:0").start()
+    driver = browser
+    driver.get_log("browser")  # (what the tests before said: not this page's)
+    try:
+        site = server.page
+
+        def shown(selector: str) -> bool:
+            return bool(driver.find_element(By.CSS_SELECTOR, selector).is_displayed())
+
+        driver.get(f"{site}/")
+        wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#tables li"), what="the lobby")
+        assert shown("#create-form") and shown("#name") and not shown("#table")
+        assert "No public table" in driver.find_element(By.CSS_SELECTOR, "#tables").text
+        driver.get(f"{site}/t/AAAA-BBBB")
+        wait_until(lambda: shown("#join-form"), what="the name asked")
+        assert driver.find_element(By.CSS_SELECTOR, "#entry-title").text == "Table AAAA-BBBB"
+        driver.find_element(By.CSS_SELECTOR, "#name").send_keys("Ann")
+        driver.find_element(By.CSS_SELECTOR, "#join-button").click()
+        wait_until(lambda: shown("#error"), what="the refusal")
+        assert "no table has the code" in driver.find_element(By.CSS_SELECTOR, "#error").text
+        driver.get(f"{site}/w/t9")
+        wait_until(lambda: shown("#error"), what="the refusal to watch")
+        assert "Cannot watch t9" in driver.find_element(By.CSS_SELECTOR, "#error").text
+        assert driver.title == "holdem"
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors
+    finally:
+        server.stop()
+        load_scripts(driver)  # (the module's browser back on its blank page, for the others)
+
+
+def test_the_page_writes_no_html_and_holds_nothing_inline() -> None:
+    """What players send is put in as text (``textContent``), never parsed as
+    HTML; and the page has no inline script, style or handler (the server's
+    Content-Security-Policy refuses them: the page would break, not warn)."""
+    writes_html = re.compile(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(")
+    for script in sorted(PAGE.glob("*.js")):
+        for number, line in enumerate(script.read_text(encoding="utf-8").splitlines(), 1):
+            assert not writes_html.search(line), f"{script.name}:{number}: {line.strip()}"
+    html = (PAGE / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r"<script\b[^>]*>", html) == [
+        f'<script src="/static/{name}" defer>' for name in (*SCRIPTS, "app.js")
+    ]
+    assert not re.search(r"<style\b|\sstyle=|\son[a-z]+=", html)

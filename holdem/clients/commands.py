@@ -35,6 +35,7 @@ Commands (a word or its first letter):
   r N, raise N     raise to N chips in all this round (r min, r max, r pot)
   a, allin         go all in
   t, table         show the table again
+  show             show your cards of the last hand (having folded or won it uncontested)
   help             this help
   quit             leave the game after this hand (you check or fold until it ends)
 Amounts are what your bet comes to this round, not what you add: facing a bet
@@ -48,7 +49,7 @@ class Refused(NamedTuple):
 
 
 #: What a typed line can be: a decision, a word of the session (``help``,
-#: ``table``, ``quit``) or a refusal.
+#: ``table``, ``quit``, ``show``) or a refusal.
 Command = Decision | str | Refused
 
 _WORDS = {
@@ -73,6 +74,7 @@ _WORDS = {
     "h": "help",
     "?": "help",
     "help": "help",
+    "show": "show",
     "q": "quit",
     "quit": "quit",
     "exit": "quit",
@@ -102,7 +104,7 @@ def read_command(
     if word is None:
         return Refused(f"no command {words[0]!r}: type help for the list")
     rest = words[1:]
-    if word in ("help", "table", "quit"):
+    if word in ("help", "table", "quit", "show"):
         return word
     if word in ("bet", "raise"):
         return _wager(word, rest, legal, pot + legal.bet - mine, view, unit)

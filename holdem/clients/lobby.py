@@ -37,7 +37,8 @@ def _stakes(table: dict[str, Any]) -> str:
 
 def listing(tables: list[dict[str, Any]], address: str) -> list[str]:
     """The public tables (``list_tables``'s) as lines: id, game, stakes,
-    structure, seats taken of seats, hands played, and whether one may join."""
+    structure, seats taken of seats, hands played, whether one may join, and
+    how many of its players are away (out of the deal), when some are."""
     if not tables:
         return [f"No public table on {address} now: holdem join --create --public "
                 f"--server {address} makes one."]  # fmt: skip
@@ -52,6 +53,8 @@ def listing(tables: list[dict[str, Any]], address: str) -> list[str]:
         joinable = "yes" if t["joinable"] else f"no ({t['status']})"
         if t["joinable"] and t["players"] >= t["max_seats"]:
             joinable = "no (full)"
+        if t.get("away"):
+            joinable += f", {t['away']} away"
         lines.append(f"  {t['table']:<6} {game:<10} {_stakes(t):<22} {structure:<12} "
                      f"{seats:>5} {hands:>6}  {joinable}")  # fmt: skip
     lines.append(f"Join one by its id: holdem join {tables[0]['table']} --server {address}")

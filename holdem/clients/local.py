@@ -15,6 +15,7 @@ import click
 
 from holdem import ActionKind, Decision, LegalActions, PlayerView
 from holdem.bots import make_bot
+from holdem.errors import TableError
 from holdem.histories import PhhWriter, PokerStarsWriter, date_fields, record
 from holdem.protocol.programs import PREFIX, Program, stop
 from holdem.table import (
@@ -145,9 +146,20 @@ class LocalGame:
             elif command == "table":
                 left = None if deadline is None else max(0.0, deadline - time.monotonic())
                 self.teller.turn(view, legal, left, None if left is None else min(left, bank or 0))
+            elif command == "show":
+                self.show_cards()
             else:  # quit
                 self.teller.say("You leave the table after this hand (checking or folding).")
                 return self._leave(legal)
+
+    def show_cards(self) -> None:
+        """``show``: the player's cards of the last hand shown to the table (R10:
+        having folded or won it uncontested; the ``cards_shown`` event tells
+        it), or why not.  The hand's history was saved as it ended, before."""
+        try:
+            self.table.show_cards(self.me)
+        except TableError as exc:
+            self.teller.say(f"Not shown: {exc}.", fg="red")
 
     def programs_out(self) -> list[int]:
         """Tells, once, each program that sits out from now on, and why; their seats."""

@@ -47,6 +47,7 @@ from holdem import (
 from holdem.cards import RANK_NAMES, parse_cards
 from holdem.pots import Outcome, build_pots
 from holdem.table import (
+    ActionTaken,
     ChipsAdded,
     Event,
     HandEnded,
@@ -266,7 +267,10 @@ class TableModel:
             self.seat(event.seat, event.name).presence = ""
         elif isinstance(event, ChipsAdded):
             if not event.deferred:
-                self.seat(event.seat, event.name).stack = event.stack
+                topped = self.seat(event.seat, event.name)
+                if topped.presence == "away" and not topped.stack:  # (a busted seat bought in
+                    topped.presence = ""  # again: dealt in from then on, no sat_in told)
+                topped.stack = event.stack
         elif isinstance(event, LevelUp):
             self.level = event.level
             self.blinds = (event.small_blind, event.big_blind, event.ante)
@@ -274,7 +278,7 @@ class TableModel:
             info = self.seats.get(event.seat)
             if info is not None:
                 info.status, info.presence = "waiting", "out"
-        else:  # ActionTaken
+        elif isinstance(event, ActionTaken):  # (not a show after the hand: a hand over)
             self.action(event.action, own)
 
     def message(self, message: dict[str, Any]) -> None:

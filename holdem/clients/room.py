@@ -43,7 +43,8 @@ __all__ = [
 #: Seconds left at which the prompt says how long is left.
 WARNINGS = (20, 10, 5)
 #: The words of the table, not moves, that a turn takes too.
-_ANY_TIME = frozenset({"add", "rebuy", "who", "sitout", "sit", "say", "mute", "unmute", "history"})
+_ANY_TIME = frozenset({"add", "rebuy", "who", "sitout", "sit", "say", "mute", "unmute", "history",
+                       "show"})  # fmt: skip
 _LOBBY_WORDS = _ANY_TIME | {"start", "bots", "close", "back", "post", "help", "q", "quit", "exit"}
 #: What ``back`` (and ``post``) did, by the seat's status in the reply: the
 #: blinds rule of a cash table (R3) said as it holds for the player.
@@ -69,6 +70,7 @@ At the table, at any time:
   sitout           sit out from the next hand, your seat kept (sit out, too)
   back, post       be dealt in again after sitting out (post: post the blinds owed)
   who              the players
+  show             show your cards of the last hand (having folded or won it uncontested)
   say TEXT         a line in the table's chat
   mute NAME        NAME's chat lines no longer reach you (unmute NAME: again)
   history [FILE] [--format pokerstars]
@@ -199,7 +201,8 @@ class RoomGame:
             who = "You are" if self.creator else f"{teller.named(message['name'])} is"
             teller.notice(f"{who} the table's creator now.", hand=message.get("hand"))
         elif kind in ("seat_taken", "seat_freed", "sat_out", "sat_in", "chips_added",
-                      "hand_started", "hand_ended", "level_up", "player_eliminated"):  # fmt: skip
+                      "hand_started", "hand_ended", "level_up", "player_eliminated",
+                      "cards_shown"):  # fmt: skip
             if kind == "hand_started":
                 self.started = True
             data = {k: v for k, v in message.items() if k not in ("table", "full_information")}
@@ -494,6 +497,8 @@ class RoomGame:
                                 "from the next hand.", fg="red")  # fmt: skip
         elif words[0] in ("back", "post") and self.started:
             self._back(post=words[0] == "post")
+        elif words == ["show"] and self.started:  # (cards_shown tells it, to everyone)
+            self._ask("show", refused="Not shown", table=self.table)
         elif words[0] == "who":
             state = self._ask("state", table=self.table)
             if state is not None:

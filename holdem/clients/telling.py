@@ -18,6 +18,7 @@ import click
 from holdem import Action, ActionKind, Card, LegalActions, PlayerView, Street, describe, evaluate
 from holdem.cards import RANKS
 from holdem.table import (
+    CardsShown,
     ChipsAdded,
     Event,
     HandEnded,
@@ -241,6 +242,9 @@ class Teller:
             self.tell(event.seat, f"leaves the table with {self.money(event.chips)}", notice=True)
         elif isinstance(event, SatOut):
             self.tell(event.seat, "sits out", notice=True)
+        elif isinstance(event, CardsShown):  # (after its hand: told with that hand's number)
+            self.tell(event.seat, f"shows {self.cards(event.action.cards)} after the hand",
+                      notice=True, hand=event.hand)  # fmt: skip
 
     def hand_started(self, e: HandStarted) -> None:
         self.board, self.hole, self._side = (), (), False

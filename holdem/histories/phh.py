@@ -1138,7 +1138,8 @@ def to_phh(hand: HandHistory) -> dict[str, Any]:
 USER_FIELDS = {
     "_dead_blinds": "dead blinds, per player: chips PokerKit sees in the antes",
     "_posts": "extra live posts, per player (not in the blinds; see docs/histories.md)",
-    "_after_hand": "shows and mucks after the hand was won uncontested (PokerKit refuses them)",
+    "_after_hand": "shows and mucks after the hand was won uncontested, and shows after "
+    "folding (PokerKit refuses them)",
     "_all_in": "the actions (1-based) the source says are all-in",
     "_mucked": "the actions (1-based) written as shows that the source has as mucks (all-in)",
     "_site_folds": "[player, action]: a fold of a player all-in on their forced bets (PokerStars "
@@ -1273,6 +1274,9 @@ def _written_moves(
 
     After an all-in the hands are shown when the betting ends, before the rest
     of the board (the model, like PokerStars and the engine, has them at the
+    end); a player who won uncontested can show but not muck, and a player
+    who folded cannot show (R10's show after the hand): those go after the
+    hand, with the shows that follow them (in their order).
     end); a player who won uncontested can show but not muck.  The folds of
     players all-in on their forced bets (``site``: their indices) are left out,
     as ``[player, action]`` rows: the player (1-based) folds before that
@@ -1289,7 +1293,11 @@ def _written_moves(
             continue
         if move.kind == FOLD:
             folded.add(move.actor)
-        elif move.kind == MUCK and len(folded) == n - 1 and move.actor not in folded:
+        elif (
+            after
+            or (move.kind == MUCK and len(folded) == n - 1 and move.actor not in folded)
+            or (move.kind == SHOW and move.actor in folded)
+        ):
             after.append(move)
             continue
         kept.append(move)

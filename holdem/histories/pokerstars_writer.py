@@ -952,7 +952,14 @@ class _Text:
             cards = shown.get(i)
             desc = play.described.get(i)
             with_desc = f" with {desc}" if desc else ""
-            if cards and self.second:
+            if i in folded:  # (cards shown after folding: said in the hand, R10)
+                street = folded[i]
+                text += (
+                    f" folded on the {_STREETS[street - 1].title()}"
+                    if street
+                    else (" folded before Flop")
+                )
+            elif cards and self.second:
                 on_first, on_second = by_run.get(i, [amount, 0])
                 text += f" showed [{format_cards(cards)}] and {self.result(on_first, desc)}"
                 text += f", and {self.result(on_second, play.described2.get(i))}"
@@ -961,13 +968,6 @@ class _Text:
                 text += f" showed [{format_cards(cards)}] and {result}{with_desc}"
             elif amount:
                 text += f" collected ({self.money(amount)})"
-            elif i in folded:
-                street = folded[i]
-                text += (
-                    f" folded on the {_STREETS[street - 1].title()}"
-                    if street
-                    else (" folded before Flop")
-                )
             else:
                 text += " mucked"
             out.append(text)

@@ -36,8 +36,8 @@ from ..errors import ConfigError, ProtocolError, TableError, quote
 from ..table import CashGame, Schedule, TimerRules, Tournament, TurnTimer
 from ..units import ONE, check_unit, unit_text
 from ..wire import Fields
-from .messages import VERSION, Request, answer, read_timer
-from .tables import Message, ServedTable, history_text
+from .messages import VERSION, Request, answer, read_cap, read_showing, read_timer
+from .tables import Message, ServedTable, history_text, show_cards
 from .texts import plain
 
 __all__ = ["MAX_TABLES", "Engine"]
@@ -222,6 +222,10 @@ class Engine:
                 menu = hand.legal_actions()
                 legal = menu.to_dict() if menu is not None else None
             return {"table": table.id, "seat": seat, "legal": legal}
+        if kind == "show":
+            seat = self._own_seat(client, table, f)
+            f.done()
+            return show_cards(table, seat)
         if kind == "history":
             return self._history(table, f)
         # close
@@ -375,7 +379,8 @@ class Engine:
         timer: TurnTimer | None,
         rng: random.Random,
     ) -> tuple[Tournament | CashGame, list[_Entry]]:
-        """A tournament's fields: the table's size, the stack, the schedule."""
+        """A tournament's fields: the table's size, the stack, the schedule, a
+        fixed-limit cap."""
         seats = f.integer("seats", default=None, optional=True, minimum=2)
         stack = f.integer("stack", default=1500, minimum=1)
         text = f.raw("schedule", "a schedule", default=None)
@@ -393,6 +398,8 @@ class Engine:
             structure=structure,
             timer=timer,
             rng=rng.getrandbits(64),
+            **read_cap(f, structure, tournament=True),
+            **read_showing(f),
             unit=_unit(f),
         )
         return game, entries
@@ -405,7 +412,8 @@ class Engine:
         timer: TurnTimer | None,
         rng: random.Random,
     ) -> tuple[Tournament | CashGame, list[_Entry]]:
-        """A cash table's fields: its seats, blinds, buy-ins and length."""
+        """A cash table's fields: its seats, blinds, buy-ins and length, a
+        fixed-limit cap."""
         game = CashGame(
             f.integer("seats", default=6, minimum=2),
             small_blind=f.integer("small_blind", minimum=0),
@@ -416,6 +424,8 @@ class Engine:
             structure=structure,
             timer=timer,
             rng=rng.getrandbits(64),
+            **read_cap(f, structure, tournament=False),
+            **read_showing(f),
             unit=_unit(f),
         )
         entries = [self._player(p, i, tournament=False) for i, p in enumerate(players)]

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..config import MAX_CHIPS, HeadsUpCap, Structure
 from ..errors import ProtocolError, WireError, quote
 from ..wire import Fields
 
@@ -75,6 +76,7 @@ REQUESTS = (
     "state",
     "view",
     "legal",
+    "show",
     "history",
     "close",
 )
@@ -216,6 +218,35 @@ def read_timer(
         raise ProtocolError("invalid_field", "request.timer.policy: 'check_fold' or 'protect', "
                             f"not {quote(out['policy'])}", field="timer.policy")  # fmt: skip
     return out
+
+
+def read_cap(f: Fields, structure: Structure, *, tournament: bool) -> dict[str, Any]:
+    """A new table's fixed-limit cap (R8): ``raise_cap``, the raises after the
+    bet (3), and ``heads_up_cap``, when two players lift it (``never`` at a
+    tournament, ``two_left`` at a cash table), as wire values; none at a
+    table of another structure, which refuses them (``bad_config``)."""
+    if structure is not Structure.FIXED_LIMIT:
+        for name in ("raise_cap", "heads_up_cap"):
+            if f.raw(name, "", default=None) is not None:
+                raise ProtocolError("bad_config", f"{f.where}.{name}: only a fixed-limit table "
+                                    f"(structure fixed_limit) has a cap, not a "
+                                    f"{structure.value} one", field=name)  # fmt: skip
+        return {}
+    policy = HeadsUpCap.NEVER if tournament else HeadsUpCap.TWO_LEFT
+    return {
+        "raise_cap": f.integer("raise_cap", default=3, maximum=MAX_CHIPS - 1),
+        "heads_up_cap": f.token("heads_up_cap", HeadsUpCap, default=policy).value,
+    }
+
+
+def read_showing(f: Fields) -> dict[str, Any]:
+    """A new table's options of R10: ``show_after_hand`` (players may show
+    their cards after the hand; default true) and ``aggressor_may_muck`` (the
+    river's last aggressor, called, may muck; default false)."""
+    return {
+        "show_after_hand": f.boolean("show_after_hand", default=True),
+        "aggressor_may_muck": f.boolean("aggressor_may_muck", default=False),
+    }
 
 
 def answer(

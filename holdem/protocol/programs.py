@@ -55,14 +55,14 @@ from pathlib import Path
 from typing import IO
 
 from ..actions import Action, Decision, LegalActions
-from ..config import HandConfig
 from ..errors import ConfigError, WireError, quote
 from ..views import PlayerView
 from .messages import VERSION, Lines, encode
 from .texts import view_text
 
 __all__ = [
-    "ENVIRONMENT", "Program", "environment", "parse_command", "secret_seed", "share_cpu", "stop",
+    "ENVIRONMENT", "Program", "Turns", "environment", "parse_command", "secret_seed", "share_cpu",
+    "stop",
 ]  # fmt: skip
 
 #: What a seat given as ``cmd:...`` starts with.
@@ -150,6 +150,40 @@ def parse_command(text: str) -> list[str]:
     return args
 
 
+class Turns:
+    """The ``turn`` lines of one program, ``seconds`` a decision: each view a
+    delta (:meth:`PlayerView.to_dict`) of the one sent before it when that
+    one was of the same hand, else whole (``log_start`` 0, with ``config``).
+
+    The same hand is known by the last record sent: a hand's records are
+    objects of its own (the engine makes each one as it logs it), and the
+    one kept here can be at its place only in the log of the hand that made
+    it.  Equal values prove nothing: a deal's configuration object and the
+    first records of its log (the blinds, the deal) recur in other hands,
+    and a program that had no turn in a hand (a walk) would be sent the
+    next hand's first turn as a delta of the one before.
+    """
+
+    __slots__ = ("_seconds", "_sent")
+
+    def __init__(self, seconds: float) -> None:
+        self._seconds = repr(float(seconds))  # (as a turn line writes it)
+        self._sent: tuple[int, Action | None] = (0, None)  # its log's length, last record
+
+    def line(self, turn: int, view: PlayerView) -> bytes:
+        """The line of turn number ``turn`` (its ``id``): ``view``, a delta of
+        the last one sent when that was of the same hand."""
+        log = view.log
+        since, last = self._sent
+        if not (since and since <= len(log) and log[since - 1] is last):
+            since = 0
+        self._sent = (len(log), log[-1]) if log else (0, None)
+        return (
+            f'{{"event":"turn","id":{turn},"seat":{view.seat},"seconds":{self._seconds},'
+            f'"view":{view_text(view, since)}}}\n'
+        ).encode("ascii")
+
+
 class Program:
     """A player that is a program: ``command`` (an argument list, or a
     ``cmd:`` text), ``budget`` seconds a decision, its stderr to ``log`` (a
@@ -183,9 +217,7 @@ class Program:
         self._turn = 0
         self._lines = Lines()
         self._ready: list[bytes | None] = []
-        self._seconds = repr(self.budget)  # (as a turn line writes it)
-        self._config: HandConfig | None = None  # the configuration of the last turn sent
-        self._sent: tuple[int, Action | None] = (0, None)  # its log's length, last record
+        self._turns = Turns(self.budget)
         self._log: IO[bytes] | None = None
         self._exit_fd: int | None = None  # readable once the program has exited
         if log is not None:
@@ -232,7 +264,7 @@ class Program:
         self._turn += 1
         start = time.monotonic()
         deadline = start + self.budget
-        self._send(self._turn_line(view), deadline)
+        self._send(self._turns.line(self._turn, view), deadline)
         if self.failure is not None:
             return fallback
         spin = start + SPIN
@@ -251,20 +283,6 @@ class Program:
             if time.monotonic() >= deadline:  # (stale answers, however many, until the end)
                 self.timeouts += 1
                 return fallback
-
-    def _turn_line(self, view: PlayerView) -> bytes:
-        """The ``turn`` line of a view: a delta (:meth:`PlayerView.to_dict`) when
-        the program has the view before it in the same hand."""
-        config, log = view.config, view.log
-        since, last = self._sent
-        if not (since and config is self._config and since <= len(log) and log[since - 1] == last):
-            since = 0
-        self._config = config
-        self._sent = (len(log), log[-1]) if log else (0, None)
-        return (
-            f'{{"event":"turn","id":{self._turn},"seat":{view.seat},"seconds":{self._seconds},'
-            f'"view":{view_text(view, since)}}}\n'
-        ).encode("ascii")
 
     def _decision(self, line: bytes, legal: LegalActions) -> Decision | None:
         """The decision of an answer; None for a stale answer (an earlier turn's)

@@ -87,6 +87,10 @@ def _requests() -> dict[str, dict[str, Any]]:
                 "max_hands": {"type": ["integer", "null"], "minimum": 1},
                 "stack": _CHIPS,
                 "schedule": {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/Schedule"}]},
+                "raise_cap": {"type": "integer", "minimum": 0},
+                "heads_up_cap": {"$ref": "#/$defs/heads_up_cap"},
+                "show_after_hand": {"type": "boolean"},
+                "aggressor_may_muck": {"type": "boolean"},
                 "unit": {
                     "type": "string",
                     "pattern": "^[0-9]+(\\.[0-9]{1,6})?$",
@@ -114,6 +118,9 @@ def _requests() -> dict[str, dict[str, Any]]:
         "state": _request("state", "the table's public state", table),
         "view": _request("view", "a seat's view", seat),
         "legal": _request("legal", "a seat's legal actions", seat),
+        "show": _request(
+            "show", "a seat's player shows their cards of the last finished hand (R10)", seat
+        ),
         "history": _request(
             "history",
             "a finished hand's history",

@@ -16,12 +16,13 @@ event.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from json.encoder import encode_basestring_ascii
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from ..actions import PLAYER_KINDS, ActionKind, Decision, LegalActions
 from ..bots import Bot
@@ -40,6 +41,9 @@ from ..table import (
 )
 from ..table.events import EVENT_TYPES
 from .texts import action_line, event_line, hole_cards_line, turn_line
+
+if TYPE_CHECKING:  # (the histories are imported when a history is asked for)
+    from ..histories import HandHistory
 
 __all__ = ["KEEP_HANDS", "SLICE", "ServedTable", "histories_text", "history_text"]
 
@@ -492,6 +496,21 @@ class ServedTable:
         return deadline
 
 
+def show_cards(table: ServedTable, seat: int) -> dict[str, Any]:
+    """A ``show`` request's: the player at ``seat`` shows their cards of the
+    table's last finished hand (R10: having folded or won it uncontested),
+    where the table allows it; everyone told the table's events is told
+    ``cards_shown``.  Refused ``table_error``, saying why."""
+    try:
+        record = table.table.show_cards(seat)
+    except TableError as exc:
+        raise ProtocolError("table_error", f"table {table.id}: {exc}") from None
+    last = table.table.last_hand
+    assert last is not None  # (a show is of it)
+    return {"table": table.id, "seat": seat, "hand": last.hand,
+            "cards": [format_card(c) for c in record.cards]}  # fmt: skip
+
+
 def _refusal(hand: Hand, seat: int, decision: Decision, legal: LegalActions) -> str:
     """Why ``decision`` is not on the menu: the engine's own reason, found on a
     copy of the hand (nothing changes), or the menu."""
@@ -501,6 +520,22 @@ def _refusal(hand: Hand, seat: int, decision: Decision, legal: LegalActions) -> 
         except (IllegalActionError, TableError) as exc:
             return str(exc)
     return f"{decision} is not a player's decision here: the menu is {legal}"
+
+
+def _with_mucked(history: HandHistory, hand: Hand) -> HandHistory:
+    """``history`` with the hole cards of the players who mucked at the
+    showdown, as the deal gave them (a history counts seats from 1)."""
+    from ..histories import DEAL_HOLE
+
+    mucked = {a.seat for a in hand.log if a.kind is ActionKind.MUCK}
+    if not mucked:
+        return history
+    moves = list(history.moves)
+    for i, move in enumerate(moves):
+        seat = None if move.actor is None else history.players[move.actor].seat
+        if move.kind == DEAL_HOLE and seat is not None and seat - 1 in mucked:
+            moves[i] = move._replace(cards=hand.hole_cards(seat - 1) or move.cards)
+    return dataclasses.replace(history, moves=tuple(moves))
 
 
 def history_text(
@@ -531,7 +566,9 @@ def histories_text(
     """Finished hands, each with its number and its ``hero`` seat (as
     :func:`history_text`), as one text: a PHH set (``[1]``, ``[2]`` ...;
     ``many`` False: one hand, a ``.phh`` file's form) or PokerStars hands
-    one after another.  ``table_error`` naming the first hand the form
+    one after another.  A hand with a ``hero`` (a player dealt in it) holds
+    the hands mucked at its showdown too (R14: its players may read them
+    once it is over).  ``table_error`` naming the first hand the form
     cannot hold."""
     import io
 
@@ -541,8 +578,9 @@ def histories_text(
     writer = PhhWriter(out, many=many) if form == "phh" else PokerStarsWriter(out)
     for hand, number, hero in hands:
         try:
-            writer.write(record(hand, hand_id=str(number), tournament=tournament,
-                                show_all=show_all, hero=hero))  # fmt: skip
+            history = record(hand, hand_id=str(number), tournament=tournament,
+                             show_all=show_all, hero=hero)  # fmt: skip
+            writer.write(history if hero is None else _with_mucked(history, hand))
         except HoldemError as exc:
             raise ProtocolError("table_error", f"hand {number}: {exc}", field="hand") from None
     return out.getvalue()

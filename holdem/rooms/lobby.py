@@ -92,14 +92,19 @@ class Lobby(Core):
         game = CashGame(s["seats"], small_blind=s["small_blind"], big_blind=s["big_blind"],
                         min_buy_in=s["min_buy_in"], max_buy_in=s["max_buy_in"],
                         max_hands=s.get("max_hands"), max_seconds=s.get("max_seconds"),
-                        structure=s["structure"], timer=self._timer(table),
-                        clock=self.game_clock, rng=seed)  # fmt: skip
+                        structure=s["structure"], raise_cap=s.get("raise_cap", 3),
+                        heads_up_cap=s.get("heads_up_cap"), timer=self._timer(table),
+                        clock=self.game_clock, rng=seed, **_showing(s))  # fmt: skip
         table.settings.update(min_buy_in=game.min_buy_in, max_buy_in=game.max_buy_in)
         self._serve_game(table, game)
 
     def _timer(self, table: RoomTable) -> TurnTimer:
+        """A table's turn timer, on the tables' clock; its disconnect
+        protections (R13) counted from the operator's last reset of each
+        player's (``holdem serve --reset-protection``, in the store)."""
         rules = _timer_rules(table.game, table.public, table.settings)
-        return TurnTimer(rules, clock=self.game_clock)
+        resets = None if self.store is None else self.store.protection_reset
+        return TurnTimer(rules, clock=self.game_clock, resets=resets)
 
     def _serve_game(self, table: RoomTable, game: Tournament | CashGame) -> None:
         s = table.settings
@@ -287,7 +292,8 @@ class Lobby(Core):
         schedule = Schedule.from_dict(s["schedule"])
         game = Tournament([e.name for _, e in order], stack=s["stack"], seats=s["seats"],
                           schedule=schedule, structure=s["structure"], timer=self._timer(table),
-                          rng=seed)  # fmt: skip
+                          raise_cap=s.get("raise_cap", 3), heads_up_cap=s.get("heads_up_cap"),
+                          rng=seed, **_showing(s))  # fmt: skip
         self._serve_game(table, game)
         served = table.served
         assert served is not None
@@ -323,14 +329,15 @@ class Lobby(Core):
             _listed(table.id, table.game, table.status, table.settings,
                     len(self._taken(table)), begun=table.served is not None,
                     hands=0 if table.served is None else table.served.table.hands_played,
-                    level=None if table.served is None else table.served.table.blinds)
+                    level=None if table.served is None else table.served.table.blinds,
+                    away=_away(table))
             for table in self.tables.values()
             if table.public and table.live
         ]  # fmt: skip
         if self.workers > 1 and self.store is not None:
             tables += [
                 _listed(row.id, row.game, row.status, row.settings, row.players,
-                        begun=row.status != "waiting", hands=row.hands, level=None)
+                        begun=row.status != "waiting", hands=row.hands, level=None, away=None)
                 for row in self.store.live_tables()
                 if row.public and self._elsewhere(row.id) is not None
             ]  # fmt: skip
@@ -558,6 +565,14 @@ class Lobby(Core):
 _UNREAD = (HoldemError, KeyError, TypeError, ValueError)
 
 
+def _showing(settings: dict[str, Any]) -> dict[str, Any]:
+    """A table's options of R10 (a table of an older server's has their defaults)."""
+    return {
+        "show_after_hand": settings.get("show_after_hand", True),
+        "aggressor_may_muck": settings.get("aggressor_may_muck", False),
+    }
+
+
 def _timer_rules(game: str, public: bool, settings: dict[str, Any]) -> TimerRules:
     """The turn timer's rules of a table of these settings."""
     s = settings["timer"]
@@ -634,11 +649,24 @@ def check(store: Store, *, progress: Callable[[int], object] | None = None) -> C
     return Checked(damage=[*checked.damage, *more], tables=checked.tables, hands=checked.hands)
 
 
+def _away(table: RoomTable) -> int:
+    """How many of a table's players are out of the deal now: away (two
+    timeouts in a row, or sat out: a tournament's stack is blinded off until
+    they are back, R13) or sitting out (a cash seat)."""
+    served = table.served
+    if served is None:
+        return 0
+    t = served.table
+    return sum(seat in t.away or info.status == "sitting_out" for seat, info in t.seats.items())
+
+
 def _listed(ident: str, game: str, status: str, settings: dict[str, Any], players: int, *,
-            begun: bool, hands: int, level: Level | None) -> dict[str, Any]:  # fmt: skip
+            begun: bool, hands: int, level: Level | None,
+            away: int | None) -> dict[str, Any]:  # fmt: skip
     """A table as ``list_tables`` tells of it: a tournament's ``blinds`` are
     its level's now (``level``; the first before it begins, none when not
-    known here: another worker's), with its ``stack``."""
+    known here: another worker's), with its ``stack``; ``away``: its players
+    out of the deal (:func:`_away`; None when not known here)."""
     if game == "cash":
         blinds = {"small_blind": settings["small_blind"], "big_blind": settings["big_blind"]}
     elif level is not None or not begun:
@@ -650,7 +678,7 @@ def _listed(ident: str, game: str, status: str, settings: dict[str, Any], player
         "table": ident, "game": game, "status": status, "players": players,
         "max_seats": int(settings["seats"]), "blinds": blinds,
         "structure": settings["structure"], "hands_played": hands,
-        "joinable": game == "cash" or not begun,
+        "joinable": game == "cash" or not begun, "away": away,
     }  # fmt: skip
     if game == "tournament":
         listed["stack"] = settings["stack"]

@@ -14,7 +14,7 @@ from ..config import HandConfig
 from ..errors import ProtocolError, TableError, WireError, quote
 from ..hand import Hand
 from ..protocol.messages import encode, error_reply, internal_error, quick_object
-from ..protocol.tables import histories_text
+from ..protocol.tables import histories_text, show_cards
 from ..protocol.texts import plain
 from ..table import CashGame
 from ..wire import Fields
@@ -196,6 +196,25 @@ class Seats(Core):
             menu = hand.legal_actions()
             legal = None if menu is None else menu.to_dict()
         return {"table": table.id, "seat": session.seat, "legal": legal}
+
+    def _show(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        """The player shows their cards of the table's last finished hand (R10:
+        having folded or won it uncontested), where the table allows it:
+        everyone at the table is told ``cards_shown``, and the stored hand
+        keeps the show (its history has it).  Only the player dealt in it."""
+        table = self._table_of(connection, f, join=False)
+        f.done()
+        session = self._own(connection, table)
+        served = self._served(table)
+        last = served.table.last_hand
+        tenure = Tenure(session.seat, session.name, session.first_hand, None)
+        if last is not None and not tenure.dealt(last.hand, last.played.config):
+            raise ProtocolError("table_error", f"table {table.id}: you were not dealt in hand "
+                                f"{last.hand}, the last hand played: nothing to show")  # fmt: skip
+        shown = show_cards(served, session.seat)
+        if self.store is not None and last is not None:
+            self.store.save_shown(table.id, last.hand, last.played)
+        return shown
 
     def _history(self, connection: Connection, f: Fields) -> dict[str, Any]:
         """Finished hands as text: the cards shown, and the asking seat's own

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..config import Structure
 from ..errors import ConfigError, ProtocolError, quote
-from ..protocol.messages import read_seconds, read_timer
+from ..protocol.messages import read_cap, read_seconds, read_showing, read_timer
 from ..table import Schedule
 from ..wire import Fields
 
@@ -95,6 +95,9 @@ def table_settings(f: Fields) -> dict[str, Any]:
         raise ProtocolError("invalid_field", f"request.chat: one of {', '.join(CHAT)}, not "
                             f"{quote(chat)}", field="chat")  # fmt: skip
     settings["chat"] = chat
+    # (a fixed-limit table's cap: R8; shows after the hand and the river aggressor's muck: R10)
+    settings.update(read_cap(f, Structure(settings["structure"]), tournament=game == "tournament"))
+    settings.update(read_showing(f))
     if settings["seats"] > 10:
         raise ProtocolError("invalid_field", "request.seats: 2 to 10", field="seats")
     if game == "tournament" and settings["timer"]["policy"] == "protect":

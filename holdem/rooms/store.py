@@ -86,7 +86,7 @@ __all__ = [
     "replay",
 ]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: The most seconds a commit waits for another process's to end.
 BUSY_SECONDS = 10.0
 #: SQLite's primary result codes of a failure that passes (no permission, the
@@ -107,6 +107,7 @@ MIGRATIONS = {
         "ALTER TABLE old_tokens ADD COLUMN first_hand INTEGER",
         "ALTER TABLE old_tokens ADD COLUMN last_hand INTEGER",
     ),
+    4: (),  # (protection_resets: made by SCHEMA)
 }
 #: The schema (``docs/rooms.md`` explains each column).
 SCHEMA = """
@@ -172,6 +173,10 @@ CREATE TABLE IF NOT EXISTS chat (
     time REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chat_by_table ON chat (table_id, hand);
+CREATE TABLE IF NOT EXISTS protection_resets (
+    name TEXT NOT NULL,
+    at REAL NOT NULL
+);
 """
 
 
@@ -853,6 +858,33 @@ class Store:
         ).fetchall()
         return [ChatLine(hand=r[0], seat=r[1], name=r[2], text=r[3], time=r[4]) for r in rows]
 
+    # ------------------------------------------------------------ disconnect protections
+
+    def reset_protections(self, name: str) -> float:
+        """The room's operator resets the count of the disconnect protections
+        (R13) the player ``name`` used, at every table: written at once (a
+        server serving the file reads it at the player's next timeout);
+        when, in seconds since the epoch."""
+        self.commit()
+        at = float(self._clock())
+        self._run([("", "INSERT INTO protection_resets VALUES (?, ?)", (name, at))], apart=False)
+        return at
+
+    def protection_reset(self, name: str) -> float | None:
+        """When the player's count of protections was last reset (None: never)."""
+        row = self._read("SELECT MAX(at) FROM protection_resets WHERE name = ?",
+                         (name,)).fetchone()  # fmt: skip
+        return None if row is None or row[0] is None else float(row[0])
+
+    def seated(self, name: str) -> list[str]:
+        """The tables waiting or being played where ``name`` has a seat."""
+        rows = self._read(
+            "SELECT DISTINCT s.table_id FROM seats s JOIN tables t ON t.id = s.table_id"
+            " WHERE s.name = ? AND t.status IN ('waiting', 'playing') ORDER BY s.table_id",
+            (name,),
+        ).fetchall()
+        return sorted((str(r[0]) for r in rows), key=table_number)
+
     # ------------------------------------------------------------ hands
 
     def save_hand(self, ident: str, result: HandResult, names: dict[int, str | None]) -> None:
@@ -868,6 +900,12 @@ class Store:
                 encode(result_record(result, names)),
             ),
         )
+
+    def save_shown(self, ident: str, number: int, hand: Hand) -> None:
+        """A stored hand's record again, with the cards a player showed after
+        it (R10: :meth:`Hand.show` once it is over)."""
+        self._write(ident, "UPDATE hands SET hand = ? WHERE table_id = ? AND number = ?",
+                    (hand_text(hand), ident, number))  # fmt: skip
 
     def hand(self, ident: str, number: int) -> dict[str, Any] | None:
         """A stored hand's record (:func:`hand_record`), or None."""
@@ -1122,6 +1160,10 @@ def hand_of(data: Any) -> Hand:
     hand = Hand(config, hole_cards=hole, board=board)
     for record in log:
         if record.kind not in _DECIDED:
+            continue
+        if hand.done:  # (a show after the hand, R10: the showdown's are played already)
+            if record.kind is ActionKind.SHOW and hand.can_show(seat=record.seat):
+                hand.show(seat=record.seat)
             continue
         if record.kind in _SHOWDOWN:  # (all-in hands are shown by the dealer, not asked)
             legal = hand.legal_actions()

@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections import deque
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -40,7 +39,7 @@ from .site import Site, link_base
 if TYPE_CHECKING:
     from .server import RoomServer
 
-__all__ = ["WebClient", "WebServer"]
+__all__ = ["WebClient", "WebServer", "frame"]
 
 #: A frame up to this many times the longest line is read and answered
 #: ``line_too_long``; a longer one closes the connection (1009) unread.
@@ -49,6 +48,11 @@ TOO_BIG = 4
 HEARTBEAT = 30.0
 #: Seconds an HTTP connection may stay open between requests.
 KEEPALIVE = 15.0
+#: Seconds between looks at a WebSocket behind (more than Limits.queue_bytes
+#: unsent): has it read?
+_BEHIND_POLL = 0.01
+#: The most bytes the relay of a WebSocket handed on reads at once.
+_RELAY_READ = 1 << 16
 #: Seconds a handed-on WebSocket's socket pair waits for a full inbox.
 _HANDOVER_SECONDS = 10.0
 _HANDOVER_POLL = 0.005
@@ -82,20 +86,15 @@ class WebClient(Client):
         super().__init__(server)
         self.ws = ws
         self.transport = transport
-        self._frames: deque[str] = deque()
-        self._queued = 0  # (the characters of the frames waiting)
-        self._more = asyncio.Event()
+        self._limit = server.room.limits.queue_bytes
         self._ending = False
-        self._sender: asyncio.Task[None] | None = None
+        self._closer: asyncio.Task[None] | None = None
         #: once handed on: the writer of the socket pair to the other worker
         self._far: asyncio.StreamWriter | None = None
         self._relay: asyncio.Task[None] | None = None
         self._early: list[bytes] = []  # (lines the page sent while it was being handed on)
         self._read = asyncio.Event()  # (set: not behind, the relay may read on)
         self._read.set()
-
-    def start(self) -> None:
-        self._sender = asyncio.get_running_loop().create_task(self._send_frames())
 
     # ------------------------------------------------------------ writing
 
@@ -104,30 +103,53 @@ class WebClient(Client):
             self.transport.is_closing())  # fmt: skip
 
     def send(self, lines: list[str]) -> None:
-        self._frames.extend(lines)
-        self._queued += sum(map(len, lines))
-        self._more.set()
-        if self._queued > self.server.room.limits.queue_bytes and not self.behind:
+        """Writes the lines, a text frame each, in one write (as a TCP
+        connection's are: a frame a write cost the server 15 system calls
+        a hand for 1; aiohttp writes a frame a call, so its writer is left
+        for the pings and the close).  Past :attr:`Limits.queue_bytes`
+        unsent it is behind, and looked at until it reads."""
+        transport = self.transport
+        if transport is None or self.closing():
+            return
+        transport.write(b"".join(map(frame, lines)))
+        if not self.behind and transport.get_write_buffer_size() > self._limit:
             self.pause_writing()
 
     def unsent(self) -> int:
-        """The bytes its socket holds unsent (not the frames waiting to be
-        written: a page that reads gets them)."""
         return 0 if self.transport is None else self.transport.get_write_buffer_size()
 
     def end(self) -> None:
-        self._ending = True
-        self._more.set()  # (the frames waiting go, then the close)
+        if self._ending:
+            return
+        self._ending = True  # (what was written goes first, then the close frame)
+        if not self.ws.closed:
+            self._closer = asyncio.get_running_loop().create_task(self._close())
+
+    async def _close(self) -> None:
+        with contextlib.suppress(Exception):  # (the page went already)
+            await self.ws.close()
 
     def cut(self) -> None:
         self._ending = True
         if self.transport is not None:
             self.transport.abort()
-        self._more.set()
 
     def pause_writing(self) -> None:
         self._read.clear()
         super().pause_writing()
+        self._look_later()
+
+    def _look_later(self) -> None:
+        asyncio.get_running_loop().call_later(_BEHIND_POLL, self._look)
+
+    def _look(self) -> None:
+        """While it is behind: whether it read most of what it was written."""
+        if not self.behind or self.closing() or self.transport is None:
+            return
+        if self.transport.get_write_buffer_size() <= self._limit // 4:
+            self.resume_writing()
+        else:
+            self._look_later()
 
     def resume_writing(self) -> None:
         self._read.set()
@@ -136,28 +158,6 @@ class WebClient(Client):
             self.stop_timer()
             return
         super().resume_writing()
-
-    async def _send_frames(self) -> None:
-        """Sends the frames as they come; closes the WebSocket after the last
-        once it ends."""
-        limit = self.server.room.limits.queue_bytes
-        ws = self.ws
-        try:
-            while True:
-                await self._more.wait()
-                self._more.clear()
-                while self._frames and not ws.closed:
-                    frame = self._frames.popleft()
-                    await ws.send_str(frame)  # (it waits while the socket's buffer is full)
-                    self._queued -= len(frame)
-                    if self.behind and self._queued <= limit // 4:
-                        self.resume_writing()
-                if self._ending or ws.closed:
-                    break
-            if not ws.closed:
-                await ws.close()
-        except (TimeoutError, ConnectionError, RuntimeError):  # (the page went)
-            self.cut()
 
     # ------------------------------------------------------------ reading
 
@@ -211,18 +211,20 @@ class WebClient(Client):
             return
         finally:
             theirs.close()  # (it lives on in the other worker)
-        reader, self._far = await asyncio.open_unix_connection(sock=ours,
-                                                                limit=1 << 24)  # fmt: skip
+        reader, self._far = await asyncio.open_unix_connection(sock=ours)
         self._far.writelines(self._early)
         self._early.clear()
+        begun = b""
         try:
             while True:
                 await self._read.wait()  # (behind: the other worker's queue fills, and it cuts)
-                line = await reader.readline()
-                if not line.endswith(b"\n"):
+                data = await reader.read(_RELAY_READ)
+                if not data:
                     break  # (the other worker closed it)
-                self.send([line[:-1].decode("ascii", "replace")])
-        except (ConnectionError, ValueError):
+                *lines, begun = (begun + data).split(b"\n")
+                if lines:  # (all that came, a write)
+                    self.send([line.decode("ascii", "replace") for line in lines])
+        except ConnectionError:
             pass
         finally:
             self._far.close()
@@ -241,6 +243,21 @@ class _Busy(asyncio.Protocol):
         stream: asyncio.Transport = transport  # type: ignore[assignment]  # (a socket's)
         stream.write(head.encode("ascii") + self.why)
         stream.close()
+
+
+def frame(line: str) -> bytes:
+    """A line as a WebSocket text frame from the server (RFC 6455, 5.2: FIN
+    and the text opcode, the payload's length in 7, 16 or 64 bits, no mask,
+    no extension: the server takes none).  The lines are ASCII JSON."""
+    payload = line.encode("ascii")
+    size = len(payload)
+    if size < 126:
+        head = bytes((0x81, size))
+    elif size < 1 << 16:
+        head = bytes((0x81, 126)) + size.to_bytes(2, "big")
+    else:
+        head = bytes((0x81, 127)) + size.to_bytes(8, "big")
+    return head + payload
 
 
 def _line(data: bytes) -> bytes:
@@ -357,7 +374,6 @@ class WebServer:
             return ws
         server.connections[client.id] = client
         self.clients.add(client)
-        client.start()
         try:
             async for message in ws:
                 if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):

@@ -8,6 +8,7 @@ See ``docs/tables.md``.
 from .cash import CashGame, CashResult
 from .events import (
     ActionTaken,
+    CardsShown,
     ChipsAdded,
     Event,
     HandEnded,
@@ -30,6 +31,7 @@ from .tournament import Tournament
 __all__ = [
     "BUTTON_POLICIES",
     "ActionTaken",
+    "CardsShown",
     "CashGame",
     "CashResult",
     "ChipsAdded",

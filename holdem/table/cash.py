@@ -22,7 +22,7 @@ from decimal import Decimal
 from operator import attrgetter
 from typing import Any
 
-from ..config import Structure
+from ..config import HeadsUpCap, Structure
 from ..errors import ConfigError, TableError
 from ..hand import Hand
 from ..units import ONE
@@ -54,8 +54,11 @@ class CashGame:
     """A cash table: ``small_blind``/``big_blind`` fixed, buy-ins from
     ``min_buy_in`` to ``max_buy_in`` (default 40 and 100 big blinds), the
     session over after ``max_hands`` hands or ``max_seconds`` seconds on
-    ``clock`` (None: no limit).  The other options are :class:`Table`'s (the
-    chip unit ``unit`` too: every amount, buy-ins included, is in chips)."""
+    ``clock`` (None: no limit).  Fixed-limit: ``raise_cap`` raises after the
+    bet, lifted for two players by ``heads_up_cap`` (default None: ``two_left``;
+    ``never``: the cap always applies, R8).  The other options are
+    :class:`Table`'s (the chip unit ``unit`` too: every amount, buy-ins included,
+    is in chips)."""
 
     def __init__(
         self,
@@ -73,6 +76,10 @@ class CashGame:
         clock: Callable[[], float] = time.monotonic,
         timer: TurnTimer | None = None,
         rng: int | random.Random | None = None,
+        raise_cap: int = 3,
+        heads_up_cap: HeadsUpCap | str | None = None,
+        show_after_hand: bool = True,
+        aggressor_may_muck: bool = False,
         unit: Decimal | str | int = ONE,
     ) -> None:
         table = Table(
@@ -84,6 +91,10 @@ class CashGame:
             rake=rake,
             timer=timer,
             rng=rng,
+            raise_cap=raise_cap,
+            heads_up_cap=heads_up_cap,
+            show_after_hand=show_after_hand,
+            aggressor_may_muck=aggressor_may_muck,
             unit=unit,
         )
         self._setup(table, min_buy_in, max_buy_in, max_hands, max_seconds, clock, None)

@@ -27,6 +27,7 @@ from ..wire import Fields
 __all__ = [
     "EVENT_TYPES",
     "ActionTaken",
+    "CardsShown",
     "ChipsAdded",
     "Event",
     "HandEnded",
@@ -142,6 +143,19 @@ class HandEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class CardsShown:
+    """A player showed their cards after hand ``hand`` was over (R10: after
+    folding, or after winning uncontested): the show's record, as the
+    hand's log has it."""
+
+    kind: ClassVar[str] = "cards_shown"
+    hand: int
+    seat: int
+    name: str
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
 class LevelUp:
     """The blinds go up (tournaments): level ``level`` (0 the first) from hand ``hand``."""
 
@@ -179,6 +193,7 @@ Event: TypeAlias = (
     | HandEnded
     | LevelUp
     | PlayerEliminated
+    | CardsShown
 )
 
 #: Every type of event.
@@ -193,6 +208,7 @@ EVENT_TYPES: tuple[type[Any], ...] = (
     HandEnded,
     LevelUp,
     PlayerEliminated,
+    CardsShown,
 )
 _TYPES: dict[str, type[Any]] = {t.kind: t for t in EVENT_TYPES}
 

@@ -10,26 +10,32 @@ The default schedule (R11) starts at 10/20 and rises every 10 hands:
 
 >>> schedule = Schedule.default()
 >>> [str(level) for level in schedule.first(6)]
-['10/20@10h', '12/25@10h', '15/30@10h', '20/40@10h', '25/50@10h', '30/60@10h']
+['10/20@10h', '12/24@10h', '15/30@10h', '20/40@10h', '25/50@10h', '30/60@10h']
 >>> schedule.level_at(hands_played=25, seconds=0.0)
 (2, Level(small_blind=15, big_blind=30, ante=0, big_blind_ante=False, hands=10, minutes=None))
 
 **Clean amounts and the rise rule.**  Every amount the schedule makes up
 is a *clean* amount: ``1 2 3 4 5 6 8``, then ``10 12 15 20 25 30 40 50 60
-80`` times a power of ten (``100 120 150 200 250 ...``): a series of
-preferred numbers, ten to a decade, with the amounts tournament structure
-sheets are made of (``1,000/2,000``, ``1,200/2,500``, ``1,500/3,000``).
-One level up, the small blind, the big blind and the ante each move to the
-next clean amount above them.  A step is 20% to 33% (25.9% on average:
-ten steps make exactly ten times as much), which is R11's "about 25%",
-and the amounts stay ones a dealer can post with few chips.  The small
-and the big blind walk the series each on their own, so the small blind
-stays about half the big one (10/20, 12/25, 80/150: 48% to 53%).  An
-amount that is not clean (a custom level's 75) first goes to the next
-clean amount above it (80).  An ante of 0 stays 0.  Amounts stop at
-``8 * 10**16``, the largest clean amount the engine takes
-(:data:`holdem.config.MAX_CHIPS`), about 160 levels up.  The default
-schedule is just one level, 10/20 for 10 hands, and this rule.
+80`` times a power of ten (``100 120 150 200 250 ...``): Renard's most
+rounded series of preferred numbers (R''10: 1, 1.2, 1.5, 2, 2.5, 3, 4, 5,
+6, 8), ten to a decade, in whole chips, the amounts tournament structure
+sheets are made of (``1,000/2,000``, ``1,200/2,400``, ``1,500/3,000``).
+One level up, the small blind moves to the next clean amount above it,
+and the big blind of a level whose big blind is twice its small blind
+(every level of the default schedule) is twice the new small blind: R11
+wants the big blind always exactly twice the small one (``12/24``,
+``80/160``).  A step is 20% to 33% (25.9% on average: ten steps make
+exactly ten times as much), which is R11's "about 25%", and the amounts
+stay ones a dealer can post with few chips.  The big blind of a level of
+another ratio (a custom ``10/25``) moves to the next clean amount on its
+own.  An ante moves to the next clean amount, or stays the big blind when
+it was the big blind (a big-blind ante's usual size: ``75/150/150bba``,
+then ``80/160/160bba``); an ante of 0 stays 0.  An amount that is not
+clean (a custom level's 75) first goes to the next clean amount above it
+(80).  Amounts stop at ``8 * 10**16``, the largest clean amount the
+engine takes (:data:`holdem.config.MAX_CHIPS`), a big blind twice the
+small one at ``4 * 10**16 / 8 * 10**16``, about 160 levels up.  The
+default schedule is just one level, 10/20 for 10 hands, and this rule.
 
 After the last level of a custom schedule the same rule goes on, one
 step per level, each level as long as the last one, unless the schedule
@@ -82,6 +88,8 @@ _SMALL = (1, 2, 3, 4, 5, 6, 8)
 _DECADE = (10, 12, 15, 20, 25, 30, 40, 50, 60, 80)
 #: Index of the largest clean amount below MAX_CHIPS (8 * 10**16) in the series.
 _TOP = len(_SMALL) + 10 * 15 + 9
+#: The largest small blind whose double is a big blind the engine takes.
+_TOP_HALF = 4 * 10**16
 
 
 def _clean(index: int) -> int:
@@ -208,19 +216,22 @@ class Level:
 
     def raised(self, steps: int = 1) -> Level:
         """This level ``steps`` steps up by the rise rule (the module's docs),
-        as long as this one.
+        as long as this one: a big blind twice the small one stays twice it,
+        an ante the size of the big blind stays its size.
 
         >>> str(Level(25, 50, 5, minutes=15).raised()), str(Level(75, 150, 150, True).raised(2))
-        ('30/60/6@15m', '100/250/250bba')
+        ('30/60/6@15m', '100/200/200bba')
+        >>> str(Level(10, 25).raised()), str(Level(80, 160).raised(2))
+        ('12/30', '120/240')
         """
-        return Level(
-            rise(self.small_blind, steps),
-            rise(self.big_blind, steps),
-            rise(self.ante, steps),
-            self.big_blind_ante,
-            self.hands,
-            self.minutes,
-        )
+        small, big = self.small_blind, self.big_blind
+        if big == 2 * small:
+            small = max(small, min(rise(small, steps), _TOP_HALF))
+            raised = 2 * small
+        else:
+            small, raised = rise(small, steps), rise(big, steps)
+        ante = raised if self.ante == big and self.ante else rise(self.ante, steps)
+        return Level(small, raised, ante, self.big_blind_ante, self.hands, self.minutes)
 
     def format(self, *, length: bool = True) -> str:
         """The level in :meth:`Schedule.parse`'s text form (without its
@@ -438,7 +449,8 @@ class Schedule:
 
     @classmethod
     def default(cls) -> Schedule:
-        """R11's schedule: 10/20, rising one step every 10 hands, for ever.
+        """R11's schedule: 10/20, rising one step every 10 hands, for ever, the
+        big blind always twice the small one.
 
         >>> Schedule.default() == Schedule([Level(10, 20, hands=10)], after_last="rise")
         True

@@ -33,9 +33,18 @@ from operator import attrgetter, itemgetter, not_
 from types import FunctionType, MappingProxyType
 from typing import Any, NamedTuple, get_args
 
-from ..actions import Decision, LegalActions
-from ..config import MAX_CHIPS, MAX_PLAYERS, MAX_TABLE_SEATS, HandConfig, Post, Structure
-from ..errors import ConfigError, TableError
+from ..actions import Action, Decision, LegalActions
+from ..config import (
+    MAX_CHIPS,
+    MAX_PLAYERS,
+    MAX_TABLE_SEATS,
+    HandConfig,
+    HeadsUpCap,
+    Post,
+    Structure,
+    _coerce_enum,
+)
+from ..errors import ConfigError, IllegalActionError, TableError
 from ..hand import Hand
 from ..pots import Outcome
 from ..units import ONE, check_unit, unit_text
@@ -47,6 +56,7 @@ from .events import (
 )
 from .events import (
     ActionTaken,
+    CardsShown,
     ChipsAdded,
     Event,
     HandEnded,
@@ -202,6 +212,21 @@ class Table:
         seat of a cash player, who leaves with their chips; a tournament
         player's stack stays in play, checking or folding, until
         :meth:`come_back` (or it busts).
+    :param raise_cap: fixed-limit raises after the bet in a round (R8: 3,
+        a bet and three raises; the WSOP's 4), in every hand of the table.
+    :param heads_up_cap: when the fixed-limit cap is lifted for two players
+        (:class:`~holdem.config.HeadsUpCap` or its value): default ``never``
+        at a tournament (R8: the cap always applies), ``two_left`` at a cash
+        table (Robert's Rules); ``never`` at a cash table is a limit room
+        whose rules state no heads-up exception.
+    :param show_after_hand: a player may show their cards after the hand,
+        having folded or won it uncontested (R10; :meth:`show_cards`).
+    :param aggressor_may_muck: the last to bet or raise on the river, once
+        called, may muck at the showdown (a room that allows it; R10: they
+        show first).  The showdowns a table plays by the defaults never
+        muck the first hand shown, which can always win: the option is the
+        hands' (:class:`~holdem.config.HandConfig`), for their records and
+        for hands played step by step.
     :param run_it_twice: run it twice (R10; off by default): when every player
         left in a hand is all-in before the river (at most one of them has
         chips, and has matched) and all of them agree, the rest of the board is
@@ -229,6 +254,10 @@ class Table:
         button: int | None = None,
         rake: Rake | None = None,
         timer: TurnTimer | None = None,
+        raise_cap: int = 3,
+        heads_up_cap: HeadsUpCap | str | None = None,
+        show_after_hand: bool = True,
+        aggressor_may_muck: bool = False,
         run_it_twice: bool = False,
         unit: Decimal | str | int = ONE,
     ) -> None:
@@ -254,6 +283,18 @@ class Table:
         self.structure = Structure(structure)
         self.button_policy: ButtonPolicy = button_policy
         self.tournament = tournament
+        #: the fixed-limit cap's raises, and when it is lifted heads-up (R8)
+        self.raise_cap = raise_cap
+        self.heads_up_cap: HeadsUpCap = _coerce_enum(
+            "heads_up_cap",
+            (HeadsUpCap.NEVER if tournament else HeadsUpCap.TWO_LEFT)
+            if heads_up_cap is None
+            else heads_up_cap,
+            HeadsUpCap,
+        )
+        #: R10's options: shows after the hand, and a river aggressor's muck
+        self.show_after_hand = bool(show_after_hand)
+        self.aggressor_may_muck = bool(aggressor_may_muck)
         self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self._blinds = Level(
             small_blind=small_blind, big_blind=big_blind, ante=ante, big_blind_ante=big_blind_ante
@@ -280,6 +321,8 @@ class Table:
         #: seats of tournament players taken away by timeouts: their stack stays
         #: in play, checking or folding at once, until they come back
         self.away: set[int] = set()
+        #: the last hand the table finished (its players may show their cards)
+        self.last_hand: HandResult | None = None
         self.run_it_twice = bool(run_it_twice)
         #: the chip unit: what a chip is worth in the table's money (R9)
         self.unit: Decimal = check_unit(unit)
@@ -361,7 +404,8 @@ class Table:
     def _check_blinds(self, b: Level) -> int:
         """Checks the blinds of a level at this table's structure; their number
         (levels alike get one: it keys the plans' configurations)."""
-        key = (b.small_blind, b.big_blind, b.ante, b.big_blind_ante, self.structure.value)
+        key = (b.small_blind, b.big_blind, b.ante, b.big_blind_ante, self.structure.value,
+               self.raise_cap, self.heads_up_cap.value, self.aggressor_may_muck)  # fmt: skip
         number = _FORCED.get(key)
         if number is not None:
             return number
@@ -373,6 +417,9 @@ class Table:
             ante=b.ante,
             big_blind_ante=b.big_blind_ante,
             structure=self.structure,
+            raise_cap=self.raise_cap,
+            heads_up_cap=self.heads_up_cap,
+            aggressor_may_muck=self.aggressor_may_muck,
         )
         return _FORCED.setdefault(key, len(_FORCED))
 
@@ -585,9 +632,12 @@ class Table:
                 missing_small_blind=known.missing_small_blind,
                 dead_button=known.dead_button,
                 posts=_posts(known.posts, b) if known.posts else (),
+                raise_cap=self.raise_cap,
+                heads_up_cap=self.heads_up_cap,
                 hand_id=self.hands_played + 1,
                 seats=known.seats,
                 names=known.names,
+                aggressor_may_muck=self.aggressor_may_muck,
                 run_twice=tuple(
                     i for i, seat in enumerate(known.plan.dealt) if seat not in self._twice_declined
                 )
@@ -699,6 +749,7 @@ class Table:
         )
         self._hand = self._deal = None
         self._dealt = ()
+        self.last_hand = result
         if busted or self._after_hand or self._ends or self.timer or self._counts:
             self._wind_up(result)
         return result
@@ -793,11 +844,41 @@ class Table:
                 if timer.stop(name):
                     timer.acted(name)
                 else:
-                    decision = timer.timeout(name, legal, hand.can_timeout(seat))
+                    decision = timer.timeout(name, legal, _protects(hand, seat))
             act(decision, seat=seat)
             if tell:
                 self._tell_actions()
         return self.finish_hand()
+
+    def show_cards(self, seat: int) -> Action:
+        """The player at ``seat`` shows their cards of the table's last finished
+        hand (R10: having folded, or won it uncontested), where the table
+        allows it (``show_after_hand``): the show's record, told as a
+        ``cards_shown`` event (:class:`~holdem.table.events.CardsShown`).
+        Refused (:class:`~holdem.errors.TableError`, saying why) at a table
+        that does not allow it, before its first hand is over, for a seat
+        not dealt in that hand, and where the hand refuses it (shown or
+        mucked already)."""
+        last = self.last_hand
+        if not self.show_after_hand:
+            raise TableError("this table does not let players show their cards after the hand",
+                             seat=seat)  # fmt: skip
+        if last is None:
+            raise TableError("no hand has ended here since the table was made (or made again, "
+                             "after a restart): a player shows the cards of the last hand "
+                             "played", seat=seat)  # fmt: skip
+        if seat not in last.plan.dealt:
+            raise TableError(f"seat {seat} was not dealt in hand {last.hand}, the last hand "
+                             "played: nothing to show", seat=seat)  # fmt: skip
+        try:
+            record = last.played.show(seat=seat)
+        except IllegalActionError as exc:
+            raise TableError(str(exc), seat=seat) from None
+        if CardsShown in self._wanted:
+            names = last.played.config.names
+            name = names[last.plan.dealt.index(seat)] if names else None
+            self.emit(CardsShown(hand=last.hand, seat=seat, name=name or str(seat), action=record))
+        return record
 
     def time_out(self) -> None:
         """The player to act ran out of time (a caller keeping the clock itself):
@@ -809,7 +890,7 @@ class Table:
         legal = hand.legal_actions()
         assert legal is not None
         timer = self._referee()
-        hand.act(timer.timeout(self._seats[seat].name, legal, hand.can_timeout(seat)), seat=seat)
+        hand.act(timer.timeout(self._seats[seat].name, legal, _protects(hand, seat)), seat=seat)
         self._tell_actions()
 
     def _referee(self) -> TurnTimer:
@@ -938,6 +1019,10 @@ class Table:
             rng=rng,
             button=v["button"],
             rake=v["rake"],
+            raise_cap=v["raise_cap"],
+            heads_up_cap=v["heads_up_cap"],
+            show_after_hand=v["show_after_hand"],
+            aggressor_may_muck=v["aggressor_may_muck"],
             run_it_twice=v["run_it_twice"],
             unit=v["unit"],
         )
@@ -1097,6 +1182,27 @@ _TABLE_FIELDS = (
     Field("seats", attrgetter("max_seats"), snap.integer(minimum=2, maximum=MAX_PLAYERS)),
     Field("blinds", lambda t: t.blinds.to_dict(), snap.record(Level.from_dict)),
     Field("structure", lambda t: t.structure.value, lambda f, n: f.token(n, Structure)),
+    #: the fixed-limit cap (R8); a snapshot of a server before them has neither:
+    #: the table's defaults (the policy its game's)
+    Field(
+        "raise_cap",
+        attrgetter("raise_cap"),
+        lambda f, n: f.integer(n, default=3, maximum=MAX_CHIPS - 1),
+    ),
+    Field(
+        "heads_up_cap",
+        lambda t: t.heads_up_cap.value,
+        lambda f, n: f.token(n, HeadsUpCap, default=None),
+    ),
+    #: R10's options (a snapshot of a server before them: the defaults)
+    Field(
+        "show_after_hand", attrgetter("show_after_hand"), lambda f, n: f.boolean(n, default=True)
+    ),
+    Field(
+        "aggressor_may_muck",
+        attrgetter("aggressor_may_muck"),
+        lambda f, n: f.boolean(n, default=False),
+    ),
     Field("button_policy", attrgetter("button_policy"), snap.choice(BUTTON_POLICIES)),
     Field("tournament", attrgetter("tournament"), snap.boolean),
     Field(
@@ -1164,6 +1270,14 @@ def _posts(posts: tuple[tuple[int, bool, bool], ...], blinds: Level) -> tuple[Po
         Post(seat=position, amount=blinds.big_blind if big else blinds.small_blind, dead=dead)
         for position, big, dead in posts
     )
+
+
+def _protects(hand: Hand, seat: int) -> bool:
+    """Whether a protected timeout (R13) would protect something for the
+    player to act at ``seat``: the hand allows one, and they have chips in
+    the pot (with none, the timeout rule checks or folds: nothing is kept,
+    and no protection is spent)."""
+    return hand.can_timeout(seat) and hand.contributions[hand.config.seat_numbers.index(seat)] > 0
 
 
 def _by_seat(players: Decide | Mapping[int, Decide]) -> Mapping[int, Decide] | None:

@@ -7,13 +7,17 @@ folds otherwise (``policy="check_fold"``).  With ``policy="protect"`` (a cash
 room's disconnect protection) the player is instead treated as all-in for
 what they have put in: they keep their claim on the pots formed so far and
 the others go on betting into a side pot (the engine's protected timeout);
-each player has ``protections_per_day`` of these (default 2), after which
-the check-or-fold rule applies again.  ``free_seat_after`` timeouts in a row
-(default 2; None: never, as a private table may choose) take the player away
-from the table: see :class:`~holdem.table.Table` for what becomes of the chips.
+each player has ``protections_per_day`` of these in any rolling 24 hours
+(default 2), after which the check-or-fold rule applies again; the room's
+operator may reset a player's count (``resets``).  A protection is spent
+only where it protects something: the table asks for one only for a player
+with chips in the pot.  ``free_seat_after`` timeouts in a row (default 2;
+None: never, as a private table may choose) take the player away from the
+table: see :class:`~holdem.table.Table` for what becomes of the chips.
 
 Time comes in as an argument: ``clock`` gives seconds (monotonic) and
-``today`` the day the protections are counted in, so tests need no sleeping.
+``wall`` the seconds since the epoch the protections are counted by (they
+outlast a restart), so tests need no sleeping.
 
 >>> now = [0.0]
 >>> timer = TurnTimer(TimerRules(seconds=10, time_bank=5), clock=lambda: now[0])
@@ -33,7 +37,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Literal
 
 from ..actions import Decision, LegalActions
@@ -42,9 +46,12 @@ from ..wire import Fields
 from . import snapshot as snap
 from .snapshot import Field
 
-__all__ = ["TimerRules", "TurnTimer"]
+__all__ = ["PROTECTION_WINDOW", "TimerRules", "TurnTimer"]
 
 TimeoutPolicy = Literal["check_fold", "protect"]
+
+#: The seconds disconnect protections are counted over (R13: any rolling 24 hours).
+PROTECTION_WINDOW = 86_400.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +63,7 @@ class TimerRules:
     #: extra seconds each player may spend over the session, as needed
     time_bank: float = 0.0
     policy: TimeoutPolicy = "check_fold"
-    #: disconnect protections a player may use in a day (``policy="protect"``)
+    #: disconnect protections a player may use in any 24 hours (``policy="protect"``)
     protections_per_day: int = 2
     #: timeouts in a row that take the player away (None: never)
     free_seat_after: int | None = 2
@@ -139,22 +146,29 @@ assert [f.name for f in _RULES_FIELDS] == [f.name for f in fields(TimerRules)]
 
 class TurnTimer:
     """The clocks of a table's players: per decision, their time banks, their
-    timeouts in a row and their protections of the day (players by name)."""
+    timeouts in a row and the protections they used in the last 24 hours
+    (players by name).
+
+    ``resets(player)``: when the room's operator last reset the player's
+    count of protections, on ``wall`` (None: never); those used before it
+    do not count.  It is asked only when a protection could be spent."""
 
     def __init__(
         self,
         rules: TimerRules | None = None,
         *,
         clock: Callable[[], float] = time.monotonic,
-        today: Callable[[], datetime.date] = datetime.date.today,
+        wall: Callable[[], float] = time.time,
+        resets: Callable[[str], float | None] | None = None,
     ) -> None:
         self.rules = rules or TimerRules()
         self._clock = clock
-        self._today = today
+        self._wall = wall
+        self._resets = resets
         self._started: dict[str, float] = {}
         self._bank: dict[str, float] = {}
         self._in_a_row: dict[str, int] = {}
-        self._protected: dict[tuple[str, datetime.date], int] = {}
+        self._protected: dict[str, list[float]] = {}  # when each protection was used (wall)
 
     def bank(self, player: str) -> float:
         """Seconds left in the player's time bank."""
@@ -201,20 +215,36 @@ class TurnTimer:
         if legal.check:
             return Decision.check()
         if self.rules.policy == "protect" and can_protect:
-            key = (player, self._today())
-            used = self._protected.get(key, 0)
-            if used < self.rules.protections_per_day:
-                self._protected[key] = used + 1
+            used = self._used(player)
+            if len(used) < self.rules.protections_per_day:
+                self._protected[player] = [*used, self._wall()]
                 return Decision.timeout()
         return Decision.fold()
+
+    def _used(self, player: str) -> list[float]:
+        """When the player used the protections that count now: in the last
+        24 hours, since the operator's last reset (the others are forgotten)."""
+        times = self._protected.get(player)
+        if not times:
+            return []
+        since = self._wall() - PROTECTION_WINDOW
+        reset = None if self._resets is None else self._resets(player)
+        counted = [at for at in times if at > since and (reset is None or at >= reset)]
+        if len(counted) < len(times):
+            if counted:
+                self._protected[player] = counted
+            else:
+                del self._protected[player]
+        return counted
 
     def in_a_row(self, player: str) -> int:
         """The player's timeouts since they last decided in time."""
         return self._in_a_row.get(player, 0)
 
     def protections_left(self, player: str) -> int:
-        """Disconnect protections the player has left today."""
-        return self.rules.protections_per_day - self._protected.get((player, self._today()), 0)
+        """Disconnect protections the player has left now (of the last 24 hours'
+        ``protections_per_day``)."""
+        return self.rules.protections_per_day - len(self._used(player))
 
     def must_leave(self, player: str) -> bool:
         """Whether the player timed out too often in a row (``free_seat_after``)."""
@@ -223,8 +253,11 @@ class TurnTimer:
 
     def snapshot(self) -> dict[str, Any]:
         """The rules and each player's clocks as JSON data: time banks,
-        timeouts in a row, and disconnect protections used, by day (fields
-        ``rules``, ``banks``, ``in_a_row``, ``protections``).  A decision
+        timeouts in a row, and when each disconnect protection that may still
+        count was used (fields ``rules``, ``banks``, ``in_a_row``,
+        ``protections``: ``{"player", "at"}``, seconds since the epoch; a
+        snapshot of a timer that counted them by day, ``{"player", "day",
+        "used"}``, reads as used at that day's start).  A decision
         under way is not kept: its start is a reading of this timer's clock,
         which a timer made again does not share.  :meth:`from_snapshot`
         makes the timer again.
@@ -246,15 +279,16 @@ class TurnTimer:
         data: Any,
         *,
         clock: Callable[[], float] = time.monotonic,
-        today: Callable[[], datetime.date] = datetime.date.today,
+        wall: Callable[[], float] = time.time,
+        resets: Callable[[str], float | None] | None = None,
         where: str = "timer",
     ) -> TurnTimer:
         """The timer of a :meth:`snapshot`, its rules and players' clocks, on
-        ``clock`` and ``today`` (checked: a field missing or of the wrong type
-        raises :class:`~holdem.errors.WireError` naming it, rules out of
-        bounds :class:`~holdem.errors.ConfigError`)."""
+        ``clock`` and ``wall``, with ``resets`` (checked: a field missing or
+        of the wrong type raises :class:`~holdem.errors.WireError` naming it,
+        rules out of bounds :class:`~holdem.errors.ConfigError`)."""
         values = snap.read(data, where, _TIMER_FIELDS)
-        timer = cls(values["rules"], clock=clock, today=today)
+        timer = cls(values["rules"], clock=clock, wall=wall, resets=resets)
         timer._load(values)
         return timer
 
@@ -271,11 +305,18 @@ class TurnTimer:
         self._protected = values["protections"]
 
 
-#: A day's disconnect protections used by a player, as a snapshot writes them.
+#: A disconnect protection used by a player (when: seconds since the epoch),
+#: as a snapshot writes it.
 _PROTECTION_FIELDS = (
-    Field("player", lambda item: item[0][0], snap.name),
-    Field("day", lambda item: item[0][1].isoformat(), lambda f, name: _day(f, name)),
-    Field("used", lambda item: item[1], snap.integer()),
+    Field("player", itemgetter(0), snap.name),
+    Field("at", itemgetter(1), snap.number()),
+)
+#: A day's protections used by a player, as a timer that counted them by the
+#: calendar day wrote them (a snapshot of a server before the rolling 24 hours).
+_DAY_FIELDS = (
+    Field("player", itemgetter(0), snap.name),
+    Field("day", itemgetter(1), lambda f, name: _day(f, name)),
+    Field("used", itemgetter(2), snap.integer()),
 )
 
 
@@ -287,11 +328,21 @@ def _day(f: Fields, name: str) -> datetime.date:
         raise f.error(name, text, f"{quote(text)} is not a date (YYYY-MM-DD)") from None
 
 
-def _protections(f: Fields, name: str) -> dict[tuple[str, datetime.date], int]:
-    read = snap.records(_PROTECTION_FIELDS)(f, name)
-    keys = [(item["player"], item["day"]) for item in read]
-    snap.unique(keys, snap.path(f, name), "a player's day")
-    return {key: item["used"] for key, item in zip(keys, read, strict=True)}
+def _protections(f: Fields, name: str) -> dict[str, list[float]]:
+    """When each player used their protections; a day's count (the older
+    form) as used at the start of that day, local time: they lapse when the
+    day ends, as they did."""
+    where = snap.path(f, name)
+    used: dict[str, list[float]] = {}
+    for i, item in enumerate(snap.items(f, name)):
+        old = isinstance(item, dict) and "day" in item
+        read = snap.read(item, f"{where}[{i}]", _DAY_FIELDS if old else _PROTECTION_FIELDS)
+        if old:
+            start = datetime.datetime.combine(read["day"], datetime.time()).timestamp()
+            used.setdefault(read["player"], []).extend([start] * read["used"])
+        else:
+            used.setdefault(read["player"], []).append(read["at"])
+    return {player: sorted(times) for player, times in used.items()}
 
 
 #: The fields of a timer's snapshot.
@@ -301,7 +352,12 @@ _TIMER_FIELDS = (
     Field("in_a_row", lambda t: dict(t._in_a_row), snap.by_name(snap.integer())),
     Field(
         "protections",
-        lambda t: [snap.write(item, _PROTECTION_FIELDS) for item in t._protected.items()],
+        lambda t: [
+            snap.write((player, at), _PROTECTION_FIELDS)
+            for player, times in t._protected.items()
+            for at in times
+            if at > t._wall() - PROTECTION_WINDOW  # (older ones count no more)
+        ],
         _protections,
     ),
 )

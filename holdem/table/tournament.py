@@ -19,7 +19,7 @@ from operator import attrgetter
 from types import FunctionType
 from typing import Any
 
-from ..config import MAX_CHIPS, Structure
+from ..config import MAX_CHIPS, HeadsUpCap, Structure
 from ..errors import ConfigError, TableError
 from ..hand import Hand
 from ..units import ONE
@@ -40,8 +40,11 @@ class Tournament:
     the players seated in the order given from seat 0, each with ``stack``
     chips; the blinds by ``schedule`` (default :meth:`Schedule.default`: 10/20
     rising about 25% every 10 hands), by hands played or by ``clock``'s
-    seconds.  Players are named by their names (distinct).  ``unit``: the
-    chip unit (:class:`Table`'s; the stack and the blinds are in chips)."""
+    seconds.  Players are named by their names (distinct).  Fixed-limit:
+    ``raise_cap`` raises after the bet, a cap that applies heads-up too
+    (``heads_up_cap``, default None: ``never``, R8); the other options are
+    :class:`Table`'s (``unit``, the chip unit, too: the stack and the blinds
+    are in chips)."""
 
     def __init__(
         self,
@@ -56,6 +59,10 @@ class Tournament:
         timer: TurnTimer | None = None,
         clock: Callable[[], float] = time.monotonic,
         rng: int | random.Random | None = None,
+        raise_cap: int = 3,
+        heads_up_cap: HeadsUpCap | str | None = None,
+        show_after_hand: bool = True,
+        aggressor_may_muck: bool = False,
         unit: Decimal | str | int = ONE,
     ) -> None:
         names = list(players)
@@ -74,6 +81,10 @@ class Tournament:
             rng=rng,
             button=button,
             timer=timer,
+            raise_cap=raise_cap,
+            heads_up_cap=heads_up_cap,
+            show_after_hand=show_after_hand,
+            aggressor_may_muck=aggressor_may_muck,
             unit=unit,
         )
         if len(names) > table.max_seats:

@@ -127,6 +127,8 @@ class ScreenLocalGame(LocalGame):
                     self.teller.say(HELP)
                 elif command == "table":
                     continue
+                elif command == "show":
+                    self.show_cards()
                 else:  # quit
                     self.teller.say("You leave the table after this hand (checking or folding).")
                     return self._leave(legal)

@@ -185,7 +185,11 @@
       else if (kind === "sat_out") this.seat(e.seat, e.name).presence = "away";
       else if (kind === "sat_in") this.seat(e.seat, e.name).presence = "";
       else if (kind === "chips_added") {
-        if (!e.deferred) this.seat(e.seat, e.name).stack = e.stack;
+        if (!e.deferred) {
+          const info = this.seat(e.seat, e.name);
+          if (info.presence === "away" && !info.stack) info.presence = ""; // (a busted seat bought in again)
+          info.stack = e.stack;
+        }
       } else if (kind === "level_up") {
         this.level = e.level;
         this.blinds = [e.small_blind, e.big_blind, e.ante || 0];

@@ -158,6 +158,9 @@
         this.tell(e.seat, `leaves the table with ${chips(e.chips)}`, { notice: true });
       } else if (kind === "sat_out") {
         this.tell(e.seat, "sits out", { notice: true });
+      } else if (kind === "cards_shown") {  // (after its hand: told with that hand's number)
+        this.tell(e.seat, `shows ${this.cards(e.action.cards)} after the hand`,
+          { notice: true, hand: e.hand });
       }
     }
 
@@ -271,7 +274,7 @@
   const MISSED_TOLD = new Set(["player_joined", "player_left", "seat_status", "creator",
     "player_eliminated", "level_up", "table_closed", "chat"]);
   const TABLE_EVENTS = new Set(["seat_taken", "seat_freed", "sat_out", "sat_in", "chips_added",
-    "hand_started", "hand_ended", "level_up", "player_eliminated"]);
+    "hand_started", "hand_ended", "level_up", "player_eliminated", "cards_shown"]);
 
   /** The lines of one player's game at a room table (room.RoomGame's telling):
       `joined` is a create, join or resume reply (a spectator's: seat -1 and the

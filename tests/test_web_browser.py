@@ -1,0 +1,639 @@
+"""The page in a real browser (issue 30): headless Chromium (Debian's, through
+selenium; tests/browser_helpers.py) against a ``holdem serve --web`` the
+test starts, each player a browser of its own that acts only by clicking
+the page's buttons (or pressing its keys).
+
+One freezeout is played to its winner by two browser players and two bots,
+watched by a third browser at the spectator's link; its tests read what it
+left: the page's end, the chips, what the spectator's page showed at every
+step, and every frame each page was sent against the stored hands.  The
+other tests play a few hands of a heads-up table against a bot: a reload
+mid-hand, a phone's width, the keys, the controls' names.
+
+The create form has no control for a bot's pace or the pause between hands
+(``pace``, ``pause``: 1 and 3 seconds by default), so :func:`quick_tables`
+adds ``pace 0, pause 0`` to the ``create_table`` frame the page sends: the
+table is still made by the page's form, from its fields, only faster.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import chromium, frames, need_browser, wait_until
+from rooms_helpers import Server, allowed_cards
+
+from holdem.rooms import Store
+
+#: A card as the protocol writes it.
+CARD = re.compile(r"[2-9TJQKA][cdhs]")
+#: The name that would run a script if the page wrote names as HTML.
+HOSTILE = "<img src=x onerror=alert(1)>"
+#: A chat line that would too.
+HOSTILE_CHAT = "<b>bold</b><script>alert(2)</script><img src=y onerror=alert(3)>"
+#: The freezeout's stack and blinds (its form's fields): the blinds soon put
+#: everyone all in, so it ends in a few hands.
+STACK = 200
+SCHEDULE = "@2h, 20/40, 50/100, 100/200"
+
+#: The elements a name or chat line written as HTML would have made.
+MADE_FROM_TEXT = """
+return document.querySelectorAll(
+  "#table img, #log img, #chat-lines img, #chat-lines script, #chat-lines b").length;
+"""
+#: Adds ``pace`` and ``pause`` 0 to the create_table frames of the page
+#: (its form has no control for them).
+QUICK = """
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  try {
+    const message = JSON.parse(data);
+    if (message.type === "create_table") {
+      message.pace = 0;
+      message.pause = 0;
+      data = JSON.stringify(message);
+    }
+  } catch (error) {}
+  return send.call(this, data);
+};
+"""
+
+
+#: What the page shows now, in one look (one command to the browser: each
+#: takes a while): whether the end is shown, the actions offered (the shown,
+#: enabled buttons of #actions), the cards face up and down in the seats,
+#: the player's own cards and seat.
+LOOK = """
+const shown = (e) => Boolean(e) && !e.closest("[hidden]") && e.getClientRects().length > 0;
+const all = (selector) => [...document.querySelectorAll(selector)];
+const me = document.querySelector(".seat.me");
+return {
+  end: shown(document.querySelector("#end")),
+  offered: shown(document.querySelector("#actions"))
+    ? all("#actions button[data-action]").filter((b) => shown(b) && !b.disabled)
+      .map((b) => b.dataset.action) : [],
+  seat_cards: all("#seats .seat .cards .card[data-card]").map((e) => e.dataset.card),
+  backs: all("#seats .seat .cards .card.back").length,
+  hole: all("#hole .card[data-card]").map((e) => e.dataset.card),
+  seat: me ? Number(me.dataset.seat) : null,
+};
+"""
+
+
+def quick_tables(driver: Any) -> None:
+    """The tables this page makes from now on play without pauses (:data:`QUICK`)."""
+    driver.execute_script(QUICK)
+
+
+@dataclass
+class Page:
+    """A browser at the page, with every frame it was sent (read as it goes)."""
+
+    driver: Any
+    name: str = ""
+    received: list[dict[str, Any]] = field(default_factory=list)
+
+    def read(self) -> list[dict[str, Any]]:
+        """Every frame received so far (the new ones read from the browser's log)."""
+        self.received.extend(frames(self.driver))
+        return self.received
+
+    def js(self, script: str, *args: Any) -> Any:
+        return self.driver.execute_script(script, *args)
+
+    def shown(self, selector: str) -> bool:
+        """Whether an element is there and shown."""
+        found = self.driver.find_elements("css selector", selector)
+        return bool(found) and found[0].is_displayed()
+
+    def text(self, selector: str) -> str:
+        return str(self.js("const e = document.querySelector(arguments[0]);"
+                           "return e ? e.textContent : '';", selector))  # fmt: skip
+
+    def texts(self, selector: str) -> list[str]:
+        return list(self.js("return [...document.querySelectorAll(arguments[0])]"
+                            ".map((e) => e.textContent);", selector))  # fmt: skip
+
+    def type(self, selector: str, text: str) -> None:
+        box = self.driver.find_element("css selector", selector)
+        box.clear()
+        box.send_keys(text)
+
+    def choose(self, selector: str, value: str) -> None:
+        from selenium.webdriver.support.select import Select
+
+        Select(self.driver.find_element("css selector", selector)).select_by_value(value)
+
+    def click(self, selector: str) -> None:
+        self.driver.find_element("css selector", selector).click()
+
+    def look(self) -> dict[str, Any]:
+        """What the page shows now (:data:`LOOK`)."""
+        seen: dict[str, Any] = self.js(LOOK)
+        return seen
+
+
+def page_server(folder: Path) -> Server:
+    """``holdem serve --web`` on loopback (both ports free ones)."""
+    return Server(folder / "room", "--web", "127.0.0.1:0").start()
+
+
+def open_lobby(page: Page, base: str) -> None:
+    page.driver.get(base + "/")
+    wait_until(lambda: page.shown("#lobby") and page.shown("#create-button"), what="the lobby")
+    quick_tables(page.driver)
+
+
+def make_table(page: Page, *, game: str = "tournament", seats: int = 4, stack: int | None = None,
+               schedule: str | None = None) -> str:  # fmt: skip
+    """Makes a table with the lobby's form, as ``page.name``: the link to share."""
+    page.type("#name", page.name)
+    page.choose("#create-game", game)
+    page.type("#create-seats", str(seats))
+    if stack is not None:
+        page.type("#create-stack", str(stack))
+    if schedule is not None:
+        page.type("#create-schedule", schedule)
+    page.click("#create-button")
+    wait_until(lambda: page.shown("#table") and page.look()["seat"] is not None,
+               what="the table made")  # fmt: skip
+    link = wait_until(lambda: page.js("const e = document.querySelector('#share-link');"
+                                      "return e && (e.value || e.textContent);"),
+                      what="the share link")  # fmt: skip
+    return str(link).strip()
+
+
+def join_by_link(page: Page, link: str) -> None:
+    """Opens a table's link and sits down as ``page.name``."""
+    page.driver.get(link)
+    wait_until(lambda: page.shown("#join-button"), what="the name asked")
+    page.type("#name", page.name)
+    page.click("#join-button")
+    wait_until(lambda: page.look()["seat"] is not None, what=f"{page.name} seated")
+
+
+def add_bots(page: Page, count: int, level: str) -> None:
+    page.type("#bot-count", str(count))
+    page.choose("#bot-level", level)
+    page.click("#add-bots")
+
+
+def seats_taken(page: Page) -> int:
+    return int(page.js("return document.querySelectorAll('#seats .seat:not(.empty)').length"))
+
+
+def click_an_action(page: Page, offered: list[str], rng: random.Random, *,
+                    all_in: float = 0.03) -> str | None:  # fmt: skip
+    """On the player's turn (``offered``: the actions the page offers), clicks
+    a legal button: check or call, now and then all in (folding when nothing
+    else is offered); the action clicked."""
+    if not offered:
+        return None
+    wanted = [k for k in ("check", "call") if k in offered]
+    if "all_in" in offered and (rng.random() < all_in or not wanted):
+        wanted = ["all_in"]
+    kind = wanted[0] if wanted else "fold"
+    try:
+        page.click(f'#actions button[data-action="{kind}"]')
+    except Exception:  # (the turn ended under the click: the next look says)
+        return None
+    return kind
+
+
+def cards_anywhere(value: Any) -> Iterator[str]:
+    """Every string of a message that is a card, under any key."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from cards_anywhere(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from cards_anywhere(item)
+    elif isinstance(value, str) and CARD.fullmatch(value):
+        yield value
+
+
+def hand_of_frame(message: dict[str, Any]) -> int | None:
+    """The hand a frame is about: an event's ``hand``, or the hand of a
+    reply's view or state (None: it names none)."""
+    if isinstance(message.get("hand"), int):
+        return int(message["hand"])
+    found: list[int] = []
+
+    def search(value: Any) -> None:
+        if isinstance(value, dict):
+            config = value.get("config")
+            if isinstance(config, dict) and isinstance(config.get("hand_id"), int):
+                found.append(config["hand_id"])
+            for item in value.values():
+                search(item)
+        elif isinstance(value, list):
+            for item in value:
+                search(item)
+
+    search(message)
+    return found[0] if found else None
+
+
+# ------------------------------------------------------------ a freezeout through the pages
+
+
+@dataclass
+class Played:
+    """What the freezeout left: its pages (Ann and Ben playing, Eve watching),
+    their seats, what was seen on the way, the end, and the stored hands."""
+
+    table: str
+    pages: dict[str, Page]
+    seats: dict[str, int | None]
+    names_seen: dict[str, str]  # (each page: the text of the seat of the hostile name)
+    spectator_steps: int = 0
+    spectator_backs: int = 0  # (the most face-down cards the spectator's seats showed at once)
+    spectator_shown: int = 0  # (the most face-up ones: shown at a showdown)
+    spectator_problems: list[str] = field(default_factory=list)
+    clicks: dict[str, int] = field(default_factory=dict)
+    places: dict[str, list[str]] = field(default_factory=dict)
+    certificates: dict[str, str] = field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)
+    elements: dict[str, int] = field(default_factory=dict)  # (made from a name or chat line)
+    chat_lines: dict[str, list[str]] = field(default_factory=dict)
+    log_lines: dict[str, list[str]] = field(default_factory=dict)
+    alerts: dict[str, str | None] = field(default_factory=dict)
+    hands: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+def look_as_spectator(played: Played, eve: Page, seen: dict[str, Any]) -> None:
+    """One step of the spectator's watch (``seen``: its page's look): the
+    cards its seats draw face up must all have been shown (the page looked
+    at first, then the frames read: a card drawn came in a frame already
+    received)."""
+    drawn, backs, own = seen["seat_cards"], seen["backs"], seen["hole"]
+    shows = [m["action"] for m in eve.read() if m.get("event") == "action"]
+    shown = {c for a in shows if a.get("kind") == "show" for c in a.get("cards", ())}
+    unshown = set(drawn) - shown
+    if unshown or own:
+        played.spectator_problems.append(f"step {played.spectator_steps}: drawn {drawn}, hole "
+                                         f"{own}, shown so far {sorted(shown)}")  # fmt: skip
+    played.spectator_steps += 1
+    played.spectator_backs = max(played.spectator_backs, backs)
+    played.spectator_shown = max(played.spectator_shown, len(drawn))
+
+
+@pytest.fixture(scope="module")
+def freezeout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    """Ann makes a private freezeout in the lobby (stack 200, blinds rising
+    every 3 hands), Ben (named :data:`HOSTILE`) opens her link and sits down,
+    Eve opens the spectator's link; Ann says :data:`HOSTILE_CHAT`, adds two
+    calling stations (bots that check or call: the players' all-ins end the
+    game) and starts; Ann and Ben click until the pages show the end, Eve's
+    page looked at after every round of clicks."""
+    need_browser()
+    from selenium.common.exceptions import NoAlertPresentException
+
+    folder = tmp_path_factory.mktemp("freezeout")
+    server = page_server(folder)
+    drivers: list[Any] = []
+    try:
+        ann, ben, eve = (Page(chromium(), name) for name in ("Ann", HOSTILE, "Eve"))
+        drivers += [ann.driver, ben.driver, eve.driver]
+        open_lobby(ann, server.page)
+        link = make_table(ann, stack=STACK, schedule=SCHEDULE)
+        code = link.rsplit("/", 1)[1]
+        assert link == f"{server.page}/t/{code}"
+        join_by_link(ben, link)
+        eve.driver.get(f"{server.page}/w/{code}")
+        wait_until(lambda: eve.shown("#table") and eve.texts("#seats .seat .name").count(HOSTILE),
+                   what="the spectator's table")  # fmt: skip
+        ann.type("#chat-input", HOSTILE_CHAT)
+        ann.click("#chat-send")
+        add_bots(ann, 2, "calling-station")
+        wait_until(lambda: seats_taken(ann) == 4, what="the bots seated")
+        seats = {"Ann": ann.look()["seat"], "Ben": ben.look()["seat"], "Eve": None}
+        names = {who: page.text(f'.seat[data-seat="{seats["Ben"]}"] .name')
+                 for who, page in (("Ann", ann), ("Eve", eve))}  # fmt: skip
+        table = next(m["result"]["table"] for m in ann.read()
+                     if m.get("result", {}).get("code") == code)  # fmt: skip
+        played = Played(table=table, pages={"Ann": ann, "Ben": ben, "Eve": eve}, seats=seats,
+                        names_seen=names)  # fmt: skip
+        ann.click("#start-button")
+        rng = random.Random(30)
+        deadline = time.monotonic() + 240
+        ended = False
+        while not ended:
+            assert time.monotonic() < deadline, "the freezeout did not end in 4 minutes"
+            ended = True
+            for who, page in (("Ann", ann), ("Ben", ben)):
+                seen = page.look()
+                ended = ended and seen["end"]
+                if click_an_action(page, seen["offered"], rng):
+                    played.clicks[who] = played.clicks.get(who, 0) + 1
+            seen = eve.look()
+            ended = ended and seen["end"]
+            look_as_spectator(played, eve, seen)
+        for who, page in played.pages.items():
+            wait_until(lambda p=page: len(p.texts("#places li")) == 4, what=f"{who}'s places")
+            played.places[who] = page.texts("#places li")
+            played.certificates[who] = page.text("#certificate")
+            played.elements[who] = int(page.js(MADE_FROM_TEXT))
+            played.chat_lines[who] = page.texts("#chat-lines li")
+            played.log_lines[who] = page.texts("#log li")
+            try:
+                played.alerts[who] = page.driver.switch_to.alert.text
+            except NoAlertPresentException:
+                played.alerts[who] = None
+            page.read()
+        with server.client("test") as watcher:
+            watcher.request("watch", code=code)
+            played.state = watcher.request("state", table=table)
+    finally:
+        for driver in drivers:
+            with contextlib.suppress(Exception):
+                driver.quit()
+        assert server.stop() in (0, 130)
+    store = Store(server.data / "room.sqlite", read_only=True)
+    try:
+        played.hands = {s.number: s.record for s in store.hands(table)}
+    finally:
+        store.close()
+    yield played
+
+
+def test_two_browser_players_and_two_bots_play_a_private_freezeout_to_a_winner(
+    freezeout: Played,
+) -> None:
+    """Made in the lobby, joined by the shared link, bots added and started in
+    the page, every move a click on the page's buttons: the end shows the
+    four places and the winner's certificate, on every page, and no chip was
+    made or lost."""
+    played = freezeout
+    assert played.clicks.get("Ann", 0) > 0 and played.clicks.get("Ben", 0) > 0, played.clicks
+    state = played.state
+    assert state["status"] == "finished"
+    chips = [s["chips"] for s in state["seats"]]
+    assert sum(chips) == 4 * STACK, state["seats"]
+    winner = next(s["name"] for s in state["seats"] if s["chips"] == 4 * STACK)
+    for who, places in played.places.items():
+        named = "You" if played.pages[who].name == winner else winner  # (the winner's own page)
+        assert places[0].startswith("1st") and named in places[0], (who, places)
+        assert named in played.certificates[who], (who, played.certificates[who])
+    assert sorted(played.hands) == list(range(1, state["hands_played"] + 1))
+    for number, record in played.hands.items():  # (the players still in hold every chip)
+        assert sum(record["config"]["stacks"]) == 4 * STACK, number
+
+
+def test_a_spectator_page_sees_no_hole_cards_until_shown(freezeout: Played) -> None:
+    """At every step of the game the spectator's seats draw face up only
+    cards that were shown, and it has no cards of its own; its frames hold
+    no ``hole_cards`` and no card not on the board or shown (each hand's
+    stored record says which)."""
+    played = freezeout
+    assert played.spectator_backs >= 4  # (it was looked at in hands: cards face down)
+    assert not played.spectator_problems, played.spectator_problems[:5]
+    eve = played.pages["Eve"].received
+    assert not [m for m in eve if m.get("event") == "hole_cards"]
+    checked = unseen_cards(eve, played.hands, None)
+    assert checked == set(played.hands)  # (every hand of the game, watched from the start)
+
+
+def test_a_player_named_with_html_is_shown_as_text(freezeout: Played) -> None:
+    """Ben is named ``<img src=x onerror=alert(1)>`` and Ann's chat line holds
+    HTML: every page shows both as text, none holds an element made from
+    them, and no script of theirs ran (no alert)."""
+    played = freezeout
+    assert played.names_seen == {"Ann": HOSTILE, "Eve": HOSTILE}
+    for who in played.pages:
+        assert played.elements[who] == 0, who
+        assert played.alerts[who] is None, (who, played.alerts[who])
+        assert any(HOSTILE in line for line in played.log_lines[who]), who
+        assert any(HOSTILE_CHAT in line for line in played.chat_lines[who]), (
+            who, played.chat_lines[who])  # fmt: skip
+
+
+def test_no_page_is_sent_another_players_unshown_cards_the_deck_or_the_burns(
+    freezeout: Played,
+) -> None:
+    """Every frame each page received over the whole game (both players' and
+    the spectator's), against the stored hands: a card in a frame, under any
+    key, is the page's own hole card, on the board, or shown, in the hand
+    the frame is about; every hand of the game is checked."""
+    played = freezeout
+    for who, page in played.pages.items():
+        seat = played.seats[who]
+        checked = unseen_cards(page.received, played.hands, seat)
+        dealt = {n for n, r in played.hands.items()
+                 if seat is None or seat in dealt_seats(r)}  # fmt: skip
+        assert dealt <= checked, (who, sorted(dealt - checked))
+
+
+def test_the_frames_check_finds_a_card_a_page_may_not_see() -> None:
+    """The check of the frames above fails on each kind of leak: another
+    seat's hole cards, a card of the deck (never dealt) in any field, and a
+    card in a frame about no stored hand."""
+    record = {"config": {"stacks": [100, 100], "hand_id": 1}, "hole_cards": [["As", "Kd"],
+              ["7c", "2h"]], "board": ["Qs", "Jh", "3d"], "log": []}  # fmt: skip
+    hands = {1: record}
+    mine = {"event": "hole_cards", "hand": 1, "seat": 0, "cards": ["As", "Kd"]}
+    assert unseen_cards([mine], hands, 0) == {1}
+    for leak in ({"event": "hole_cards", "hand": 1, "seat": 1, "cards": ["7c", "2h"]},
+                 {"event": "action", "hand": 1, "action": {"next": ["9s"]}},
+                 {"id": 3, "result": {"view": {"board": ["Qs"]}}}):  # fmt: skip
+        with pytest.raises(AssertionError):
+            unseen_cards([mine, leak], hands, 0)
+    with pytest.raises(AssertionError):
+        unseen_cards([mine], hands, None)  # (a spectator: no hole cards at all)
+
+
+def dealt_seats(record: dict[str, Any]) -> list[int]:
+    config = record["config"]
+    return list(config.get("seats") or range(len(config["stacks"])))
+
+
+def unseen_cards(stream: list[dict[str, Any]], hands: dict[int, dict[str, Any]],
+                 seat: int | None) -> set[int]:  # fmt: skip
+    """Asserts that no frame of a page's stream holds a card the page may not
+    see (``seat``: its seat; None: a spectator's) in the stored hand it is
+    about (a frame with cards must be about one); the hands checked (those
+    the frames were about)."""
+    checked: set[int] = set()
+    for message in stream:
+        number = hand_of_frame(message)
+        found = set(cards_anywhere(message))
+        if found:
+            assert number in hands, ("a frame with cards of no stored hand", message)
+            leaked = found - allowed_cards(hands[number], seat)
+            assert not leaked, (seat, leaked, message)
+        if number in hands:
+            checked.add(number)
+    return checked
+
+
+# ------------------------------------------------------------ a heads-up table: reload, phone, keys
+
+
+def heads_up(page: Page, base: str) -> dict[str, Any]:
+    """A cash table of two made in the lobby, a calling station added and the
+    game started by the page: the page's look at the player's first turn."""
+    open_lobby(page, base)
+    make_table(page, game="cash", seats=2)
+    add_bots(page, 1, "calling-station")
+    wait_until(lambda: seats_taken(page) == 2, what="the bot seated")
+    page.click("#start-button")
+    return your_turn(page)
+
+
+def your_turn(page: Page) -> dict[str, Any]:
+    """The page's look once it offers the player actions (its cards drawn)."""
+    seen: dict[str, Any] = wait_until(lambda: (s := page.look())["offered"] and s["hole"] and s,
+                                      what="the player's turn")  # fmt: skip
+    return seen
+
+
+def acted(page: Page, kind: str, hand: int | None = None) -> dict[str, Any]:
+    """The action event of the page's seat of that kind (in ``hand``), once
+    the page was sent it."""
+
+    def found() -> dict[str, Any] | None:
+        for m in page.read():
+            a = m.get("action") if m.get("event") == "action" else None
+            if a and a.get("kind") == kind and a.get("seat") == page.look()["seat"] and (
+                    hand is None or m.get("hand") == hand):  # fmt: skip
+                return m
+        return None
+
+    message: dict[str, Any] = wait_until(found, what=f"the page's {kind} played")
+    return message
+
+
+def test_a_reload_mid_hand_comes_back_to_the_seat(tmp_path: Path, browsers: Any) -> None:
+    """Reloaded at the player's turn, the page comes back to the same seat with
+    the same hole cards (the seat's token kept in the browser's storage),
+    offers the turn again, and the click plays it: the game goes on to the
+    player's next turn."""
+    server = page_server(tmp_path)
+    try:
+        ann = Page(browsers(), "Ann")
+        before = heads_up(ann, server.page)
+        hand = max(m["hand"] for m in ann.read() if m.get("event") == "hand_started")
+        assert len(before["hole"]) == 2 and before["seat"] is not None
+        stored = ann.js("return Object.keys(localStorage).filter((k) => k.startsWith("
+                        "'holdem.seat.'))")  # fmt: skip
+        assert len(stored) == 1
+        ann.driver.refresh()
+        after = your_turn(ann)
+        assert (after["seat"], after["hole"]) == (before["seat"], before["hole"])
+        kind = "check" if "check" in after["offered"] else "call"
+        ann.click(f'#actions button[data-action="{kind}"]')
+        played = acted(ann, kind, hand)
+        wait_until(lambda: [m for m in ann.read()[ann.received.index(played):]
+                            if m.get("event") == "turn" and m["seat"] == after["seat"]],
+                   what="her next turn")  # fmt: skip
+        your_turn(ann)  # (the game went on: the bot checked or called, and she may act)
+    finally:
+        assert server.stop() in (0, 130)
+
+
+#: Whether the page scrolls sideways (wider than the window).
+SIDEWAYS = "return document.documentElement.scrollWidth > window.innerWidth;"
+#: Whether an element is there to be clicked: scrolled to, inside the
+#: window's width, and what a tap at its middle would reach.
+CLICKABLE = """
+const e = arguments[0];
+e.scrollIntoView({block: "center"});
+const r = e.getBoundingClientRect();
+const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+return r.width > 0 && r.height > 0 && r.left >= 0 && r.right <= window.innerWidth
+  && Boolean(hit) && (hit === e || e.contains(hit));
+"""
+
+
+def test_the_page_at_a_phones_width_has_no_sideways_scroll_and_its_actions_are_clickable(
+    tmp_path: Path, browsers: Any
+) -> None:
+    """At 390 by 844 pixels the lobby and the table fit the width, and at the
+    player's turn every action button offered is on the screen, reachable
+    by a tap at its middle, and a tap plays it."""
+    server = page_server(tmp_path)
+    try:
+        ann = Page(browsers(width=390, height=844), "Ann")
+        open_lobby(ann, server.page)
+        assert ann.js("return window.innerWidth") <= 400
+        assert not ann.js(SIDEWAYS), "the lobby scrolls sideways"
+        seen = heads_up(ann, server.page)
+        assert not ann.js(SIDEWAYS), "the table scrolls sideways"
+        for kind in seen["offered"]:
+            button = ann.driver.find_element("css selector",
+                                             f'#actions button[data-action="{kind}"]')  # fmt: skip
+            assert button.is_displayed() and ann.js(CLICKABLE, button), kind
+        kind = "check" if "check" in seen["offered"] else "call"
+        ann.click(f'#actions button[data-action="{kind}"]')
+        acted(ann, kind)
+        assert not ann.js(SIDEWAYS), "the table scrolls sideways"
+    finally:
+        assert server.stop() in (0, 130)
+
+
+#: The buttons, fields and lists of the page that have no accessible name
+#: (a label, aria-label or aria-labelledby, or a button's text), hidden ones
+#: too: each described by its id or its first characters.
+UNNAMED = """
+const named = (e) => {
+  const text = (t) => (t || "").trim();
+  if (text(e.getAttribute("aria-label"))) return true;
+  const by = e.getAttribute("aria-labelledby");
+  if (by && by.split(/\\s+/).some((id) => text(document.getElementById(id)?.textContent))) {
+    return true;
+  }
+  if (e.labels && [...e.labels].some((l) => text(l.textContent))) return true;
+  return e.tagName === "BUTTON" && text(e.textContent) !== "";
+};
+return [...document.querySelectorAll("button, input, select, textarea")]
+  .filter((e) => e.type !== "hidden" && !named(e))
+  .map((e) => e.id || e.outerHTML.slice(0, 80));
+"""
+
+
+def test_keys_play_the_turn_and_every_control_has_a_name(tmp_path: Path, browsers: Any) -> None:
+    """Every button and field of the page (the lobby's, the table's, the
+    actions' once offered) has an accessible name, as the browser computes
+    it for those shown; at the player's turn ``c`` checks or calls and ``f``
+    folds, each said in the hand log."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    server = page_server(tmp_path)
+    try:
+        ann = Page(browsers(), "Ann")
+        open_lobby(ann, server.page)
+        assert ann.js(UNNAMED) == []
+        assert unnamed_shown(ann) == []
+        seen = heads_up(ann, server.page)
+        assert ann.js(UNNAMED) == []
+        assert unnamed_shown(ann) == []
+        for key, said in (("c", r"^You (check|call)"), ("f", r"^You fold")):
+            kind = {"c": "check" if "check" in seen["offered"] else "call", "f": "fold"}[key]
+            if kind not in seen["offered"]:
+                continue
+            lines = len(ann.texts("#log li"))
+            ann.js("document.activeElement && document.activeElement.blur()")
+            ActionChains(ann.driver).send_keys(key).perform()
+            acted(ann, kind)
+            wait_until(lambda s=said, n=lines: [t for t in ann.texts("#log li")[n:]
+                                                if re.search(s, t)],
+                       what=f"the log to say {key!r} was played")  # fmt: skip
+            seen = your_turn(ann)
+    finally:
+        assert server.stop() in (0, 130)
+
+
+def unnamed_shown(page: Page) -> list[str]:
+    """The buttons and fields shown whose accessible name, as the browser
+    computes it, is empty."""
+    found = page.driver.find_elements("css selector", "button, input, select, textarea")
+    return [e.get_attribute("id") or e.tag_name for e in found
+            if e.is_displayed() and not (e.accessible_name or "").strip()]  # fmt: skip
