@@ -1739,7 +1739,7 @@ PyMODINIT_FUNC PyInit__engine(void) {
         intern(&s_verify_wager, "_verify_wager") < 0 ||
         intern(&s_all_in_kind, "_all_in_kind") < 0 ||
         intern(&s_turn_timeout, "verify_timeout") < 0 ||
-        intern(&hd_s_missing_board, "_missing_board") < 0 || intern(&s_seat_kw, "seat") < 0 || intern(&s_to_kw, "to") < 0 ||
+        intern(&s_seat_kw, "seat") < 0 || intern(&s_to_kw, "to") < 0 ||
         intern(&s_seat_of, "_seat") < 0 || intern(&s_outcome, "outcome") < 0 ||
         intern(&s_outcome_cache, "_outcome") < 0 || intern(&s_cfg, "_cfg") < 0)
         return NULL;

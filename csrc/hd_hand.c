@@ -12,7 +12,6 @@ PyObject *hd_streets[NSTREETS];
 PyObject *hd_action_type;
 allocfunc hd_action_alloc;
 PyObject *hd_empty_tuple;
-PyObject *hd_s_missing_board;
 
 /* ------------------------------------------------------------ records */
 
@@ -624,15 +623,15 @@ int hd_next_street_known(const HandCore *h) {
     return 1;
 }
 
-/* The next street of the second run (R10): its record carries pot 1 (the run). */
-static PyObject *deal_second_run(HandCore *h) {
-    state_t *st = &h->st;
-    int street = st->street2 + 1;
+/* The cards of a street from a run's stub (the second run's: run 1), or NULL with
+   the error Python raises naming the cards missing. */
+static PyObject *street_cards(HandCore *h, const int8_t *stub, int street, int run) {
     int from = board_after[street - 1], to = board_after[street];
     for (int i = from; i < to; i++)
-        if (h->fx.stub2[board_slot[i]] < 0) {
+        if (stub[board_slot[i]] < 0) {
+            /* Python says which cards are missing, and raises */
             PyObject *none = PyObject_CallMethod((PyObject *)h, "_missing_board", "Oi",
-                                                 hd_streets[street], 1);
+                                                 hd_streets[street], run);
             if (!none) return NULL;
             Py_DECREF(none);
             PyErr_SetString(PyExc_SystemError, "holdem engine: _missing_board did not raise");
@@ -641,7 +640,16 @@ static PyObject *deal_second_run(HandCore *h) {
     PyObject *cards = PyTuple_New(to - from);
     if (!cards) return NULL;
     for (int i = from; i < to; i++)
-        PyTuple_SetItem(cards, i - from, PyLong_FromLong(h->fx.stub2[board_slot[i]]));
+        PyTuple_SetItem(cards, i - from, PyLong_FromLong(stub[board_slot[i]]));
+    return cards;
+}
+
+/* The next street of the second run (R10): its record carries pot 1 (the run). */
+static PyObject *deal_second_run(HandCore *h) {
+    state_t *st = &h->st;
+    int street = st->street2 + 1;
+    PyObject *cards = street_cards(h, h->fx.stub2, street, 1);
+    if (!cards) return NULL;
     st->street2 = (int8_t)street;
     PyObject *record = hd_log_record(h, K_DEAL_BOARD, -1, street, 0, 0, 0, cards, 1);
     if (record && street == S_RIVER) start_showdown(h);
@@ -652,23 +660,10 @@ static PyObject *deal_street(HandCore *h) {
     state_t *st = &h->st;
     if (st->runs && st->street == S_RIVER) return deal_second_run(h);
     int street = st->street + 1;
-    int from = board_after[street - 1], to = board_after[street];
-    for (int i = from; i < to; i++)
-        if (h->fx.stub[board_slot[i]] < 0) {
-            /* Python says which cards are missing, and raises */
-            PyObject *none = PyObject_CallMethodObjArgs((PyObject *)h, hd_s_missing_board,
-                                                       hd_streets[street], NULL);
-            if (!none) return NULL;
-            Py_DECREF(none);
-            PyErr_SetString(PyExc_SystemError, "holdem engine: _missing_board did not raise");
-            return NULL;
-        }
-    PyObject *cards = PyTuple_New(to - from);
+    PyObject *cards = street_cards(h, h->fx.stub, street, 0);
     if (!cards) return NULL;
-    for (int i = from; i < to; i++)
-        PyTuple_SetItem(cards, i - from, PyLong_FromLong(h->fx.stub[board_slot[i]]));
     st->burns_n++;
-    st->board_n = (int8_t)to;
+    st->board_n = (int8_t)board_after[street];
     PyObject *record = hd_log_record(h, K_DEAL_BOARD, -1, street, 0, 0, 0, cards, -1);
     if (!record) return NULL;
     if (begin_round(h, street) < 0) {

@@ -137,7 +137,6 @@ extern PyObject *hd_streets[NSTREETS];
 extern PyObject *hd_action_type;
 extern allocfunc hd_action_alloc;
 extern PyObject *hd_empty_tuple;
-extern PyObject *hd_s_missing_board; /* "_missing_board": Hand says which cards are missing */
 
 /* --- hd_hand.c: building records (new references; NULL on error) */
 PyObject *hd_seat_obj(HandCore *h, int p);
