@@ -127,9 +127,14 @@ def move(turn: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 def play_out(
-    people: list[Player], rng: random.Random, *, until: Callable[[], bool], most: int = 20000
-) -> int:
-    """Answers every turn the players are given until ``until()``; the moves made."""
+    people: list[Player], rng: random.Random | None = None, *, until: Callable[[], bool],
+    most: int = 20000, decide: Callable[[Player, dict[str, Any]], dict[str, Any]] | None = None,
+) -> int:  # fmt: skip
+    """Answers every turn the players are given until ``until()`` (each with
+    ``decide(player, turn)``, else :func:`move` by ``rng``); the moves made."""
+    if decide is None:
+        assert rng is not None, "a decide function, or an rng for move()"
+        decide = lambda player, turn: move(turn, rng)  # noqa: E731
     made = 0
     while not until() and made < most:
         pending = [(p, t) for p in people for t in p.turns()]
@@ -137,7 +142,7 @@ def play_out(
             break
         for player, turn in pending:
             turn["_answered"] = True
-            reply = player.ask("act", table=turn["table"], action=move(turn, rng))
+            reply = player.ask("act", table=turn["table"], action=decide(player, turn))
             assert "result" in reply or reply["error"]["code"] in (
                 "not_your_turn", "table_stopped"), reply  # fmt: skip
             made += 1

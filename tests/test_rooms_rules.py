@@ -293,20 +293,6 @@ def test_r13_holdem_join_list_says_how_many_players_are_away() -> None:
     assert lines[3].endswith("  no (playing)") and lines[4].endswith("  no (playing)")
 
 
-def _answer(people: list[Any], decide: Any, until: Any) -> None:
-    """Answers the people's turns with ``decide(player, turn)`` until ``until()``."""
-    for _ in range(10_000):
-        if until():
-            return
-        pending = [(p, t) for p in people for t in p.turns()]
-        if not pending:
-            return
-        for player, turn in pending:
-            turn["_answered"] = True
-            reply = player.ask("act", table=turn["table"], action=decide(player, turn))
-            assert "result" in reply or reply["error"]["code"] == "not_your_turn", reply
-
-
 def _ended(player: Any, hand: int) -> bool:
     return any(m.get("event") == "hand_ended" and m["hand"] == hand for m in player.stream)
 
@@ -329,7 +315,7 @@ def test_r10_a_room_s_player_shows_their_cards_after_the_hand(tmp_path: Path) ->
             return {"kind": "fold"}
         return {"kind": "check"} if legal["check"] else {"kind": "call"}
 
-    _answer([ann, ben], fold_ann, until=lambda: _ended(ann, 1))
+    play_out([ann, ben], decide=fold_ann, until=lambda: _ended(ann, 1))
     shown = ann.result("show", table=made["table"])
     dealt = room.tables[made["table"]].served.kept[1].hole_cards(0)  # type: ignore[union-attr]
     assert shown["hand"] == 1 and shown["cards"] == [format_card(c) for c in dealt]
@@ -342,7 +328,8 @@ def test_r10_a_room_s_player_shows_their_cards_after_the_hand(tmp_path: Path) ->
     assert refused["error"]["code"] == "table_error"
     assert "their cards are shown already" in refused["error"]["message"]
     assert eve.ask("show", table=made["table"])["error"]["code"] == "not_your_seat"
-    _answer([ann, ben], fold_ann, until=lambda: _ended(ann, 3))  # (hand 1 now from the file)
+    # (hand 1 now from the file)
+    play_out([ann, ben], decide=fold_ann, until=lambda: _ended(ann, 3))
     text = eve.result("history", table=made["table"], hand=1)["text"]
     assert f"p{_phh_player(text, 'Ann')} sm {''.join(shown['cards'])}" in text
     closed = Room(seed=11, limits=MANY)
@@ -352,7 +339,7 @@ def test_r10_a_room_s_player_shows_their_cards_after_the_hand(tmp_path: Path) ->
     assert other["state"]["settings"]["show_after_hand"] is False
     dan.result("join", code=other["code"], name="Dan")
     cid.result("start", table=other["table"])
-    _answer([cid, dan], lambda p, t: {"kind": "fold"} if t["view"]["legal"]["call"] else
+    play_out([cid, dan], decide=lambda p, t: {"kind": "fold"} if t["view"]["legal"]["call"] else
             {"kind": "check"}, until=lambda: _ended(cid, 1))  # fmt: skip
     refused = cid.ask("show", table=other["table"])
     assert refused["error"] == {"code": "table_error", "field": None, "message": (
@@ -390,7 +377,7 @@ def test_r14_a_hand_s_players_read_its_mucked_hands_once_it_is_over() -> None:
                 return number
         return None
 
-    _answer([ann, ben, cid], passive, until=lambda: mucked() is not None)
+    play_out([ann, ben, cid], decide=passive, until=lambda: mucked() is not None)
     number = mucked()
     assert number is not None
     hand = served.kept[number]
@@ -438,7 +425,7 @@ def test_r10_holdem_join_s_show_word_asks_the_room_and_tells_the_show() -> None:
     game.typed("show", None)
     assert said[-1].startswith("Not shown: table t1: no hand has ended here since the table")
     ann.result("start", table=made["table"])
-    _answer([ann, ben], lambda p, t: {"kind": "fold"} if p is ann else
+    play_out([ann, ben], decide=lambda p, t: {"kind": "fold"} if p is ann else
             {"kind": "check"} if t["view"]["legal"]["check"] else {"kind": "call"},
             until=lambda: _ended(ann, 1))  # fmt: skip
     game.typed("show", None)
