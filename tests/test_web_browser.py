@@ -615,6 +615,9 @@ def test_keys_play_the_turn_and_every_control_has_a_name(tmp_path: Path, browser
         seen = heads_up(ann, server.page)
         assert ann.js(UNNAMED) == []
         assert unnamed_shown(ann) == []
+        # (a show after the hand is of the last hand ended: none yet, no button)
+        assert not [t for t in ann.texts("#log li") if "stacks:" in t]
+        assert not ann.driver.find_element("id", "show-cards").is_displayed()
         for key, said in (("c", r"^You (check|call)"), ("f", r"^You fold")):
             kind = {"c": "check" if "check" in seen["offered"] else "call", "f": "fold"}[key]
             if kind not in seen["offered"]:
@@ -627,6 +630,11 @@ def test_keys_play_the_turn_and_every_control_has_a_name(tmp_path: Path, browser
                                                 if re.search(s, t)],
                        what=f"the log to say {key!r} was played")  # fmt: skip
             seen = your_turn(ann)
+        # (a hand Ann was dealt in has ended: she may show her cards of it)
+        wait_until(lambda: [t for t in ann.texts("#log li") if "stacks:" in t],
+                   what="a hand to end")  # fmt: skip
+        wait_until(lambda: ann.driver.find_element("id", "show-cards").is_displayed(),
+                   what="the button that shows the last hand's cards")  # fmt: skip
     finally:
         assert server.stop() in (0, 130)
 

@@ -156,6 +156,7 @@
     turnSeconds: null,
     over: false,
     muting: [],
+    dealtLast: false, // dealt in the last hand that ended: a show after it is yours to make
   };
 
   // ------------------------------------------------------------ errors and words
@@ -587,6 +588,8 @@
     } else if (kind === "hand_started") {
       page.view = null;
     } else if (kind === "hand_ended") {
+      // (the last hand ended is the one a show after it is of: were you dealt in?)
+      page.dealtLast = (message.seats || []).includes(page.seat);
       handsSoon();
     } else if (kind === "player_eliminated" && message.seat === page.seat && !page.watching) {
       page.eliminated = true;
@@ -1042,7 +1045,7 @@
     const cash = page.settings.small_blind !== null && page.settings.small_blind !== undefined;
     $("#sit-out").hidden = !game.started || page.away || game.busted;
     // (R10: after a hand the player folded or won uncontested, where the table allows it)
-    $("#show-cards").hidden = !game.started || page.settings.show_after_hand === false;
+    $("#show-cards").hidden = !page.dealtLast || page.settings.show_after_hand === false;
     $("#back").hidden = !game.started || !page.away || game.busted;
     $("#chips-controls").hidden = !cash;
     $("#rebuy").hidden = !game.busted;
