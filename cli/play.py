@@ -1,5 +1,5 @@
 """``holdem play``: a game against bots in the terminal, a freezeout tournament
-or a cash local, every hand saved as a hand history."""
+or a cash game, every hand saved as a hand history."""
 
 from __future__ import annotations
 
@@ -158,7 +158,7 @@ r 900 (raise to 900), a (all in), help, or quit. See docs/play.md.
               f"or mix (each one of {', '.join(MIX)}). Levels: {', '.join(BOTS)}; "
               "or cmd:PROGRAM, a program playing by docs/protocol.md.")  # fmt: skip
 @click.option("--game", type=click.Choice(["tournament", "cash"]), default="tournament",
-              show_default=True, help="A freezeout tournament, or a cash local.")  # fmt: skip
+              show_default=True, help="A freezeout tournament, or a cash game.")  # fmt: skip
 @click.option("--structure", type=click.Choice([s.value for s in Structure]),
               default=Structure.NO_LIMIT.value, show_default=True,
               help="Betting structure.")  # fmt: skip
@@ -177,7 +177,7 @@ r 900 (raise to 900), a (all in), help, or quit. See docs/play.md.
               "(--blinds 2.5/5 --chip 0.5: blinds of 5 and 10 chips; default 1). Amounts "
               "are typed and told in the table's money.")  # fmt: skip
 @click.option("--hands", type=click.IntRange(min=1), default=None,
-              help="Cash game: end the local after this many hands "
+              help="Cash game: end it after this many hands "
               "(default: until you quit).")  # fmt: skip
 @click.option("--timer", type=click.FloatRange(min=0, max=86_400, min_open=True), default=None,
               metavar="SECONDS", help="Seconds for each decision; out of time you check "
@@ -226,7 +226,7 @@ def play_command(
     quiet: bool,
 ) -> None:
     """Plays Texas Hold'em against bots in the terminal: a freezeout until one
-    player has every chip, or a cash local until you quit. Every hand is
+    player has every chip, or a cash game until you quit. Every hand is
     saved as a hand history (PHH) as soon as it ends. On a terminal the
     table is drawn full screen (--plain: lines, as a pipe gets).
     """
