@@ -23,6 +23,7 @@ from holdem.clients import (
     keep_seat,
     kept_seats,
     listing,
+    lobby_felt,
     play_room,
     seat_key,
     table_fields,
@@ -312,9 +313,7 @@ def join_command(
                     play_room(session, keyboard)
             else:
                 assert isinstance(session, ScreenRoomGame)
-                waiting = (f"Join code {table_code}: your friends type holdem join {table_code} "
-                           f"--server {address}\nType bots N LEVEL to fill seats, start when "
-                           "everyone is in." if create else "")  # fmt: skip
+                waiting = lobby_felt(joined, address) if create else ""
                 full_screen(app, session, joined["state"], waiting)
         except (ConnectionError, TimeoutError) as exc:
             raise JoinError(f"{exc} (to come back to your seat: {again})") from None

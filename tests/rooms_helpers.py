@@ -22,7 +22,7 @@ from typing import Any
 
 from textual.widgets import Input
 
-from holdem.clients import RoomClient, greet
+from holdem.clients import RoomClient, greet, lobby_felt
 from holdem.clients.fullscreen import ScreenRoomGame, TableApp
 from holdem.errors import ProtocolError
 from holdem.rooms import Room, Store
@@ -405,5 +405,5 @@ def joined_app(client: RoomClient, address: str, playing: type[ScreenRoomGame] =
     app = TableApp(made["seat"], seats=made["state"]["max_seats"], quiet=True)
     screen = playing(client, made, app.teller, "")
     greet(screen, made, address, True, "holdem join ...")
-    screen.show(app, made["state"], f"Join code {made['code']}")
+    screen.show(app, made["state"], lobby_felt(made, address))
     return app, screen

@@ -10,6 +10,7 @@ import dataclasses
 import json
 import os
 import random
+import re
 import socket
 import time
 from collections.abc import AsyncIterator
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rooms_helpers import Joiner, Server, cards_in, move, served
+from rooms_helpers import Joiner, Server, cards_in, joined_app, move, served
 
 from holdem.rooms import Limits, Room
 from holdem.rooms.site import Site
@@ -431,6 +432,31 @@ def test_a_table_made_by_holdem_join_says_its_links(tmp_path: Path) -> None:
             assert link.group(2) == f"{server.page}/w/{code}"
         finally:
             ann.stop()
+    finally:
+        server.stop()
+
+
+def test_the_full_screen_felt_says_the_links_beside_the_join_code(tmp_path: Path) -> None:
+    """``holdem join --create`` on the full screen, on a server with a page:
+    until the first hand its felt shows the join code and the two links to
+    share, as line mode prints them."""
+    from test_fullscreen import SIZE, shown
+
+    server = Server(tmp_path / "room", "--web", "127.0.0.1:0").start()
+    try:
+        with server.client("holdem join") as client:
+            app, _ = joined_app(client, f"127.0.0.1:{server.port}")
+
+            async def run() -> None:
+                async with app.run_test(size=SIZE):
+                    felt = " ".join(shown(app, "#felt").split())
+                    code = re.search(r"Join code (\S+):", felt)
+                    assert code, felt
+                    links = (f"or they open {server.page}/t/{code.group(1)} (spectators: "
+                             f"{server.page}/w/{code.group(1)})")  # fmt: skip
+                    assert links in felt
+
+            asyncio.run(run())
     finally:
         server.stop()
 

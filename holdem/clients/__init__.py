@@ -26,6 +26,7 @@ from .room import (
     come_back_command,
     greet,
     greet_watcher,
+    lobby_felt,
     play_room,
 )
 from .seats import end_seat, keep_seat, kept_seats, reading_tokens, seat_key, seats_file
@@ -56,6 +57,7 @@ __all__ = [
     "keep_seat",
     "kept_seats",
     "listing",
+    "lobby_felt",
     "menu",
     "ordinal",
     "play_cash",

@@ -715,6 +715,18 @@ def play_room(game: RoomGame, keyboard: Keyboard) -> None:
             game.leave()
 
 
+def lobby_felt(joined: dict[str, Any], address: str) -> str:
+    """What the full screen's felt says to the creator of a table until its
+    first hand (line mode's :func:`greet` says it as lines): the join code and
+    how friends come in, the links to share where the server has a page."""
+    code = joined["code"]
+    text = f"Join code {code}: your friends type holdem join {code} --server {address}"
+    if joined.get("link"):  # (a server with a page: --web)
+        text += (f"\nor they open {escaped(joined['link'])} (spectators: "
+                 f"{escaped(joined.get('watch_link') or '')})")  # fmt: skip
+    return text + "\nType bots N LEVEL to fill seats, start when everyone is in."
+
+
 def greet(game: RoomGame, joined: dict[str, Any], address: str, create: bool, again: str) -> None:
     teller = game.teller
     state = joined["state"]
