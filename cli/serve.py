@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime
+import ipaddress
 import json
 import re
 import sqlite3
@@ -285,6 +286,12 @@ room's is refused at start), 130 interrupted.
 @click.option("--web-origin", "web_origins", metavar="ORIGIN", multiple=True,
               help="With --web: another origin (scheme://host:port) whose pages may open "
               "the WebSocket; repeat for more. A page of any other origin is refused.")  # fmt: skip
+@click.option("--web-proxy", "web_proxies", metavar="ADDRESS", multiple=True,
+              help="With --web: the address or network (10.0.0.0/8) of a reverse proxy in "
+              "front of the page; a connection from it counts as the address its "
+              "X-Forwarded-For names, so that the limits by address (--max-per-address, "
+              "--tables-per-address) count each player, not the proxy. Repeat for more; "
+              "never a network that others can connect from.")  # fmt: skip
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes that share the tables out, on one port and one data file: "
               "for a busy server, one per CPU (one process serves on one CPU).")  # fmt: skip
@@ -307,6 +314,7 @@ def serve_command(
     web: str | None,
     web_url: str | None,
     web_origins: tuple[str, ...],
+    web_proxies: tuple[str, ...],
     workers: int,
 ) -> None:
     """Serves a room: people create private tables and share their join codes,
@@ -321,10 +329,10 @@ def serve_command(
             raise click.UsageError("--reset-protection, --check or --export: one at a time")
         _reset_protection(data, reset_protection)
         return
-    if web is None and (web_url or web_origins):
-        raise click.UsageError("--web-url and --web-origin go with --web")
+    if web is None and (web_url or web_origins or web_proxies):
+        raise click.UsageError("--web-url, --web-origin and --web-proxy go with --web")
     site = None if web is None or check_only or export is not None else _site(
-        web, web_url, web_origins)  # fmt: skip
+        web, web_url, web_origins, web_proxies)  # fmt: skip
     if check_only:
         if export is not None:
             raise click.UsageError("--check or --export, not both")
@@ -405,11 +413,20 @@ def _close(store: Store) -> None:
              "what they hold): their tables resume from what was stored")  # fmt: skip
 
 
-def _site(web: str, url: str | None, origins: tuple[str, ...]) -> Site:
+def _site(web: str, url: str | None, origins: tuple[str, ...],
+          proxies: tuple[str, ...] = ()) -> Site:  # fmt: skip
     """What ``--web`` serves (a :class:`holdem.rooms.web.Site`): its address,
-    the page (:data:`holdem.clients.web.PAGE`), the links' beginning and the
-    origins allowed besides its own."""
+    the page (:data:`holdem.clients.web.PAGE`), the links' beginning, the
+    origins allowed besides its own and the proxies trusted to say who a
+    connection is from."""
     host, port = parse_address(web, "--web")
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise click.BadParameter(f"{proxy!r}: an address or a network, e.g. 10.0.0.5 "
+                                     "or 10.0.0.0/8",
+                                     param_hint="'--web-proxy'") from None  # fmt: skip
     for given, option in ((url, "--web-url"), *((o, "--web-origin") for o in origins)):
         if given is not None and not re.fullmatch(r"https?://[^/\s]+(/\S*)?", given):
             raise click.BadParameter(f"{given!r}: a URL, e.g. https://poker.example.org",
@@ -421,7 +438,7 @@ def _site(web: str, url: str | None, origins: tuple[str, ...]) -> Site:
                                "(aiohttp is missing)") from None  # fmt: skip
     from holdem.clients.web import PAGE
 
-    return Site(host=host, port=port, page=PAGE, url=url, origins=origins)
+    return Site(host=host, port=port, page=PAGE, url=url, origins=origins, proxies=proxies)
 
 
 def _serve_workers(data: str, host: str, port: int, workers: int, limits: Limits,

@@ -22,7 +22,7 @@ import pytest
 from rooms_helpers import Joiner, Server, cards_in, joined_app, move, served
 
 from holdem.rooms import Limits, Room
-from holdem.rooms.site import Site
+from holdem.rooms.site import Site, client_address
 from holdem.rooms.web import frame
 
 aiohttp = pytest.importorskip("aiohttp")
@@ -274,6 +274,72 @@ def test_the_servers_limits_hold_for_websockets(page: Path) -> None:
                 assert said["error"]["code"] == "idle"
 
         asyncio.run(main())
+
+
+def test_behind_a_trusted_proxy_the_limits_count_each_forwarded_address(page: Path) -> None:
+    """``--web-proxy``: a WebSocket from a trusted proxy counts as the address
+    its ``X-Forwarded-For`` ends with, so two players behind the proxy are two
+    addresses, while a page that writes the header itself, from an address
+    that is not a proxy's, is counted by its own address."""
+    limits = Limits(connections_per_address=1)
+    for proxies, second_refused in ((("127.0.0.0/8",), False), ((), True)):
+        room = Room(seed=1, limits=limits)
+        with served(room, Site("127.0.0.1", 0, page, proxies=proxies)):
+            base = room.links
+            assert base is not None
+
+            async def main(base: str, second_refused: bool) -> None:
+                async with pages(base) as open_page:
+                    ann = {"X-Forwarded-For": "203.0.113.7"}
+                    first = await open_page(headers=ann)
+                    # (a made-up hop before the proxy's own: the proxy's is the one counted)
+                    ben = {"X-Forwarded-For": "203.0.113.7, 198.51.100.4"}
+                    second = await open_page(hello=False, headers=ben)
+                    await second.ws.send_str(json.dumps({"id": 1, "type": "hello", "version": 1}))
+                    said = json.loads((await asyncio.wait_for(second.ws.receive(), 10)).data)
+                    refused = said.get("error", {}).get("code") == "too_many_connections"
+                    assert refused or "result" in said, said
+                    assert refused is second_refused, said
+                    if not refused:  # (a third from Ann's address: one too many)
+                        third = await open_page(hello=False, headers=ann)
+                        said = json.loads((await asyncio.wait_for(third.ws.receive(), 10)).data)
+                        assert said["error"]["code"] == "too_many_connections"
+                    assert not first.ws.closed
+
+            asyncio.run(main(base, second_refused))
+
+
+@pytest.mark.parametrize(
+    ("peer", "forwarded", "proxies", "client"),
+    [
+        ("10.0.0.2", "203.0.113.7", ("10.0.0.0/8",), "203.0.113.7"),
+        ("10.0.0.2", "1.1.1.1, 203.0.113.7, 10.0.0.9", ("10.0.0.0/8",), "203.0.113.7"),
+        ("10.0.0.2", "203.0.113.7:4711", ("10.0.0.2",), "203.0.113.7"),
+        ("10.0.0.2", "[2001:db8::1]:4711", ("10.0.0.2",), "2001:db8::1"),
+        ("::ffff:10.0.0.2", "203.0.113.7", ("10.0.0.0/8",), "203.0.113.7"),
+        ("10.0.0.2", "unknown, 203.0.113.7", ("10.0.0.0/8",), "203.0.113.7"),
+        ("10.0.0.2", "203.0.113.7, unknown", ("10.0.0.0/8",), "10.0.0.2"),
+        ("10.0.0.2", None, ("10.0.0.0/8",), "10.0.0.2"),
+        ("10.0.0.2", "10.0.0.3", ("10.0.0.0/8",), "10.0.0.2"),
+        ("198.51.100.4", "203.0.113.7", ("10.0.0.0/8",), "198.51.100.4"),
+        ("10.0.0.2", "203.0.113.7", (), "10.0.0.2"),
+    ],
+)
+def test_the_address_a_connection_counts_as(
+    peer: str, forwarded: str | None, proxies: tuple[str, ...], client: str
+) -> None:
+    assert client_address(peer, forwarded, proxies) == client
+
+
+def test_holdem_serve_web_proxy_is_checked() -> None:
+    from click.testing import CliRunner
+
+    from holdem.cli.main import main
+
+    done = CliRunner().invoke(main, ["serve", "--web", "127.0.0.1:0", "--web-proxy", "10.0.0.300"])
+    assert done.exit_code == 2 and "'10.0.0.300': an address or a network" in done.output
+    done = CliRunner().invoke(main, ["serve", "--web-proxy", "10.0.0.1"])
+    assert done.exit_code == 2 and "go with --web" in done.output
 
 
 def _handshake(port: int) -> socket.socket:

@@ -34,7 +34,7 @@ from ..errors import ListenError, ProtocolError
 from ..protocol.messages import SOCKET_BUFFER
 from .handover import Moved
 from .server import Client
-from .site import Site, link_base
+from .site import Site, client_address, link_base
 
 if TYPE_CHECKING:
     from .server import RoomServer
@@ -367,7 +367,10 @@ class WebServer:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
         client = WebClient(server, ws, transport)
         try:
-            client.id = room.connect(request.remote or "")
+            address = client_address(request.remote or "",
+                                     request.headers.get("X-Forwarded-For"),
+                                     self.site.proxies)  # fmt: skip
+            client.id = room.connect(address)
         except ProtocolError as exc:  # (too many connections: said, then closed)
             await ws.send_str(room.refuse(exc))
             await ws.close()
