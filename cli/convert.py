@@ -12,7 +12,15 @@ from typing import Any, TextIO
 import click
 
 from holdem.errors import HistoryFormatError, HoldemError
-from holdem.histories import FORMATS, HandHistory, Problem, Replay, detect_format, read_hands
+from holdem.histories import (
+    FORMATS,
+    HandHistory,
+    Problem,
+    Replay,
+    detect_format,
+    find_files,
+    read_hands,
+)
 
 #: A hand to write, with its replay.
 _Item = tuple[HandHistory, Replay]
@@ -30,6 +38,7 @@ Examples:
   holdem convert session.txt --to phh -o session.phhs
   holdem convert session.txt --to phh -o session.phhs --force
                                                     replace an existing file
+  holdem convert ~/histories --to phh -o all.phhs   every file below a folder
   cat hand.phh | holdem convert - --from phh --to pokerstars
 \b
 Exit status: 0 every hand written, 1 some hands left out (each named on
@@ -37,7 +46,7 @@ stderr) or none in SOURCE, 2 input that cannot be read or a bad request,
 130 interrupted.
 """,
 )
-@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("sources", metavar="SOURCE...", nargs=-1, required=True)
 @click.option(
     "--to", "target", type=click.Choice(sorted(FORMATS)), required=True, help="The format to write."
 )
@@ -62,37 +71,39 @@ stderr) or none in SOURCE, 2 input that cannot be read or a bad request,
     help="Also write hands that break the rules or cannot be replayed, as read.",
 )
 def convert_command(
-    source: str, target: str, fmt: str | None, output: str, force: bool, keep_invalid: bool
+    sources: tuple[str, ...],
+    target: str,
+    fmt: str | None,
+    output: str,
+    force: bool,
+    keep_invalid: bool,
 ) -> None:
-    """Convert a hand-history file (PHH, PokerStars text) to PHH or PokerStars text.
+    """Convert hand-history files (PHH, PokerStars text) to PHH or PokerStars text.
 
-    Every hand is replayed first: hands that cannot be read, that break the
-    rules, or that the target format cannot express are named on stderr with
-    their line and left out (--keep-invalid writes rule-breaking hands as
-    read). OUTPUT is written to a temporary file beside it and put in place
-    only when the whole conversion succeeded: an interrupted or failed run
-    leaves an existing OUTPUT as it was. An existing OUTPUT is replaced only
-    with --force, and never when it is SOURCE itself.
+    SOURCE is a file, a folder (every .phh, .phhs and PokerStars .txt file
+    below it, in name order, as holdem validate takes them) or - for
+    standard input; the hands of every SOURCE go to OUTPUT in the order
+    given. Every hand is replayed first: hands that cannot be read, that
+    break the rules, or that the target format cannot express are named on
+    stderr with their line and left out (--keep-invalid writes rule-breaking
+    hands as read). OUTPUT is written to a temporary file beside it and put
+    in place only when the whole conversion succeeded: an interrupted or
+    failed run leaves an existing OUTPUT as it was. An existing OUTPUT is
+    replaced only with --force, and never when it is a SOURCE itself.
     """
-    fmt = fmt or (None if source == STDIO else detect_format(source))
-    if fmt is None:
-        raise click.UsageError(
-            "give --from: the format of standard input cannot be told"
-            if source == STDIO
-            else f"cannot tell the format of {source} by its ending (.phh, .phhs, .txt): "
-            "give --from"
-        )
-    if source != STDIO and not os.path.isfile(source):
-        raise click.BadParameter(f"{source}: no such file", param_hint="SOURCE")
+    files = _sources(sources, fmt)
     if output != STDIO:
-        _check_output(source, output, force)
+        for source, _ in files:
+            _check_output(source, output, force)
     to_terminal = output == STDIO and sys.stdout.isatty()
-    converted = _Converted(source, fmt, target, keep_invalid, to_terminal)
+    converted = _Converted(files, target, keep_invalid, to_terminal)
     with _safe_output(output) as sink:
         written = converted.write(sink.out, many=output.lower().endswith(".phhs"))
         sink.keep = written > 0
     if not written and not converted.skipped:
-        click.echo(f"holdem convert: {source} holds no hand: nothing written", err=True)
+        none = (f"{files[0][0]} holds no hand" if len(files) == 1
+                else f"none of the {len(files)} files holds a hand")  # fmt: skip
+        click.echo(f"holdem convert: {none}: nothing written", err=True)
         sys.exit(1)
     if converted.skipped:
         noun = "hand" if converted.skipped == 1 else "hands"
@@ -101,6 +112,35 @@ def convert_command(
         )
         click.echo(f"holdem convert: {done}, {converted.skipped} {noun} left out", err=True)
         sys.exit(1)
+
+
+def _sources(sources: tuple[str, ...], fmt: str | None) -> list[tuple[str, str]]:
+    """The files to convert, each with its format (``fmt``, else by its
+    ending): folders give the history files below them; a missing path, a
+    folder with none, or a format that cannot be told is a usage error
+    naming it."""
+    if sources.count(STDIO) > 1:
+        raise click.BadParameter("standard input ('-') is read once", param_hint="SOURCE")
+    files: list[tuple[str, str]] = []
+    for source in sources:
+        if source == STDIO:
+            if fmt is None:
+                raise click.UsageError("give --from: the format of standard input cannot be told")
+            files.append((STDIO, fmt))
+            continue
+        found, missing = find_files([source])
+        if missing:
+            raise click.BadParameter(f"{source}: no such file or folder", param_hint="SOURCE")
+        if not found:
+            raise click.BadParameter(f"{source}: no hand-history file in this folder (.phh, "
+                                     ".phhs, PokerStars .txt)", param_hint="SOURCE")  # fmt: skip
+        for path in found:
+            told = fmt or detect_format(path)
+            if told is None:
+                raise click.UsageError(f"cannot tell the format of {path} by its ending (.phh, "
+                                       ".phhs, .txt): give --from")  # fmt: skip
+            files.append((path, told))
+    return files
 
 
 def _check_output(source: str, output: str, force: bool) -> None:
@@ -172,12 +212,13 @@ def _copy_mode(output: str, temp: str) -> None:
 
 
 class _Converted:
-    """The hands of SOURCE that go to the output, replayed; counts what is left out."""
+    """The hands of the files (each path with its format) that go to the output,
+    replayed; counts what is left out."""
 
     def __init__(
-        self, source: str, fmt: str, target: str, keep_invalid: bool, to_terminal: bool
+        self, files: list[tuple[str, str]], target: str, keep_invalid: bool, to_terminal: bool
     ) -> None:
-        self.source, self.fmt, self.target, self.keep_invalid = source, fmt, target, keep_invalid
+        self.files, self.target, self.keep_invalid = files, target, keep_invalid
         self.to_terminal = to_terminal
         self.skipped = 0
         self.bar: Any = None
@@ -191,32 +232,36 @@ class _Converted:
     def __iter__(self) -> Iterator[tuple[HandHistory, Replay]]:
         from holdem.histories import replay
 
+        paths = [path for path, _ in self.files if path != STDIO]
         try:
-            if self.source == STDIO:
-                yield from self._replayed(sys.stdin.buffer, "<stdin>", replay)
-                return
-            with open(self.source, "rb") as stream:
-                size = os.fstat(stream.fileno()).st_size
-                # a bar on the terminal for a long conversion, when the hands go to a file
-                shown = size > _BAR_BYTES and sys.stderr.isatty() and not self.to_terminal
-                with click.progressbar(
-                    length=size, label="converting", file=sys.stderr, hidden=not shown,
-                    show_pos=False,
-                ) as bar:  # fmt: skip
-                    self.bar = bar if shown else None
-                    done = 0
-                    for item in self._replayed(stream, self.source, replay):
-                        bar.update(stream.tell() - done)
-                        done = stream.tell()
-                        yield item
+            size = sum(os.path.getsize(path) for path in paths)
         except OSError as exc:
-            raise HoldemError(f"cannot read {self.source}: {exc.strerror or exc}") from None
+            raise HoldemError(f"cannot read {exc.filename}: {exc.strerror or exc}") from None
+        # a bar on the terminal for a long conversion, when the hands go to a file
+        shown = size > _BAR_BYTES and sys.stderr.isatty() and not self.to_terminal
+        with click.progressbar(
+            length=size, label="converting", file=sys.stderr, hidden=not shown, show_pos=False
+        ) as bar:
+            self.bar = bar if shown else None
+            for path, fmt in self.files:
+                if path == STDIO:
+                    yield from self._replayed(sys.stdin.buffer, "<stdin>", fmt, replay)
+                    continue
+                try:
+                    with open(path, "rb") as stream:
+                        done = 0
+                        for item in self._replayed(stream, path, fmt, replay):
+                            bar.update(stream.tell() - done)
+                            done = stream.tell()
+                            yield item
+                except OSError as exc:
+                    raise HoldemError(f"cannot read {path}: {exc.strerror or exc}") from None
 
     def _replayed(
-        self, stream: Any, name: str, replay: Any
+        self, stream: Any, name: str, fmt: str, replay: Any
     ) -> Iterator[tuple[HandHistory, Replay]]:
         """The hands of the stream that go to the output, with their replays."""
-        for item in read_hands(stream, self.fmt, path=name):
+        for item in read_hands(stream, fmt, path=name):
             if isinstance(item, Problem):
                 self.skip(item)
                 continue

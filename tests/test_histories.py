@@ -24,6 +24,7 @@ from holdem.histories import (
     Problem,
     read_phh,
     read_phh_text,
+    read_pokerstars,
     replay,
     states,
     validate,
@@ -729,6 +730,47 @@ def test_convert_reports_what_it_leaves_out(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["convert", str(DATA / "bad_toml.phh"), "--to", "phh"])
     assert result.exit_code == 1
     assert "left out" in result.stderr and "not valid TOML" in result.stderr
+
+
+def test_convert_takes_several_files_and_folders_into_one_output(tmp_path: Path) -> None:
+    """``holdem convert`` of a folder and a file: the hands of every file below
+    the folder (in name order, PHH and PokerStars text alike) and of the file,
+    one after another in one output; the output inside the folder is not read
+    again when replaced."""
+    folder = tmp_path / "histories"
+    (folder / "b").mkdir(parents=True)
+    stars = DATA.parent / "pokerstars"
+    (folder / "a.phh").write_bytes((DATA / "ok_showdown.phh").read_bytes())
+    (folder / "b" / "c.txt").write_bytes((stars / "cash_two_hands.txt").read_bytes())
+    (folder / "notes.txt").write_text("shopping: milk\n")  # (not a history: left alone)
+    extra = DATA / "ok_set.phhs"
+    out = folder / "all.phhs"
+    args = ["convert", str(folder), str(extra), "--to", "phh", "-o", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    from_stars = [h for h in read_pokerstars(folder / "b" / "c.txt") if isinstance(h, HandHistory)]
+    expected = [*hands_of(folder / "a.phh"), *from_stars, *hands_of(extra)]
+    got = hands_of(out)
+    assert len(got) == len(expected) == 1 + 2 + len(hands_of(extra))
+    assert [[p.name for p in h.players] for h in got] == [
+        [p.name for p in h.players] for h in expected
+    ]
+    assert validate_file(str(out)).status == "OK"
+    again = CliRunner().invoke(main, [*args, "--force"])
+    assert again.exit_code == 2 and "is the file being converted" in again.output
+    assert hands_of(out) == got
+
+
+def test_convert_names_a_source_it_cannot_take(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    for sources, said in (
+        ([str(tmp_path / "nowhere.phh")], "nowhere.phh: no such file or folder"),
+        ([str(tmp_path / "empty")], "empty: no hand-history file in this folder"),
+        (["-", "-"], "standard input ('-') is read once"),
+        (["-"], "give --from"),
+    ):
+        result = CliRunner().invoke(main, ["convert", *sources, "--to", "phh"], input="")
+        assert result.exit_code == 2 and said in result.output, result.output
 
 
 @pytest.mark.parametrize("name", ["", ".model", ".phh", ".pokerstars", ".playback", ".files"])
