@@ -20,13 +20,14 @@ from holdem import Action, ActionKind, Decision, LegalActions, PlayerView
 from holdem.cards import parse_cards
 from holdem.errors import ProtocolError
 from holdem.table import CashResult, TournamentResult, event_from_dict
+from holdem.units import ONE
 
 from .commands import HELP, Refused, read_command, show_or_muck
 from .connection import RoomClient
 from .hands import FORMS, read_hands, write_hands
 from .local import cash_results, certificate, places
 from .seats import end_seat, keep_seat
-from .telling import Teller, escaped
+from .telling import Teller, escaped, table_unit
 from .terminal import Keyboard
 
 __all__ = [
@@ -129,6 +130,7 @@ class RoomGame:
                 self.teller.labels[info["seat"]] = info["bot"]
         self.started = state["status"] != "waiting"
         self.settings: dict[str, Any] = state.get("settings") or {}
+        self.teller.unit = table_unit(self.settings)  # (amounts in the table's money, R9)
 
     @classmethod
     def spectator(cls, client: RoomClient, state: dict[str, Any], teller: Teller) -> RoomGame:
@@ -219,9 +221,10 @@ class RoomGame:
             self.busted = True
             low, high = self.settings.get("min_buy_in"), self.settings.get("max_buy_in")
             if low is not None and high is not None:
+                money = self.teller.money
                 self.teller.say(f"You have no chips left: type rebuy to buy in again for "
-                                f"{high:,} (rebuy N: from {low:,} to {high:,}), or quit to "
-                                "leave with nothing.", fg="yellow")  # fmt: skip
+                                f"{money(high)} (rebuy N: from {money(low)} to {money(high)}), "
+                                "or quit to leave with nothing.", fg="yellow")  # fmt: skip
 
     def missed(self, joined: dict[str, Any]) -> None:
         """What happened while the player was away (a ``resume``'s ``missed``):
@@ -243,7 +246,7 @@ class RoomGame:
                 self.tell(message)
         state = joined["state"]
         if any("chips" in info for info in state["seats"]):
-            stacks = ", ".join(f"{teller.named(info['name'])} {info['chips']:,}"
+            stacks = ", ".join(f"{teller.named(info['name'])} {teller.money(info['chips'])}"
                                for info in state["seats"])  # fmt: skip
             when = "as this hand began" if state.get("hand") else "now"
             teller.say(f"Stacks {when}: {stacks}")
@@ -261,7 +264,8 @@ class RoomGame:
             places(teller, ended, self.name, bots)
             label = f" ({bots[ended.winner]} bot)" if ended.winner in bots else ""
             stack = self.settings.get("stack")
-            chips = f" · {stack:,} chips each" if stack else ""
+            unit = " chips" if teller.unit is ONE else ""
+            chips = f" · {teller.money(stack)}{unit} each" if stack else ""
             hands = f"{ended.hands} hand{'s' * (ended.hands != 1)}"
             certificate(teller, teller.named(ended.winner) + label, [
                 f"{len(ended.places)} players{chips} · {hands}",
@@ -760,5 +764,5 @@ def _seats(teller: Teller, state: dict[str, Any], *, chips: bool = False) -> Non
     for info in state["seats"]:
         seat = info["seat"]
         bot = f" ({teller.labels[seat]} bot)" if info.get("bot") else ""
-        stack = f" {info['chips']:,}" if chips and "chips" in info else ""
+        stack = f" {teller.money(info['chips'])}" if chips and "chips" in info else ""
         teller.say(f"  seat {seat + 1}: {teller.names[seat]}{bot}{stack}")
