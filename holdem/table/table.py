@@ -476,6 +476,11 @@ class Table:
         else:
             self._twice_declined.add(seat)
 
+    def agrees_to_run_twice(self, seat: int) -> bool:
+        """Whether the player at ``seat`` runs it twice where all agree (R10): a
+        table made with ``run_it_twice`` whose player did not say no."""
+        return self.run_it_twice and seat not in self._twice_declined
+
     def _check_chips(self, seat: int, chips: int) -> None:
         if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips < MAX_CHIPS:
             raise TableError(
