@@ -58,6 +58,19 @@
     return `${sign}${whole}.${String(size % scale).padStart(places, "0")}`;
   }
 
+  /** An amount typed in the table's money ("2.5", "1,000") as whole chips of
+      `unit` (units.to_chips); null when it is no amount or no whole number of chips. */
+  function toChips(text, unit = null) {
+    const typed = String(text).trim().replace(/[,_]/g, "");
+    if (!/^\d+(\.\d+)?$/.test(typed)) return null;
+    const [whole, part = ""] = typed.split(".");
+    const [worth, places] = readUnit(unit);
+    // (typed / 10^part, in chips of worth / 10^places)
+    const top = BigInt(whole + part) * 10n ** BigInt(places);
+    const bottom = worth * 10n ** BigInt(part.length);
+    return top % bottom === 0n ? Number(top / bottom) : null;
+  }
+
   /** Whether a unit's text is a chip of 1 (units.ONE: amounts read as chips). */
   const plainUnit = (unit) => {
     const [worth, places] = readUnit(unit);
@@ -582,7 +595,7 @@
     }
   }
 
-  Holdem.tell = { chips, money, tableUnit, secondRun, ordinal, escaped, seatStatus, WEB_WORDS };
+  Holdem.tell = { chips, money, toChips, tableUnit, secondRun, ordinal, escaped, seatStatus, WEB_WORDS };
   Holdem.Teller = Teller;
   Holdem.RoomGame = RoomGame;
 })(globalThis.Holdem = globalThis.Holdem || {});
