@@ -6,14 +6,17 @@ written in the table's money); both kept across a restart."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from rooms_helpers import play_out, players
+from rooms_helpers import Joiner, Server, play_out, players
 
 from holdem.clients import RoomGame, TableModel, Teller
+from holdem.errors import ProtocolError
 from holdem.rooms import Limits, Room, Store
 
 #: Lines a test's players may send at once (its clock stands still while they play).
@@ -157,7 +160,7 @@ def test_r9_a_room_s_table_at_a_chip_of_half_tells_and_writes_money(tmp_path: Pa
     assert row["unit"] == "0.25" and row["blinds"] == {"small_blind": 1, "big_blind": 2}
     lines: list[str] = []
     teller = Teller(0, color=False, symbols=False, write=lines.append)
-    game = RoomGame(_Quiet(), {**made, "name": "Ann"}, teller, "")
+    game = RoomGame(_Asks(ann), {**made, "name": "Ann"}, teller, "")  # type: ignore[arg-type]
     model = TableModel(0)
     model.state(made["state"])
     assert teller.unit == model.unit == Decimal("0.5")
@@ -210,10 +213,104 @@ def test_r9_r10_a_restart_keeps_the_unit_and_who_said_no(tmp_path: Path) -> None
     assert [s["run_twice"] for s in resumed["state"]["seats"]] == [True, False]
 
 
-class _Quiet:
-    """A RoomClient that is asked nothing."""
+class _Asks:
+    """A RoomClient that asks an in-process room through a test's player."""
 
     hello: ClassVar[dict[str, Any]] = {}
 
+    def __init__(self, player: Any) -> None:
+        self.player = player
+
     def request(self, kind: str, **fields: Any) -> dict[str, Any]:
-        raise AssertionError(kind)
+        reply = self.player.ask(kind, **fields)
+        if "error" in reply:
+            raise ProtocolError(reply["error"]["code"], reply["error"]["message"])
+        return reply["result"]  # type: ignore[no-any-return]
+
+
+def test_r9_holdem_join_s_add_is_typed_in_the_table_s_money() -> None:
+    """At a table of a chip of 0.5, ``add 10`` adds 20 chips (told as 10), an
+    amount of no whole chips is refused naming the chip, and the limits are
+    said in money."""
+    room = Room(seed=4, limits=MANY)
+    (ann,) = players(room, 1)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0, small_blind=5,
+                      big_blind=10, min_buy_in=100, max_buy_in=1000, buy_in=900,
+                      unit="0.5")  # fmt: skip
+    said: list[str] = []
+    game = RoomGame(_Asks(ann), {**made, "name": "Ann"},  # type: ignore[arg-type]
+                    Teller(0, color=False, write=said.append), "key")  # fmt: skip
+    game.typed("add 10", None)
+    (added,) = [m for m in ann.stream if m.get("event") == "chips_added"]
+    assert added["chips"] == 20
+    game.tell(added)
+    assert said[-1] == "You add 10"
+    game.typed("add 0.25", None)
+    assert said[-1] == ("Not taken: 'add 0.25': 'add N' adds N to your stack, in the table's "
+                        "money (a whole number of chips of 0.5); 'rebuy' (or 'rebuy N') buys "
+                        "in again.")  # fmt: skip
+    game.typed("add 100", None)
+    assert said[-1] == ("Not taken: you have 460 and this table's maximum buy-in is 500: add 40 "
+                        "at most.")  # fmt: skip
+
+
+# ---------------------------------------------------------------- holdem join
+
+
+def test_r9_r10_holdem_join_creates_a_table_in_money_that_runs_it_twice(
+    server: Server, tmp_path: Path, joiners: list[Joiner]
+) -> None:
+    """``holdem join --create --game cash --chip 0.5 --blinds 2.5/5
+    --run-it-twice``, as ``holdem play`` reads them: the table's blinds are 5
+    and 10 chips, its buy-in typed in money (``--stack 150``: 300 chips), and
+    the player's ``twice off`` is the room's ``run_twice`` no."""
+    ann = Joiner(["--create", "--server", f"127.0.0.1:{server.port}", "--name", "Ann",
+                  "--game", "cash", "--chip", "0.5", "--blinds", "2.5/5", "--stack", "150",
+                  "--min-buy-in", "50", "--max-buy-in", "200", "--run-it-twice", "--pace", "0",
+                  "--pause", "0"],
+                 tmp_path / "config")  # fmt: skip
+    joiners.append(ann)
+    code = ann.wait_for(r"Join code: (\S+)").group(1)
+    with server.client("Eve") as eve:
+        state = eve.request("watch", code=code)
+    wanted = {"unit": "0.5", "small_blind": 5, "big_blind": 10, "min_buy_in": 100,
+              "max_buy_in": 400, "run_it_twice": True}  # fmt: skip
+    assert {k: state["settings"][k] for k in wanted} == wanted
+    assert state["seats"][0]["chips"] == 300
+    ann.type("twice off\n")
+    ann.wait_for(r"You said no to running it twice: from the next hand, the board is run once\.")
+    with server.client("Eve") as eve:
+        assert eve.request("watch", code=code)["seats"][0]["run_twice"] is False
+    ann.type("twice maybe\n")
+    ann.wait_for(r"Not taken: 'twice maybe': 'twice off' says no")
+    ann.type("twice on\n")
+    ann.wait_for(r"You agree to run it twice from the next hand")
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--create", "--chip", "0.5"], "--chip is for a cash table (--game cash)"),
+        (["--create", "--game", "cash", "--chip", "half"], "invalid value for '--chip': 'half'"),
+        (["--create", "--game", "cash", "--chip", "0"],
+         "invalid value for '--chip': '0': a chip unit is a positive number"),
+        (["--create", "--game", "cash", "--blinds", "2.5/5"],
+         "invalid value for '--blinds': '2.5/5': 2.5 is not a whole number of chips of 1: "
+         "declare the chip, e.g. --chip 2.5"),
+        (["--create", "--game", "cash", "--chip", "0.5", "--blinds", "2.25/5"],
+         "invalid value for '--blinds': '2.25/5': 2.25 is not a whole number of chips of 0.5"),
+        (["--create", "--game", "cash", "--chip", "25", "--blinds", "25/50", "--stack", "30"],
+         "invalid value for '--stack': 30: 30 is not a whole number of chips of 25"),
+        (["AAAA-BBBB", "--run-it-twice"],
+         "--run-it-twice is a new table's setting: it goes with --create"),
+    ],
+)  # fmt: skip
+def test_r9_r10_holdem_join_refuses_a_bad_chip_or_run_it_twice_clearly(
+    args: list[str], says: str
+) -> None:
+    result = subprocess.run([sys.executable, "-m", "holdem", "join", *args, "--server",
+                             "127.0.0.1:9"], capture_output=True, text=True,
+                            timeout=60)  # fmt: skip  # (refused before connecting)
+    assert result.returncode == 2, result
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("holdem join: error: ") and says in line, line

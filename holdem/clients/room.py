@@ -18,9 +18,9 @@ import click
 
 from holdem import Action, ActionKind, Decision, LegalActions, PlayerView
 from holdem.cards import parse_cards
-from holdem.errors import ProtocolError
+from holdem.errors import ConfigError, ProtocolError
 from holdem.table import CashResult, TournamentResult, event_from_dict
-from holdem.units import ONE
+from holdem.units import ONE, to_chips, unit_text
 
 from .commands import HELP, Refused, read_command, show_or_muck
 from .connection import RoomClient
@@ -45,7 +45,7 @@ __all__ = [
 WARNINGS = (20, 10, 5)
 #: The words of the table, not moves, that a turn takes too.
 _ANY_TIME = frozenset({"add", "rebuy", "who", "sitout", "sit", "say", "mute", "unmute", "history",
-                       "show"})  # fmt: skip
+                       "show", "twice"})  # fmt: skip
 _LOBBY_WORDS = _ANY_TIME | {"start", "bots", "close", "back", "post", "help", "q", "quit", "exit"}
 #: What ``back`` (and ``post``) did, by the seat's status in the reply: the
 #: blinds rule of a cash table (R3) said as it holds for the player.
@@ -72,6 +72,7 @@ At the table, at any time:
   back, post       be dealt in again after sitting out (post: post the blinds owed)
   who              the players
   show             show your cards of the last hand (having folded or won it uncontested)
+  twice off        say no to running it twice from the next hand (twice on: yes again)
   say TEXT         a line in the table's chat
   mute NAME        NAME's chat lines no longer reach you (unmute NAME: again)
   history [FILE] [--format pokerstars]
@@ -503,6 +504,8 @@ class RoomGame:
             self._back(post=words[0] == "post")
         elif words == ["show"] and self.started:  # (cards_shown tells it, to everyone)
             self._ask("show", refused="Not shown", table=self.table)
+        elif words[0] == "twice":
+            self._twice(words)
         elif words[0] == "who":
             state = self._ask("state", table=self.table)
             if state is not None:
@@ -588,6 +591,28 @@ class RoomGame:
         self.teller.say(f"{count:,} hand{'s' * (count != 1)} {whose} {self.table} written to "
                         f"{escaped(str(path))} ({_FORM_NAMES[form]}: {cards}).")  # fmt: skip
 
+    def _twice(self, words: list[str]) -> None:
+        """``twice off`` (or ``no``): the player says no to running it twice
+        (R10) from the next hand; ``twice on`` (``yes``): yes again; said as
+        the server says it when the table does not run it twice."""
+        agree = {"on": True, "yes": True, "off": False, "no": False}.get(
+            words[1].lower() if len(words) == 2 else ""
+        )
+        if agree is None:
+            self.teller.say(f"Not taken: {' '.join(words)!r}: 'twice off' says no to running "
+                            "it twice from the next hand, 'twice on' yes again.",
+                            fg="red")  # fmt: skip
+            return
+        said = self._ask("run_twice", refused="Not taken", table=self.table, agree=agree)
+        if said is None:
+            return
+        if said["agree"]:
+            self.teller.say("You agree to run it twice from the next hand (where everyone left "
+                            "is all in and agrees).")  # fmt: skip
+        else:
+            self.teller.say("You said no to running it twice: from the next hand, the board is "
+                            "run once.")  # fmt: skip
+
     def _sit_out(self) -> None:
         """Out of the deal from the next hand (the server's ``sit_out``), the
         seat kept, until ``back``."""
@@ -602,10 +627,18 @@ class RoomGame:
         again, for the maximum buy-in unless N) at a cash table: refused here
         past the table's limits, with them and the stack (the chips_added
         event says what was added)."""
-        say = self.teller.say
+        say, money, unit = self.teller.say, self.teller.money, self.teller.unit
         usage = "'add N' adds N chips to your stack; 'rebuy' (or 'rebuy N') buys in again"
+        if unit is not ONE:  # (a table of a chip unit: amounts in its money, R9)
+            usage = (f"'add N' adds N to your stack, in the table's money (a whole number "
+                     f"of chips of {unit_text(unit)}); 'rebuy' (or 'rebuy N') buys in "
+                     "again")  # fmt: skip
         amount = words[1].replace(",", "") if len(words) == 2 else None
-        if len(words) > 2 or (amount is not None and not amount.isdigit()) or (
+        try:
+            typed = None if amount is None else to_chips(amount, unit)
+        except ConfigError:
+            typed = -1
+        if len(words) > 2 or (typed is not None and typed < 0) or (
             words[0] == "add" and amount is None
         ):  # fmt: skip
             say(f"Not taken: {' '.join(words)!r}: {usage}.", fg="red")
@@ -618,20 +651,20 @@ class RoomGame:
             return
         low, high = state["settings"]["min_buy_in"], state["settings"]["max_buy_in"]
         have = next((s["chips"] for s in state["seats"] if s["seat"] == self.seat), 0)
-        chips = high if amount is None else int(amount)
-        room = f"add {high - have:,} at most" if high > have else "there is no room to add"
+        chips = high if typed is None else typed
+        room = f"add {money(high - have)} at most" if high > have else "there is no room to add"
         if words[0] == "rebuy" and have:
-            say(f"Not taken: you have {have:,} chips: rebuy is for an empty stack; add N "
-                f"tops it up to this table's maximum buy-in of {high:,} ({room}).",
-                fg="red")  # fmt: skip
+            say(f"Not taken: you have {money(have)}{' chips' * (unit is ONE)}: rebuy is for an "
+                f"empty stack; add N tops it up to this table's maximum buy-in of {money(high)} "
+                f"({room}).", fg="red")  # fmt: skip
         elif chips == 0:
             say(f"Not taken: {words[0]} 0 adds nothing.", fg="red")
         elif have + chips > high:
-            say(f"Not taken: you have {have:,} and this table's maximum buy-in is {high:,}: "
-                f"{room}.", fg="red")  # fmt: skip
+            say(f"Not taken: you have {money(have)} and this table's maximum buy-in is "
+                f"{money(high)}: {room}.", fg="red")  # fmt: skip
         elif not have and chips < low:
-            say(f"Not taken: a rebuy is a buy-in, from {low:,} to {high:,} at this table.",
-                fg="red")  # fmt: skip
+            say(f"Not taken: a rebuy is a buy-in, from {money(low)} to {money(high)} at this "
+                "table.", fg="red")  # fmt: skip
         else:
             self._ask("add_chips", table=self.table, chips=chips)
 
