@@ -22,7 +22,7 @@ from holdem.errors import ConfigError, ProtocolError
 from holdem.table import CashResult, TournamentResult, event_from_dict
 from holdem.units import ONE, to_chips, unit_text
 
-from .commands import HELP, Refused, read_command, show_or_muck
+from .commands import HELP, TWICE_SAID, Refused, read_command, read_twice, show_or_muck
 from .connection import RoomClient
 from .hands import FORMS, read_hands, write_hands
 from .local import cash_results, certificate, places
@@ -72,7 +72,6 @@ At the table, at any time:
   back, post       be dealt in again after sitting out (post: post the blinds owed)
   who              the players
   show             show your cards of the last hand (having folded or won it uncontested)
-  twice off        say no to running it twice from the next hand (twice on: yes again)
   say TEXT         a line in the table's chat
   mute NAME        NAME's chat lines no longer reach you (unmute NAME: again)
   history [FILE] [--format pokerstars]
@@ -505,7 +504,7 @@ class RoomGame:
         elif words == ["show"] and self.started:  # (cards_shown tells it, to everyone)
             self._ask("show", refused="Not shown", table=self.table)
         elif words[0] == "twice":
-            self._twice(words)
+            self._twice(line)
         elif words[0] == "who":
             state = self._ask("state", table=self.table)
             if state is not None:
@@ -591,27 +590,17 @@ class RoomGame:
         self.teller.say(f"{count:,} hand{'s' * (count != 1)} {whose} {self.table} written to "
                         f"{escaped(str(path))} ({_FORM_NAMES[form]}: {cards}).")  # fmt: skip
 
-    def _twice(self, words: list[str]) -> None:
+    def _twice(self, line: str) -> None:
         """``twice off`` (or ``no``): the player says no to running it twice
         (R10) from the next hand; ``twice on`` (``yes``): yes again; said as
         the server says it when the table does not run it twice."""
-        agree = {"on": True, "yes": True, "off": False, "no": False}.get(
-            words[1].lower() if len(words) == 2 else ""
-        )
-        if agree is None:
-            self.teller.say(f"Not taken: {' '.join(words)!r}: 'twice off' says no to running "
-                            "it twice from the next hand, 'twice on' yes again.",
-                            fg="red")  # fmt: skip
+        agree = read_twice(line)
+        if isinstance(agree, Refused):
+            self.teller.say(agree.reason, fg="red")
             return
         said = self._ask("run_twice", refused="Not taken", table=self.table, agree=agree)
-        if said is None:
-            return
-        if said["agree"]:
-            self.teller.say("You agree to run it twice from the next hand (where everyone left "
-                            "is all in and agrees).")  # fmt: skip
-        else:
-            self.teller.say("You said no to running it twice: from the next hand, the board is "
-                            "run once.")  # fmt: skip
+        if said is not None:
+            self.teller.say(TWICE_SAID[said["agree"]])
 
     def _sit_out(self) -> None:
         """Out of the deal from the next hand (the server's ``sit_out``), the
