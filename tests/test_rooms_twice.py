@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import pytest
 from rooms_helpers import Joiner, Server, play_out, players
 
-from holdem.clients import RoomGame, TableModel, Teller
+from holdem.clients import RoomGame, TableModel, Teller, listing
 from holdem.errors import ProtocolError
 from holdem.rooms import Limits, Room, Store
 
@@ -314,3 +314,14 @@ def test_r9_r10_holdem_join_refuses_a_bad_chip_or_run_it_twice_clearly(
     assert result.returncode == 2, result
     (line,) = result.stderr.splitlines()
     assert line.startswith("holdem join: error: ") and says in line, line
+
+
+def test_r9_r10_holdem_join_s_list_tells_a_table_s_money_and_that_it_runs_it_twice() -> None:
+    room = Room(seed=6, limits=MANY)
+    (ann,) = players(room, 1)
+    ann.result("create_table", name="Ann", game="cash", public=True, small_blind=5, big_blind=10,
+               unit="0.5", run_it_twice=True)  # fmt: skip
+    tables = ann.result("list_tables")["tables"]
+    lines = listing(tables, "127.0.0.1:7777")
+    assert lines[2].split()[:3] == ["t1", "cash", "2.5/5"]
+    assert lines[2].endswith("  yes, runs it twice")
