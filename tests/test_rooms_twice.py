@@ -325,3 +325,20 @@ def test_r9_r10_holdem_join_s_list_tells_a_table_s_money_and_that_it_runs_it_twi
     lines = listing(tables, "127.0.0.1:7777")
     assert lines[2].split()[:3] == ["t1", "cash", "2.5/5"]
     assert lines[2].endswith("  yes, runs it twice")
+
+
+def test_r10_a_room_s_freezeout_runs_it_twice_too() -> None:
+    room = Room(seed=8, limits=MANY)
+    ann, ben, eve = players(room, 3)
+    made = ann.result("create_table", name="Ann", pace=0, pause=0, stack=400,
+                      run_it_twice=True)  # fmt: skip
+    ben.result("join", code=made["code"], name="Ben")
+    eve.result("watch", code=made["code"])
+    refused = ben.ask("run_twice", table=made["table"], agree=False)  # (no seats dealt yet)
+    assert refused["error"]["code"] == "no_hand" and "has not begun" in refused["error"]["message"]
+    ann.result("start", table=made["table"])
+    assert [s["run_twice"] for s in eve.result("state", table=made["table"])["seats"]] == [True] * 2
+    play_out([ann, ben], decide=all_in, until=lambda: _ended(eve, 1))
+    (ended,) = [m for m in eve.stream if m.get("event") == "hand_ended"]
+    assert [p.get("run", 0) for p in ended["outcome"]["pots"]] == [0, 1]
+    assert len(boards_told(eve.stream, 1)) == 2 and sum(ended["stacks"]) == 800
