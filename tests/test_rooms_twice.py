@@ -179,6 +179,14 @@ def test_r9_a_room_s_table_at_a_chip_of_half_tells_and_writes_money(tmp_path: Pa
     assert "Ann: posts small blind 2.5" in text and "Ben: posts big blind 5" in text
     phh = ann.result("history", table=made["table"], hand=1)["text"]
     assert "blinds_or_straddles = [2.5, 5]" in phh or "blinds_or_straddles = [5, 2.5]" in phh
+    # the stored hand, read from the data file by a room made again, writes the same money
+    record = Store(tmp_path / "room.sqlite").hand(made["table"], 1)
+    assert record is not None and record["config"]["unit"] == "0.5"
+    again = Room(Store(tmp_path / "room.sqlite"), seed=8, limits=MANY)
+    (eve,) = players(again, 1)
+    eve.result("watch", code=made["code"])
+    stored = eve.result("history", table=made["table"], hand=1, format="pokerstars")["text"]
+    assert "Ann: posts small blind 2.5" in stored and "Ben: posts big blind 5" in stored
 
 
 def test_r9_a_room_refuses_a_unit_that_is_no_chip() -> None:
