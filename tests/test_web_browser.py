@@ -689,11 +689,13 @@ def test_r10_r9_the_page_runs_it_twice_in_the_table_s_money(tmp_path: Path, brow
 
             def two_boards() -> bool:
                 ann_plays()
-                return ben.shown("#board2") and len(ben.texts("#board2 .card[data-card]")) == 5
+                won = any(line.endswith(", second run") for line in ben.texts("#log li"))
+                return won and ben.shown("#board2")
 
-            wait_until(two_boards, what="the second run's board drawn")
+            wait_until(two_boards, what="the second run's pots won, its board drawn")
+            assert len(ben.texts("#board2 .card[data-card]")) == 5
             log = ben.texts("#log li")
             assert any(line.startswith("*** SECOND FLOP *** [") for line in log), log
-            assert any(line.endswith(", second run") and " wins " in line for line in log), log
+            assert any(" wins " in line and line.endswith(", second run") for line in log), log
     finally:
         assert server.stop() in (0, 130)
