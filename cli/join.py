@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -29,10 +30,11 @@ from holdem.clients import (
     table_fields,
 )
 from holdem.config import Structure
-from holdem.errors import ProtocolError
+from holdem.errors import ConfigError, ProtocolError
+from holdem.units import ONE, to_chips, unit_text
 
 from .engine import parse_address
-from .play import cap_options, check_cap, parse_blinds
+from .play import cap_options, check_cap, parse_blinds, parse_chip
 
 if TYPE_CHECKING:  # (Textual is imported only to draw)
     from holdem.clients.fullscreen import ScreenRoomGame, TableApp
@@ -61,7 +63,8 @@ def connect(host: str, port: int, client: str) -> RoomClient:
 #: "cash", "tournament", or None for both.
 _CREATE_OPTIONS = {
     "game": None, "seats": None, "public": None, "structure": None, "raise_cap": None,
-    "heads_up_cap": None, "no_show_after_hand": None, "aggressor_may_muck": None, "stack": None,
+    "heads_up_cap": None, "no_show_after_hand": None, "aggressor_may_muck": None,
+    "run_it_twice": None, "chip": "cash", "stack": None,
     "timer": None, "time_bank": None, "pace": None, "pause": None, "bots": None,
     "bot_level": None, "chat": None, "schedule": "tournament", "blinds": "cash", "protect": "cash",
     "hands": "cash", "minutes": "cash", "min_buy_in": "cash", "max_buy_in": "cash",
@@ -74,7 +77,7 @@ _FIELD_OPTIONS = {
     "schedule": "schedule", "small_blind": "blinds", "big_blind": "blinds",
     "min_buy_in": "min-buy-in", "max_buy_in": "max-buy-in", "max_hands": "hands",
     "max_seconds": "minutes", "timer.seconds": "timer", "timer.time_bank": "time-bank",
-    "pace": "pace", "pause": "pause", "chat": "chat",
+    "pace": "pace", "pause": "pause", "chat": "chat", "unit": "chip",
 }  # fmt: skip
 
 
@@ -130,6 +133,8 @@ def _create_fields(options: dict[str, Any]) -> dict[str, Any]:
         fields["show_after_hand"] = False
     if options["aggressor_may_muck"]:
         fields["aggressor_may_muck"] = True
+    if options["run_it_twice"]:
+        fields["run_it_twice"] = True
     stack = options["stack"]
     if options["game"] == "tournament":
         if stack is not None:
@@ -137,15 +142,29 @@ def _create_fields(options: dict[str, Any]) -> dict[str, Any]:
         if options["schedule"] is not None:
             fields["schedule"] = options["schedule"]
     else:
-        small, big = parse_blinds(options["blinds"])
+        unit = parse_chip(options["chip"])
+        small, big = parse_blinds(options["blinds"], unit, "--chip")
         fields.update(small_blind=small, big_blind=big)
+        if unit is not ONE:  # (R9: the amounts below are the table's money, sent as chips)
+            fields["unit"] = unit_text(unit)
         for name, field in (("stack", "buy_in"), ("min_buy_in", "min_buy_in"),
-                            ("max_buy_in", "max_buy_in"), ("hands", "max_hands")):  # fmt: skip
+                            ("max_buy_in", "max_buy_in")):  # fmt: skip
             if options[name] is not None:
-                fields[field] = options[name]
+                fields[field] = _money(options[name], unit, name)
+        if options["hands"] is not None:
+            fields["max_hands"] = options["hands"]
         if options["minutes"] is not None:
             fields["max_seconds"] = options["minutes"] * 60
     return fields
+
+
+def _money(amount: int, unit: Decimal, name: str) -> int:
+    """An amount of a ``--create`` option in the table's money, as chips of
+    ``unit`` (click's error naming the option when it is not whole chips)."""
+    try:
+        return to_chips(amount, unit)
+    except ConfigError as exc:
+        raise click.BadParameter(f"{amount}: {exc}", param_hint=f"'{_option(name)}'") from None
 
 
 @click.command(
@@ -160,12 +179,13 @@ Examples:
   holdem join --list --server HOST:PORT                        the public tables
   holdem join t3 --server HOST:PORT                            a public table, by its id
   holdem join --create --chat everyone                         spectators chat too
+  holdem join --create --game cash --chip 0.5 --blinds 2.5/5 --run-it-twice
 \b
 In the lobby the creator types 'bots 4 hard' and 'start'. At your turn:
 f (fold), k (check), c (call), b 300, r 900, a (all in), help, quit.
 At any time: 'say gl all' (the table's chat), 'mute Ben', 'unmute Ben',
 'history' (your hands here to holdem-TABLE.phhs; 'history FILE --format
-pokerstars'), 'sitout', 'back'.
+pokerstars'), 'sitout', 'back', 'twice off' (no to running it twice).
 Your seat is remembered (by server, code and name): 'holdem join CODE
 --server HOST:PORT --name NAME' takes you back to it; --create makes a new
 table.
@@ -195,7 +215,11 @@ table.
               help="With --create: a tournament's blinds by hands, e.g. '@5h, 10/20, 20/40, "
               "50/100' (default 10/20 rising every 10 hands).")  # fmt: skip
 @click.option("--blinds", default="1/2", show_default=True, metavar="SMALL/BIG",
-              help="With --create --game cash: the blinds.")  # fmt: skip
+              help="With --create --game cash: the blinds (2.5/5 with --chip 0.5).")  # fmt: skip
+@click.option("--chip", default=None, metavar="AMOUNT",
+              help="With --create --game cash: what one chip is worth (R9), for stakes "
+              "with decimals: --chip 0.5 --blinds 2.5/5; --blinds, --stack and the buy-ins "
+              "are then in that money (default 1).")  # fmt: skip
 @click.option("--min-buy-in", type=click.IntRange(min=1), default=None,
               help="With --create --game cash: the smallest buy-in (40 big blinds).")  # fmt: skip
 @click.option("--max-buy-in", type=click.IntRange(min=1), default=None,
@@ -213,6 +237,10 @@ table.
 @click.option("--aggressor-may-muck", is_flag=True,
               help="With --create: the last to bet or raise on the river, once called, may "
               "muck (by default they show first: R10).")  # fmt: skip
+@click.option("--run-it-twice", is_flag=True,
+              help="With --create: run it twice (R10): where every player left is all in "
+              "before the river and all agree (each does unless they type 'twice off'), "
+              "the rest of the board is dealt twice, each pot split in halves.")  # fmt: skip
 @click.option("--timer", type=click.FloatRange(1, 600), default=30.0, show_default=True,
               metavar="SECONDS", help="With --create: seconds a decision.")  # fmt: skip
 @click.option("--time-bank", type=click.FloatRange(0, 3600), default=None, metavar="SECONDS",
@@ -272,13 +300,13 @@ def join_command(
     if create == (code is not None):
         raise click.UsageError("give a table's CODE to join it, or --create to make one")
     _check_options(click.get_current_context(), create, options)
+    fields = _create_fields(options) if create else {}  # (refused before connecting)
     name = (name or os.environ.get("USER") or "Player").strip()
     keyboard = Keyboard()
     teller = Teller(None, color=color)
     client = connect(host, port, "holdem join")
     with client:
         try:
-            fields = _create_fields(options) if create else {}
             ask = keyboard.tty and not take_over
             joined, key = _enter(client, address, code, name, create, fields,
                                  take_over=take_over, ask=ask)  # fmt: skip
@@ -288,7 +316,8 @@ def join_command(
         except ProtocolError as exc:
             if create and exc.field in _FIELD_OPTIONS:  # (a setting the server refuses)
                 hint = f"'--{_FIELD_OPTIONS[exc.field]}'"
-                raise click.BadParameter(str(exc), param_hint=hint) from None
+                chips = f" (in chips of {fields['unit']})" if "unit" in fields else ""
+                raise click.BadParameter(f"{exc}{chips}", param_hint=hint) from None
             raise JoinError(f"{exc.code}: {exc}") from None
         except (ConnectionError, TimeoutError) as exc:
             raise JoinError(str(exc)) from None

@@ -176,6 +176,10 @@ r 900 (raise to 900), a (all in), help, or quit. See docs/play.md.
               help="Cash game: what one chip is worth, so that the stakes may be decimals "
               "(--blinds 2.5/5 --chip 0.5: blinds of 5 and 10 chips; default 1). Amounts "
               "are typed and told in the table's money.")  # fmt: skip
+@click.option("--run-it-twice", is_flag=True,
+              help="Run it twice (R10): where everyone left is all in before the river and "
+              "all agree (the bots do; you do unless you type 'twice off'), the rest of the "
+              "board is dealt twice, each pot split in halves.")  # fmt: skip
 @click.option("--hands", type=click.IntRange(min=1), default=None,
               help="Cash game: end it after this many hands "
               "(default: until you quit).")  # fmt: skip
@@ -213,6 +217,7 @@ def play_command(
     schedule: str | None,
     blinds: str,
     chip: str | None,
+    run_it_twice: bool,
     hands: int | None,
     timer: float | None,
     time_bank: float,
@@ -258,12 +263,12 @@ def play_command(
     started = datetime.datetime.now()
     if tournament:
         levels_by_name = dict(zip(names, levels, strict=True))
-        event = _new_tournament([name, *names], chips, schedule, structure, cap, turn, rng)
+        event = _new_tournament([name, *names], chips, schedule, structure, cap, turn, rng,
+                                twice=run_it_twice)  # fmt: skip
         table = event.table
     else:
-        cash, buy_in = _new_cash(
-            [name, *names], blinds, chips, hands, structure, cap, turn, rng, unit
-        )
+        cash, buy_in = _new_cash([name, *names], blinds, chips, hands, structure, cap, turn,
+                                 rng, unit, twice=run_it_twice)  # fmt: skip
         table = cash.table
     seeds = [rng.getrandbits(32) for _ in levels]
     console = Console()
@@ -287,6 +292,8 @@ def play_command(
     what = "a freezeout" if tournament else f"a cash game at {blinds}"
     if unit is not ONE:
         what += f" (a chip is {unit_text(unit)})"
+    if run_it_twice:
+        what += ", run it twice"
     betting = Structure(structure).value.replace("_", " ")
     # with programs at the table, the seed is told once the game is over, and is
     # not in the files' names: nothing a program could read tells it meanwhile
@@ -350,9 +357,12 @@ def _new_tournament(
     cap: dict[str, Any],
     turn: TurnTimer | None,
     rng: random.Random,
+    *,
+    twice: bool = False,
 ) -> Tournament:
     """The freezeout: everybody with ``stack`` chips (default 1,500), the
-    fixed-limit ``cap`` options given (:func:`check_cap`)."""
+    fixed-limit ``cap`` options given (:func:`check_cap`); ``twice``: it runs
+    it twice (R10)."""
     return Tournament(
         players,
         stack=1500 if stack is None else stack,
@@ -360,6 +370,7 @@ def _new_tournament(
         structure=structure,
         timer=turn,
         rng=rng.getrandbits(64),
+        run_it_twice=twice,
         **cap,
     )
 
@@ -374,10 +385,13 @@ def _new_cash(
     turn: TurnTimer | None,
     rng: random.Random,
     unit: Decimal = ONE,
+    *,
+    twice: bool = False,
 ) -> tuple[CashGame, int]:
     """The cash table with everybody seated (the player at seat 0 for ``stack``,
     default 100 big blinds; the bots for the table's maximum), and the
-    player's buy-in; every amount in chips of ``unit``."""
+    player's buy-in; every amount in chips of ``unit``; ``twice``: it runs it
+    twice (R10)."""
     small, big = parse_blinds(blinds, unit, "--chip")
     game = CashGame(
         len(players),
@@ -390,6 +404,7 @@ def _new_cash(
         timer=turn,
         rng=rng.getrandbits(64),
         unit=unit,
+        run_it_twice=twice,
         **cap,
     )
     buy_in = 100 * big if stack is None else stack

@@ -175,3 +175,21 @@ def test_r9_the_protocol_creates_a_table_with_a_chip_unit() -> None:
                        "big_blind": 10, "unit": bad})  # fmt: skip
         error = refused["error"]
         assert isinstance(error, dict) and error["field"] == field, refused
+
+
+def test_r9_a_table_at_a_chip_of_half_keeps_it_beside_a_table_of_the_same_chips_at_one() -> None:
+    """Tables of a process share the plans of their hands: a table whose
+    blinds are the same chips as another's, at another chip unit, still deals
+    hands of its own unit (it dealt the other table's configuration, a chip
+    of 1, and its histories were written in chips)."""
+    for unit in ("1", "0.5"):
+        table = Table(2, small_blind=5, big_blind=10, rng=1, unit=unit)
+        table.sit(0, "Ann", 1000)
+        table.sit(1, "Ben", 1000)
+        hand = table.start_hand()
+        assert hand.config.unit == Decimal(unit)
+        while not hand.done:
+            hand.act(Decision.fold())
+        table.finish_hand()
+        again = table.start_hand()  # (the table's next hand: its own plans' configuration)
+        assert again.config.unit == Decimal(unit)

@@ -129,7 +129,8 @@ def test_every_worker_lists_every_public_table(tmp_path: Path) -> None:
         assert listed[2] == {"table": "t4", "game": "cash", "status": "waiting", "players": 1,
                              "max_seats": 6, "blinds": {"small_blind": 4, "big_blind": 8},
                              "structure": "no_limit", "hands_played": 0,
-                             "joinable": True, "away": away}  # fmt: skip
+                             "joinable": True, "away": away, "unit": "1",
+                             "run_it_twice": False}  # fmt: skip
     tournament = Client(rooms, 0)
     made = tournament.result("create_table", name="T", public=True, **FAST)
     tournament.result("add_bots", table=made["table"], level="easy")

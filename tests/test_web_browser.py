@@ -645,3 +645,57 @@ def unnamed_shown(page: Page) -> list[str]:
     found = page.driver.find_elements("css selector", "button, input, select, textarea")
     return [e.get_attribute("id") or e.tag_name for e in found
             if e.is_displayed() and not (e.accessible_name or "").strip()]  # fmt: skip
+
+
+def test_r10_r9_the_page_runs_it_twice_in_the_table_s_money(tmp_path: Path, browsers: Any) -> None:
+    """At a cash table of 2.5/5 at a chip of 0.5 that runs it twice (made by
+    a client of the room), the page's Run it twice control says no and yes
+    again (the room's state follows), its amounts read in money, and an
+    all-in preflop that both players agree to is drawn on two boards and
+    told '*** SECOND FLOP ***'."""
+    server = page_server(tmp_path)
+    try:
+        with server.client("Ann") as ann:
+            made = ann.request("create_table", name="Ann", game="cash", small_blind=5,
+                               big_blind=10, buy_in=400, max_buy_in=400, pace=0, pause=30,
+                               run_it_twice=True, unit="0.5")  # fmt: skip
+            # (a long pause after the hand: its two boards stay drawn until the test looks)
+            ben = Page(browsers(), "Ben")
+            join_by_link(ben, made["link"])
+            wait_until(lambda: ben.shown("#run-twice"), what="the Run it twice control")
+            assert ben.text("#run-twice") == "Run it twice: yes"
+            ben.click("#run-twice")
+            wait_until(lambda: ben.text("#run-twice") == "Run it twice: no", what="a no")
+            seats = ann.request("state", table=made["table"])["seats"]
+            assert [s["run_twice"] for s in seats] == [True, False]
+            ben.click("#run-twice")
+            wait_until(lambda: ben.text("#run-twice") == "Run it twice: yes", what="a yes")
+            ann.request("start", table=made["table"])
+
+            def ann_plays() -> None:
+                """Ann checks or calls at her turns (the page goes all in)."""
+                for message in ann.poll(0.1):
+                    if message.get("event") == "turn" and message.get("seat") == 0:
+                        legal = message["view"]["legal"]
+                        kind = "call" if legal["call"] is not None else "check"
+                        ann.request("act", table=made["table"], action={"kind": kind})
+
+            seen = wait_until(lambda: ann_plays() or ((s := ben.look())["offered"] and s),
+                              what="Ben's turn")  # fmt: skip
+            assert ben.text("#hand-info") == "Hand #1 · blinds 2.5/5"
+            assert ben.text('#actions button[data-action="all_in"]') == "All in 200"
+            assert "all_in" in seen["offered"]
+            ben.click('#actions button[data-action="all_in"]')
+
+            def two_boards() -> bool:
+                ann_plays()
+                won = any(line.endswith(", second run") for line in ben.texts("#log li"))
+                return won and ben.shown("#board2")
+
+            wait_until(two_boards, what="the second run's pots won, its board drawn")
+            assert len(ben.texts("#board2 .card[data-card]")) == 5
+            log = ben.texts("#log li")
+            assert any(line.startswith("*** SECOND FLOP *** [") for line in log), log
+            assert any(" wins " in line and line.endswith(", second run") for line in log), log
+    finally:
+        assert server.stop() in (0, 130)

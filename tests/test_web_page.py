@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from browser_helpers import chromium, need_browser, wait_until
-from rooms_helpers import FAST, Player, Server, players
+from rooms_helpers import FAST, Player, Server, play_out, players
 
 from holdem import PlayerView, best_five, deciding_kicker, describe, evaluate
 from holdem.cards import RANK_NAMES, format_cards
@@ -337,6 +337,40 @@ def record_cash() -> tuple[dict[str, Viewer], dict[str, Any]]:
     return viewers, eve.result("state", table="t1")
 
 
+def record_twice() -> dict[str, Viewer]:
+    """A cash table that runs it twice (R10) at a chip of 0.5 (R9: its blinds
+    of 5 and 10 chips read 2.5/5): Ann with 200 chips, Ben and Cat with 400,
+    everyone all in at hand 1 (a main pot and a side pot, each in halves,
+    on two boards), then hands played on; watched by Eve."""
+    game = Game(seed=48)
+    ann, ben, cat, eve = game.join(4)
+    viewers = {name: Viewer(name) for name in ("Ann", "Eve")}
+    made = ann.result("create_table", name="Ann", game="cash", small_blind=5, big_blind=10,
+                      min_buy_in=100, max_buy_in=400, buy_in=200, pace=0, pause=0,
+                      timer={"seconds": 5, "time_bank": 0}, run_it_twice=True,
+                      unit="0.5")  # fmt: skip
+    viewers["Ann"].begin(ann, {**made, "name": "Ann", "creator": True})
+    ben.result("join", code=made["code"], name="Ben", buy_in=400)
+    cat.result("join", code=made["code"], name="Cat", buy_in=400)
+    watched = eve.result("watch", code=made["code"])
+    viewers["Eve"].begin(eve, spectator(watched))
+    ann.result("start", table="t1")
+
+    def all_in(player: Player, turn: dict[str, Any]) -> dict[str, Any]:
+        legal = turn["view"]["legal"]
+        if legal["all_in"] is not None:
+            return {"kind": "all_in"}
+        return {"kind": "call"} if legal["call"] is not None else {"kind": "check"}
+
+    play_out([ann, ben, cat], decide=all_in, until=lambda: bool(events(eve, "hand_ended")))
+    (first,) = events(eve, "hand_ended")
+    assert [p.get("run", 0) for p in first["outcome"]["pots"]] == [0, 0, 1, 1]
+    game.play(lambda: len(events(eve, "hand_ended")) >= 4, stall=True)
+    for viewer in viewers.values():
+        viewer.collect()
+    return viewers
+
+
 @pytest.fixture(scope="module")
 def streams() -> dict[str, Any]:
     """Every viewer's segments of both games (``freezeout Ann``, ``cash Eve``
@@ -345,6 +379,7 @@ def streams() -> dict[str, Any]:
     cash, closed = record_cash()
     found = {f"freezeout {name}": v.segments for name, v in freezeout.items()}
     found |= {f"cash {name}": v.segments for name, v in cash.items()}
+    found |= {f"twice {name}": v.segments for name, v in record_twice().items()}
     return {"viewers": found, "closed": closed}
 
 
@@ -362,6 +397,10 @@ WEB_WORDS = {
     "You have no chips left: type rebuy to buy in again for 1,000 (rebuy N: from 100 to 1,000), "
     "or quit to leave with nothing.": "You have no chips left: press Rebuy to buy in again for "
     "1,000 (from 100 to 1,000), or Leave to go with nothing.",
+    # (the same at a table of a chip of 0.5: its amounts in money, R9)
+    "You have no chips left: type rebuy to buy in again for 200 (rebuy N: from 50 to 200), "
+    "or quit to leave with nothing.": "You have no chips left: press Rebuy to buy in again for "
+    "200 (from 50 to 200), or Leave to go with nothing.",
     # (the terminal names holdem join; a page is taken over by its link opened elsewhere too)
     "Your seat at table t1 was taken over by another client of yours (holdem join for the same "
     "name, or the same token): this one stops here, and the seat plays on there.": "Your seat at "
@@ -407,10 +446,11 @@ def snapshot(model: TableModel) -> dict[str, Any]:
     return {
         "hand": model.hand, "playing": model.playing, "button": model.button,
         "actor": model.actor, "board": texts(model.board), "hole": texts(model.hole),
+        "second": texts(model.second_board),
         "pot": model.pot, "pots": [[chips, list(seats)] for chips, seats in model.pots],
         "seats": [[s.seat, s.name, s.label, s.stack, s.bet, s.put_in, s.status, s.presence,
                    texts(s.cards), s.last] for _, s in sorted(model.seats.items())],
-        "shown": [[h.seat, h.name, texts(h.best), h.description, h.kicker, h.won]
+        "shown": [[h.seat, h.name, texts(h.best), h.description, h.kicker, h.won, h.run]
                   for h in model.shown],
         "reviews": [[r.hand, r.net, [list(w) for w in r.won]] for r in model.reviews],
     }  # fmt: skip
@@ -459,10 +499,12 @@ const texts = (list) => list.map(Holdem.cards.text).join(" ");
 function snapshot(model) {
   return {
     hand: model.hand, playing: model.playing, button: model.button, actor: model.actor,
-    board: texts(model.board), hole: texts(model.hole), pot: model.pot, pots: model.pots,
+    board: texts(model.board), hole: texts(model.hole), second: texts(model.secondBoard),
+    pot: model.pot, pots: model.pots,
     seats: model.sorted().map((s) => [s.seat, s.name, s.label, s.stack, s.bet, s.putIn, s.status,
       s.presence, texts(s.cards), s.last]),
-    shown: model.shown.map((h) => [h.seat, h.name, texts(h.best), h.description, h.kicker, h.won]),
+    shown: model.shown.map((h) => [h.seat, h.name, texts(h.best), h.description, h.kicker, h.won,
+      h.run]),
     reviews: model.reviews.map((r) => [r.hand, r.net, r.won]),
   };
 }
@@ -509,7 +551,8 @@ def page_side(browser: Any, segments: list[dict[str, Any]],
     return lines, snaps
 
 
-VIEWERS = ["freezeout Ann", "freezeout Ben", "freezeout Eve", "cash Ann", "cash Cat", "cash Eve"]
+VIEWERS = ["freezeout Ann", "freezeout Ben", "freezeout Eve", "cash Ann", "cash Cat", "cash Eve",
+           "twice Ann", "twice Eve"]  # fmt: skip
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)

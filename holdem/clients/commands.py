@@ -24,7 +24,16 @@ from holdem.errors import ConfigError, HoldemError
 from holdem.sampling import play_betting
 from holdem.units import ONE, chips_text, to_chips, unit_text
 
-__all__ = ["HELP", "Command", "Refused", "menu", "read_command", "show_or_muck"]
+__all__ = [
+    "HELP",
+    "TWICE_SAID",
+    "Command",
+    "Refused",
+    "menu",
+    "read_command",
+    "read_twice",
+    "show_or_muck",
+]
 
 HELP = """\
 Commands (a word or its first letter):
@@ -36,6 +45,7 @@ Commands (a word or its first letter):
   a, allin         go all in
   t, table         show the table again
   show             show your cards of the last hand (having folded or won it uncontested)
+  twice off        say no to running it twice from the next hand (twice on: yes again)
   help             this help
   quit             leave the game after this hand (you check or fold until it ends)
 Amounts are what your bet comes to this round, not what you add: facing a bet
@@ -49,7 +59,7 @@ class Refused(NamedTuple):
 
 
 #: What a typed line can be: a decision, a word of the session (``help``,
-#: ``table``, ``quit``, ``show``) or a refusal.
+#: ``table``, ``quit``, ``show``, ``twice on``, ``twice off``) or a refusal.
 Command = Decision | str | Refused
 
 _WORDS = {
@@ -75,10 +85,30 @@ _WORDS = {
     "?": "help",
     "help": "help",
     "show": "show",
+    "twice": "twice",
     "q": "quit",
     "quit": "quit",
     "exit": "quit",
 }
+
+
+#: What the player is told once they said yes or no to running it twice (R10).
+TWICE_SAID = {
+    True: "You agree to run it twice from the next hand (where everyone left is all in and "
+    "agrees).",
+    False: "You said no to running it twice: from the next hand, the board is run once.",
+}
+
+
+def read_twice(line: str) -> bool | Refused:
+    """``twice on`` (or ``yes``): the player agrees to run it twice (R10),
+    True; ``twice off`` (``no``): they say no, False; else why not."""
+    words = line.strip().lower().split()
+    agree = {"on": True, "yes": True, "off": False, "no": False}.get(" ".join(words[1:]))
+    if words[:1] != ["twice"] or agree is None:
+        return Refused(f"Not taken: {line.strip()!r}: 'twice off' says no to running it twice "
+                       "from the next hand, 'twice on' yes again.")  # fmt: skip
+    return agree
 
 
 def read_command(
@@ -106,6 +136,9 @@ def read_command(
     rest = words[1:]
     if word in ("help", "table", "quit", "show"):
         return word
+    if word == "twice":  # (run it twice, R10: from the next hand)
+        agree = read_twice(line)
+        return agree if isinstance(agree, Refused) else f"twice {'on' if agree else 'off'}"
     if word in ("bet", "raise"):
         return _wager(word, rest, legal, pot + legal.bet - mine, view, unit)
     if rest:

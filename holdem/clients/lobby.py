@@ -7,6 +7,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from holdem.units import chips_text
+
+from .telling import table_unit
+
 __all__ = ["listing", "table_fields"]
 
 _TABLE_ID = re.compile(r"[tT][1-9][0-9]{0,8}")
@@ -23,22 +27,25 @@ def table_fields(code: str) -> dict[str, str]:
 
 
 def _stakes(table: dict[str, Any]) -> str:
-    """A listed table's blinds (a tournament's now, and its stack)."""
+    """A listed table's blinds (a tournament's now, and its stack), in its
+    money (R9: its ``unit``)."""
     blinds = table.get("blinds")
+    unit = table_unit(table)
     text = "-"
     if isinstance(blinds, dict):
-        text = f"{blinds['small_blind']:,}/{blinds['big_blind']:,}"
+        text = f"{chips_text(blinds['small_blind'], unit)}/{chips_text(blinds['big_blind'], unit)}"
         if blinds.get("ante"):
-            text += f" ante {blinds['ante']:,}"
+            text += f" ante {chips_text(blinds['ante'], unit)}"
     if table.get("stack") is not None:
-        text += f", {table['stack']:,} stack"
+        text += f", {chips_text(table['stack'], unit)} stack"
     return text
 
 
 def listing(tables: list[dict[str, Any]], address: str) -> list[str]:
     """The public tables (``list_tables``'s) as lines: id, game, stakes,
     structure, seats taken of seats, hands played, whether one may join, and
-    how many of its players are away (out of the deal), when some are."""
+    how many of its players are away (out of the deal), when some are, and
+    whether it runs it twice."""
     if not tables:
         return [f"No public table on {address} now: holdem join --create --public "
                 f"--server {address} makes one."]  # fmt: skip
@@ -55,6 +62,8 @@ def listing(tables: list[dict[str, Any]], address: str) -> list[str]:
             joinable = "no (full)"
         if t.get("away"):
             joinable += f", {t['away']} away"
+        if t.get("run_it_twice"):  # (R10: the end of the line, past the columns)
+            joinable += ", runs it twice"
         lines.append(f"  {t['table']:<6} {game:<10} {_stakes(t):<22} {structure:<12} "
                      f"{seats:>5} {hands:>6}  {joinable}")  # fmt: skip
     lines.append(f"Join one by its id: holdem join {tables[0]['table']} --server {address}")

@@ -34,7 +34,7 @@ from holdem.table import (
 )
 from holdem.units import signed_text
 
-from .commands import HELP, Refused, read_command, show_or_muck
+from .commands import HELP, TWICE_SAID, Refused, read_command, show_or_muck
 from .telling import Teller, ordinal
 from .terminal import Console
 
@@ -148,9 +148,22 @@ class LocalGame:
                 self.teller.turn(view, legal, left, None if left is None else min(left, bank or 0))
             elif command == "show":
                 self.show_cards()
+            elif command in ("twice on", "twice off"):
+                self.run_twice(command == "twice on")
             else:  # quit
                 self.teller.say("You leave the table after this hand (checking or folding).")
                 return self._leave(legal)
+
+    def run_twice(self, agree: bool) -> None:
+        """``twice on`` or ``twice off``: whether the player agrees to run it
+        twice (R10) from the next hand (the bots always do), or why not."""
+        try:
+            self.table.agree_to_run_twice(self.me, agree)
+        except TableError as exc:
+            self.teller.say(f"Not taken: {exc}: holdem play --run-it-twice makes a table "
+                            "that does.", fg="red")  # fmt: skip
+            return
+        self.teller.say(TWICE_SAID[agree])
 
     def show_cards(self) -> None:
         """``show``: the player's cards of the last hand shown to the table (R10:

@@ -62,7 +62,7 @@ from holdem.table import (
 )
 from holdem.units import ONE
 
-from .telling import escaped
+from .telling import escaped, second_run, table_unit
 
 __all__ = ["Review", "SeatState", "Shown", "Stats", "TableModel"]
 
@@ -121,6 +121,7 @@ class Shown:
     description: str
     kicker: str | None = None  # ("King": the kicker that decided, when one did)
     won: int = 0
+    run: int = 0  # (a board run twice, R10: 1 on the second run's board)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +134,7 @@ class Review:
     won: tuple[tuple[str, int], ...]  # (who won how much, pot by pot)
     net: int | None  # (the player's result; None: not dealt in)
     shown: tuple[Shown, ...] = ()
+    second_board: tuple[Card, ...] = ()  # (a board run twice: the second run's, R10)
 
 
 @dataclass(slots=True)
@@ -166,6 +168,7 @@ class TableModel:
         self.unit: Decimal = ONE  # (the table's chip unit: amounts read in its money, R9)
         self.level = 0
         self.board: tuple[Card, ...] = ()
+        self.second_board: tuple[Card, ...] = ()  # (a board run twice: the second run's, R10)
         self.hole: tuple[Card, ...] = ()  # (the player's own, set by the game)
         self.actor: int | None = None
         self.current_bet = 0
@@ -222,7 +225,7 @@ class TableModel:
 
     def visible_cards(self) -> set[Card]:
         """Every card the model holds: the player's, the board, the shown."""
-        cards = {*self.hole, *self.board}
+        cards = {*self.hole, *self.board, *self.second_board}
         for info in self.seats.values():
             cards.update(info.cards)
         for shown in self.shown:
@@ -250,6 +253,8 @@ class TableModel:
                 info.presence = "disconnected"
             elif data.get("status") == "away":
                 info.presence = "away"
+        if state.get("settings") is not None:  # (a room's: the table's chip unit, R9)
+            self.unit = table_unit(state["settings"])
 
     def event(self, event: Event, own: tuple[Card, ...] | None = None) -> None:
         """One table event (an action's record: :meth:`action`, with ``own``)."""
@@ -317,6 +322,9 @@ class TableModel:
                 self.hole = tuple(own)
                 if self.me in self.seats:
                     self.seats[self.me].cards = self.hole
+            return
+        if kind is ActionKind.DEAL_BOARD and a.pot == 1:  # (the second run's street, R10)
+            self.second_board = second_run(self.board, self.second_board, a)
             return
         if kind is ActionKind.DEAL_BOARD:
             self.board = (*self.board, *a.cards)
@@ -401,6 +409,7 @@ class TableModel:
         self.big_blind_seat = e.big_blind_seat
         self.blinds = (e.small_blind, e.big_blind, e.ante)
         self.board, self.hole, self.shown, self.won = (), (), [], []
+        self.second_board = ()
         self.current_bet = 0
         self._voluntary = self._raised = False
         for info in self.seats.values():
@@ -448,32 +457,35 @@ class TableModel:
                 stats.showdowns_won += 1
         won = tuple((self.name(seat), chips) for seat, chips, _ in self.won if chips)
         review = Review(hand=e.hand, cards=self.hole, board=self.board, won=won, net=net,
-                        shown=tuple(self.shown))  # fmt: skip
+                        shown=tuple(self.shown), second_board=self.second_board)  # fmt: skip
         self.reviews.appendleft(review)
         for info in self.seats.values():
             info.bet, info.put_in = 0, 0
 
     def _showdown(self, outcome: Outcome) -> list[Shown]:
         """The hands shown, each with its best five and the kicker that decided
-        a pot it won (against the best hand it beat there)."""
-        board = self.board
-        if len(board) < 5 or not outcome.shown:
+        a pot it won (against the best hand it beat there); where the board
+        ran twice, each hand on each run's board (R10)."""
+        boards = (self.board, self.second_board)
+        if len(self.board) < 5 or not outcome.shown:
             return []
-        values = {h.seat: h.value for h in outcome.shown}
-        won: dict[int, int] = {}
-        kickers: dict[int, str] = {}
+        values = {(h.seat, h.run): h.value for h in outcome.shown}
+        won: dict[tuple[int, int], int] = {}
+        kickers: dict[tuple[int, int], str] = {}
         for pot in outcome.pots:
+            run = pot.run
             for seat, share in zip(pot.winners, pot.shares, strict=False):
-                won[seat] = won.get(seat, 0) + share
-            beaten = [values[s] for s in pot.eligible if s in values and s not in pot.winners]
+                won[seat, run] = won.get((seat, run), 0) + share
+            beaten = [values[s, run] for s in pot.eligible
+                      if (s, run) in values and s not in pot.winners]  # fmt: skip
             for seat in pot.winners:
-                if seat in values and beaten and seat not in kickers:
-                    rank = deciding_kicker(values[seat], max(beaten))
+                if (seat, run) in values and beaten and (seat, run) not in kickers:
+                    rank = deciding_kicker(values[seat, run], max(beaten))
                     if rank is not None:
-                        kickers[seat] = RANK_NAMES[rank]
+                        kickers[seat, run] = RANK_NAMES[rank]
         out = []
         for h in outcome.shown:
-            cards = (*h.cards, *board)
+            cards = (*h.cards, *boards[h.run])
             out.append(
                 Shown(
                     seat=h.seat,
@@ -481,8 +493,9 @@ class TableModel:
                     cards=tuple(h.cards),
                     best=tuple(best_five(cards)),
                     description=describe(evaluate(cards)),
-                    kicker=kickers.get(h.seat),
-                    won=won.get(h.seat, 0),
+                    kicker=kickers.get((h.seat, h.run)),
+                    won=won.get((h.seat, h.run), 0),
+                    run=h.run,
                 )
             )
         return out

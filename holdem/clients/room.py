@@ -18,15 +18,16 @@ import click
 
 from holdem import Action, ActionKind, Decision, LegalActions, PlayerView
 from holdem.cards import parse_cards
-from holdem.errors import ProtocolError
+from holdem.errors import ConfigError, ProtocolError
 from holdem.table import CashResult, TournamentResult, event_from_dict
+from holdem.units import ONE, to_chips, unit_text
 
-from .commands import HELP, Refused, read_command, show_or_muck
+from .commands import HELP, TWICE_SAID, Refused, read_command, read_twice, show_or_muck
 from .connection import RoomClient
 from .hands import FORMS, read_hands, write_hands
 from .local import cash_results, certificate, places
 from .seats import end_seat, keep_seat
-from .telling import Teller, escaped
+from .telling import Teller, escaped, table_unit
 from .terminal import Keyboard
 
 __all__ = [
@@ -44,7 +45,7 @@ __all__ = [
 WARNINGS = (20, 10, 5)
 #: The words of the table, not moves, that a turn takes too.
 _ANY_TIME = frozenset({"add", "rebuy", "who", "sitout", "sit", "say", "mute", "unmute", "history",
-                       "show"})  # fmt: skip
+                       "show", "twice"})  # fmt: skip
 _LOBBY_WORDS = _ANY_TIME | {"start", "bots", "close", "back", "post", "help", "q", "quit", "exit"}
 #: What ``back`` (and ``post``) did, by the seat's status in the reply: the
 #: blinds rule of a cash table (R3) said as it holds for the player.
@@ -129,6 +130,7 @@ class RoomGame:
                 self.teller.labels[info["seat"]] = info["bot"]
         self.started = state["status"] != "waiting"
         self.settings: dict[str, Any] = state.get("settings") or {}
+        self.teller.unit = table_unit(self.settings)  # (amounts in the table's money, R9)
 
     @classmethod
     def spectator(cls, client: RoomClient, state: dict[str, Any], teller: Teller) -> RoomGame:
@@ -219,9 +221,10 @@ class RoomGame:
             self.busted = True
             low, high = self.settings.get("min_buy_in"), self.settings.get("max_buy_in")
             if low is not None and high is not None:
+                money = self.teller.money
                 self.teller.say(f"You have no chips left: type rebuy to buy in again for "
-                                f"{high:,} (rebuy N: from {low:,} to {high:,}), or quit to "
-                                "leave with nothing.", fg="yellow")  # fmt: skip
+                                f"{money(high)} (rebuy N: from {money(low)} to {money(high)}), "
+                                "or quit to leave with nothing.", fg="yellow")  # fmt: skip
 
     def missed(self, joined: dict[str, Any]) -> None:
         """What happened while the player was away (a ``resume``'s ``missed``):
@@ -243,7 +246,7 @@ class RoomGame:
                 self.tell(message)
         state = joined["state"]
         if any("chips" in info for info in state["seats"]):
-            stacks = ", ".join(f"{teller.named(info['name'])} {info['chips']:,}"
+            stacks = ", ".join(f"{teller.named(info['name'])} {teller.money(info['chips'])}"
                                for info in state["seats"])  # fmt: skip
             when = "as this hand began" if state.get("hand") else "now"
             teller.say(f"Stacks {when}: {stacks}")
@@ -261,7 +264,8 @@ class RoomGame:
             places(teller, ended, self.name, bots)
             label = f" ({bots[ended.winner]} bot)" if ended.winner in bots else ""
             stack = self.settings.get("stack")
-            chips = f" · {stack:,} chips each" if stack else ""
+            unit = " chips" if teller.unit is ONE else ""
+            chips = f" · {teller.money(stack)}{unit} each" if stack else ""
             hands = f"{ended.hands} hand{'s' * (ended.hands != 1)}"
             certificate(teller, teller.named(ended.winner) + label, [
                 f"{len(ended.places)} players{chips} · {hands}",
@@ -499,6 +503,8 @@ class RoomGame:
             self._back(post=words[0] == "post")
         elif words == ["show"] and self.started:  # (cards_shown tells it, to everyone)
             self._ask("show", refused="Not shown", table=self.table)
+        elif words[0] == "twice":
+            self._twice(line)
         elif words[0] == "who":
             state = self._ask("state", table=self.table)
             if state is not None:
@@ -584,6 +590,18 @@ class RoomGame:
         self.teller.say(f"{count:,} hand{'s' * (count != 1)} {whose} {self.table} written to "
                         f"{escaped(str(path))} ({_FORM_NAMES[form]}: {cards}).")  # fmt: skip
 
+    def _twice(self, line: str) -> None:
+        """``twice off`` (or ``no``): the player says no to running it twice
+        (R10) from the next hand; ``twice on`` (``yes``): yes again; said as
+        the server says it when the table does not run it twice."""
+        agree = read_twice(line)
+        if isinstance(agree, Refused):
+            self.teller.say(agree.reason, fg="red")
+            return
+        said = self._ask("run_twice", refused="Not taken", table=self.table, agree=agree)
+        if said is not None:
+            self.teller.say(TWICE_SAID[said["agree"]])
+
     def _sit_out(self) -> None:
         """Out of the deal from the next hand (the server's ``sit_out``), the
         seat kept, until ``back``."""
@@ -598,10 +616,18 @@ class RoomGame:
         again, for the maximum buy-in unless N) at a cash table: refused here
         past the table's limits, with them and the stack (the chips_added
         event says what was added)."""
-        say = self.teller.say
+        say, money, unit = self.teller.say, self.teller.money, self.teller.unit
         usage = "'add N' adds N chips to your stack; 'rebuy' (or 'rebuy N') buys in again"
+        if unit is not ONE:  # (a table of a chip unit: amounts in its money, R9)
+            usage = (f"'add N' adds N to your stack, in the table's money (a whole number "
+                     f"of chips of {unit_text(unit)}); 'rebuy' (or 'rebuy N') buys in "
+                     "again")  # fmt: skip
         amount = words[1].replace(",", "") if len(words) == 2 else None
-        if len(words) > 2 or (amount is not None and not amount.isdigit()) or (
+        try:
+            typed = None if amount is None else to_chips(amount, unit)
+        except ConfigError:
+            typed = -1
+        if len(words) > 2 or (typed is not None and typed < 0) or (
             words[0] == "add" and amount is None
         ):  # fmt: skip
             say(f"Not taken: {' '.join(words)!r}: {usage}.", fg="red")
@@ -614,20 +640,20 @@ class RoomGame:
             return
         low, high = state["settings"]["min_buy_in"], state["settings"]["max_buy_in"]
         have = next((s["chips"] for s in state["seats"] if s["seat"] == self.seat), 0)
-        chips = high if amount is None else int(amount)
-        room = f"add {high - have:,} at most" if high > have else "there is no room to add"
+        chips = high if typed is None else typed
+        room = f"add {money(high - have)} at most" if high > have else "there is no room to add"
         if words[0] == "rebuy" and have:
-            say(f"Not taken: you have {have:,} chips: rebuy is for an empty stack; add N "
-                f"tops it up to this table's maximum buy-in of {high:,} ({room}).",
-                fg="red")  # fmt: skip
+            say(f"Not taken: you have {money(have)}{' chips' * (unit is ONE)}: rebuy is for an "
+                f"empty stack; add N tops it up to this table's maximum buy-in of {money(high)} "
+                f"({room}).", fg="red")  # fmt: skip
         elif chips == 0:
             say(f"Not taken: {words[0]} 0 adds nothing.", fg="red")
         elif have + chips > high:
-            say(f"Not taken: you have {have:,} and this table's maximum buy-in is {high:,}: "
-                f"{room}.", fg="red")  # fmt: skip
+            say(f"Not taken: you have {money(have)} and this table's maximum buy-in is "
+                f"{money(high)}: {room}.", fg="red")  # fmt: skip
         elif not have and chips < low:
-            say(f"Not taken: a rebuy is a buy-in, from {low:,} to {high:,} at this table.",
-                fg="red")  # fmt: skip
+            say(f"Not taken: a rebuy is a buy-in, from {money(low)} to {money(high)} at this "
+                "table.", fg="red")  # fmt: skip
         else:
             self._ask("add_chips", table=self.table, chips=chips)
 
@@ -772,5 +798,5 @@ def _seats(teller: Teller, state: dict[str, Any], *, chips: bool = False) -> Non
     for info in state["seats"]:
         seat = info["seat"]
         bot = f" ({teller.labels[seat]} bot)" if info.get("bot") else ""
-        stack = f" {info['chips']:,}" if chips and "chips" in info else ""
+        stack = f" {teller.money(info['chips'])}" if chips and "chips" in info else ""
         teller.say(f"  seat {seat + 1}: {teller.names[seat]}{bot}{stack}")

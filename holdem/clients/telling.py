@@ -17,6 +17,7 @@ import click
 
 from holdem import Action, ActionKind, Card, LegalActions, PlayerView, Street, describe, evaluate
 from holdem.cards import RANKS
+from holdem.errors import ConfigError
 from holdem.table import (
     CardsShown,
     ChipsAdded,
@@ -28,17 +29,21 @@ from holdem.table import (
     SatOut,
     SeatFreed,
 )
-from holdem.units import ONE, chips_text
+from holdem.units import ONE, check_unit, chips_text
 
 from .commands import menu
 
-__all__ = ["Teller", "escaped", "ordinal"]
+__all__ = ["Teller", "escaped", "ordinal", "second_run", "table_unit"]
 
 _SYMBOLS = "♣♦♥♠"
 _LETTERS = "cdhs"
 #: a four-colour deck: clubs green, diamonds blue, hearts red, spades plain
 _COLOURS: tuple[str | None, ...] = ("green", "blue", "red", None)
 _STREETS = {Street.FLOP: "FLOP", Street.TURN: "TURN", Street.RIVER: "RIVER"}
+#: Where a board run twice (R10) begins its second run, by the street dealt first:
+#: the board's cards before it are both runs'.
+_RUN_FROM = {Street.FLOP: 0, Street.TURN: 3, Street.RIVER: 4}
+_RUNS = ("first run", "second run")
 _POSTS = {
     ActionKind.SMALL_BLIND: "posts the small blind",
     ActionKind.BIG_BLIND: "posts the big blind",
@@ -92,6 +97,24 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def second_run(board: Sequence[Card], second: Sequence[Card], a: Action) -> tuple[Card, ...]:
+    """The second run's board (R10) once ``a``, a ``deal_board`` record of
+    ``pot`` 1, is dealt: ``second`` so far (or the cards of ``board``, the
+    first run's, that come before the street it begins with) and its cards."""
+    if not second:
+        second = board[: _RUN_FROM.get(a.street, 0)]
+    return (*second, *a.cards)
+
+
+def table_unit(settings: Mapping[str, object]) -> Decimal:
+    """The chip unit of a room's table by its ``settings`` (R9: its ``unit``,
+    as text; a table that says none, or none a client reads, has chips of 1)."""
+    try:
+        return check_unit(settings.get("unit", "1"))
+    except ConfigError:
+        return ONE
+
+
 def _unicode_ok(stream: object) -> bool:
     encoding = getattr(stream, "encoding", None) or "ascii"
     try:
@@ -121,8 +144,11 @@ class Teller:
         self.names: dict[int, str] = _Names()
         self.labels: dict[int, str] = _Names()  # seat -> what shows after the name ("easy")
         self.board: tuple[Card, ...] = ()
+        #: the second run's board, where the hand runs it twice (R10; else ())
+        self.second_board: tuple[Card, ...] = ()
         self.hole: tuple[Card, ...] = ()  # the player's own cards in this hand (set when dealt)
         self._side = False  # a side pot was awarded in this hand
+        self._per_run = 0  # a hand run twice: the pots of each run (its first award says)
         self._won: dict[int, list[tuple[int, int]]] = {}  # pot -> (seat, chips) of its winners
         self.marks: dict[int, str] = {}  # the hand's button and blinds by seat: "D", "SB, BB"
         self.hand: int | None = None  # the number of the hand begun last (None: none yet)
@@ -247,7 +273,8 @@ class Teller:
                       notice=True, hand=event.hand)  # fmt: skip
 
     def hand_started(self, e: HandStarted) -> None:
-        self.board, self.hole, self._side = (), (), False
+        self.board, self.second_board, self.hole, self._side = (), (), (), False
+        self._per_run = 0
         self.hand = e.hand
         self._won = {}
         self.names.update(zip(e.seats, e.names, strict=True))
@@ -277,8 +304,13 @@ class Teller:
                 self.say(f"Your cards: {self.cards(own)}", bold=True)
             return
         if kind is ActionKind.DEAL_BOARD:
+            street = _STREETS.get(a.street, a.street.label)
+            if a.pot == 1:  # (the second run's street, R10: the first board is kept)
+                self.second_board = second_run(self.board, self.second_board, a)
+                self.say(f"*** SECOND {street} *** [{self.cards(self.second_board)}]")
+                return
             self.board = (*self.board, *a.cards)
-            self.say(f"*** {_STREETS.get(a.street, a.street.label)} *** [{self.cards(self.board)}]")
+            self.say(f"*** {street} *** [{self.cards(self.board)}]")
             return
         all_in = " and is all in" if a.all_in else ""
         if kind in _POSTS:
@@ -306,9 +338,7 @@ class Teller:
             mine = f" {self._hand(self.hole)}" if a.seat == self.me and self.hole else ""
             self.tell(a.seat, f"mucks{mine}", dim=True)
         elif kind is ActionKind.WIN:
-            # (side pots are awarded first: a hand that had one says "the main pot")
-            self._side = self._side or a.pot > 0
-            pot = f"side pot {a.pot}" if a.pot > 0 else "the main pot" if self._side else "the pot"
+            pot = self._pot_name(a.pot)
             won = self._won.setdefault(a.pot, [])
             if a.amount or not won:
                 won.append((a.seat if a.seat is not None else -1, a.amount))
@@ -326,10 +356,32 @@ class Teller:
                 fg="green",
             )
 
+    def _pot_name(self, pot: int) -> str:
+        """How a win names its pot (``pot``: its number in the outcome): the
+        pot, the main pot, side pot 2; where the board ran twice, with its run
+        (``the main pot, second run``: the second run's pots come after the
+        first's, whose first award is its last side pot)."""
+        run = ""
+        if self.second_board:
+            self._per_run = self._per_run or pot + 1
+            number = pot % self._per_run
+            run = f", {_RUNS[pot // self._per_run]}"
+            side = self._per_run > 1
+        else:
+            # (side pots are awarded first: a hand that had one says "the main pot")
+            self._side = side = self._side or pot > 0
+            number = pot
+        return (f"side pot {number}" if number > 0 else "the main pot" if side else "the pot") + run
+
     def _hand(self, cards: Sequence[Card]) -> str:
-        """Hole cards and, with a board, what they make: ``A♣ K♦ (One Pair, Kings)``."""
+        """Hole cards and, with a board, what they make: ``A♣ K♦ (One Pair, Kings)``;
+        with a board run twice, on each (``(first run: ...; second run: ...)``)."""
         made = ""
-        if len(self.board) >= 3:
+        if len(self.board) >= 3 and len(self.second_board) >= 3:
+            first = describe(evaluate([*cards, *self.board]))
+            second = describe(evaluate([*cards, *self.second_board]))
+            made = f" ({_RUNS[0]}: {first}; {_RUNS[1]}: {second})"
+        elif len(self.board) >= 3:
             made = f" ({describe(evaluate([*cards, *self.board]))})"
         return f"{self.cards(cards)}{made}"
 

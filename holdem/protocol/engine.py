@@ -26,7 +26,6 @@ import random
 import time
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
-from decimal import Decimal
 from typing import Any
 
 from ..actions import Decision
@@ -34,9 +33,9 @@ from ..bots import BOTS, Bot, make_bot
 from ..config import Structure
 from ..errors import ConfigError, ProtocolError, TableError, quote
 from ..table import CashGame, Schedule, TimerRules, Tournament, TurnTimer
-from ..units import ONE, check_unit, unit_text
+from ..units import ONE, unit_text
 from ..wire import Fields
-from .messages import VERSION, Request, answer, read_cap, read_showing, read_timer
+from .messages import VERSION, Request, answer, read_cap, read_showing, read_timer, read_unit
 from .tables import Message, ServedTable, history_text, show_cards
 from .texts import plain
 
@@ -226,6 +225,15 @@ class Engine:
             seat = self._own_seat(client, table, f)
             f.done()
             return show_cards(table, seat)
+        if kind == "run_twice":
+            seat = self._own_seat(client, table, f)
+            agree = f.boolean("agree", default=True)
+            f.done()
+            try:
+                table.table.agree_to_run_twice(seat, agree)
+            except TableError as exc:
+                raise ProtocolError("table_error", f"table {table.id}: {exc}") from None
+            return {"table": table.id, "seat": seat, "agree": agree}
         if kind == "history":
             return self._history(table, f)
         # close
@@ -306,6 +314,7 @@ class Engine:
                 "status": s.status,
                 "bot": table.levels.get(seat),
                 "client": seat in table.owners,
+                **({"run_twice": t.agrees_to_run_twice(seat)} if t.run_it_twice else {}),
             }
             for seat, s in sorted(t.seats.items())
         ]
@@ -317,6 +326,7 @@ class Engine:
             "hands_played": t.hands_played,
             "blinds": blinds.to_dict(),
             **({"unit": unit_text(t.unit)} if t.unit != ONE else {}),
+            **({"run_it_twice": True} if t.run_it_twice else {}),
             "to_play": table.to_play,
             "finished": table.finished,
             "full_information": table.full_information,
@@ -400,7 +410,7 @@ class Engine:
             rng=rng.getrandbits(64),
             **read_cap(f, structure, tournament=True),
             **read_showing(f),
-            unit=_unit(f),
+            unit=read_unit(f),
         )
         return game, entries
 
@@ -426,7 +436,7 @@ class Engine:
             rng=rng.getrandbits(64),
             **read_cap(f, structure, tournament=False),
             **read_showing(f),
-            unit=_unit(f),
+            unit=read_unit(f),
         )
         entries = [self._player(p, i, tournament=False) for i, p in enumerate(players)]
         return game, entries
@@ -531,12 +541,3 @@ class Engine:
         text = history_text(hand, number, tournament=table.kind == "tournament", form=form,
                             show_all=table.full_information)  # fmt: skip
         return {"table": table.id, "hand": number, "format": form, "text": text}
-
-
-def _unit(f: Fields) -> Decimal:
-    """A request's chip unit (R9): what a chip is worth, as text (``"0.5"``); 1 when
-    left out.  Every amount of the protocol stays a whole number of chips."""
-    text = f.raw("unit", 'a chip unit, e.g. "0.5"', default="1")
-    if not isinstance(text, str):
-        raise f.error("unit", text, 'expected a chip unit as text, e.g. "0.5"')
-    return check_unit(text, "unit")

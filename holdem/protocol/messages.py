@@ -25,10 +25,12 @@ import json.encoder
 import json.scanner
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from ..config import MAX_CHIPS, HeadsUpCap, Structure
 from ..errors import ProtocolError, WireError, quote
+from ..units import check_unit
 from ..wire import Fields
 
 __all__ = [
@@ -77,6 +79,7 @@ REQUESTS = (
     "view",
     "legal",
     "show",
+    "run_twice",
     "history",
     "close",
 )
@@ -241,12 +244,25 @@ def read_cap(f: Fields, structure: Structure, *, tournament: bool) -> dict[str, 
 
 def read_showing(f: Fields) -> dict[str, Any]:
     """A new table's options of R10: ``show_after_hand`` (players may show
-    their cards after the hand; default true) and ``aggressor_may_muck`` (the
-    river's last aggressor, called, may muck; default false)."""
+    their cards after the hand; default true), ``aggressor_may_muck`` (the
+    river's last aggressor, called, may muck; default false) and
+    ``run_it_twice`` (the board run twice where every player left, all in,
+    agrees; default false)."""
     return {
         "show_after_hand": f.boolean("show_after_hand", default=True),
         "aggressor_may_muck": f.boolean("aggressor_may_muck", default=False),
+        "run_it_twice": f.boolean("run_it_twice", default=False),
     }
+
+
+def read_unit(f: Fields) -> Decimal:
+    """A new table's chip unit (R9): what a chip is worth, as text (``"0.5"``);
+    1 when left out (:class:`~holdem.errors.ConfigError` for text that is no
+    unit).  Every amount of the protocol stays a whole number of chips."""
+    text = f.raw("unit", 'a chip unit, e.g. "0.5"', default="1")
+    if not isinstance(text, str):
+        raise f.error("unit", text, 'expected a chip unit as text, e.g. "0.5"')
+    return check_unit(text, "unit")
 
 
 def answer(

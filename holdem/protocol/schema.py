@@ -91,6 +91,7 @@ def _requests() -> dict[str, dict[str, Any]]:
                 "heads_up_cap": {"$ref": "#/$defs/heads_up_cap"},
                 "show_after_hand": {"type": "boolean"},
                 "aggressor_may_muck": {"type": "boolean"},
+                "run_it_twice": {"type": "boolean"},
                 "unit": {
                     "type": "string",
                     "pattern": "^[0-9]+(\\.[0-9]{1,6})?$",
@@ -120,6 +121,12 @@ def _requests() -> dict[str, dict[str, Any]]:
         "legal": _request("legal", "a seat's legal actions", seat),
         "show": _request(
             "show", "a seat's player shows their cards of the last finished hand (R10)", seat
+        ),
+        "run_twice": _request(
+            "run_twice",
+            "whether a seat's player agrees to run it twice from the next hand (R10)",
+            seat,
+            {"agree": {"type": "boolean"}},
         ),
         "history": _request(
             "history",

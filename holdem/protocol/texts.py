@@ -128,16 +128,20 @@ def turn_line(
     )
 
 
+#: A pot's or a shown hand's field of the second run of a board run twice (R10).
+_RUN = ',"run":1'
+
+
 def outcome_text(outcome: Outcome) -> str:
     """``encode(outcome.to_dict())``, written field by field."""
     pots = ",".join([
         f'{{"amount":{p.amount},"eligible":{_ints(p.eligible)},"winners":{_ints(p.winners)},'
-        f'"shares":{_ints(p.shares)}}}'
+        f'"shares":{_ints(p.shares)}{_RUN if p.run else ""}}}'
         for p in outcome.pots
     ])  # fmt: skip
     shown = ",".join([
         f'{{"seat":{h.seat},"cards":{_card_list(h.cards)},"value":{h.value},'
-        f'"description":{_quoted(h.description)}}}'
+        f'"description":{_quoted(h.description)}{_RUN if h.run else ""}}}'
         for h in outcome.shown
     ])  # fmt: skip
     return (

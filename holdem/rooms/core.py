@@ -903,6 +903,7 @@ class Core:
                 "status": "away" if seat in t.away else info.status,
                 "bot": served.levels.get(seat),
                 "connected": self._connected(table.sessions.get(seat)),
+                **({"run_twice": t.agrees_to_run_twice(seat)} if t.run_it_twice else {}),
             }
             for seat, info in sorted(t.seats.items())
         ]

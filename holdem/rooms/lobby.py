@@ -566,10 +566,13 @@ _UNREAD = (HoldemError, KeyError, TypeError, ValueError)
 
 
 def _showing(settings: dict[str, Any]) -> dict[str, Any]:
-    """A table's options of R10 (a table of an older server's has their defaults)."""
+    """A table's options of R10 and its chip unit (R9) (a table of an older
+    server's has their defaults)."""
     return {
         "show_after_hand": settings.get("show_after_hand", True),
         "aggressor_may_muck": settings.get("aggressor_may_muck", False),
+        "run_it_twice": settings.get("run_it_twice", False),
+        "unit": settings.get("unit", "1"),
     }
 
 
@@ -682,4 +685,6 @@ def _listed(ident: str, game: str, status: str, settings: dict[str, Any], player
     }  # fmt: skip
     if game == "tournament":
         listed["stack"] = settings["stack"]
+    listed["unit"] = settings.get("unit", "1")  # (the amounts are chips of it, R9)
+    listed["run_it_twice"] = settings.get("run_it_twice", False)
     return listed

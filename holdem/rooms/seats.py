@@ -216,6 +216,22 @@ class Seats(Core):
             self.store.save_shown(table.id, last.hand, last.played)
         return shown
 
+    def _run_twice(self, connection: Connection, f: Fields) -> dict[str, Any]:
+        """Whether the player agrees to run it twice (R10: ``agree``, default
+        true), from the next hand on, at a table made with ``run_it_twice``
+        (everyone agrees until they say no); the table's snapshot keeps it."""
+        table = self._table_of(connection, f, join=False)
+        agree = f.boolean("agree", default=True)
+        f.done()
+        session = self._own(connection, table)
+        served = self._served(table)
+        try:
+            served.table.agree_to_run_twice(session.seat, agree)
+        except TableError as exc:
+            raise ProtocolError("table_error", f"table {table.id}: {exc}") from None
+        self._save(table)
+        return {"table": table.id, "seat": session.seat, "agree": agree}
+
     def _history(self, connection: Connection, f: Fields) -> dict[str, Any]:
         """Finished hands as text: the cards shown, and the asking seat's own
         hole cards in the hands its player was dealt in (a watcher: the

@@ -8,8 +8,9 @@ from typing import Any
 
 from ..config import Structure
 from ..errors import ConfigError, ProtocolError, quote
-from ..protocol.messages import read_cap, read_seconds, read_showing, read_timer
+from ..protocol.messages import read_cap, read_seconds, read_showing, read_timer, read_unit
 from ..table import Schedule
+from ..units import unit_text
 from ..wire import Fields
 
 __all__ = [
@@ -95,9 +96,15 @@ def table_settings(f: Fields) -> dict[str, Any]:
         raise ProtocolError("invalid_field", f"request.chat: one of {', '.join(CHAT)}, not "
                             f"{quote(chat)}", field="chat")  # fmt: skip
     settings["chat"] = chat
-    # (a fixed-limit table's cap: R8; shows after the hand and the river aggressor's muck: R10)
+    # (a fixed-limit table's cap: R8)
     settings.update(read_cap(f, Structure(settings["structure"]), tournament=game == "tournament"))
+    # (shows after the hand, the river aggressor's muck and run it twice: R10; the chip
+    # unit, R9, as its text: every amount stays chips)
     settings.update(read_showing(f))
+    try:
+        settings["unit"] = unit_text(read_unit(f))
+    except ConfigError as exc:
+        raise ProtocolError("bad_config", str(exc), field="unit") from None
     if settings["seats"] > 10:
         raise ProtocolError("invalid_field", "request.seats: 2 to 10", field="seats")
     if game == "tournament" and settings["timer"]["policy"] == "protect":

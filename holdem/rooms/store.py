@@ -1103,7 +1103,8 @@ def _schema_columns() -> dict[str, list[str]]:
 
 def hand_record(hand: Hand) -> dict[str, Any]:
     """A finished hand as data: its configuration, every player's hole cards
-    (by position), the board and the public log (the engine's wire forms);
+    (by position), the board (and a board run twice, its second run's:
+    ``second_board``) and the public log (the engine's wire forms);
     :func:`hand_of` plays it again.  The store keeps it as :func:`hand_text`
     writes it."""
     record: dict[str, Any] = json.loads(hand_text(hand))
@@ -1119,8 +1120,12 @@ def hand_text(hand: Hand) -> str:
         for seat in config.seat_numbers
     )
     board = "[" + ",".join(f'"{format_card(c)}"' for c in hand.board) + "]"
+    second = ""  # (a board run twice, R10: the second run's, its five cards)
+    if hand.second_board:
+        second = ',"second_board":[' + ",".join(f'"{format_card(c)}"' for c in hand.second_board)
+        second += "]"
     return (
-        f'{{"config":{config_text(config)},"hole_cards":[{hole}],"board":{board},'
+        f'{{"config":{config_text(config)},"hole_cards":[{hole}],"board":{board}{second},'
         f'"log":{records_text(hand.log)}}}'
     )
 
@@ -1152,12 +1157,13 @@ def hand_of(data: Any) -> Hand:
     config = HandConfig.from_dict(f.raw("config", "a configuration"))
     hole = f.raw("hole_cards", "a list of hole cards")
     board = f.cards("board")
+    second = f.cards("second_board", default=None, optional=True)
     raw_log = f.raw("log", "a list of records")
     f.done()
     if not isinstance(raw_log, list):
         raise f.error("log", raw_log, "expected a list of records")
     log = [Action.from_dict(r) for r in raw_log]
-    hand = Hand(config, hole_cards=hole, board=board)
+    hand = Hand(config, hole_cards=hole, board=board, second_board=second)
     for record in log:
         if record.kind not in _DECIDED:
             continue

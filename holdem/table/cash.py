@@ -80,6 +80,7 @@ class CashGame:
         heads_up_cap: HeadsUpCap | str | None = None,
         show_after_hand: bool = True,
         aggressor_may_muck: bool = False,
+        run_it_twice: bool = False,
         unit: Decimal | str | int = ONE,
     ) -> None:
         table = Table(
@@ -95,6 +96,7 @@ class CashGame:
             heads_up_cap=heads_up_cap,
             show_after_hand=show_after_hand,
             aggressor_may_muck=aggressor_may_muck,
+            run_it_twice=run_it_twice,
             unit=unit,
         )
         self._setup(table, min_buy_in, max_buy_in, max_hands, max_seconds, clock, None)

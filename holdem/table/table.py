@@ -299,6 +299,8 @@ class Table:
         self._blinds = Level(
             small_blind=small_blind, big_blind=big_blind, ante=ante, big_blind_ante=big_blind_ante
         )
+        #: the chip unit: what a chip is worth in the table's money (R9)
+        self.unit: Decimal = check_unit(unit)
         self._forced = self._check_blinds(self._blinds)  # (the blinds' number)
         self._seats: dict[int, Player] = {}
         self._plans = Plans(button_policy, tournament, button)  # the next hands' plans
@@ -324,8 +326,6 @@ class Table:
         #: the last hand the table finished (its players may show their cards)
         self.last_hand: HandResult | None = None
         self.run_it_twice = bool(run_it_twice)
-        #: the chip unit: what a chip is worth in the table's money (R9)
-        self.unit: Decimal = check_unit(unit)
         self._twice_declined: set[int] = set()  # seats whose players said no
 
     # ---------------------------------------------------------------- state
@@ -403,9 +403,11 @@ class Table:
 
     def _check_blinds(self, b: Level) -> int:
         """Checks the blinds of a level at this table's structure; their number
-        (levels alike get one: it keys the plans' configurations)."""
+        (levels alike get one: it keys the plans' configurations, which every
+        table of the process shares: the chip unit is in it too, R9)."""
         key = (b.small_blind, b.big_blind, b.ante, b.big_blind_ante, self.structure.value,
-               self.raise_cap, self.heads_up_cap.value, self.aggressor_may_muck)  # fmt: skip
+               self.raise_cap, self.heads_up_cap.value, self.aggressor_may_muck,
+               self.unit)  # fmt: skip
         number = _FORCED.get(key)
         if number is not None:
             return number
@@ -475,6 +477,11 @@ class Table:
             self._twice_declined.discard(seat)
         else:
             self._twice_declined.add(seat)
+
+    def agrees_to_run_twice(self, seat: int) -> bool:
+        """Whether the player at ``seat`` runs it twice where all agree (R10): a
+        table made with ``run_it_twice`` whose player did not say no."""
+        return self.run_it_twice and seat not in self._twice_declined
 
     def _check_chips(self, seat: int, chips: int) -> None:
         if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips < MAX_CHIPS:

@@ -63,6 +63,7 @@ class Tournament:
         heads_up_cap: HeadsUpCap | str | None = None,
         show_after_hand: bool = True,
         aggressor_may_muck: bool = False,
+        run_it_twice: bool = False,
         unit: Decimal | str | int = ONE,
     ) -> None:
         names = list(players)
@@ -85,6 +86,7 @@ class Tournament:
             heads_up_cap=heads_up_cap,
             show_after_hand=show_after_hand,
             aggressor_may_muck=aggressor_may_muck,
+            run_it_twice=run_it_twice,
             unit=unit,
         )
         if len(names) > table.max_seats:

@@ -90,8 +90,10 @@ class EndPanel(ModalScreen[None]):
                          id="end-keys")  # fmt: skip
 
 
-#: The lines that begin a street in the Teller's telling of a hand.
-_STREETS = ("*** FLOP ***", "*** TURN ***", "*** RIVER ***")
+#: The lines that begin a street in the Teller's telling of a hand (a board
+#: run twice: the second run's too, R10).
+_STREETS = ("*** FLOP ***", "*** TURN ***", "*** RIVER ***", "*** SECOND FLOP ***",
+            "*** SECOND TURN ***", "*** SECOND RIVER ***")  # fmt: skip
 
 
 def streets(lines: list[str]) -> list[list[str]]:

@@ -129,6 +129,8 @@ class ScreenLocalGame(LocalGame):
                     continue
                 elif command == "show":
                     self.show_cards()
+                elif command in ("twice on", "twice off"):
+                    self.run_twice(command == "twice on")
                 else:  # quit
                     self.teller.say("You leave the table after this hand (checking or folding).")
                     return self._leave(legal)

@@ -85,6 +85,9 @@ class Felt(Static):
                 text.append(f"{waiting}\n\n", style="bold")
         text.append("Board  ")
         text.append_text(cards_text(teller, model.board) if model.board else Text("—"))
+        if model.second_board:  # (run twice, R10: both boards drawn)
+            text.append("\nSecond run  ")
+            text.append_text(cards_text(teller, model.second_board))
         text.append("\n")
         pots = model.pots
         for i, (chips, _) in enumerate(pots):
@@ -93,7 +96,8 @@ class Felt(Static):
         if model.pot and len(pots) <= 1 and model.pot != sum(c for c, _ in pots):
             text.append(f"Pot {chips_text(model.pot, model.unit)}", style="bold green")
         for shown in model.shown:
-            text.append(f"\n{'You' if shown.seat == model.me else shown.name}: ")
+            run = (" (first run)", " (second run)")[shown.run] if model.second_board else ""
+            text.append(f"\n{'You' if shown.seat == model.me else shown.name}{run}: ")
             text.append_text(cards_text(teller, shown.best))
             text.append(f"  {shown.description}")
             if shown.kicker:
@@ -117,6 +121,8 @@ class Hole(Static):
         text.append_text(cards_text(teller, model.hole))
         if len(model.board) >= 3:
             text.append(f"   {describe(evaluate([*model.hole, *model.board]))}")
+        if len(model.second_board) >= 3:
+            text.append(f" · second run: {describe(evaluate([*model.hole, *model.second_board]))}")
         self.update(text)
 
 
@@ -138,10 +144,11 @@ class Review(Static):
             if review.cards:
                 text.append_text(cards_text(teller, review.cards))
                 text.append(" ")
-            if review.board:
-                text.append("[")
-                text.append_text(cards_text(teller, review.board))
-                text.append("] ")
+            for board in (review.board, review.second_board):  # (the second: run twice)
+                if board:
+                    text.append("[")
+                    text.append_text(cards_text(teller, board))
+                    text.append("] ")
             me = model.name(model.me)
             won = ", ".join(f"{'You' if n == me else n} {chips_text(c, model.unit)}"
                             for n, c in review.won)  # fmt: skip

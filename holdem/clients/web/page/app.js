@@ -10,6 +10,12 @@
 
   const cards = Holdem.cards;
   const { chips, escaped } = Holdem.tell;
+  /** An amount in the table's money (R9: a chip of 0.5 makes 5 chips read 2.5). */
+  const money = (n) => Holdem.tell.money(n, page.model ? page.model.unit : null);
+  /** An amount as a number field holds it: its money, no thousands separators. */
+  const moneyField = (n) => money(n).replace(/,/g, "");
+  /** An amount typed in the table's money as whole chips (null: not one). */
+  const typedChips = (text) => Holdem.tell.toChips(text, page.model ? page.model.unit : null);
   const $ = (selector) => document.querySelector(selector);
   const TITLE = "holdem";
   const TURN_TITLE = "Your turn — holdem";
@@ -344,11 +350,14 @@
 
   function stakes(t) {
     let text = "-";
+    const unit = Holdem.tell.tableUnit(t); // (a listed table's amounts are its chips, R9)
+    const listed = (n) => Holdem.tell.money(n, unit);
     if (t.blinds) {
-      text = `${chips(t.blinds.small_blind)}/${chips(t.blinds.big_blind)}`;
-      if (t.blinds.ante) text += ` ante ${chips(t.blinds.ante)}`;
+      text = `${listed(t.blinds.small_blind)}/${listed(t.blinds.big_blind)}`;
+      if (t.blinds.ante) text += ` ante ${listed(t.blinds.ante)}`;
     }
-    if (t.stack !== null && t.stack !== undefined) text += `, ${chips(t.stack)} stack`;
+    if (t.stack !== null && t.stack !== undefined) text += `, ${listed(t.stack)} stack`;
+    if (t.run_it_twice) text += ", run it twice";
     return text;
   }
 
@@ -519,6 +528,7 @@
     page.model = new Holdem.TableModel(page.watching ? null : page.seat);
     page.model.state(state);
     for (const info of state.seats || []) if (info.seat === page.seat && info.status === "away") page.away = true;
+    page.agreeTwice = !(state.seats || []).some((info) => info.seat === page.seat && info.run_twice === false);
     if (!again) {
       $("#log").replaceChildren();
       $("#chat-lines").replaceChildren();
@@ -685,9 +695,9 @@
     const parts = [];
     const put = mine();
     if (legal.check) parts.push("check");
-    if (legal.call !== null) parts.push(`call ${chips(legal.call - put)}`);
-    if (legal.wager) parts.push(`${legal.wager === "bet" ? "bet" : "raise to"} ${chips(legal.min_to)} to ${chips(legal.max_to)}`);
-    if (legal.all_in !== null && !(legal.call !== null && legal.all_in <= legal.call)) parts.push(`all in ${chips(legal.all_in)}`);
+    if (legal.call !== null) parts.push(`call ${money(legal.call - put)}`);
+    if (legal.wager) parts.push(`${legal.wager === "bet" ? "bet" : "raise to"} ${money(legal.min_to)} to ${money(legal.max_to)}`);
+    if (legal.all_in !== null && !(legal.call !== null && legal.all_in <= legal.call)) parts.push(`all in ${money(legal.all_in)}`);
     if (legal.fold) parts.push("fold");
     return parts.length > 1 ? `${parts.slice(0, -1).join(", ")}, or ${parts[parts.length - 1]}.` : `${parts[0] || ""}.`;
   }
@@ -712,16 +722,20 @@
     }
     button("fold").textContent = "Fold";
     button("check").textContent = "Check";
-    if (legal.call !== null) button("call").textContent = `Call ${chips(legal.call - put)}${callAllIn ? " (all in)" : ""}`;
-    if (legal.all_in !== null) button("all_in").textContent = `All in ${chips(legal.all_in)}`;
+    if (legal.call !== null) button("call").textContent = `Call ${money(legal.call - put)}${callAllIn ? " (all in)" : ""}`;
+    if (legal.all_in !== null) button("all_in").textContent = `All in ${money(legal.all_in)}`;
     const sizing = $("#actions .sizing");
     sizing.hidden = !legal.wager;
     if (legal.wager) {
       const range = $("#amount");
       const field = $("#amount-value");
-      range.min = field.min = legal.min_to;
-      range.max = field.max = legal.max_to;
-      range.step = field.step = 1;
+      range.min = legal.min_to;
+      range.max = legal.max_to;
+      range.step = 1;
+      field.min = moneyField(legal.min_to); // (the field in the table's money, R9)
+      field.max = moneyField(legal.max_to);
+      field.step = page.model.unit || "1";
+      field.inputMode = page.model.unit ? "decimal" : "numeric";
       setAmount(legal.min_to);
       for (const preset of document.querySelectorAll("#actions [data-size]")) {
         preset.disabled = legal.min_to === legal.max_to;
@@ -735,17 +749,17 @@
     if (!legal || !legal.wager) return;
     const to = Math.max(legal.min_to, Math.min(legal.max_to, Math.round(Number(value) || legal.min_to)));
     $("#amount").value = String(to);
-    $("#amount-value").value = String(to);
+    $("#amount-value").value = moneyField(to); // (in the table's money: its chips read as money, R9)
     drawWager();
   }
 
   function drawWager() {
     const legal = page.model.legal;
     if (!legal || !legal.wager) return;
-    const to = Number($("#amount-value").value) || legal.min_to;
+    const to = typedChips($("#amount-value").value) || legal.min_to;
     const button = $(`#actions button[data-action="${legal.wager}"]`);
     const all = legal.all_in !== null && to === legal.all_in ? " (all in)" : "";
-    button.textContent = `${legal.wager === "bet" ? "Bet" : "Raise to"} ${chips(to)}${all}`;
+    button.textContent = `${legal.wager === "bet" ? "Bet" : "Raise to"} ${money(to)}${all}`;
   }
 
   /** A preset's amount: min, half the pot, the pot (a pot-sized bet: the call,
@@ -815,9 +829,9 @@
     const legal = page.model && page.model.legal;
     if (!legal || !page.game.turn) return;
     if (kind === "bet" || kind === "raise") {
-      const to = Number($("#amount-value").value);
-      if (!Number.isInteger(to) || to < legal.min_to || to > legal.max_to) {
-        showError(`${kind === "bet" ? "A bet" : "A raise"} goes to ${chips(legal.min_to)} to ${chips(legal.max_to)}, not ${$("#amount-value").value || "nothing"}.`);
+      const to = typedChips($("#amount-value").value);
+      if (to === null || to < legal.min_to || to > legal.max_to) {
+        showError(`${kind === "bet" ? "A bet" : "A raise"} goes to ${money(legal.min_to)} to ${money(legal.max_to)}, not ${$("#amount-value").value || "nothing"}.`);
         $("#amount-value").focus();
         return;
       }
@@ -901,13 +915,13 @@
       const name = info ? (mine ? `${info.name} (you)` : info.name) : "Empty seat";
       el.querySelector(".name").textContent = name;
       el.querySelector(".label").textContent = info && info.label ? `${info.label} bot` : "";
-      el.querySelector(".stack").textContent = info ? chips(info.stack) : "";
-      el.setAttribute("aria-label", info ? `Seat ${seat + 1}: ${name}, ${chips(info.stack)} chips` : `Seat ${seat + 1}: empty`);
+      el.querySelector(".stack").textContent = info ? money(info.stack) : "";
+      el.setAttribute("aria-label", info ? `Seat ${seat + 1}: ${name}, ${money(info.stack)} chips` : `Seat ${seat + 1}: empty`);
       el.querySelector(".state").textContent = info ? seatState(info) : "";
       const bet = el.querySelector(".bet");
-      bet.textContent = info && info.bet ? chips(info.bet) : "";
+      bet.textContent = info && info.bet ? money(info.bet) : "";
       bet.classList.toggle("none", !(info && info.bet));
-      if (info && info.bet) bet.setAttribute("aria-label", `bet ${chips(info.bet)}`);
+      if (info && info.bet) bet.setAttribute("aria-label", `bet ${money(info.bet)}`);
       else bet.removeAttribute("aria-label");
       drawSeatCards(el.querySelector(".cards"), info, mine, best);
       let button = el.querySelector(".dealer-button");
@@ -962,7 +976,7 @@
     const [small, big, ante] = model.blinds;
     const info = $("#hand-info");
     if (model.hand) {
-      info.textContent = `Hand #${model.hand} · blinds ${chips(small)}/${chips(big)}${ante ? ` ante ${chips(ante)}` : ""}`;
+      info.textContent = `Hand #${model.hand} · blinds ${money(small)}/${money(big)}${ante ? ` ante ${money(ante)}` : ""}`;
     } else info.textContent = page.game && page.game.started ? "The next hand is dealt soon" : "Waiting for the start";
     const best = winningFive();
     const boardKey = model.board.map(cards.text).join(" ") + (best ? best.key : "");
@@ -977,14 +991,22 @@
       while (drawn.length < 5) drawn.push(make("span", { cls: "slot", attrs: { "aria-hidden": "true" } }));
       board.replaceChildren(...drawn);
     }
+    const second = $("#board2"); // (a board run twice, R10: the second run's under the first)
+    second.hidden = !model.secondBoard.length;
+    const secondKey = model.secondBoard.map(cards.text).join(" ");
+    if (second.dataset.drawn !== secondKey) {
+      second.dataset.drawn = secondKey;
+      second.replaceChildren(make("span", { cls: "run-label", text: "Second run" }),
+        ...model.secondBoard.map((c) => cards.element(c)));
+    }
     const pots = model.pots;
     let text = "";
-    if (pots.length === 1) text = `Pot ${chips(pots[0][0])}`;
+    if (pots.length === 1) text = `Pot ${money(pots[0][0])}`;
     else if (pots.length > 1) {
-      text = pots.map(([c], i) => (i === 0 ? `Main pot ${chips(c)}` : `Side pot ${i}: ${chips(c)}`)).join(" · ");
+      text = pots.map(([c], i) => (i === 0 ? `Main pot ${money(c)}` : `Side pot ${i}: ${money(c)}`)).join(" · ");
     } else if (!model.playing && model.won.length) {
       const total = model.won.reduce((s, [, c]) => s + c, 0);
-      text = total ? `Pot ${chips(total)} won` : "";
+      text = total ? `Pot ${money(total)} won` : "";
     }
     $("#pots").textContent = text;
     drawShown();
@@ -1003,18 +1025,20 @@
   function drawShown() {
     const list = $("#shown");
     const shown = page.model.playing ? [] : page.model.shown;
-    const key = shown.map((h) => `${h.seat}:${h.best.join(",")}:${h.won}`).join("|");
+    const key = shown.map((h) => `${h.seat}:${h.run}:${h.best.join(",")}:${h.won}`).join("|");
+    const runs = page.model.secondBoard.length > 0;
     if (list.dataset.drawn === key) return;
     list.dataset.drawn = key;
     list.replaceChildren(...shown.map((h) => {
-      const who = !page.watching && h.seat === page.seat ? "You" : h.name;
+      const who = (!page.watching && h.seat === page.seat ? "You" : h.name) +
+        (runs ? (h.run ? " (second run)" : " (first run)") : "");
       const five = make("span", { cls: "five", attrs: { "aria-label": `best five: ${h.best.map(cards.spoken).join(", ")}` } },
         ...h.best.map((c) => {
           const card = cards.element(c, { small: true });
           card.classList.add("best");
           return card;
         }));
-      const words = `${who}: ${h.description}${h.kicker ? `, ${h.kicker} kicker decided` : ""}${h.won ? ` · wins ${chips(h.won)}` : ""}`;
+      const words = `${who}: ${h.description}${h.kicker ? `, ${h.kicker} kicker decided` : ""}${h.won ? ` · wins ${money(h.won)}` : ""}`;
       return make("li", { cls: h.won ? "won" : null }, make("span", { cls: "words", text: words }), five);
     }));
   }
@@ -1034,6 +1058,9 @@
     if (!page.watching && model.hole.length && model.board.length >= 3) {
       made = cards.describe(cards.evaluate([...model.hole, ...model.board]));
     }
+    if (made && model.secondBoard.length >= 3) {
+      made += ` · second run: ${cards.describe(cards.evaluate([...model.hole, ...model.secondBoard]))}`;
+    }
     $("#made").textContent = made;
   }
 
@@ -1046,6 +1073,11 @@
     $("#sit-out").hidden = !game.started || page.away || game.busted;
     // (R10: after a hand the player folded or won uncontested, where the table allows it)
     $("#show-cards").hidden = !page.dealtLast || page.settings.show_after_hand === false;
+    // (R10: a table that runs it twice; a freezeout's once it has begun, its seats dealt)
+    const twice = $("#run-twice");
+    twice.hidden = !page.settings.run_it_twice || (!cash && !game.started);
+    twice.textContent = `Run it twice: ${page.agreeTwice ? "yes" : "no"}`;
+    twice.setAttribute("aria-pressed", String(page.agreeTwice));
     $("#back").hidden = !game.started || !page.away || game.busted;
     $("#chips-controls").hidden = !cash;
     $("#rebuy").hidden = !game.busted;
@@ -1104,8 +1136,8 @@
       $("#end-title").textContent = `The session is over after ${ended.hands} hand${ended.hands !== 1 ? "s" : ""}`;
       const body = $("#results tbody");
       body.replaceChildren(...ended.results.map((r) => make("tr", {},
-        make("th", { text: r.who, attrs: { scope: "row" } }), make("td", { text: chips(r.boughtIn) }),
-        make("td", { text: chips(r.cashedOut) }), make("td", { text: (r.net >= 0 ? "+" : "") + chips(r.net), cls: r.net >= 0 ? "up" : "down" }),
+        make("th", { text: r.who, attrs: { scope: "row" } }), make("td", { text: money(r.boughtIn) }),
+        make("td", { text: money(r.cashedOut) }), make("td", { text: (r.net >= 0 ? "+" : "") + money(r.net), cls: r.net >= 0 ? "up" : "down" }),
         make("td", { text: String(r.hands) }))));
       $("#results").hidden = false;
     } else {
@@ -1143,7 +1175,7 @@
     const list = $("#hands");
     const latest = got.hands.slice(-20).reverse();
     list.replaceChildren(...latest.map((h) => {
-      const net = h.net === null || h.net === undefined ? "" : ` · ${h.net >= 0 ? "+" : ""}${chips(h.net)}`;
+      const net = h.net === null || h.net === undefined ? "" : ` · ${h.net >= 0 ? "+" : ""}${money(h.net)}`;
       const replay = make("button", { text: "Replay", attrs: { type: "button", "aria-label": `Replay hand ${h.hand}` } });
       replay.addEventListener("click", () => replayHand(h.hand));
       const phh = make("button", { text: "PHH", attrs: { type: "button", "aria-label": `Download hand ${h.hand} as PHH` } });
@@ -1382,11 +1414,12 @@
       preset.addEventListener("click", () => setAmount(presetAmount(preset.dataset.size)));
     }
     $("#amount").addEventListener("input", () => {
-      $("#amount-value").value = $("#amount").value;
+      $("#amount-value").value = moneyField(Number($("#amount").value));
       drawWager();
     });
     $("#amount-value").addEventListener("input", () => {
-      $("#amount").value = $("#amount-value").value;
+      const typed = typedChips($("#amount-value").value);
+      if (typed !== null) $("#amount").value = String(typed);
       drawWager();
     });
     $("#amount-value").addEventListener("keydown", (event) => {
@@ -1422,6 +1455,15 @@
         $("#copy-link").textContent = "Copy";
       }, 2000);
     });
+    $("#run-twice").addEventListener("click", async () => {
+      const said = await ask("run_twice", { agree: !page.agreeTwice });
+      if (said) {
+        page.agreeTwice = said.agree;
+        page.teller.say(said.agree ? "You agree to run it twice from the next hand (where everyone left is all in and agrees)."
+          : "You said no to running it twice: from the next hand, the board is run once.");
+        draw();
+      }
+    });
     $("#show-cards").addEventListener("click", async () => {
       await ask("show", {}, "Not shown"); // (cards_shown tells it, to everyone)
     });
@@ -1441,17 +1483,18 @@
       }
     });
     $("#add-chips").addEventListener("click", async () => {
-      const amount = Number($("#chips-amount").value);
-      if (!Number.isInteger(amount) || amount <= 0) {
-        showError("Type how many chips to add (a whole number).");
+      const amount = typedChips($("#chips-amount").value);
+      if (amount === null || amount <= 0) {
+        showError(page.model.unit === null ? "Type how many chips to add (a whole number)."
+          : `Type how much to add (a whole number of chips of ${page.model.unit}).`);
         $("#chips-amount").focus();
         return;
       }
       await ask("add_chips", { chips: amount });
     });
     $("#rebuy").addEventListener("click", async () => {
-      const typed = Number($("#chips-amount").value);
-      const amount = Number.isInteger(typed) && typed > 0 ? typed : page.settings.max_buy_in;
+      const typed = typedChips($("#chips-amount").value);
+      const amount = typed !== null && typed > 0 ? typed : page.settings.max_buy_in;
       if (await ask("add_chips", { chips: amount })) {
         page.game.busted = false;
         draw();

@@ -106,6 +106,8 @@
       this.blinds = [0, 0, 0];
       this.level = 0;
       this.board = [];
+      this.secondBoard = []; // (a board run twice: the second run's, R10)
+      this.unit = null; // (the table's chip unit as text, null: 1; amounts read in its money, R9)
       this.hole = [];
       this.actor = null;
       this.currentBet = 0;
@@ -173,6 +175,7 @@
         if (data.connected === false) info.presence = "disconnected";
         else if (data.status === "away") info.presence = "away";
       }
+      if (state.settings) this.unit = Holdem.tell.tableUnit(state.settings);
     }
 
     /** One table event in its wire form. */
@@ -232,6 +235,10 @@
       const to = a.to || 0;
       const info = seat === null ? undefined : this.seats.get(seat);
       if (kind === "deal_hole") return;
+      if (kind === "deal_board" && a.pot === 1) { // (the second run's street, R10)
+        this.secondBoard = Holdem.tell.secondRun(this.board, this.secondBoard, a);
+        return;
+      }
       if (kind === "deal_board") {
         this.board = this.board.concat(cards.parseAll(a.cards));
         this.currentBet = 0;
@@ -311,6 +318,7 @@
       this.bigBlindSeat = e.big_blind_seat;
       this.blinds = [e.small_blind, e.big_blind, e.ante || 0];
       this.board = [];
+      this.secondBoard = [];
       this.hole = [];
       this.shown = [];
       this.won = [];
@@ -353,43 +361,52 @@
       const dealt = this.me !== null && e.seats.includes(this.me);
       const net = dealt ? e.outcome.net[e.seats.indexOf(this.me)] : null;
       const won = this.won.filter(([, chips]) => chips).map(([seat, chips]) => [this.name(seat), chips]);
-      this.reviews.unshift({ hand: e.hand, cards: this.hole, board: this.board, won, net, shown: this.shown });
+      this.reviews.unshift({ hand: e.hand, cards: this.hole, board: this.board, won, net, shown: this.shown,
+        secondBoard: this.secondBoard });
       this.reviews.length = Math.min(this.reviews.length, REVIEWS);
       for (const info of this.seats.values()) info.bet = info.putIn = 0;
     }
 
     /** The hands shown, each with its best five and the kicker that decided a
-        pot it won (against the best hand it beat there). */
+        pot it won (against the best hand it beat there); where the board ran
+        twice, each hand on each run's board (R10). */
     _showdown(outcome) {
-      const board = this.board;
-      if (board.length < 5 || !outcome.shown || !outcome.shown.length) return [];
-      const values = new Map(outcome.shown.map((h) => [h.seat, cards.evaluate([...h.cards, ...board])]));
+      const boards = [this.board, this.secondBoard];
+      if (this.board.length < 5 || !outcome.shown || !outcome.shown.length) return [];
+      const key = (seat, run) => `${seat}/${run || 0}`;
+      const values = new Map(outcome.shown.map((h) => [key(h.seat, h.run),
+        cards.evaluate([...cards.parseAll(h.cards), ...boards[h.run || 0]])]));
       const won = new Map();
       const kickers = new Map();
       for (const pot of outcome.pots) {
         const winners = pot.winners || [];
         const shares = pot.shares || [];
+        const run = pot.run || 0;
         winners.forEach((seat, i) => {
-          if (i < shares.length) won.set(seat, (won.get(seat) || 0) + shares[i]);
+          if (i < shares.length) won.set(key(seat, run), (won.get(key(seat, run)) || 0) + shares[i]);
         });
-        const beaten = pot.eligible.filter((s) => values.has(s) && !winners.includes(s)).map((s) => values.get(s));
+        const beaten = pot.eligible.filter((s) => values.has(key(s, run)) && !winners.includes(s))
+          .map((s) => values.get(key(s, run)));
         for (const seat of winners) {
-          if (values.has(seat) && beaten.length && !kickers.has(seat)) {
-            const rank = cards.decidingKicker(values.get(seat), Math.max(...beaten));
-            if (rank !== null) kickers.set(seat, cards.RANK_NAMES[rank]);
+          const at = key(seat, run);
+          if (values.has(at) && beaten.length && !kickers.has(at)) {
+            const rank = cards.decidingKicker(values.get(at), Math.max(...beaten));
+            if (rank !== null) kickers.set(at, cards.RANK_NAMES[rank]);
           }
         }
       }
       return outcome.shown.map((h) => {
-        const all = [...cards.parseAll(h.cards), ...board];
+        const run = h.run || 0;
+        const all = [...cards.parseAll(h.cards), ...boards[run]];
         return {
           seat: h.seat,
           name: this.name(h.seat),
           cards: cards.parseAll(h.cards),
           best: cards.bestFive(all),
           description: cards.describe(cards.evaluate(all)),
-          kicker: kickers.has(h.seat) ? kickers.get(h.seat) : null,
-          won: won.get(h.seat) || 0,
+          kicker: kickers.has(key(h.seat, run)) ? kickers.get(key(h.seat, run)) : null,
+          won: won.get(key(h.seat, run)) || 0,
+          run,
         };
       });
     }

@@ -12,6 +12,9 @@
 
   const cards = Holdem.cards;
   const STREETS = { flop: "FLOP", turn: "TURN", river: "RIVER" };
+  // (where a board run twice begins its second run, by the street dealt first: telling._RUN_FROM)
+  const RUN_FROM = { flop: 0, turn: 3, river: 4 };
+  const RUNS = ["first run", "second run"];
   const POSTS = {
     small_blind: "posts the small blind",
     big_blind: "posts the big blind",
@@ -29,6 +32,63 @@
   function chips(n) {
     const sign = n < 0 ? "-" : "";
     return sign + String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  }
+
+  /** A chip unit's text ("0.5", "25"; null: 1) as an integer over a power of ten,
+      its trailing zeros dropped: [5n, 1] is 5 / 10 (units.check_unit's Decimal). */
+  function readUnit(unit) {
+    const text = unit === null || unit === undefined ? "1" : String(unit);
+    let [whole, part = ""] = text.split(".");
+    part = part.replace(/0+$/, "");
+    return [BigInt(whole + part), part.length];
+  }
+
+  /** An amount in the table's money (units.chips_text): whole amounts with
+      thousands separators ("1,200"), the others with the unit's decimal
+      places ("2.5" for a chip of 0.5); `unit` its text, null: a chip is 1. */
+  function money(n, unit = null) {
+    const [worth, places] = readUnit(unit);
+    if (places === 0) return chips(Number(BigInt(n) * worth));
+    const value = BigInt(n) * worth;
+    const scale = 10n ** BigInt(places);
+    const sign = value < 0n ? "-" : "";
+    const size = value < 0n ? -value : value;
+    const whole = chips(Number(size / scale));
+    if (size % scale === 0n) return sign + whole;
+    return `${sign}${whole}.${String(size % scale).padStart(places, "0")}`;
+  }
+
+  /** An amount typed in the table's money ("2.5", "1,000") as whole chips of
+      `unit` (units.to_chips); null when it is no amount or no whole number of chips. */
+  function toChips(text, unit = null) {
+    const typed = String(text).trim().replace(/[,_]/g, "");
+    if (!/^\d+(\.\d+)?$/.test(typed)) return null;
+    const [whole, part = ""] = typed.split(".");
+    const [worth, places] = readUnit(unit);
+    // (typed / 10^part, in chips of worth / 10^places)
+    const top = BigInt(whole + part) * 10n ** BigInt(places);
+    const bottom = worth * 10n ** BigInt(part.length);
+    return top % bottom === 0n ? Number(top / bottom) : null;
+  }
+
+  /** Whether a unit's text is a chip of 1 (units.ONE: amounts read as chips). */
+  const plainUnit = (unit) => {
+    const [worth, places] = readUnit(unit);
+    return worth === 1n && places === 0;
+  };
+
+  /** The second run's board (telling.second_run) once `a`, a deal_board record of pot 1, is dealt. */
+  function secondRun(board, second, a) {
+    const before = second.length ? second : board.slice(0, Object.hasOwn(RUN_FROM, a.street) ? RUN_FROM[a.street] : 0);
+    return before.concat(cards.parseAll(a.cards));
+  }
+
+  /** The chip unit of a room's table by its settings (telling.table_unit): its
+      text, null for a chip of 1 (or a unit that does not read as one). */
+  function tableUnit(settings) {
+    const unit = settings.unit;
+    if (typeof unit !== "string" || !/^\d+(\.\d+)?$/.test(unit) || plainUnit(unit) || readUnit(unit)[0] === 0n) return null;
+    return unit;
   }
 
   /** 1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st (telling.ordinal). */
@@ -64,8 +124,8 @@
     takenOver: (table) => `Your seat at table ${table} was taken over by another page or client ` +
       "of yours (its link opened again, or holdem join): this one stops here, and the seat plays " +
       "on there.",
-    busted: (low, high) => `You have no chips left: press Rebuy to buy in again for ${chips(high)} ` +
-      `(from ${chips(low)} to ${chips(high)}), or Leave to go with nothing.`,
+    busted: (low, high, unit = null) => `You have no chips left: press Rebuy to buy in again for ` +
+      `${money(high, unit)} (from ${money(low, unit)} to ${money(high, unit)}), or Leave to go with nothing.`,
   };
 
   /** Lines for one player (`me`, a table seat, or null: a spectator); `write` takes each line. */
@@ -78,12 +138,18 @@
       this.names = Object.create(null); // seat -> name (escaped)
       this.labels = Object.create(null); // seat -> what shows after the name ("easy")
       this.board = [];
+      this.secondBoard = []; // (a board run twice: the second run's, R10)
       this.hole = [];
       this._side = false;
+      this._perRun = 0; // (a board run twice: the pots of each run)
       this._won = new Map(); // pot -> [[seat, chips], ...] of its winners
       this.marks = Object.create(null); // seat -> "D", "SB, BB"
       this.hand = null; // the number of the hand begun last
+      this.unit = null; // the table's chip unit as text ("0.5"; null: 1): amounts in its money (R9)
     }
+
+    /** An amount as the player reads it, in the table's money. */
+    money(n) { return money(n, this.unit); }
 
     get myName() { return this._myName; }
     set myName(name) { this._myName = name === null || name === undefined ? null : escaped(name); }
@@ -145,17 +211,18 @@
       if (kind === "hand_started") this.handStarted(e);
       else if (kind === "hand_ended") this.handEnded(e);
       else if (kind === "level_up") {
-        const ante = e.ante ? `, ${anteName(e)} ${chips(e.ante)}` : "";
-        this.notice(`Blinds go up: ${chips(e.small_blind)}/${chips(e.big_blind)}${ante} (level ${e.level + 1})`, e.hand);
+        const ante = e.ante ? `, ${anteName(e)} ${this.money(e.ante)}` : "";
+        this.notice(`Blinds go up: ${this.money(e.small_blind)}/${this.money(e.big_blind)}${ante} (level ${e.level + 1})`, e.hand);
       } else if (kind === "player_eliminated") {
         const by = (e.by || []).map((n) => this.named(n, "you"));
         const byText = by.length ? `, knocked out by ${by.join(" and ")}` : "";
         this.tell(e.seat, `is out in ${ordinal(e.place)} place${byText}`, { notice: true, hand: e.hand });
       } else if (kind === "chips_added") {
         const when = e.deferred ? " (after this hand)" : "";
-        this.tell(e.seat, `adds ${chips(e.chips)} chips${when}`, { notice: true });
+        const unit = plainUnit(this.unit) ? " chips" : "";
+        this.tell(e.seat, `adds ${this.money(e.chips)}${unit}${when}`, { notice: true });
       } else if (kind === "seat_freed" && e.reason !== "busted") {
-        this.tell(e.seat, `leaves the table with ${chips(e.chips)}`, { notice: true });
+        this.tell(e.seat, `leaves the table with ${this.money(e.chips)}`, { notice: true });
       } else if (kind === "sat_out") {
         this.tell(e.seat, "sits out", { notice: true });
       } else if (kind === "cards_shown") {  // (after its hand: told with that hand's number)
@@ -166,14 +233,16 @@
 
     handStarted(e) {
       this.board = [];
+      this.secondBoard = [];
       this.hole = [];
       this._side = false;
+      this._perRun = 0;
       this.hand = e.hand;
       this._won = new Map();
       e.seats.forEach((seat, i) => this.setName(seat, e.names[i]));
-      const ante = e.ante ? ` ${anteName(e)} ${chips(e.ante)}` : "";
+      const ante = e.ante ? ` ${anteName(e)} ${this.money(e.ante)}` : "";
       this.say();
-      this.say(`── Hand #${e.hand} · blinds ${chips(e.small_blind)}/${chips(e.big_blind)}${ante} ──`);
+      this.say(`── Hand #${e.hand} · blinds ${this.money(e.small_blind)}/${this.money(e.big_blind)}${ante} ──`);
       this.marks = Object.create(null);
       for (const [mark, where] of [["D", e.button], ["SB", e.small_blind_seat], ["BB", e.big_blind_seat]]) {
         if (where !== null && where !== undefined) {
@@ -182,7 +251,7 @@
       }
       const parts = e.seats.map((seat, i) => {
         const mark = seat in this.marks ? ` (${this.marks[seat]})` : "";
-        return `${this.who(seat)} ${chips(e.stacks[i])}${mark}`;
+        return `${this.who(seat)} ${this.money(e.stacks[i])}${mark}`;
       });
       this.say("   " + parts.join(" · "));
     }
@@ -201,11 +270,18 @@
         return;
       }
       if (kind === "deal_board") {
+        const street = Object.hasOwn(STREETS, a.street) ? STREETS[a.street] : a.street;
+        if (a.pot === 1) { // (the second run's street, R10: the first board is kept)
+          this.secondBoard = secondRun(this.board, this.secondBoard, a);
+          this.say(`*** SECOND ${street} *** [${this.cards(this.secondBoard)}]`);
+          return;
+        }
         this.board = this.board.concat(cards.parseAll(a.cards));
-        this.say(`*** ${Object.hasOwn(STREETS, a.street) ? STREETS[a.street] : a.street} *** [${this.cards(this.board)}]`);
+        this.say(`*** ${street} *** [${this.cards(this.board)}]`);
         return;
       }
       const allIn = a.all_in ? " and is all in" : "";
+      const chips = (n) => this.money(n);
       if (Object.hasOwn(POSTS, kind)) this.tell(seat, `${POSTS[kind]} ${chips(amount)}${allIn}`);
       else if (kind === "fold") this.tell(seat, "folds");
       else if (kind === "check") this.tell(seat, "checks");
@@ -222,8 +298,7 @@
         this.tell(seat, `mucks${mine}`);
       } else if (kind === "win") {
         const potIndex = a.pot === undefined ? -1 : a.pot;
-        this._side = this._side || potIndex > 0;
-        const pot = potIndex > 0 ? `side pot ${potIndex}` : this._side ? "the main pot" : "the pot";
+        const pot = this._potName(potIndex);
         if (!this._won.has(potIndex)) this._won.set(potIndex, []);
         const won = this._won.get(potIndex);
         if (amount || !won.length) {
@@ -234,24 +309,46 @@
         // (a tie for a pot of fewer chips than winners: this one's share is none, R9)
         const total = won.reduce((sum, [, c]) => sum + c, 0);
         const takers = won.filter(([, c]) => c).map(([s]) => (s === this.me ? "you" : this.who(s))).join(" and ");
-        this.tell(seat, `ties for ${pot}, but its ${chips(total)} chip${total !== 1 ? "s" : ""} ` +
+        const worth = plainUnit(this.unit) ? "" : ` (${this.money(total)})`;
+        this.tell(seat, `ties for ${pot}, but its ${Holdem.tell.chips(total)} chip${total !== 1 ? "s" : ""}${worth} ` +
           `${total !== 1 ? "go" : "goes"} to ${takers}: chips that do not divide go one at a time ` +
           "to the first winners left of the button");
       }
     }
 
-    /** Hole cards and, with a board, what they make: "A♣ K♦ (One Pair, Kings)". */
+    /** How a win names its pot (telling._pot_name): the pot, the main pot, side
+        pot 2; where the board ran twice, with its run ("the main pot, second run"). */
+    _potName(pot) {
+      let run = "";
+      let number = pot;
+      let side;
+      if (this.secondBoard.length) {
+        this._perRun = this._perRun || pot + 1;
+        number = pot % this._perRun;
+        run = `, ${RUNS[Math.floor(pot / this._perRun)]}`;
+        side = this._perRun > 1;
+      } else {
+        this._side = side = this._side || pot > 0;
+      }
+      return (number > 0 ? `side pot ${number}` : side ? "the main pot" : "the pot") + run;
+    }
+
+    /** Hole cards and, with a board, what they make: "A♣ K♦ (One Pair, Kings)";
+        with a board run twice, on each ("(first run: ...; second run: ...)"). */
     _hand(list) {
       let made = "";
-      if (this.board.length >= 3) {
-        made = ` (${cards.describe(cards.evaluate([...cards.parseAll(list), ...this.board]))})`;
+      const describe = (board) => cards.describe(cards.evaluate([...cards.parseAll(list), ...board]));
+      if (this.board.length >= 3 && this.secondBoard.length >= 3) {
+        made = ` (${RUNS[0]}: ${describe(this.board)}; ${RUNS[1]}: ${describe(this.secondBoard)})`;
+      } else if (this.board.length >= 3) {
+        made = ` (${describe(this.board)})`;
       }
       return `${this.cards(list)}${made}`;
     }
 
     handEnded(e) {
-      const parts = e.seats.map((s, i) => `${this.who(s)} ${chips(e.stacks[i])}`);
-      const rake = e.rake ? ` (rake ${chips(e.rake)})` : "";
+      const parts = e.seats.map((s, i) => `${this.who(s)} ${this.money(e.stacks[i])}`);
+      const rake = e.rake ? ` (rake ${this.money(e.rake)})` : "";
       this.say("   stacks: " + parts.join(" · ") + rake);
     }
   }
@@ -311,6 +408,7 @@
       }
       this.started = state.status !== "waiting";
       this.settings = state.settings || {};
+      this.teller.unit = tableUnit(this.settings); // (amounts in the table's money, R9)
     }
 
     /** The page acted at its turn (the timer's move is not then said to be the timer's). */
@@ -385,7 +483,7 @@
         const low = this.settings.min_buy_in;
         const high = this.settings.max_buy_in;
         if (low !== null && low !== undefined && high !== null && high !== undefined) {
-          this.teller.say(WEB_WORDS.busted(low, high));
+          this.teller.say(WEB_WORDS.busted(low, high, this.teller.unit));
         }
       }
     }
@@ -405,7 +503,7 @@
       for (const message of missed) if (MISSED_TOLD.has(message.event)) this.tell(message);
       const state = joined.state;
       if (state.seats.some((info) => "chips" in info)) {
-        const stacks = state.seats.map((info) => `${teller.named(info.name)} ${chips(info.chips)}`).join(", ");
+        const stacks = state.seats.map((info) => `${teller.named(info.name)} ${teller.money(info.chips)}`).join(", ");
         const when = state.hand ? "as this hand began" : "now";
         teller.say(`Stacks ${when}: ${stacks}`);
       }
@@ -423,7 +521,8 @@
         const places = this.places(result, bots);
         const label = result.winner in bots ? ` (${bots[result.winner]} bot)` : "";
         const stack = this.settings.stack;
-        const each = stack ? ` · ${chips(stack)} chips each` : "";
+        const unit = plainUnit(teller.unit) ? " chips" : "";
+        const each = stack ? ` · ${teller.money(stack)}${unit} each` : "";
         const hands = `${result.hands} hand${result.hands !== 1 ? "s" : ""}`;
         const winner = teller.named(result.winner) + label;
         const lines = [`${result.places.length} players${each} · ${hands}`, `table ${this.table} · ${this.date()}`];
@@ -487,8 +586,8 @@
       for (const [name, r] of Object.entries(results)) {
         const who = teller.named(name);
         const net = r.cashed_out - r.bought_in;
-        const signed = (net >= 0 ? "+" : "") + chips(net);
-        teller.say(`  ${padEnd(who, 12)} ${padStart(chips(r.bought_in), 10)} ${padStart(chips(r.cashed_out), 11)} ` +
+        const signed = (net >= 0 ? "+" : "") + teller.money(net);
+        teller.say(`  ${padEnd(who, 12)} ${padStart(teller.money(r.bought_in), 10)} ${padStart(teller.money(r.cashed_out), 11)} ` +
           `${padStart(signed, 9)} ${padStart(String(r.hands), 6)}`);
         rows.push({ who, boughtIn: r.bought_in, cashedOut: r.cashed_out, net, hands: r.hands });
       }
@@ -496,7 +595,7 @@
     }
   }
 
-  Holdem.tell = { chips, ordinal, escaped, seatStatus, WEB_WORDS };
+  Holdem.tell = { chips, money, toChips, tableUnit, secondRun, ordinal, escaped, seatStatus, WEB_WORDS };
   Holdem.Teller = Teller;
   Holdem.RoomGame = RoomGame;
 })(globalThis.Holdem = globalThis.Holdem || {});
