@@ -44,6 +44,7 @@ COMMANDS = {
     "equity": "equity",
     "range": "range",
     "validate": "validate",
+    "stats": "stats",
     "convert": "convert",
     "simulate": "simulate",
     "play": "play",
