@@ -350,7 +350,7 @@ def independent_count(hand: HandHistory) -> dict[str, Counter[str]]:
 
 def test_figures_agree_with_an_independent_count_of_simulated_hands(tmp_path: Path) -> None:
     folder = tmp_path / "hands"
-    simulate(["random", "hard", "normal", "random", "calling-station", "easy"],
+    simulate(["random", "easy", "normal", "random", "calling-station", "easy"],
              hands=400, seed=11, histories=folder)  # fmt: skip
     theirs: dict[str, Counter[str]] = {}
     stats = Stats()
@@ -447,7 +447,7 @@ def test_series_of_pieces_joined_stay_on_the_line(pieces: list[int]) -> None:
 def simulated_file(tmp_path: Path, hands: int = 600) -> Path:
     """One PHH set of ``hands`` simulated hands of four bots."""
     folder = tmp_path / "sim"
-    simulate(["random", "hard", "normal", "easy"], hands=hands, seed=3, histories=folder)
+    simulate(["random", "easy", "normal", "calling-station"], hands=hands, seed=3, histories=folder)
     histories = [h for path in sorted(folder.iterdir()) for h in read_hands(path)]
     one = tmp_path / "all.phhs"
     with open(one, "w", encoding="utf-8") as out:
@@ -566,7 +566,7 @@ def test_the_winnings_plot_png_and_svg(tmp_path: Path) -> None:
     assert png_size(png) == (1000, 4 * 400)  # a panel for each of the 4 players
     assert png.stat().st_size > 20_000
     svg = tmp_path / "one.svg"
-    code, _, err = run("stats", path, "--plot", str(svg), "--player", "seat2-hard")
+    code, _, err = run("stats", path, "--plot", str(svg), "--player", "seat2-easy")
     assert code == 0, err
     text = svg.read_text(encoding="utf-8")
     assert "<svg" in text and 'width="720pt" height="288pt"' in text
@@ -666,3 +666,39 @@ def test_the_module_s_examples() -> None:
 
     result = doctest.testmod(stats)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_room_s_export_is_counted(tmp_path: Path) -> None:
+    """``holdem serve --export`` then ``holdem stats``: every exported hand
+    counted, each player's net the stacks the room recorded."""
+    from rooms_helpers import play_out, players
+
+    from holdem.rooms.room import Room
+    from holdem.rooms.store import Store
+
+    store = Store(tmp_path / "room.sqlite")
+    room = Room(store, seed=3)
+    (ann,) = players(room, 1)
+    made = ann.result("create_table", name="Ann", game="cash", pace=0, pause=0, small_blind=1,
+                      big_blind=2, min_buy_in=40, max_buy_in=400, buy_in=400)  # fmt: skip
+    ann.result("add_bots", table=made["table"], level="calling-station", count=2)
+    ann.result("start", table=made["table"])
+    play_out([ann], random.Random(3), until=lambda: store.hand_count(made["table"]) >= 12)
+    store.close()
+    out = tmp_path / "hands.phhs"
+    code, said, err = run("serve", "--data", str(tmp_path), "--export", str(out))
+    assert code == 0, err
+    exported = list(read_hands(out))
+    assert len(exported) >= 12
+    nets: Counter[str] = Counter()
+    for hand in exported:
+        assert isinstance(hand, HandHistory) and hand.claims.finishing_stacks is not None
+        ends = hand.claims.finishing_stacks
+        for p, (player, end) in enumerate(zip(hand.players, ends, strict=True)):
+            nets[hand.player_name(p)] += (end or 0) - (player.stack or 0)
+    code, said, err = run("stats", str(out), "--json")
+    assert code == 0, err
+    record = json.loads(said)
+    assert record["hands"] == len(exported) and record["left_out"] == 0
+    assert {p["player"]: p["net"] for p in record["players"]} == nets
+    assert {p["player"]: p["hands"] for p in record["players"]}["Ann"] == len(exported)
