@@ -126,12 +126,14 @@ def stats_command(
         if plot_path is not None:
             save(figure, plot_path)
         if html_path is not None:
+            read = ", ".join(files[:5]) + (", ..." if len(files) > 5 else "")
             page = html_page(
                 stats,
                 title="Hand statistics",
-                players=players if not names else shown,
+                players=players,
+                detailed=shown,
                 plots=[("Winnings over the hands (big blinds)", svg_text(figure))],
-                notes=[f"Files: {', '.join(files)}"],
+                notes=[f"{len(files):,} file{'s' * (len(files) != 1)}: {read}"],
             )
             with open(html_path, "w", encoding="utf-8") as out:
                 out.write(page)
@@ -172,7 +174,7 @@ def _print_text(stats: Stats, players: list[tuple[str, PlayerStats]], by_positio
     if stats.left_out:
         first = stats.problems[0] if stats.problems else None
         line += (
-            f"; {stats.left_out:,} left out: they do not replay by the rules (holdem "
+            f"; {stats.left_out:,} left out: they cannot be replayed (holdem "
             f"validate names the problems{f'; the first: {first}' if first else ''})"
         )
     click.echo(line)

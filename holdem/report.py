@@ -114,12 +114,13 @@ def html_page(
     *,
     title: str,
     players: Sequence[tuple[str, PlayerStats]],
+    detailed: Sequence[tuple[str, PlayerStats]] = (),
     plots: Sequence[tuple[str, str]] = (),
     notes: Sequence[str] = (),
 ) -> str:
-    """One HTML page: the table of ``players``, each one's figures by
-    position, the ``plots`` (each a heading and an SVG of
-    :func:`holdem.plots.svg_text`) and what each figure means."""
+    """One HTML page: the table of ``players``, the ``plots`` (each a heading
+    and an SVG of :func:`holdem.plots.svg_text`), the figures by position of
+    the ``detailed`` players, and what each figure means."""
     e = html.escape
     parts = [
         "<!DOCTYPE html>",
@@ -127,7 +128,7 @@ def html_page(
         f"<title>{e(title)}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{e(title)}</h1>",
         f'<p class="note">{stats.hands:,} hands read; {stats.left_out:,} left out '
-        "(they do not replay by the rules: <code>holdem validate</code> names the "
+        "(they cannot be replayed: <code>holdem validate</code> names the "
         "problems). Amounts in big blinds are each hand's own.</p>",
         *(f'<p class="note">{e(note)}</p>' for note in notes),
         "<h2>Players</h2>",
@@ -135,7 +136,7 @@ def html_page(
     ]
     for heading, svg in plots:
         parts.append(f"<h2>{e(heading)}</h2><figure>{svg}</figure>")
-    for name, player in players:
+    for name, player in detailed:
         rows = [(pos, player.positions[pos]) for pos in POSITIONS if pos in player.positions]
         parts.append(f"<h2>{e(name)} by position</h2>")
         parts.append(_table("position", rows))

@@ -172,6 +172,12 @@ class Counts:
         """One of the counts of :data:`COUNTED`."""
         return self.counts[_AT[name]]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (to another process in one tuple: pickle's own way for slots costs
+        # several times as much, and a file's counts go back from a worker)
+        amounts = (self.net_bb, self.m2, self.adjusted_bb, self.showdown_bb, self.no_showdown_bb)
+        return (_made_counts, (self.counts, str(self.net), *amounts))
+
     @property
     def mean_bb(self) -> float:
         """Big blinds won a hand on average."""
@@ -229,6 +235,14 @@ class Counts:
             "wtsd": (c["showdowns"], c["saw_flop"]),
             "wsd": (c["showdowns_won"], c["showdowns"]),
         }
+
+
+def _made_counts(counts: list[int], net: str, *amounts: float) -> Counts:
+    """A :class:`Counts` from what its ``__reduce__`` gives."""
+    made = Counts.__new__(Counts)
+    made.counts, made.net = counts, Decimal(net)
+    made.net_bb, made.m2, made.adjusted_bb, made.showdown_bb, made.no_showdown_bb = amounts
+    return made
 
 
 #: The figures of :meth:`Counts.figures`, in the order of the tables and the
@@ -324,8 +338,9 @@ class Series:
 
 class PlayerStats:
     """One player's counts by position (``positions``: the player's total is
-    :meth:`total`), and their winnings over the hands (``series``, when asked
-    for: with the running totals it is made of)."""
+    :meth:`total`), their ``hands``, and their winnings over the hands
+    (``series``, when asked for: with the running totals it is made of,
+    ``net_bb`` ..., kept only then)."""
 
     __slots__ = ("adjusted_bb", "hands", "net_bb", "no_showdown_bb", "positions", "series",
                  "showdown_bb")  # fmt: skip
@@ -335,6 +350,11 @@ class PlayerStats:
         self.series = Series() if series else None
         self.hands = 0
         self.net_bb = self.adjusted_bb = self.showdown_bb = self.no_showdown_bb = 0.0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (one tuple, as Counts)
+        totals = (self.hands, self.net_bb, self.adjusted_bb, self.showdown_bb, self.no_showdown_bb)
+        return (_made_player, (self.positions, self.series, *totals))
 
     def total(self) -> Counts:
         """The counts of every position together."""
@@ -360,6 +380,16 @@ class PlayerStats:
         self.adjusted_bb += other.adjusted_bb
         self.showdown_bb += other.showdown_bb
         self.no_showdown_bb += other.no_showdown_bb
+
+
+def _made_player(
+    positions: dict[str, Counts], series: Series | None, hands: int, *totals: float
+) -> PlayerStats:
+    """A :class:`PlayerStats` from what its ``__reduce__`` gives."""
+    made = PlayerStats.__new__(PlayerStats)
+    made.positions, made.series, made.hands = positions, series, hands
+    made.net_bb, made.adjusted_bb, made.showdown_bb, made.no_showdown_bb = totals
+    return made
 
 
 @dataclass
@@ -415,7 +445,8 @@ class Stats:
         _count_hand(self, history, hand)
 
     def merge(self, other: Stats) -> None:
-        """Takes in the counts of later hands (another piece, another file)."""
+        """Takes in the counts of later hands (another piece, another file):
+        the other's players are taken over, not copied (leave it alone after)."""
         self.hands += other.hands
         self.unknown_all_ins += other.unknown_all_ins
         self.left_out += other.left_out
@@ -609,12 +640,14 @@ def _count_hand(stats: Stats, h: HandHistory, hand: Hand) -> None:
             adjusted = [s - a for s, a in zip(shares, awards, strict=True)]
     positions = position_names(n)
     unit = h.unit
-    for p in range(n):
+    players = stats.players
+    for p, seated in enumerate(h.players):
         net_chips = outcome.net[p] - rake[p]
         net_bb = net_chips / big_blind
         adjusted_bb = net_bb + adjusted[p] / big_blind
         showed = p in at_showdown
-        player = stats.player(h.player_name(p))
+        name = seated.name or f"p{p + 1}"  # (as HandHistory.player_name names them)
+        player = players.get(name) or stats.player(name)
         c = player.positions.get(positions[p])
         if c is None:
             c = player.positions[positions[p]] = Counts()
@@ -641,13 +674,13 @@ def _count_hand(stats: Stats, h: HandHistory, hand: Hand) -> None:
             )
         )  # fmt: skip
         player.hands += 1
-        player.net_bb += net_bb
-        player.adjusted_bb += adjusted_bb
-        if showed:
-            player.showdown_bb += net_bb
-        else:
-            player.no_showdown_bb += net_bb
-        if player.series is not None:
+        if player.series is not None:  # (the running totals it is drawn from)
+            player.net_bb += net_bb
+            player.adjusted_bb += adjusted_bb
+            if showed:
+                player.showdown_bb += net_bb
+            else:
+                player.no_showdown_bb += net_bb
             player.series.add(
                 (
                     player.hands,

@@ -534,7 +534,7 @@ def test_bad_input_is_named(tmp_path: Path) -> None:
     # a hand that does not replay is left out, counted and named
     code, out, err = run("stats", good, str(DATA / "phh" / "bad_turn_order.phh"))
     assert code == 0, err
-    assert out.startswith("1 hand; 1 left out: they do not replay by the rules")
+    assert out.startswith("1 hand; 1 left out: they cannot be replayed (holdem validate")
     assert "bad_turn_order.phh:8" in out
 
 
