@@ -73,6 +73,7 @@ def stats_command(
     """
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
+    names = tuple(dict.fromkeys(names))  # (a name given twice is shown once)
     plots = [p for p in (plot_path, html_path) if p is not None]
     if plot_path is not None:
         from holdem.plots import check_plot_path

@@ -503,9 +503,9 @@ def test_the_command_s_csv_and_json(tmp_path: Path) -> None:
     cat = [r for r in rows if r[0] == "[cat]"]
     assert [r[1] for r in cat] == ["all", "UTG", "BTN"]
     assert cat[0][2:4] == ["2", "0.75"]
-    code, out, err = run("stats", path, "--json", "--player", "[cat]")
+    code, out, err = run("stats", path, "--json", "--player", "[cat]", "--player", "[cat]")
     record = json.loads(out)
-    assert [p["player"] for p in record["players"]] == ["[cat]"]
+    assert [p["player"] for p in record["players"]] == ["[cat]"]  # (once, named twice)
     cat_record = record["players"][0]
     assert cat_record["net"] == 0.75 and cat_record["three_bet"] == 1.0
     assert cat_record["counts"]["vpip"] == [2, 2]
