@@ -13,7 +13,7 @@ defines each figure and its denominator.
 
 Memory is bounded whatever the files' size: a player's counts are numbers,
 and their winnings over the hands (:class:`Series`, for the plots) at most
-:data:`POINTS` points.  Files are read as validate reads them, on one process
+twice :data:`POINTS` points.  Files are read as validate reads them, on one process
 or several (:func:`stats_files`: whole files, or pieces of a large one, the
 pieces' counts joined in order).
 
@@ -442,7 +442,11 @@ class Stats:
                 problem = result.problems[-1] if result.problems else _unfinished(history)
             self._leave_out(problem)
             return
-        _count_hand(self, history, hand)
+        try:
+            _count_hand(self, history, hand)  # (what it counts is added at its end)
+        except Exception as exc:  # a bug of ours, as above
+            where = history.source or "<input>"
+            self._leave_out(Problem.internal(where, history.line, history.hand_id, "counting", exc))
 
     def merge(self, other: Stats) -> None:
         """Takes in the counts of later hands (another piece, another file):

@@ -702,3 +702,25 @@ def test_a_room_s_export_is_counted(tmp_path: Path) -> None:
     assert record["hands"] == len(exported) and record["left_out"] == 0
     assert {p["player"]: p["net"] for p in record["players"]} == nets
     assert {p["player"]: p["hands"] for p in record["players"]}["Ann"] == len(exported)
+
+
+def test_a_hand_the_counting_fails_on_is_left_out_and_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bug of ours met while counting one hand (here the equity of its
+    all-in fails) leaves that hand out, named, and counts the others."""
+    import holdem.stats as stats_module
+
+    def broken(*args: object) -> list[float]:
+        raise RuntimeError("no equity today")
+
+    monkeypatch.setattr(stats_module, "_equities", broken)
+    all_in = phh(["d dh p1 QdQh", "d dh p2 AsKs", "p2 cbr 100", "p1 cc", "d db 2c7d8h",
+                  "d db 9s", "d db Jc"], stacks=100, players=2)  # fmt: skip
+    stats = counted(phh([*DEAL3, "p3 f", "p1 f"]), all_in)
+    assert (stats.hands, stats.left_out) == (2, 1)
+    (problem,) = stats.problems
+    assert problem.code == "internal" and "no equity today" in problem.message
+    assert "while counting" in problem.message
+    assert stats.players["Bob"].total().hands == 1  # (the walk; the all-in left out whole)
+    assert stats.players["Ann"].total().hands == 1
