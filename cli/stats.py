@@ -28,7 +28,7 @@ Examples:
   holdem stats ~/histories --player Hero     one player, and by position
   holdem stats hands/ --jobs 2 --csv > players.csv
   holdem stats hands.phhs --plot winnings.png --player Hero
-  holdem stats hands/ --html report.html     one page: tables and plots
+  holdem stats hands/ --html report.html     one page: the tables and the plot
 \b
 Reads what holdem validate reads (PHH .phh/.phhs, PokerStars .txt, folders,
 a room's export). docs/stats.md defines each figure. Exit status: 0, or 2
@@ -69,7 +69,7 @@ def stats_command(
     c-bet, fold to c-bet, aggression factor and frequency, went to showdown
     (WTSD) and won at showdown (W$SD), by position; and the all-in adjusted
     winnings (EV bb/100: each all-in's pots shared by the equities when the
-    last chip went in). Hands that do not replay are left out, counted.
+    last chip went in). Hands that cannot be replayed are left out, counted.
     """
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
