@@ -751,9 +751,10 @@ def _all_in_shares(hand: Hand, board_cards: int) -> list[float] | None:
 
 
 def _equities(cards: tuple[tuple[Card, Card], ...], board: tuple[Card, ...]) -> list[float]:
-    """The players' equities, exact (Monte Carlo of a fixed seed for the rare
-    spot that would take long: many players before the flop); two players
-    before the flop from :func:`heads_up_equity`'s table."""
+    """The players' exact equities (known hands: at most 1,712,304 boards, far
+    below :data:`~holdem.equities.EXACT_LIMIT`, so ``equity`` enumerates);
+    two players before the flop from :func:`heads_up_equity`'s table.  The
+    cards of players who folded stay in the deck, shown or not."""
     if not board and len(cards) == 2:
         first = heads_up_equity(cards[0], cards[1])
         if first is not None:
@@ -764,7 +765,7 @@ def _equities(cards: tuple[tuple[Card, Card], ...], board: tuple[Card, ...]) -> 
         if len(_EQUITIES) > 4096:
             _EQUITIES.clear()
         players = [list(c) for c in cards]
-        result = equity(players, board=board, seed=0)  # (exact, or Monte Carlo: seeded)
+        result = equity(players, board=board, exact=True)
         found = _EQUITIES[key] = [p.equity for p in result.players]
     return found
 
