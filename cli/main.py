@@ -44,6 +44,7 @@ COMMANDS = {
     "equity": "equity",
     "range": "range",
     "validate": "validate",
+    "stats": "stats",
     "convert": "convert",
     "simulate": "simulate",
     "play": "play",
@@ -177,6 +178,7 @@ def main() -> None:
       holdem range "QQ+,AKs,A5s-A2s"
       holdem validate hands.phhs histories/ --jobs 2
       holdem convert hand.phh --to pokerstars
+      holdem stats histories/ --player Hero --plot winnings.png
       holdem simulate --seats hard,normal,easy --hands 2000 --duplicate
       holdem play --seats 6 --bots mix
       holdem engine < requests.jsonl

@@ -79,6 +79,7 @@ Examples:
   holdem simulate --seats hard,easy --hands 500 --histories hands/ && holdem validate hands/
   holdem simulate --seats hard,normal,easy,random --tournaments 200 --jobs 2
   holdem simulate --seats hard,py:bench/gauntlet.py:Maniac --hands 2000 --duplicate
+  holdem simulate --seats hard,easy --hands 20000 --plot bb100.png
 See docs/bots.md for what each bot does and what the figures mean.
 """,
 )
@@ -117,6 +118,9 @@ See docs/bots.md for what each bot does and what the figures mean.
               help="Where the programs' stderr goes (DIR/seatN.log; default: "
               "nowhere).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option("--plot", "plot_path", metavar="FILE",
+              help="Draw each seat's bb/100 as the hands go, with its 95% band, to FILE "
+              "(.png or .svg; needs pip install 'holdem[plots]').")  # fmt: skip
 @stopped_as_ctrl_c
 def simulate_command(
     seats: str,
@@ -134,6 +138,7 @@ def simulate_command(
     seconds: float,
     logs: str | None,
     as_json: bool,
+    plot_path: str | None,
 ) -> None:
     """Plays hands (or freezeout tournaments) between bots and reports, by
     seat and by bot, big blinds won per 100 hands with a 95% confidence
@@ -144,6 +149,14 @@ def simulate_command(
     if (hands is None) == (tournaments is None):
         raise click.UsageError("give --hands (a cash game) or --tournaments, one of them")
     cap = check_cap(structure, raise_cap, heads_up_cap)
+    if plot_path is not None:
+        if tournaments is not None:
+            raise click.UsageError(
+                "--plot draws a cash game's bb/100 as the hands go: give --hands, not --tournaments"
+            )
+        from holdem.plots import check_plot_path
+
+        check_plot_path(plot_path)  # (before the hands are played)
     levels = [level.strip() for level in seats.split(",") if level.strip()]
     shown = not as_json and sys.stderr.isatty()
     length: int = hands if hands is not None else tournaments or 0
@@ -182,6 +195,13 @@ def simulate_command(
             logs=logs,
             **cap,
         )
+    if plot_path is not None:
+        from holdem.plots import save, simulation_figure
+
+        seats_drawn = [
+            (f"seat {number} {_label(r.bot)}", r.curve) for number, r in enumerate(result.seats, 1)
+        ]
+        save(simulation_figure(seats_drawn), plot_path)
     if as_json:
         record: dict[str, object] = {
             "hands": result.hands,

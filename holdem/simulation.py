@@ -98,6 +98,10 @@ class SeatResult:
     aggression: float
     showdowns: int
     showdowns_won: int
+    #: bb/100 as the deals went: (hands so far, bb/100, the half-width of its
+    #: 95% interval) at most :data:`CURVE_POINTS` deals apart, the last deal's
+    #: the figures above (``holdem simulate --plot``)
+    curve: tuple[tuple[int, float, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +236,7 @@ class _Tally:
         d = len(deals)
         mean = net / d if d else 0.0
         var = _variance(deals, mean)
+        curve = _curve(deals, hands_a_deal) if not self.places else ()
         return SeatResult(
             bot=bot,
             hands=n,
@@ -245,7 +250,32 @@ class _Tally:
             ),
             showdowns=self.showdowns,
             showdowns_won=self.won,
+            curve=curve,
         )
+
+
+#: The most points of a seat's :attr:`SeatResult.curve` (and the last deal's).
+CURVE_POINTS = 500
+
+
+def _curve(deals: Sequence[float], hands_a_deal: int) -> tuple[tuple[int, float, float], ...]:
+    """bb/100 and the half-width of its 95% interval after each of a few deals
+    (evenly spaced, the last always in), from the deals' results in big
+    blinds; as :meth:`_Tally.result` gives them for all the deals (Welford's
+    running variance, of the deals as samples)."""
+    every = max(1, -(-len(deals) // CURVE_POINTS))
+    points = []
+    total = mean = m2 = 0.0
+    for d, x in enumerate(deals, 1):
+        total += x
+        delta = x - mean
+        mean += delta / d
+        m2 += delta * (x - mean)
+        if d % every == 0 or d == len(deals):
+            hands = d * hands_a_deal
+            ci = 100 * 1.96 * math.sqrt(m2 / (d - 1) / d) / hands_a_deal if d > 1 else 0.0
+            points.append((hands, 100 * total / hands, ci))
+    return tuple(points)
 
 
 def _variance(samples: Sequence[float], mean: float) -> float:

@@ -20,7 +20,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("hand", "bots", "sampling"),
     ("table", "histories"),
     ("protocol",),
-    ("simulation", "rooms"),
+    ("simulation", "rooms", "stats", "plots", "report"),
     ("clients",),
     ("cli",),
 )

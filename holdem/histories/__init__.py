@@ -62,7 +62,7 @@ if TYPE_CHECKING:
         Problem,
         decimal_places,
     )
-    from .parallel import MAX_JOBS, SPLIT_BYTES, validate_files
+    from .parallel import MAX_JOBS, SPLIT_BYTES, Joinable, map_files, validate_files
     from .phh import PhhWriter, date_fields, read_phh, read_phh_text, to_phh, write_phh
     from .playback import (
         Replay,
@@ -110,7 +110,7 @@ _EXPORTS = {
         "Problem",
         "decimal_places",
     ),
-    "parallel": ("MAX_JOBS", "SPLIT_BYTES", "validate_files"),
+    "parallel": ("MAX_JOBS", "SPLIT_BYTES", "Joinable", "map_files", "validate_files"),
     "phh": ("PhhWriter", "date_fields", "read_phh", "read_phh_text", "to_phh", "write_phh"),
     "pokerstars": ("read_pokerstars", "read_pokerstars_text"),
     "pokerstars_writer": ("PokerStarsWriter", "to_pokerstars", "write_pokerstars"),
@@ -157,6 +157,7 @@ __all__ = [
     "Claims",
     "FileReport",
     "HandHistory",
+    "Joinable",
     "Move",
     "PhhWriter",
     "Piece",
@@ -169,6 +170,7 @@ __all__ = [
     "decimal_places",
     "detect_format",
     "find_files",
+    "map_files",
     "read_hands",
     "read_phh",
     "read_phh_text",

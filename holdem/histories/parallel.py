@@ -1,10 +1,11 @@
-"""Validating many files, on one process or several.
+"""Validating many files (or any work done a file at a time), on one process or several.
 
 :func:`validate_files` gives each file's report, in order.  A file over
 :data:`SPLIT_BYTES` (and any stream) is read in pieces of whole hands
 (:func:`~holdem.histories.files.split_file`), which the processes share;
 smaller files go to them whole, in batches.  The reports are the same on any
-number of processes.
+number of processes.  :func:`map_files` does the same for other work on
+whole files and pieces (``holdem stats``: :mod:`holdem.stats`).
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ import os
 import signal
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Protocol, Self, TypeVar
 
 from .files import FileReport, Piece, detect_format, split_file, validate_file, validate_piece
 from .inputs import Source, input_name
 
-__all__ = ["MAX_JOBS", "SPLIT_BYTES", "validate_files"]
+__all__ = ["MAX_JOBS", "SPLIT_BYTES", "Joinable", "map_files", "validate_files"]
 
 #: The most worker processes.
 MAX_JOBS = 64
@@ -40,14 +41,46 @@ def validate_files(
     """The report of each file (a path) or stream, in order, validated on
     ``jobs`` processes (at most :data:`MAX_JOBS`).  ``progress(n)`` is told of
     every ``n`` bytes done.  A stream needs ``fmt``."""
+    return map_files(
+        sources, fmt, whole=validate_file, piece=validate_piece, jobs=jobs, progress=progress
+    )
+
+
+class Joinable(Protocol):
+    """What :func:`map_files` gives for a file or a piece of one: the results of
+    a file's later pieces are added to its first piece's, then it is finished."""
+
+    def add(self, part: Self) -> None: ...
+
+    def finish(self) -> Self: ...
+
+
+_R = TypeVar("_R", bound=Joinable)
+
+
+def map_files(
+    sources: Sequence[Source],
+    fmt: str | None,
+    *,
+    whole: Callable[[str, str | None], _R],
+    piece: Callable[[Piece], _R],
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[_R]:
+    """The result of each file (a path) or stream, in order: ``whole(path, fmt)``
+    of a small file, or the results of ``piece(piece)`` of its pieces
+    (:func:`~holdem.histories.files.split_file`: a file over
+    :data:`SPLIT_BYTES`, a stream) joined in order, on ``jobs`` processes as
+    :func:`validate_files` does (``whole`` and ``piece`` are functions of a
+    module, or partials of them: they go to the processes by name)."""
     if not 1 <= jobs <= MAX_JOBS:
         raise ValueError(f"jobs must be 1 to {MAX_JOBS}, not {jobs}")
     tell = progress or (lambda n: None)
     if not any(not _is_path(s) or _size(s) > SPLIT_BYTES for s in sources):
         jobs = min(jobs, len(sources))  # no file is shared among processes
     if jobs <= 1:
-        results: Iterator[_Result] = (
-            result for task in _tasks(sources, fmt) for result in _run(task, fmt)
+        results: Iterator[_Result[_R]] = (
+            result for task in _tasks(sources, fmt) for result in _run(task, fmt, whole, piece)
         )
         yield from _joined(results, tell)
         return
@@ -56,14 +89,15 @@ def validate_files(
     # the workers leave Ctrl-C to this process, which stops them at once
     pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
     try:
-        yield from _joined(_in_order(pool, _tasks(sources, fmt), fmt, ahead=4 * jobs), tell)
+        work = (fmt, whole, piece)
+        yield from _joined(_in_order(pool, _tasks(sources, fmt), work, ahead=4 * jobs), tell)
         pool.close()
     finally:
         stop_pool(pool)
 
 
 #: What a task gives for each file or piece: (file index, whole file?, report, bytes).
-_Result = tuple[int, bool, FileReport, int]
+_Result = tuple[int, bool, _R, int]
 #: A task: the index of its (first) file, and its work: whole files
 #: (consecutive from that index), or a piece of one file.
 _Task = tuple[int, "list[str] | Piece"]
@@ -73,10 +107,10 @@ def _is_path(source: Source) -> bool:
     return isinstance(source, str | os.PathLike)
 
 
-def _joined(results: Iterator[_Result], progress: Callable[[int], None]) -> Iterator[FileReport]:
+def _joined(results: Iterator[_Result[_R]], progress: Callable[[int], None]) -> Iterator[_R]:
     """The files' reports from the results of their tasks, in order: the
     reports of a file's pieces joined."""
-    report: FileReport | None = None
+    report: _R | None = None
     at = -1  # the file the report is of
     for index, whole, part, size in results:
         progress(size)
@@ -129,22 +163,29 @@ def _size(path: Any) -> int:
         return 0  # validate_file says what is wrong
 
 
-def _run(task: _Task, fmt: str | None) -> list[_Result]:
+def _run(
+    task: _Task,
+    fmt: str | None,
+    whole: Callable[[str, str | None], _R],
+    piece: Callable[[Piece], _R],
+) -> list[_Result[_R]]:
     """(file index, whole file?, report, bytes) for each file or piece of the task."""
     index, work = task
     if isinstance(work, Piece):
         size = len(work.text) + 1  # characters: near enough
-        return [(index, False, validate_piece(work), size)]
-    return [(index + k, True, validate_file(path, fmt), _size(path)) for k, path in enumerate(work)]
+        return [(index, False, piece(work), size)]
+    return [(index + k, True, whole(path, fmt), _size(path)) for k, path in enumerate(work)]
 
 
-def _in_order(pool: Any, tasks: Iterator[_Task], fmt: str | None, ahead: int) -> Iterator[_Result]:
+def _in_order(
+    pool: Any, tasks: Iterator[_Task], work: tuple[Any, ...], ahead: int
+) -> Iterator[_Result[Any]]:
     """The results of the tasks in order, at most ``ahead`` of them at work or
     waiting: a large file is read as fast as the workers take it (Pool.imap
     would read it all at once)."""
     waiting: deque[Any] = deque()
     for task in tasks:
-        waiting.append(pool.apply_async(_run, (task, fmt)))
+        waiting.append(pool.apply_async(_run, (task, *work)))
         if len(waiting) >= ahead:
             yield from waiting.popleft().get()
     while waiting:
