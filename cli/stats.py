@@ -10,7 +10,7 @@ import sys
 import click
 
 from holdem.histories import FORMATS, MAX_JOBS, SPLIT_BYTES, find_files
-from holdem.report import COLUMNS, cell, html_page, player_record, plot_name, ranked
+from holdem.report import COLUMNS, html_page, player_record, plot_name, ranked, table_cells
 from holdem.stats import FIGURES, POSITIONS, Counts, PlayerStats, Stats, stats_files
 
 EXIT_UNUSABLE = 2
@@ -198,7 +198,7 @@ def _print_table(first: str, width: int, rows: list[tuple[str, Counts]]) -> None
     widths = {"count": 7, "money": 12, "bb": 8, "width": 7, "share": 6, "factor": 5}
     head = " ".join(f"{h:>{widths[kind]}}" for _, h, kind in COLUMNS)
     click.echo(f"{first:<{width}} {head}")
-    for name, counts in rows:
-        figures = counts.figures()
-        cells = " ".join(f"{cell(figures[k], kind):>{widths[kind]}}" for k, _, kind in COLUMNS)
+    kinds = [kind for _, _, kind in COLUMNS]
+    for name, shown in table_cells(rows):
+        cells = " ".join(f"{text:>{widths[kind]}}" for text, kind in zip(shown, kinds, strict=True))
         click.echo(f"{name:<{width}} {cells}")

@@ -41,6 +41,17 @@ COLUMNS = (
 )
 
 
+def table_cells(rows: Sequence[tuple[str, Counts]]) -> list[tuple[str, list[str]]]:
+    """Each row's figures as a table shows them (:data:`COLUMNS`' order), the
+    money of every row with the same decimals (:func:`money`)."""
+    figures = [(name, counts.figures()) for name, counts in rows]
+    places = max((_places(f[k]) for _, f in figures for k, _, kind in COLUMNS
+                  if kind == "money" and f[k] is not None), default=0)  # fmt: skip
+    return [(name, [money(f[k], places) if kind == "money" and f[k] is not None
+                    else cell(f[k], kind) for k, _, kind in COLUMNS])
+            for name, f in figures]  # fmt: skip
+
+
 def cell(value: Any, kind: str) -> str:
     """A figure as a table shows it: ``-`` for a ratio of nothing."""
     if value is None:
@@ -54,8 +65,30 @@ def cell(value: Any, kind: str) -> str:
     if kind == "width":
         return f"±{value:.1f}"
     if kind == "money":
-        return f"{value:,f}"
+        return money(value)
     return f"{value:+.1f}" if kind == "bb" else str(value)
+
+
+def money(value: Decimal, places: int = 0) -> str:
+    """An amount won or lost as a table shows it: signed, with the decimals it
+    needs and at least ``places`` (a table gives its column's), whole amounts
+    without, others with at least two, whatever the exponent the file's
+    arithmetic left (``15.0`` of a chip of 0.5).
+
+    >>> [money(Decimal(v)) for v in ("15.0", "-4.5", "1.35", "0.125", "-70864.0")]
+    ['+15', '-4.50', '+1.35', '+0.125', '-70,864']
+    >>> money(Decimal("-1.00"), 2)
+    '-1.00'
+    """
+    return f"{value:+,.{max(places, _places(value))}f}"
+
+
+def _places(value: Decimal) -> int:
+    """The decimals :func:`money` gives an amount on its own."""
+    if value == value.to_integral_value():
+        return 0
+    exponent = value.normalize().as_tuple().exponent
+    return max(2, -exponent if isinstance(exponent, int) else 2)
 
 
 def ranked(stats: Stats, names: Sequence[str] = ()) -> list[tuple[str, PlayerStats]]:
@@ -151,9 +184,8 @@ def _table(first: str, rows: Sequence[tuple[str, Counts]]) -> str:
     e = html.escape
     head = "".join(f"<th>{e(h)}</th>" for _, h, _ in COLUMNS)
     lines = [f"<table><tr><th>{e(first)}</th>{head}</tr>"]
-    for name, counts in rows:
-        figures = counts.figures()
-        cells = "".join(f"<td>{e(cell(figures[k], kind))}</td>" for k, _, kind in COLUMNS)
+    for name, shown in table_cells(rows):
+        cells = "".join(f"<td>{e(text)}</td>" for text in shown)
         lines.append(f"<tr><td>{e(name)}</td>{cells}</tr>")
     lines.append("</table>")
     return "\n".join(lines)

@@ -487,11 +487,17 @@ def test_the_command_prints_the_players_and_a_player_by_position() -> None:
     lines = out.splitlines()
     assert lines[0] == "2 hands"
     assert lines[1].split()[:4] == ["player", "hands", "net", "net"]
-    assert lines[2].split()[:3] == ["bob:2", "2", "1.35"]
+    assert lines[2].split()[:3] == ["bob:2", "2", "+1.35"]
     assert "bob:2 by position" in lines
     rows = {line.split()[0]: line for line in lines[lines.index("bob:2 by position") + 2 :]}
     assert sorted(rows) == ["BB", "UTG"]
     assert rows["UTG"].split()[:3] == ["UTG", "1", "-4.50"]
+    code, out, err = run("stats", str(DATA / "pokerstars" / "cash_two_hands.txt"))
+    assert out.splitlines()[2].split()[:4] == ["Ann", "Lee", "2", "-1.00"]  # (cents, as the rest)
+    code, out, err = run("stats", str(DATA / "phh" / "ok_heads_up_decimal.phh"))
+    assert code == 0, err
+    nets = [line.split()[2] for line in out.splitlines()[2:]]
+    assert all(n[0] in "+-" and not n.endswith(".0") for n in nets), nets
 
 
 def test_the_command_s_csv_and_json(tmp_path: Path) -> None:
@@ -662,10 +668,11 @@ def test_docs_define_every_figure() -> None:
 def test_the_module_s_examples() -> None:
     import doctest
 
-    from holdem import stats
+    from holdem import report, stats
 
-    result = doctest.testmod(stats)
-    assert result.attempted > 0 and result.failed == 0
+    for module in (stats, report):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module
 
 
 def test_a_room_s_export_is_counted(tmp_path: Path) -> None:
