@@ -17,6 +17,7 @@ from holdem.histories import MAX_JOBS
 from holdem.protocol.programs import PREFIX
 from holdem.simulation import FILE_PREFIX, PlaceResult, SeatResult, simulate
 
+from .cluster import check_cluster, cluster_option
 from .play import cap_options, check_cap
 from .signals import stopped_as_ctrl_c
 
@@ -79,6 +80,7 @@ Examples:
   holdem simulate --seats hard,easy --hands 500 --histories hands/ && holdem validate hands/
   holdem simulate --seats hard,normal,easy,random --tournaments 200 --jobs 2
   holdem simulate --seats hard,py:bench/gauntlet.py:Maniac --hands 2000 --duplicate
+  holdem simulate --seats hard,normal --hands 1000000 --cluster tcp://10.0.0.5:8786
 See docs/bots.md for what each bot does and what the figures mean.
 """,
 )
@@ -116,6 +118,7 @@ See docs/bots.md for what each bot does and what the figures mean.
 @click.option("--logs", type=click.Path(file_okay=False), metavar="DIR",
               help="Where the programs' stderr goes (DIR/seatN.log; default: "
               "nowhere).")  # fmt: skip
+@cluster_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @stopped_as_ctrl_c
 def simulate_command(
@@ -133,6 +136,7 @@ def simulate_command(
     histories: str | None,
     seconds: float,
     logs: str | None,
+    cluster: str | None,
     as_json: bool,
 ) -> None:
     """Plays hands (or freezeout tournaments) between bots and reports, by
@@ -144,6 +148,7 @@ def simulate_command(
     if (hands is None) == (tournaments is None):
         raise click.UsageError("give --hands (a cash game) or --tournaments, one of them")
     cap = check_cap(structure, raise_cap, heads_up_cap)
+    check_cluster(cluster, "--jobs", jobs)
     levels = [level.strip() for level in seats.split(",") if level.strip()]
     shown = not as_json and sys.stderr.isatty()
     length: int = hands if hands is not None else tournaments or 0
@@ -180,6 +185,7 @@ def simulate_command(
             histories=histories,
             seconds=seconds,
             logs=logs,
+            cluster=cluster,
             **cap,
         )
     if as_json:

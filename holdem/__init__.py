@@ -31,6 +31,7 @@ from .cards import (
     parse_cards,
 )
 from .errors import (
+    ClusterError,
     ConfigError,
     EquityError,
     EvaluatorError,
@@ -117,6 +118,7 @@ __all__ = [
     "CardSet",
     "Category",
     "Choice",
+    "ClusterError",
     "ConfigError",
     "Decision",
     "Deck",

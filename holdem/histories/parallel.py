@@ -4,17 +4,25 @@
 :data:`SPLIT_BYTES` (and any stream) is read in pieces of whole hands
 (:func:`~holdem.histories.files.split_file`), which the processes share;
 smaller files go to them whole, in batches.  The reports are the same on any
-number of processes.
+number of processes, and on a Dask cluster's workers (``cluster``,
+:mod:`holdem.cluster`), which take the same tasks: the batches of files they
+read where they are (a file system the workers share), or sent to them as
+bytes (``ship``); the pieces of the large files as text, as the processes.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from contextlib import closing
+from functools import partial
+from typing import Any, NamedTuple
 
+from ..cluster import check_address, connect, ordered, workers
+from ..errors import ConfigError
 from .files import FileReport, Piece, detect_format, split_file, validate_file, validate_piece
 from .inputs import Source, input_name
 
@@ -36,13 +44,24 @@ def validate_files(
     *,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    cluster: str | None = None,
+    ship: bool = False,
 ) -> Iterator[FileReport]:
     """The report of each file (a path) or stream, in order, validated on
-    ``jobs`` processes (at most :data:`MAX_JOBS`).  ``progress(n)`` is told of
-    every ``n`` bytes done.  A stream needs ``fmt``."""
+    ``jobs`` processes (at most :data:`MAX_JOBS`) or the workers of the Dask
+    cluster at ``cluster`` (``tcp://HOST:8786`` or ``local:N``), which read
+    the files named where they are, or are sent their bytes with ``ship``.
+    ``progress(n)`` is told of every ``n`` bytes done.  A stream needs ``fmt``."""
     if not 1 <= jobs <= MAX_JOBS:
         raise ValueError(f"jobs must be 1 to {MAX_JOBS}, not {jobs}")
     tell = progress or (lambda n: None)
+    if cluster is not None:
+        check_address(cluster)
+        if jobs != 1:
+            raise ConfigError("a cluster takes the place of jobs: give one of them",
+                              field="jobs", value=jobs)  # fmt: skip
+        yield from _on_cluster(sources, fmt, cluster, ship, tell)
+        return
     if not any(not _is_path(s) or _size(s) > SPLIT_BYTES for s in sources):
         jobs = min(jobs, len(sources))  # no file is shared among processes
     if jobs <= 1:
@@ -62,11 +81,72 @@ def validate_files(
         stop_pool(pool)
 
 
+def _on_cluster(
+    sources: Sequence[Source],
+    fmt: str | None,
+    cluster: str,
+    ship: bool,
+    progress: Callable[[int], None],
+) -> Iterator[FileReport]:
+    """:func:`validate_files` on a cluster's workers: the tasks of the
+    processes (whole files shipped as bytes with ``ship``), their results
+    joined in order; the bar follows the tasks done, in any order."""
+    sizes: dict[int, int] = {}  # (the bytes of each task out, for the bar as it is done)
+
+    def listed() -> Iterator[_Task]:
+        for number, task in enumerate(_tasks(sources, fmt)):
+            index, work = task
+            if ship and not isinstance(work, Piece):
+                task = index, [_shipped(str(path), fmt) for path in work]
+            sizes[number] = _task_bytes(task)
+            yield task
+
+    with connect(cluster) as client:
+        results = ordered(client, partial(_run, fmt=fmt), listed(),
+                          ahead=4 * workers(client),
+                          done=lambda number: progress(sizes.pop(number)))  # fmt: skip
+        with closing(results):
+            yield from _joined(itertools.chain.from_iterable(results), lambda n: None)
+
+
+def _shipped(path: str, fmt: str | None) -> Shipped:
+    """A file to send to a worker: its name and bytes, or why it cannot be read
+    (:func:`validate_file`'s words; a file of no format is not read, as there)."""
+    size = _size(path)
+    if (fmt or detect_format(path)) is None:
+        return Shipped(path, size, b"")
+    try:
+        with open(path, "rb") as file:
+            return Shipped(path, size, file.read())
+    except OSError as exc:
+        return Shipped(path, size, None, exc.strerror or str(exc))
+
+
+class Shipped(NamedTuple):
+    """A whole file sent to a cluster's worker (``ship``): its path, for the
+    report and its format, its size for the bar (as the file's), and its
+    bytes (None: it could not be read, and ``why`` says why)."""
+
+    path: str
+    size: int
+    data: bytes | None
+    why: str | None = None
+
+
+def _task_bytes(task: _Task) -> int:
+    """The bytes a task validates (as :func:`_run` counts them)."""
+    work = task[1]
+    if isinstance(work, Piece):
+        return len(work.text) + 1
+    return sum(item.size if isinstance(item, Shipped) else _size(item) for item in work)
+
+
 #: What a task gives for each file or piece: (file index, whole file?, report, bytes).
 _Result = tuple[int, bool, FileReport, int]
 #: A task: the index of its (first) file, and its work: whole files
-#: (consecutive from that index), or a piece of one file.
-_Task = tuple[int, "list[str] | Piece"]
+#: (consecutive from that index; their bytes, on a cluster with ``ship``),
+#: or a piece of one file.
+_Task = tuple[int, "list[str | Shipped] | Piece"]
 
 
 def _is_path(source: Source) -> bool:
@@ -95,7 +175,7 @@ def _joined(results: Iterator[_Result], progress: Callable[[int], None]) -> Iter
 
 
 def _tasks(sources: Sequence[Source], fmt: str | None) -> Iterator[_Task]:
-    batch: list[str] = []
+    batch: list[str | Shipped] = []
     size = 0
     for index, source in enumerate(sources):
         pieces: Iterator[Piece] | None = None
@@ -135,7 +215,21 @@ def _run(task: _Task, fmt: str | None) -> list[_Result]:
     if isinstance(work, Piece):
         size = len(work.text) + 1  # characters: near enough
         return [(index, False, validate_piece(work), size)]
-    return [(index + k, True, validate_file(path, fmt), _size(path)) for k, path in enumerate(work)]
+    results: list[_Result] = []
+    for k, item in enumerate(work):
+        if isinstance(item, Shipped):
+            results.append((index + k, True, _validate_shipped(item, fmt), item.size))
+        else:
+            results.append((index + k, True, validate_file(item, fmt), _size(item)))
+    return results
+
+
+def _validate_shipped(file: Shipped, fmt: str | None) -> FileReport:
+    """:func:`validate_file` of a file sent as bytes: the same report as of
+    the file read where it is."""
+    if file.data is None:
+        return FileReport(file.path, unreadable=file.why).finish()
+    return validate_file(file.data, fmt or detect_format(file.path), name=file.path)
 
 
 def _in_order(pool: Any, tasks: Iterator[_Task], fmt: str | None, ahead: int) -> Iterator[_Result]:
