@@ -112,7 +112,20 @@ def connect(address: str) -> Iterator[Any]:
         except BaseException:  # (Ctrl-C, a failure: no use in waiting for their units)
             if local is not None:
                 stack.callback(_stop_at_once, local)
+            # (a fetch cut short leaves a task of Dask's that fails as the client
+            # closes, and asyncio would print its traceback)
+            asyncio_log = logging.getLogger("asyncio")
+            asyncio_log.addFilter(_no_dask_exit)
+            try:
+                stack.close()
+            finally:
+                asyncio_log.removeFilter(_no_dask_exit)
             raise
+
+
+def _no_dask_exit(record: logging.LogRecord) -> bool:
+    """False for asyncio's report of a Dask task that ended as its client closed."""
+    return "AllExit" not in record.getMessage() and "AllExit" not in str(record.exc_info)
 
 
 def _packed(function: Callable[..., Any], unit: bytes, *args: Any) -> bytes:

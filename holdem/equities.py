@@ -420,8 +420,9 @@ def _run_exact(
 
 
 #: A cluster's units of work a worker, at most (:func:`_run_exact` and
-#: :func:`_run_monte_carlo` run a unit's slices or chunks one after another).
-CLUSTER_UNITS = 8
+#: :func:`_run_monte_carlo` run a unit's slices or chunks one after another;
+#: :data:`holdem.simulation.CLUSTER_CHUNKS` says why so many).
+CLUSTER_UNITS = 32
 
 
 class _Slice(NamedTuple):

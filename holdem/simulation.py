@@ -508,9 +508,11 @@ def _folder(histories: str | Path | None) -> str | None:
 
 
 #: A cluster's chunks, a worker: few enough that their scheduling costs
-#: nothing beside their work, enough that a worker lost costs little of it
-#: (bench/bench_cluster.py).
-CLUSTER_CHUNKS = 8
+#: nothing beside their work, enough that the workers end together (one
+#: idle at the end waits a chunk at most: a 32nd of its share) and that a
+#: worker lost costs little (bench/bench_cluster.py: with 8, a simulation
+#: took 1.10 times --jobs 2's time in a run; with 32, 0.85).
+CLUSTER_CHUNKS = 32
 
 
 def _cut(count: int, block: int, jobs: int, client: Any) -> list[tuple[int, int]]:
