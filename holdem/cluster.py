@@ -142,8 +142,8 @@ def _ctrl_c_left_here() -> Iterator[None]:
     worker processes started meanwhile, which inherit that: a terminal's
     Ctrl-C goes to its whole process group, and only this process is to
     answer it, stopping them (they would print tracebacks, cut short in the
-    middle of starting).  A Ctrl-C while a local cluster starts (a second or
-    two) is not heard."""
+    middle of starting).  A Ctrl-C while a local cluster starts (a few
+    seconds) is not heard."""
     try:
         old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:  # (not the main thread: the signals left as they are)

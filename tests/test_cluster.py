@@ -343,3 +343,16 @@ def test_bad_cluster_addresses_are_refused_by_name() -> None:
     assert "--ship sends the files to a cluster's workers: give --cluster" in done.stderr
     with pytest.raises(ValueError, match="local:N takes 1 to 64 worker processes, not 0"):
         holdem.cluster.check_address("local:0")
+
+
+def test_without_dask_a_cluster_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = holdem.cluster.importlib.import_module
+
+    def without_dask(name: str, *args: Any) -> Any:
+        if name == "distributed":
+            raise ModuleNotFoundError("No module named 'distributed'")
+        return real(name, *args)
+
+    monkeypatch.setattr(holdem.cluster.importlib, "import_module", without_dask)
+    with pytest.raises(ClusterError, match=r"pip install 'holdem-toolkit\[cluster\]'"):
+        equity(["AsKs", "QdQh"], cluster="local:2")
