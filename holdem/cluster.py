@@ -112,13 +112,16 @@ def connect(address: str) -> Iterator[Any]:
         except BaseException:  # (Ctrl-C, a failure: no use in waiting for their units)
             if local is not None:
                 stack.callback(_stop_at_once, local)
-            # (a fetch cut short leaves a task of Dask's that fails as the client
-            # closes, and asyncio would print its traceback)
+            # (Dask logs the connections its workers' end cut, tracebacks and all,
+            # and a fetch cut short leaves a task that fails as the client closes,
+            # whose traceback asyncio prints: none of it says more than the error)
             asyncio_log = logging.getLogger("asyncio")
             asyncio_log.addFilter(_no_dask_exit)
+            logging.disable(logging.CRITICAL)
             try:
                 stack.close()
             finally:
+                logging.disable(logging.NOTSET)
                 asyncio_log.removeFilter(_no_dask_exit)
             raise
 

@@ -250,14 +250,17 @@ def test_ctrl_c_stops_a_local_cluster_and_its_workers() -> None:
         preexec_fn=with_ctrl_c, cwd=ROOT,
     )  # fmt: skip
     try:
-        wait_until(lambda: len(_group(child.pid, "spawn_main")) == 2, "the workers starting")
-        # Ctrl-C to the whole group, as a terminal does, again until it is heard (not
-        # while the cluster starts: then the workers ignore it, and so do they after)
+        # the workers at work: a second of CPU each (Ctrl-C is not heard while the
+        # cluster starts; the workers started then ignore it for good)
+        wait_until(
+            lambda: len(_busy(child.pid)) == 2 or child.poll() is not None, "the workers at work"
+        )
+        # Ctrl-C to the whole group, as a terminal does (again only if it was not heard)
         deadline = time.monotonic() + PATIENCE
         while child.poll() is None and time.monotonic() < deadline:
             os.killpg(child.pid, signal.SIGINT)
             with contextlib.suppress(subprocess.TimeoutExpired):
-                child.wait(timeout=3)  # (its workers killed, not waited for)
+                child.wait(timeout=15)  # (its workers killed, not waited for)
         _, err = child.communicate(timeout=PATIENCE)
         wait_until(lambda: not _group(child.pid), "the workers gone")
     finally:
@@ -265,6 +268,18 @@ def test_ctrl_c_stops_a_local_cluster_and_its_workers() -> None:
             os.killpg(child.pid, signal.SIGKILL)
     assert child.returncode == 130
     assert err.decode().strip().splitlines() == ["holdem simulate: interrupted"], err.decode()
+
+
+def _busy(pgid: int) -> list[int]:
+    """The worker processes of a process group that used a second of CPU."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    busy = []
+    for pid in _group(pgid, "spawn_main"):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+            if int(fields[11]) + int(fields[12]) >= ticks:  # (utime and stime)
+                busy.append(pid)
+    return busy
 
 
 def _group(pgid: int, running: str = "") -> list[int]:
