@@ -60,6 +60,8 @@ def cpu_model() -> str:
 def library_version(name: str) -> str | None:
     from importlib.metadata import PackageNotFoundError, version
 
+    if name == "holdem":  # (installed as holdem-toolkit)
+        from holdem import DISTRIBUTION as name
     try:
         return version(name)
     except PackageNotFoundError:

@@ -13,6 +13,8 @@ from holdem.cards import format_cards, parse_cards
 from holdem.equities import MAX_SEED, MAX_TRIALS, EquityResult, equity
 from holdem.evaluator import MAX_THREADS
 
+from .cluster import check_cluster, cluster_option
+
 
 @contextmanager
 def _progress(enabled: bool) -> Iterator[Callable[[float], None] | None]:
@@ -64,6 +66,7 @@ Examples:
   holdem equity "QQ+,AKs" "random"          ranges (PokerStove syntax)
   holdem equity AK QQ+ --trials 1000000 --seed 7 --threads 2
   holdem equity AK QQ+ --stderr 0.0002 --json
+  holdem equity "22+,A2s+" "random" random --exact --cluster local:2
 See docs/ranges.md for the range syntax.
 """,
 )
@@ -92,6 +95,7 @@ See docs/ranges.md for the range syntax.
 @click.option("--threads", "-t", type=click.IntRange(1, MAX_THREADS), default=1, show_default=True,
               help=f"Threads, 1 to {MAX_THREADS} (the same seed gives the same result with "
               "any number).")  # fmt: skip
+@cluster_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def equity_command(
     players: tuple[str, ...],
@@ -102,6 +106,7 @@ def equity_command(
     target: float | None,
     seed: int | None,
     threads: int,
+    cluster: str | None,
     as_json: bool,
 ) -> None:
     """Equity of 2 to 10 players: each an exact hand (AsKs), a range
@@ -114,6 +119,7 @@ def equity_command(
     """
     if method == "exact" and (trials or target):
         raise click.UsageError("--exact takes no --trials or --stderr")
+    check_cluster(cluster, "--threads", threads)
     exact = True if method == "exact" else (False if trials or target else None)
     with _progress(not as_json and sys.stderr.isatty()) as progress:
         result = equity(
@@ -126,6 +132,7 @@ def equity_command(
             seed=seed,
             threads=threads,
             progress=progress,
+            cluster=cluster,
         )
     if as_json:
         record = {

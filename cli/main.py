@@ -26,6 +26,7 @@ from typing import Any, NoReturn
 
 import click
 
+from holdem import DISTRIBUTION
 from holdem.errors import HoldemError
 
 from .signals import Terminated
@@ -160,7 +161,7 @@ def _silence_stdout() -> None:
 
 
 @click.group("holdem", cls=HoldemGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="holdem", prog_name="holdem")
+@click.version_option(package_name=DISTRIBUTION, prog_name="holdem")
 def main() -> None:
     """Texas Hold'em from the command line.
 

@@ -278,7 +278,7 @@ room's is refused at start), 130 interrupted.
               help="Serve the table in the browser too: a page and its WebSocket on HOST:PORT "
               "(127.0.0.1:8080 for this machine alone; 0.0.0.0:8080 for friends; port 0: any "
               "free port). A table made then has a link to share. Needs pip install "
-              "'holdem[web]'.")  # fmt: skip
+              "'holdem-toolkit[web]'.")  # fmt: skip
 @click.option("--web-url", metavar="URL", default=None,
               help="With --web: how friends reach the page (https://poker.example.org behind "
               "a proxy): the links begin so, and its pages may open the WebSocket. Default: "
@@ -434,7 +434,7 @@ def _site(web: str, url: str | None, origins: tuple[str, ...],
     try:
         import aiohttp  # noqa: F401  (the web extra's: holdem.rooms.web serves with it)
     except ImportError:
-        raise click.UsageError("--web needs the web extra: pip install 'holdem[web]' "
+        raise click.UsageError("--web needs the web extra: pip install 'holdem-toolkit[web]' "
                                "(aiohttp is missing)") from None  # fmt: skip
     from holdem.clients.web import PAGE
 

@@ -17,6 +17,7 @@ from holdem.histories import MAX_JOBS
 from holdem.protocol.programs import PREFIX
 from holdem.simulation import FILE_PREFIX, PlaceResult, SeatResult, simulate
 
+from .cluster import check_cluster, cluster_option
 from .play import cap_options, check_cap
 from .signals import stopped_as_ctrl_c
 
@@ -80,6 +81,7 @@ Examples:
   holdem simulate --seats hard,normal,easy,random --tournaments 200 --jobs 2
   holdem simulate --seats hard,py:bench/gauntlet.py:Maniac --hands 2000 --duplicate
   holdem simulate --seats hard,easy --hands 20000 --plot bb100.png
+  holdem simulate --seats hard,normal --hands 1000000 --cluster tcp://10.0.0.5:8786
 See docs/bots.md for what each bot does and what the figures mean.
 """,
 )
@@ -117,10 +119,11 @@ See docs/bots.md for what each bot does and what the figures mean.
 @click.option("--logs", type=click.Path(file_okay=False), metavar="DIR",
               help="Where the programs' stderr goes (DIR/seatN.log; default: "
               "nowhere).")  # fmt: skip
+@cluster_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option("--plot", "plot_path", metavar="FILE",
               help="Draw each seat's bb/100 as the hands go, with its 95% band, to FILE "
-              "(.png or .svg; needs pip install 'holdem[plots]').")  # fmt: skip
+              "(.png or .svg; needs pip install 'holdem-toolkit[plots]').")  # fmt: skip
 @stopped_as_ctrl_c
 def simulate_command(
     seats: str,
@@ -137,6 +140,7 @@ def simulate_command(
     histories: str | None,
     seconds: float,
     logs: str | None,
+    cluster: str | None,
     as_json: bool,
     plot_path: str | None,
 ) -> None:
@@ -157,6 +161,7 @@ def simulate_command(
         from holdem.plots import check_plot_path
 
         check_plot_path(plot_path)  # (before the hands are played)
+    check_cluster(cluster, "--jobs", jobs)
     levels = [level.strip() for level in seats.split(",") if level.strip()]
     shown = not as_json and sys.stderr.isatty()
     length: int = hands if hands is not None else tournaments or 0
@@ -193,6 +198,7 @@ def simulate_command(
             histories=histories,
             seconds=seconds,
             logs=logs,
+            cluster=cluster,
             **cap,
         )
     if plot_path is not None:

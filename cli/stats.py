@@ -45,7 +45,7 @@ for input that cannot be read (the other files are counted), 130 interrupted.
               help="Print CSV: a row a player, and a row a player and position.")  # fmt: skip
 @click.option("--plot", "plot_path", metavar="FILE",
               help="Draw the winnings over the hands to FILE (.png or .svg; needs "
-              "pip install 'holdem[plots]').")  # fmt: skip
+              "pip install 'holdem-toolkit[plots]').")  # fmt: skip
 @click.option("--html", "html_path", metavar="FILE",
               help="Write one self-contained HTML page: the tables and the plot.")  # fmt: skip
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,

@@ -11,6 +11,8 @@ import click
 
 from holdem.histories import FORMATS, MAX_JOBS, SPLIT_BYTES, FileReport, find_files, validate_files
 
+from .cluster import check_cluster, cluster_option
+
 EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2
 STDIN = "-"
@@ -25,6 +27,7 @@ Examples:
   holdem validate session.txt --strict       warnings fail too
   holdem validate corpus/ --json > report.json
   cat hands.txt | holdem validate - --format pokerstars
+  holdem validate /shared/corpus --cluster tcp://10.0.0.5:8786
 \b
 Exit status: 0 all clean, 1 problems found, 2 input that cannot be read
 (a missing file, binary data, a line of over a megabyte), 130 interrupted.
@@ -54,9 +57,23 @@ Exit status: 0 all clean, 1 problems found, 2 input that cannot be read
     help=f"Processes validating at once (at most {MAX_JOBS}): files of over 1 MiB and "
     "standard input are shared among them in pieces of whole hands, smaller files go whole.",
 )
+@cluster_option
+@click.option(
+    "--ship",
+    is_flag=True,
+    help="With --cluster: send the files' bytes to the workers (default: they read the "
+    "files at the same paths, on a file system they share).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Only problems and the summary.")
 def validate_command(
-    paths: tuple[str, ...], fmt: str | None, strict: bool, as_json: bool, jobs: int, quiet: bool
+    paths: tuple[str, ...],
+    fmt: str | None,
+    strict: bool,
+    as_json: bool,
+    jobs: int,
+    cluster: str | None,
+    ship: bool,
+    quiet: bool,
 ) -> None:
     """Validate hand histories (PHH .phh/.phhs, PokerStars .txt).
 
@@ -68,6 +85,9 @@ def validate_command(
     warning naming it. Each file is reported OK, OK with warnings or FAILED,
     then each problem as 'path:line: hand ID: message'.
     """
+    check_cluster(cluster, "--jobs", jobs)
+    if ship and cluster is None:
+        raise click.UsageError("--ship sends the files to a cluster's workers: give --cluster")
     files, missing = find_files([p for p in paths if p != STDIN])
     if STDIN in paths:
         if fmt is None:
@@ -103,7 +123,9 @@ def validate_command(
         show_pos=False,
     ) as bar:
         sources = [sys.stdin.buffer if path == STDIN else path for path in files]
-        for report in validate_files(sources, fmt, jobs=jobs, progress=bar.update):
+        for report in validate_files(
+            sources, fmt, jobs=jobs, progress=bar.update, cluster=cluster, ship=ship
+        ):
             totals[report.status] += 1
             severities.update(report.problems.severities)
             hands += report.hands

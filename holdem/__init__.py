@@ -31,6 +31,7 @@ from .cards import (
     parse_cards,
 )
 from .errors import (
+    ClusterError,
     ConfigError,
     EquityError,
     EvaluatorError,
@@ -57,6 +58,10 @@ from .evaluator import (
     evaluate_many,
     value_counts,
 )
+
+#: The name the package is installed by (``pip install holdem-toolkit``): the
+#: import name and the command are ``holdem``.
+DISTRIBUTION = "holdem-toolkit"
 
 if TYPE_CHECKING:
     from .actions import Action, ActionKind, Choice, Decision, LegalActions, Street
@@ -98,7 +103,7 @@ def __getattr__(name: str) -> Any:
         from importlib.metadata import PackageNotFoundError, version
 
         try:
-            found = version("holdem")
+            found = version(DISTRIBUTION)
         except PackageNotFoundError:  # pragma: no cover - running from a source tree
             found = "0+unknown"
         globals()[name] = found  # (read once: a room server says it in every hello)
@@ -113,6 +118,7 @@ __all__ = [
     "CardSet",
     "Category",
     "Choice",
+    "ClusterError",
     "ConfigError",
     "Decision",
     "Deck",

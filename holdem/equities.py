@@ -29,6 +29,7 @@ raises ``KeyboardInterrupt``.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -36,10 +37,11 @@ from contextlib import closing
 from dataclasses import dataclass
 from math import comb, isfinite, sqrt
 from numbers import Real
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias, TypeVar
 
 from ._core import ffi, lib
 from .cards import Card, format_card, parse_cards
+from .cluster import check_address, connect, ordered, workers
 from .errors import EquityError, InvalidCardError, quote
 from .evaluator import MAX_THREADS, _c_call, _int_arg, _parallel, _StopFlag
 from .ranges import Combo, Range, RangeSyntaxError
@@ -57,6 +59,7 @@ _CHUNK = 1 << 15  # Monte Carlo deals per chunk (one C call, one random stream)
 MAX_TRIALS = 10**10
 #: Seeds are 0 .. MAX_SEED (64 bits).
 MAX_SEED = 2**64 - 1
+_R = TypeVar("_R")
 _LIST_LIMIT = 200_000  # legal deals are listed (exact, Monte Carlo without rejections) up to this
 _SEARCH_LIMIT = 2_000_000  # combos looked at in the search for one legal deal (about 0.3 s)
 
@@ -123,6 +126,7 @@ def equity(
     seed: int | None = None,
     threads: int = 1,
     progress: Callable[[float], None] | None = None,
+    cluster: str | None = None,
 ) -> EquityResult:
     """Equity of 2 to 10 players (hands or ranges) on a board of 0, 3, 4 or 5 cards.
 
@@ -131,7 +135,10 @@ def equity(
     enumeration, ``exact=False`` Monte Carlo.  Monte Carlo runs ``trials``
     deals, or until every player's standard error is at most ``stderr``
     (default 0.0005 when neither is given).  ``progress`` is called with the
-    fraction done (0..1) as the work goes.
+    fraction done (0..1) as the work goes.  ``cluster``: a Dask cluster's
+    address (``tcp://HOST:8786`` or ``local:N``, :mod:`holdem.cluster`)
+    whose workers take the chunks instead of ``threads``, with the same
+    result.
 
     Limits: ``trials`` 1 to :data:`MAX_TRIALS`, ``stderr`` a positive finite
     number, ``seed`` 0 to :data:`MAX_SEED`, ``threads`` 1 to
@@ -142,6 +149,10 @@ def equity(
     of a wrong type ``TypeError``.
     """
     trials, stderr, seed, threads = _check_arguments(exact, trials, stderr, seed, threads, progress)
+    if cluster is not None:
+        check_address(cluster)
+        if threads != 1:
+            raise EquityError("a cluster takes the place of threads: give one of them")
     if isinstance(players, str | bytes | bytearray):
         raise TypeError("players must be a list of hands or ranges, not one str")
     try:
@@ -190,11 +201,12 @@ def equity(
     plan = None
     if exact is not False and trials is None and stderr is None:
         plan = _exact_plan(deals, len(ranges), board_cards, dead_cards, forced=exact is True)
-    if plan is not None:
-        return _run_exact(plan, names, board_cards, dead_cards, threads, progress)
-    return _run_monte_carlo(
-        ranges, deals, names, board_cards, dead_cards, trials, stderr, seed, threads, progress
-    )
+    with contextlib.ExitStack() as using:
+        client = None if cluster is None else using.enter_context(connect(cluster))
+        if plan is not None:
+            return _run_exact(plan, names, board_cards, dead_cards, threads, progress, client)
+        return _run_monte_carlo(ranges, deals, names, board_cards, dead_cards, trials, stderr,
+                                seed, threads, progress, client)  # fmt: skip
 
 
 def _check_arguments(
@@ -365,40 +377,90 @@ def _run_exact(
     dead: list[Card],
     threads: int,
     progress: Callable[[float], None] | None,
+    client: Any = None,
 ) -> EquityResult:
     n = len(names)
-    tasks = []  # (class index, lo, hi): a slice of the first board card
+    tasks: list[_Slice] = []  # a slice of the first board card of a class's boards
     for index, (deal, _) in enumerate(plan.classes):
-        holes = {c for combo in deal for c in combo}
+        holes = bytes(c for combo in deal for c in combo)
         deck = bytes(c for c in plan.deck if c not in holes)
         if plan.draws == 0:
-            tasks.append((index, deck, 0, 1))
+            tasks.append(_Slice(index, holes, deck, 0, 1))
         else:
             # few classes: cut each by its first board card, for threads and progress
             step = 4 if len(plan.classes) < 16 else len(deck)
-            tasks.extend((index, deck, lo, lo + step) for lo in range(0, len(deck), step))
+            tasks.extend(
+                _Slice(index, holes, deck, lo, lo + step) for lo in range(0, len(deck), step)
+            )
     board_bytes = bytes(board)
     stop = _StopFlag()
 
-    def run(number: int) -> tuple[int, int, list[int], list[int]]:
-        index, deck, lo, hi = tasks[number]
-        holes = bytes(c for combo in plan.classes[index][0] for c in combo)
-        wins = ffi.new("uint64_t[]", n)
-        ties = ffi.new("uint64_t[]", n * _TIES)
-        count = _c_call(stop, lib.hd_equity_enumerate, holes, n, board_bytes, len(board_bytes),
-                        deck, len(deck), lo, hi, wins, ties)  # fmt: skip
-        return index, count, list(wins), list(ties)
+    def run(number: int) -> tuple[int, list[int], list[int]]:
+        return _enumerate(tasks[number], n, board_bytes, stop)
 
     totals = _Totals(n)
     deals = 0
-    with closing(_parallel(run, len(tasks), threads, stop)) as results:
-        for done, (index, count, wins, ties) in enumerate(results, 1):
-            totals.add(plan.classes[index][1], count, wins, ties)
+    results: Iterator[tuple[int, list[int], list[int]]]
+    if client is None:
+        results = _parallel(run, len(tasks), threads, stop)
+    else:
+        # the same slices, a run of them a unit (a task on a cluster costs milliseconds)
+        size = max(1, -(-len(tasks) // (CLUSTER_UNITS * workers(client))))
+        units = [tasks[i : i + size] for i in range(0, len(tasks), size)]
+        results = _in_units(ordered(client, _enumerate_unit, units, ahead=4 * workers(client),
+                                    args=(n, board_bytes)))  # fmt: skip
+    with closing(results):  # type: ignore[type-var]
+        for done, (task, (count, wins, ties)) in enumerate(zip(tasks, results, strict=False), 1):
+            totals.add(plan.classes[task.deal][1], count, wins, ties)
             deals += count
             if progress:
                 progress(done / len(tasks))
     players = tuple(totals.player(i, names[i], 0.0) for i in range(n))
     return EquityResult(players, "exact", deals, tuple(board), tuple(dead))
+
+
+#: A cluster's units of work a worker, at most (:func:`_run_exact` and
+#: :func:`_run_monte_carlo` run a unit's slices or chunks one after another;
+#: :data:`holdem.simulation.CLUSTER_CHUNKS` says why so many).
+CLUSTER_UNITS = 32
+
+
+class _Slice(NamedTuple):
+    """A slice of exact enumeration: the boards of one class of deals (its
+    number, hole cards and the deck left) whose first card is ``deck[lo:hi]``."""
+
+    deal: int
+    holes: bytes
+    deck: bytes
+    lo: int
+    hi: int
+
+
+def _enumerate(
+    task: _Slice, n: int, board: bytes, stop: _StopFlag
+) -> tuple[int, list[int], list[int]]:
+    """The boards counted, the wins and the ties of one slice."""
+    wins = ffi.new("uint64_t[]", n)
+    ties = ffi.new("uint64_t[]", n * _TIES)
+    count = _c_call(stop, lib.hd_equity_enumerate, task.holes, n, board, len(board),
+                    task.deck, len(task.deck), task.lo, task.hi, wins, ties)  # fmt: skip
+    return count, list(wins), list(ties)
+
+
+def _enumerate_unit(
+    unit: list[_Slice], n: int, board: bytes
+) -> list[tuple[int, list[int], list[int]]]:
+    """A cluster's unit of exact enumeration: each slice's counts, in order."""
+    stop = _StopFlag()
+    return [_enumerate(task, n, board, stop) for task in unit]
+
+
+def _in_units(results: Iterator[list[_R]]) -> Iterator[_R]:
+    """The results of the units' slices (chunks) one by one, in order; closing
+    it closes the units' results (the cluster's futures cancelled)."""
+    with closing(results):  # type: ignore[type-var]
+        for unit in results:
+            yield from unit
 
 
 class _Totals:
@@ -484,6 +546,7 @@ def _run_monte_carlo(
     seed: int | None,
     threads: int,
     progress: Callable[[float], None] | None,
+    client: Any = None,
 ) -> EquityResult:
     n = len(ranges)
     if seed is None:
@@ -491,35 +554,12 @@ def _run_monte_carlo(
     if trials is None and stderr is None:
         stderr = 0.0005
     limit = trials if trials is not None else MAX_TRIALS
-    board_bytes = bytes(board)
     dead_mask = 0
     for c in dead:
         dead_mask |= 1 << c
-    stop = _StopFlag()
     if deals is not None:  # draw whole legal deals: no rejections
-        c_deals = ffi.new(
-            "uint8_t[]", bytes(c for deal, _ in deals for combo in deal for c in combo)
-        )
-        c_deal_weights = ffi.new("double[]", [w for _, w in deals])
-
-        def simulate(size: int, chunk_seed: int, wins: Any, ties: Any) -> int:
-            return int(
-                _c_call(
-                    stop,
-                    lib.hd_equity_montecarlo_deals,
-                    c_deals,
-                    c_deal_weights,
-                    len(deals),
-                    n,
-                    board_bytes,
-                    len(board_bytes),
-                    dead_mask,
-                    size,
-                    chunk_seed,
-                    wins,
-                    ties,
-                )
-            )
+        table = _Table(n, bytes(board), dead_mask, [w for _, w in deals],
+                       bytes(c for deal, _ in deals for combo in deal for c in combo))  # fmt: skip
     else:  # draw each player's combo, and the whole deal again on a collision
         combos = bytearray()
         weights: list[float] = []
@@ -529,48 +569,32 @@ def _run_monte_carlo(
                 combos += bytes((a, b))
                 weights.append(w)
             start.append(len(weights))
-        c_combos = ffi.new("uint8_t[]", bytes(combos))
-        c_weights = ffi.new("double[]", weights)
-        c_start = ffi.new("uint32_t[]", start)
+        table = _Table(n, bytes(board), dead_mask, weights, bytes(combos), tuple(start))
+    chunks = -(-limit // _CHUNK)
+    results: Iterator[tuple[int, list[int], list[int]]]
+    if client is None:
+        stop = _StopFlag()
+        sampler = _Sampler(table, stop)
 
-        def simulate(size: int, chunk_seed: int, wins: Any, ties: Any) -> int:
-            rejected = ffi.new("uint64_t *")
-            return int(
-                _c_call(
-                    stop,
-                    lib.hd_equity_montecarlo,
-                    c_combos,
-                    c_weights,
-                    c_start,
-                    n,
-                    board_bytes,
-                    len(board_bytes),
-                    dead_mask,
-                    size,
-                    chunk_seed,
-                    1000 * size + 10_000,
-                    wins,
-                    ties,
-                    rejected,
-                )
-            )
+        def run(chunk: int) -> tuple[int, list[int], list[int]]:
+            return sampler.chunk(chunk, limit, seed)
 
-    def run(chunk: int) -> tuple[int, list[int], list[int]]:
-        size = min(_CHUNK, limit - chunk * _CHUNK)
-        wins = ffi.new("uint64_t[]", n)
-        ties = ffi.new("uint64_t[]", n * _TIES)
-        chunk_seed = (seed * 0x9E3779B97F4A7C15 + chunk) % 2**64
-        count = simulate(size, chunk_seed, wins, ties)
-        return count, list(wins), list(ties)
-
+        results = _parallel(run, chunks, threads, stop)
+    else:
+        # runs of chunks, a unit (a task on a cluster costs milliseconds; a run
+        # until a standard error has no end in sight: units of a bounded size)
+        size = max(1, min(MOST_CHUNKS, -(-chunks // (CLUSTER_UNITS * workers(client)))))
+        units = [(first, min(chunks, first + size)) for first in range(0, chunks, size)]
+        [shared] = client.scatter([table], broadcast=True)  # (sent once to each worker)
+        results = _in_units(ordered(client, _sample_unit, units, ahead=4 * workers(client),
+                                    args=(shared, limit, seed)))  # fmt: skip
     totals = _Totals(n)
     done = 0
-    chunks = -(-limit // _CHUNK)
     error = [1.0] * n
     # Chunks are started ahead (a window of 2 per thread, so no thread waits
     # for a batch to finish) and their results read in chunk order: the run
     # stops at the same chunk whatever the number of threads.
-    with closing(_parallel(run, chunks, threads, stop)) as results:
+    with closing(results):  # type: ignore[type-var]
         for chunk, (count, wins, ties) in enumerate(results):
             if count == 0:
                 raise EquityError("the ranges collide on almost every deal; no deal was found")
@@ -587,6 +611,62 @@ def _run_monte_carlo(
                 break  # closing the results drops the chunks started ahead
     players = tuple(totals.player(i, names[i], error[i]) for i in range(n))
     return EquityResult(players, "monte carlo", done, tuple(board), tuple(dead), seed)
+
+
+#: The most Monte Carlo chunks in a cluster's unit (about a second's work).
+MOST_CHUNKS = 64
+
+
+class _Table(NamedTuple):
+    """What Monte Carlo deals are drawn from: the players, the board, the dead
+    cards (a mask), and either the legal deals (``cards``: each deal's hole
+    cards, player by player) or each player's combos (``cards``: two cards
+    each, the players' from ``start[i]`` to ``start[i + 1]``), with their
+    weights."""
+
+    n: int
+    board: bytes
+    dead_mask: int
+    weights: list[float]
+    cards: bytes
+    start: tuple[int, ...] | None = None  # (None: the legal deals)
+
+
+class _Sampler:
+    """Monte Carlo chunks of a :class:`_Table` (its C arrays made once)."""
+
+    def __init__(self, table: _Table, stop: _StopFlag) -> None:
+        self.table, self.stop = table, stop
+        self.cards = ffi.new("uint8_t[]", table.cards)
+        self.weights = ffi.new("double[]", table.weights)
+        self.start = None if table.start is None else ffi.new("uint32_t[]", list(table.start))
+
+    def chunk(self, chunk: int, limit: int, seed: int) -> tuple[int, list[int], list[int]]:
+        """Chunk ``chunk`` of a run of ``limit`` deals: the deals simulated,
+        the wins and the ties (its own random stream, of ``seed`` and its number)."""
+        t, n = self.table, self.table.n
+        size = min(_CHUNK, limit - chunk * _CHUNK)
+        wins = ffi.new("uint64_t[]", n)
+        ties = ffi.new("uint64_t[]", n * _TIES)
+        chunk_seed = (seed * 0x9E3779B97F4A7C15 + chunk) % 2**64
+        if self.start is None:
+            count = _c_call(self.stop, lib.hd_equity_montecarlo_deals, self.cards, self.weights,
+                            len(t.weights), n, t.board, len(t.board), t.dead_mask, size,
+                            chunk_seed, wins, ties)  # fmt: skip
+        else:
+            rejected = ffi.new("uint64_t *")
+            count = _c_call(self.stop, lib.hd_equity_montecarlo, self.cards, self.weights,
+                            self.start, n, t.board, len(t.board), t.dead_mask, size, chunk_seed,
+                            1000 * size + 10_000, wins, ties, rejected)  # fmt: skip
+        return int(count), list(wins), list(ties)
+
+
+def _sample_unit(
+    unit: tuple[int, int], table: _Table, limit: int, seed: int
+) -> list[tuple[int, list[int], list[int]]]:
+    """A cluster's unit of Monte Carlo: chunks ``unit[0]`` to ``unit[1]``, in order."""
+    sampler = _Sampler(table, _StopFlag())
+    return [sampler.chunk(chunk, limit, seed) for chunk in range(*unit)]
 
 
 def _stderr(share: float, sum_sq: float, deals: int) -> float:

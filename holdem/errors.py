@@ -122,6 +122,12 @@ class SimulationError(HoldemError, RuntimeError):
     the message says which hands or tournaments, and what went wrong."""
 
 
+class ClusterError(HoldemError, ConnectionError):
+    """A Dask cluster that cannot be used (:mod:`holdem.cluster`): its scheduler
+    not reached in time (the message says where and why), or Dask's
+    ``distributed`` not installed."""
+
+
 class ListenError(HoldemError, OSError):
     """A server cannot listen where it was asked (``HOST:PORT: the system's
     reason``: the port taken, an address not this machine's)."""

@@ -1,4 +1,4 @@
-"""Plots of players' winnings and of simulations (``pip install 'holdem[plots]'``).
+"""Plots of players' winnings and of simulations (``pip install 'holdem-toolkit[plots]'``).
 
 matplotlib is imported by the functions that draw, never with this module,
 and without a window or global state (a ``Figure`` and its Agg canvas):
@@ -63,7 +63,7 @@ def _matplotlib() -> Any:
         from matplotlib.figure import Figure
     except ImportError:
         raise PlotError(
-            "plots need matplotlib, which is not installed: pip install 'holdem[plots]'"
+            "plots need matplotlib, which is not installed: pip install 'holdem-toolkit[plots]'"
         ) from None
     return Figure
 

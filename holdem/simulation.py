@@ -9,7 +9,8 @@ cards by position, so that luck of the cards cancels out between the bots.
 
 Every hand's cards and every bot's random choices come from seeds made
 from ``seed`` and the hand's number alone, so the result for a given seed
-does not depend on ``jobs`` (the processes the hands are shared among).
+does not depend on ``jobs`` (the processes the hands are shared among), nor
+on a Dask cluster's workers that play them instead (``cluster``).
 Without ``seed`` a secret one is drawn
 (:func:`~holdem.protocol.programs.secret_seed`), which the result gives
 (``seed``) for the run to be played again; a seed given is for runs among
@@ -56,6 +57,7 @@ from typing import Any
 
 from .actions import ActionKind, Street
 from .bots import BOTS, Bot, make_bot
+from .cluster import check_address, connect, ordered, workers
 from .config import HandConfig, HeadsUpCap, Structure, _coerce_enum
 from .errors import ConfigError, SimulationError
 from .hand import Hand
@@ -303,6 +305,7 @@ def simulate(
     logs: str | Path | None = None,
     raise_cap: int = 3,
     heads_up_cap: HeadsUpCap | str | None = None,
+    cluster: str | None = None,
 ) -> SimulationResult:
     """Plays ``hands`` hands (deals, with ``duplicate``: each played once per
     rotation), or ``tournaments`` freezeouts, between the bots of ``seats``
@@ -321,10 +324,19 @@ def simulate(
     away); one that fails sits out, and the result's ``failures`` say why.
     Fixed-limit: ``raise_cap`` raises after the bet, the cap lifted for two
     players by ``heads_up_cap`` (default None: ``two_left`` in the hands of
-    a cash game, ``never`` in tournaments; R8)."""
+    a cash game, ``never`` in tournaments; R8).  ``cluster``: a Dask
+    cluster's address (``tcp://HOST:8786`` or ``local:N``,
+    :mod:`holdem.cluster`) that plays the chunks instead of ``jobs``
+    processes, with the same result; its workers must see the files named
+    (``histories``, ``logs``, a ``py:FILE`` bot) at the same paths."""
     levels = list(seats)
     seed = secret_seed() if seed is None else seed
     count = _check(levels, hands, tournaments, jobs, stack, seed)
+    if cluster is not None:
+        check_address(cluster)
+        if jobs != 1:
+            raise ConfigError("a cluster takes the place of jobs: give one of them",
+                              field="jobs", value=jobs)  # fmt: skip
     structure = _structure(structure, histories)
     if isinstance(raise_cap, bool) or not isinstance(raise_cap, int) or raise_cap < 0:
         raise ConfigError(f"raise_cap must be an integer of at least 0, not {raise_cap!r}",
@@ -332,11 +344,6 @@ def simulate(
     policy = None if heads_up_cap is None else _coerce_enum("heads_up_cap", heads_up_cap,
                                                             HeadsUpCap).value  # fmt: skip
     schedule = _schedule(schedule, tournaments)
-    # chunks of whole blocks (the bots are seeded by block), a few per process
-    block = BLOCK if hands is not None else 1
-    blocks = -(-count // block)
-    size = block * max(1, min(5, -(-blocks // (4 * jobs))))
-    chunks = [(start, min(count, start + size)) for start in range(0, count, size)]
     folder = _folder(histories)
     if logs is not None:
         Path(logs).mkdir(parents=True, exist_ok=True)
@@ -345,9 +352,12 @@ def simulate(
                    None if logs is None else str(logs), (raise_cap, policy))  # fmt: skip
     play = _play if hands is not None else _play_tournaments
     tallies = [_Tally() for _ in levels]
-    for part in _chunks(play, task, chunks, jobs, progress):
-        for tally, counted in zip(tallies, part, strict=True):
-            tally.add(counted)  # (in the order of the hands, whatever the processes)
+    block = BLOCK if hands is not None else 1
+    with contextlib.ExitStack() as using:
+        client = None if cluster is None else using.enter_context(connect(cluster))
+        for part in _chunks(play, task, _cut(count, block, jobs, client), jobs, progress, client):
+            for tally, counted in zip(tallies, part, strict=True):
+                tally.add(counted)  # (in the order of the hands, whatever the processes)
     group = len(levels) if duplicate else 1
     by_bot: dict[str, _Tally] = {}
     for level, tally in zip(levels, tallies, strict=True):
@@ -527,16 +537,59 @@ def _folder(histories: str | Path | None) -> str | None:
     return str(path)
 
 
+#: A cluster's chunks, a worker: few enough that their scheduling costs
+#: nothing beside their work, enough that the workers end together (one
+#: idle at the end waits a chunk at most: a 32nd of its share) and that a
+#: worker lost costs little (bench/bench_cluster.py: with 8, a simulation
+#: took 1.10 times --jobs 2's time in a run; with 32, 0.85).
+CLUSTER_CHUNKS = 32
+
+
+def _cut(count: int, block: int, jobs: int, client: Any) -> list[tuple[int, int]]:
+    """The chunks of a match: whole blocks (the bots are seeded by block), a
+    few per process; on a cluster :data:`CLUSTER_CHUNKS` a worker (a task
+    there costs milliseconds of scheduling, a process's a fraction of one)."""
+    blocks = -(-count // block)
+    if client is None:
+        size = block * max(1, min(5, -(-blocks // (4 * jobs))))
+    else:
+        size = block * max(1, -(-blocks // (CLUSTER_CHUNKS * workers(client))))
+    return [(start, min(count, start + size)) for start in range(0, count, size)]
+
+
 def _chunks(
     play: Callable[[_Task, int, int], list[_Tally]],
     task: _Task,
     chunks: list[tuple[int, int]],
     jobs: int,
     progress: Callable[[int], None] | None,
+    client: Any = None,
 ) -> Iterator[list[_Tally]]:
     """The tallies of each chunk, in the order of the chunks, on ``jobs``
-    processes; a failure in one of them goes on up here."""
+    processes or a cluster's workers (``client``, then the progress follows
+    the chunks as they are done, in any order); a failure in one of them
+    goes on up here."""
     what = "hands" if play is _play else "tournaments"
+    if client is not None:
+        finished = 0
+
+        def done(number: int) -> None:
+            nonlocal finished
+            start, end = chunks[number]
+            finished += end - start
+            if progress is not None:
+                progress(finished)
+
+        units = ordered(client, partial(_play_unit, play, task), chunks,
+                        ahead=4 * workers(client), done=done)  # fmt: skip
+        with contextlib.closing(units):
+            for start, end in chunks:
+                try:
+                    part = next(units)  # (in the order of the chunks)
+                except Exception as exc:
+                    raise _failed(what, start, end, exc) from exc
+                yield part
+        return
     if jobs == 1:
         for start, end in chunks:
             try:
@@ -566,8 +619,9 @@ def _chunks(
         stop_pool(pool)
 
 
-#: This process's number among the simulation's workers (0 in the caller's).
-_worker = 0
+#: This process's number among the simulation's workers (0 in the caller's;
+#: None in a cluster's worker, which plays on the CPUs it has).
+_worker: int | None = 0
 #: The signals that end a worker: SIGTERM, and SIGHUP (the terminal closed).
 _ENDS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -616,6 +670,16 @@ def _play_chunk(
     return play(task, *chunk)
 
 
+def _play_unit(
+    play: Callable[[_Task, int, int], list[_Tally]], task: _Task, chunk: tuple[int, int]
+) -> list[_Tally]:
+    """A chunk on a cluster's worker (its programs not kept to one CPU: the
+    worker's other tasks are not this match's)."""
+    global _worker
+    _worker = None
+    return play(task, *chunk)
+
+
 def _play(task: _Task, start: int, end: int) -> list[_Tally]:
     """Deals ``start`` to ``end`` (whole blocks, but for the last) of a
     simulation: the seats' tallies."""
@@ -637,9 +701,9 @@ def _chunk(
     levels, seconds, logs = task[0], task[7], task[8]
     tallies = [_Tally() for _ in levels]
     # a game of programs on one CPU, a CPU for each worker (share_cpu says why)
-    programs = any(level.startswith(PREFIX) for level in levels)
+    programs = _worker is not None and any(level.startswith(PREFIX) for level in levels)
     with (
-        share_cpu(_worker) if programs else contextlib.nullcontext(),
+        share_cpu(_worker or 0) if programs else contextlib.nullcontext(),
         _Players(levels, seconds, tallies, logs) as make,
     ):
         body(task, start, end, tallies, make)

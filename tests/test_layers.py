@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: The layers from the bottom; a module may import its own layer's and those below.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "cards", "_core", "_engine", "_fastcall", "units"),
+    ("errors", "cards", "_core", "_engine", "_fastcall", "units", "cluster"),
     ("evaluator", "ranges", "wire"),
     ("actions", "pots", "equities"),
     ("config",),

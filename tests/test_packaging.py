@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,3 +42,19 @@ def test_the_web_page_is_in_the_package_data() -> None:
     assert all(p.is_file() for p in page.iterdir()), "a folder in the page: list its files too"
     missing = [str(p) for p in files if not any(p.match(pattern) for pattern in patterns)]
     assert not missing, f"not in pyproject.toml's package-data: {missing}"
+
+
+def test_the_version_is_the_installed_distributions() -> None:
+    """``holdem --version`` and ``holdem.__version__`` read the installed
+    distribution, holdem-toolkit (the name holdem on the public index is
+    another package's)."""
+    from importlib.metadata import version
+
+    import holdem
+    from holdem.cli.main import main
+
+    runner = CliRunner()
+    done = runner.invoke(main, ["--version"])
+    assert done.exit_code == 0, done.output
+    assert done.output == f"holdem, version {version('holdem-toolkit')}\n"
+    assert holdem.__version__ == version(holdem.DISTRIBUTION)

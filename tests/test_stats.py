@@ -552,7 +552,8 @@ def test_without_matplotlib_a_plot_names_the_extra(
     for option, name in (("--plot", "out.png"), ("--html", "page.html")):
         code, _, err = run("stats", good, option, str(tmp_path / name))
         assert code == 2
-        assert "plots need matplotlib, which is not installed: pip install 'holdem[plots]'" in err
+        said = "plots need matplotlib, which is not installed: pip install 'holdem-toolkit[plots]'"
+        assert said in err
         assert not (tmp_path / name).exists()
 
 

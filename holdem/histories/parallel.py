@@ -1,21 +1,29 @@
-"""Validating many files (or any work done a file at a time), on one process or several.
+"""Validating many files, on one process or several.
 
 :func:`validate_files` gives each file's report, in order.  A file over
 :data:`SPLIT_BYTES` (and any stream) is read in pieces of whole hands
 (:func:`~holdem.histories.files.split_file`), which the processes share;
 smaller files go to them whole, in batches.  The reports are the same on any
-number of processes.  :func:`map_files` does the same for other work on
-whole files and pieces (``holdem stats``: :mod:`holdem.stats`).
-"""
+number of processes, and on a Dask cluster's workers (``cluster``,
+:mod:`holdem.cluster`), which take the same tasks: the batches of files they
+read where they are (a file system the workers share), or sent to them as
+bytes (``ship``); the pieces of the large files as text, as the processes.
+:func:`map_files` does the same for other work on whole files and pieces
+(``holdem stats``: :mod:`holdem.stats`)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol, Self, TypeVar
+from contextlib import closing
+from functools import partial
+from typing import Any, NamedTuple, Protocol, Self, TypeVar
 
+from ..cluster import check_address, connect, ordered, workers
+from ..errors import ConfigError
 from .files import FileReport, Piece, detect_format, split_file, validate_file, validate_piece
 from .inputs import Source, input_name
 
@@ -37,13 +45,16 @@ def validate_files(
     *,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    cluster: str | None = None,
+    ship: bool = False,
 ) -> Iterator[FileReport]:
     """The report of each file (a path) or stream, in order, validated on
-    ``jobs`` processes (at most :data:`MAX_JOBS`).  ``progress(n)`` is told of
-    every ``n`` bytes done.  A stream needs ``fmt``."""
-    return map_files(
-        sources, fmt, whole=validate_file, piece=validate_piece, jobs=jobs, progress=progress
-    )
+    ``jobs`` processes (at most :data:`MAX_JOBS`) or the workers of the Dask
+    cluster at ``cluster`` (``tcp://HOST:8786`` or ``local:N``), which read
+    the files named where they are, or are sent their bytes with ``ship``.
+    ``progress(n)`` is told of every ``n`` bytes done.  A stream needs ``fmt``."""
+    return map_files(sources, fmt, whole=validate_file, piece=validate_piece, jobs=jobs,
+                     progress=progress, cluster=cluster, ship=ship)  # fmt: skip
 
 
 class Joinable(Protocol):
@@ -62,20 +73,31 @@ def map_files(
     sources: Sequence[Source],
     fmt: str | None,
     *,
-    whole: Callable[[str, str | None], _R],
+    whole: Callable[..., _R],
     piece: Callable[[Piece], _R],
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    cluster: str | None = None,
+    ship: bool = False,
 ) -> Iterator[_R]:
     """The result of each file (a path) or stream, in order: ``whole(path, fmt)``
     of a small file, or the results of ``piece(piece)`` of its pieces
     (:func:`~holdem.histories.files.split_file`: a file over
-    :data:`SPLIT_BYTES`, a stream) joined in order, on ``jobs`` processes as
-    :func:`validate_files` does (``whole`` and ``piece`` are functions of a
-    module, or partials of them: they go to the processes by name)."""
+    :data:`SPLIT_BYTES`, a stream) joined in order, on ``jobs`` processes or a
+    cluster's workers as :func:`validate_files` does (``whole`` and ``piece``
+    are functions of a module, or partials of them: they go to the processes
+    by name; with ``ship``, ``whole(data, fmt, name=path)`` reads a file's
+    bytes)."""
     if not 1 <= jobs <= MAX_JOBS:
         raise ValueError(f"jobs must be 1 to {MAX_JOBS}, not {jobs}")
     tell = progress or (lambda n: None)
+    if cluster is not None:
+        check_address(cluster)
+        if jobs != 1:
+            raise ConfigError("a cluster takes the place of jobs: give one of them",
+                              field="jobs", value=jobs)  # fmt: skip
+        yield from _on_cluster(sources, fmt, (whole, piece), cluster, ship, tell)
+        return
     if not any(not _is_path(s) or _size(s) > SPLIT_BYTES for s in sources):
         jobs = min(jobs, len(sources))  # no file is shared among processes
     if jobs <= 1:
@@ -96,11 +118,76 @@ def map_files(
         stop_pool(pool)
 
 
+def _on_cluster(
+    sources: Sequence[Source],
+    fmt: str | None,
+    work: tuple[Callable[..., _R], Callable[[Piece], _R]],
+    cluster: str,
+    ship: bool,
+    progress: Callable[[int], None],
+) -> Iterator[_R]:
+    """:func:`map_files` on a cluster's workers: the tasks of the processes
+    (whole files shipped as bytes with ``ship``), their results joined in
+    order; the bar follows the tasks done, in any order."""
+    sizes: dict[int, int] = {}  # (the bytes of each task out, for the bar as it is done)
+    whole, piece = work
+
+    def listed() -> Iterator[_Task]:
+        for number, task in enumerate(_tasks(sources, fmt)):
+            index, files = task
+            if ship and not isinstance(files, Piece):
+                task = index, [_shipped(str(path), fmt, whole) for path in files]
+            sizes[number] = _task_bytes(task)
+            yield task
+
+    with connect(cluster) as client:
+        results = ordered(client, partial(_run, fmt=fmt, whole=whole, piece=piece), listed(),
+                          ahead=4 * workers(client),
+                          done=lambda number: progress(sizes.pop(number)))  # fmt: skip
+        with closing(results):
+            yield from _joined(itertools.chain.from_iterable(results), lambda n: None)
+
+
+def _shipped(path: str, fmt: str | None, whole: Callable[..., Any]) -> Shipped:
+    """A file to send to a worker: its name and bytes; or, where it cannot be
+    read here (or has no format, so that it is not read), its result made
+    here, with the words of the failure as met here."""
+    size = _size(path)
+    if (fmt or detect_format(path)) is not None:
+        try:
+            with open(path, "rb") as file:
+                return Shipped(path, size, file.read())
+        except OSError:
+            pass
+    return Shipped(path, size, None, whole(path, fmt))
+
+
+class Shipped(NamedTuple):
+    """A whole file sent to a cluster's worker (``ship``): its path, for the
+    result and its format, its size for the bar (as the file's), and its
+    bytes (None: it could not be read, or is not read, and ``done`` is its
+    result, made where it is)."""
+
+    path: str
+    size: int
+    data: bytes | None
+    done: Any = None
+
+
+def _task_bytes(task: _Task) -> int:
+    """The bytes a task reads (as :func:`_run` counts them)."""
+    work = task[1]
+    if isinstance(work, Piece):
+        return len(work.text) + 1
+    return sum(item.size if isinstance(item, Shipped) else _size(item) for item in work)
+
+
 #: What a task gives for each file or piece: (file index, whole file?, report, bytes).
 _Result = tuple[int, bool, _R, int]
 #: A task: the index of its (first) file, and its work: whole files
-#: (consecutive from that index), or a piece of one file.
-_Task = tuple[int, "list[str] | Piece"]
+#: (consecutive from that index; their bytes, on a cluster with ``ship``),
+#: or a piece of one file.
+_Task = tuple[int, "list[str | Shipped] | Piece"]
 
 
 def _is_path(source: Source) -> bool:
@@ -129,7 +216,7 @@ def _joined(results: Iterator[_Result[_R]], progress: Callable[[int], None]) -> 
 
 
 def _tasks(sources: Sequence[Source], fmt: str | None) -> Iterator[_Task]:
-    batch: list[str] = []
+    batch: list[str | Shipped] = []
     size = 0
     for index, source in enumerate(sources):
         pieces: Iterator[Piece] | None = None
@@ -166,7 +253,7 @@ def _size(path: Any) -> int:
 def _run(
     task: _Task,
     fmt: str | None,
-    whole: Callable[[str, str | None], _R],
+    whole: Callable[..., _R],
     piece: Callable[[Piece], _R],
 ) -> list[_Result[_R]]:
     """(file index, whole file?, report, bytes) for each file or piece of the task."""
@@ -174,7 +261,16 @@ def _run(
     if isinstance(work, Piece):
         size = len(work.text) + 1  # characters: near enough
         return [(index, False, piece(work), size)]
-    return [(index + k, True, whole(path, fmt), _size(path)) for k, path in enumerate(work)]
+    results: list[_Result[_R]] = []
+    for k, item in enumerate(work):
+        if not isinstance(item, Shipped):
+            results.append((index + k, True, whole(item, fmt), _size(item)))
+        elif item.data is None:
+            results.append((index + k, True, item.done, item.size))
+        else:  # (a file sent as bytes: the same result as of the file read where it is)
+            made = whole(item.data, fmt or detect_format(item.path), name=item.path)
+            results.append((index + k, True, made, item.size))
+    return results
 
 
 def _in_order(

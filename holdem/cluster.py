@@ -1,0 +1,234 @@
+"""Work on a Dask cluster (``pip install 'holdem-toolkit[cluster]'``).
+
+:func:`~holdem.simulation.simulate`, :func:`~holdem.histories.validate_files`
+and :func:`~holdem.equities.equity` take ``cluster``: the address of a
+running Dask scheduler (``tcp://HOST:8786``), or ``local:N`` (a
+``LocalCluster`` of N worker processes on this machine, on the loopback
+only, started for the call and closed after it).  They cut the work into the
+units their processes (threads) take (blocks of deals, files and pieces of
+files, slices of the enumeration, chunks of Monte Carlo deals) and merge the
+results in the units' order, so a result is the one of a single process for
+the same seed and inputs.
+
+- A worker lost mid-run: the scheduler runs its units again on another one;
+  each unit's result is taken once, by its place in the order, so nothing is
+  counted twice or lost.
+- Ctrl-C (``KeyboardInterrupt``), a failed unit, or the caller reading no
+  further: the units not taken are cancelled before it goes on up (a unit a
+  worker is running finishes there, and its result is dropped).
+- A scheduler that does not answer within :data:`CONNECT_SECONDS`:
+  :class:`~holdem.errors.ClusterError`, saying where and why.
+
+Dask's ``distributed`` is imported only here, and only when a cluster is
+used: the package does not need it otherwise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+import os
+import pickle
+import re
+import signal
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import Any, TypeVar
+
+from .errors import ClusterError, ConfigError
+
+__all__ = ["CONNECT_SECONDS", "LOCAL", "MAX_LOCAL", "check_address", "connect", "ordered"]
+
+#: Seconds to reach a scheduler before giving up (Dask's own default is 30).
+CONNECT_SECONDS = 5.0
+#: The address of a cluster of worker processes on this machine: ``local:N``.
+LOCAL = "local:"
+#: The most worker processes of a ``local:N`` cluster.
+MAX_LOCAL = 64
+#: How to install what a cluster needs, for the messages.
+INSTALL = "pip install 'holdem-toolkit[cluster]'"
+
+_ADDRESS = re.compile(r"(tcp|tls|ucx|inproc)://[^\s/]+|local:\d+")
+_R = TypeVar("_R")
+
+
+def check_address(address: object) -> str:
+    """``address`` if it is a cluster's: ``tcp://HOST:PORT`` (``tls://``
+    too) or ``local:N`` with N from 1 to :data:`MAX_LOCAL`; otherwise
+    :class:`~holdem.errors.ConfigError` naming the field ``cluster``."""
+    if not isinstance(address, str) or not _ADDRESS.fullmatch(address):
+        raise ConfigError(
+            f"a cluster is tcp://HOST:PORT (a Dask scheduler) or local:N (N worker "
+            f"processes here), not {address!r}",
+            field="cluster",
+            value=address,
+        )
+    if address.startswith(LOCAL) and not 1 <= int(address[len(LOCAL) :]) <= MAX_LOCAL:
+        raise ConfigError(
+            f"local:N takes 1 to {MAX_LOCAL} worker processes, not {address[len(LOCAL) :]}",
+            field="cluster",
+            value=address,
+        )
+    return address
+
+
+@contextlib.contextmanager
+def connect(address: str) -> Iterator[Any]:
+    """A Dask client of the cluster at ``address`` (:func:`check_address`),
+    closed on the way out (a ``local:N`` cluster with it, its workers
+    stopped).  :class:`~holdem.errors.ClusterError` when Dask's
+    ``distributed`` is not installed, or the scheduler cannot be reached."""
+    check_address(address)
+    dask = _distributed()
+    local = None
+    with contextlib.ExitStack() as stack:
+        if address.startswith(LOCAL):
+            # (on the loopback only, the dashboard too, on a port the system picks:
+            # nothing listens outside; None would take 8787, or another on every address)
+            with _ctrl_c_left_here():
+                local = dask.LocalCluster(
+                    n_workers=int(address[len(LOCAL) :]),
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address="127.0.0.1:0",
+                    silence_logs=logging.CRITICAL,  # (a unit's failure comes back here)
+                )
+            stack.callback(local.close)
+            client = dask.Client(local)
+        else:
+            try:
+                client = dask.Client(address, timeout=CONNECT_SECONDS)
+            except OSError as exc:  # (TimeoutError among them: Dask tries until then)
+                timeout = isinstance(exc, TimeoutError) or str(exc).startswith("Timed out")
+                why = str(exc).split("\n")[0] or type(exc).__name__
+                if timeout:
+                    why = f"no answer within {CONNECT_SECONDS:g} seconds"
+                raise ClusterError(f"cannot reach the Dask scheduler at {address}: {why}") from None
+        stack.callback(client.close)
+        try:
+            yield client
+        except BaseException:  # (Ctrl-C, a failure: no use in waiting for their units)
+            if local is not None:
+                stack.callback(_stop_at_once, local)
+            # (Dask logs the connections its workers' end cut, tracebacks and all,
+            # and a fetch cut short leaves a task that fails as the client closes,
+            # whose traceback asyncio prints: none of it says more than the error)
+            asyncio_log = logging.getLogger("asyncio")
+            asyncio_log.addFilter(_no_dask_exit)
+            logging.disable(logging.CRITICAL)
+            try:
+                stack.close()
+            finally:
+                logging.disable(logging.NOTSET)
+                asyncio_log.removeFilter(_no_dask_exit)
+            raise
+
+
+def _no_dask_exit(record: logging.LogRecord) -> bool:
+    """False for asyncio's report of a Dask task that ended as its client closed."""
+    return "AllExit" not in record.getMessage() and "AllExit" not in str(record.exc_info)
+
+
+def _packed(function: Callable[..., Any], unit: bytes, *args: Any) -> bytes:
+    """``function(unit, *args)`` on a worker, its unit and its result pickled:
+    Dask goes through a task's arguments and result for data of its own, which
+    takes seconds for a unit of thousands of small records (one bytes object
+    it sends as it is)."""
+    return pickle.dumps(function(pickle.loads(unit), *args), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+@contextlib.contextmanager
+def _ctrl_c_left_here() -> Iterator[None]:
+    """Within it, Ctrl-C (SIGINT) is ignored, and so it is for good by the
+    worker processes started meanwhile, which inherit that: a terminal's
+    Ctrl-C goes to its whole process group, and only this process is to
+    answer it, stopping them (they would print tracebacks, cut short in the
+    middle of starting).  A Ctrl-C while a local cluster starts (a few
+    seconds) is not heard."""
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # (not the main thread: the signals left as they are)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _stop_at_once(local: Any) -> None:
+    """Kills a local cluster's worker processes, which its ``close`` would wait
+    for (seconds: their units run to the end); Dask's own attributes, so
+    where they are not, ``close`` waits."""
+    for nanny in list(getattr(local, "workers", {}).values()):
+        process = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
+        if isinstance(process, int):
+            nanny.auto_restart = False  # (not started again by its nanny)
+            with contextlib.suppress(OSError):
+                os.kill(process, signal.SIGKILL)
+
+
+def _distributed() -> Any:
+    """Dask's ``distributed`` (:class:`~holdem.errors.ClusterError` if it is not installed)."""
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise ClusterError(f"a cluster needs Dask's distributed: {INSTALL}") from None
+
+
+def workers(client: Any) -> int:
+    """The threads the cluster's workers have together (at least 1: units
+    wait on a cluster without workers until some come)."""
+    threads: int = sum(client.nthreads().values())
+    return max(1, threads)
+
+
+def ordered(
+    client: Any,
+    function: Callable[..., _R],
+    units: Iterable[Any],
+    *,
+    ahead: int,
+    args: tuple[Any, ...] = (),
+    done: Callable[[int], None] | None = None,
+) -> Generator[_R, None, None]:
+    """``function(unit, *args)`` for each unit, run on the cluster with at most
+    ``ahead`` units out at once (``args`` may hold futures of data sent to
+    the workers once: ``client.scatter``), the results in the units' order;
+    ``done(i)`` is told of unit ``i``'s result as it comes, in any order (a
+    progress bar that follows the work).  A unit that failed raises its
+    exception here; the units not taken are cancelled whenever this stops
+    (the module's notes)."""
+    wait = _distributed().wait
+    numbered = enumerate(units)
+    pending: deque[tuple[int, Any]] = deque()
+    told: set[int] = set()
+    try:
+        while True:
+            while len(pending) < ahead:
+                following = next(numbered, None)
+                if following is None:
+                    break
+                # (pure=False: a unit of its own, never shared with another caller's)
+                packed = pickle.dumps(following[1], protocol=pickle.HIGHEST_PROTOCOL)
+                future = client.submit(_packed, function, packed, *args, pure=False)
+                pending.append((following[0], future))
+            if not pending:
+                return
+            first, head = pending[0]
+            if not head.done():
+                wait([f for _, f in pending if not f.done()], return_when="FIRST_COMPLETED")
+            for number, future in pending:
+                if number not in told and future.done():
+                    told.add(number)
+                    if done is not None:
+                        done(number)
+            if head.done():
+                pending.popleft()
+                told.discard(first)
+                yield pickle.loads(head.result())
+    finally:
+        if pending:
+            client.cancel([f for _, f in pending], force=True)
