@@ -1252,8 +1252,12 @@ def _stars_writer_checks(hand: HandHistory) -> None:
                 f"{how}: {before[part]!r:.700}\n  !=\n{after[part]!r:.700}\n---\n{text[:1500]}",
             )
         if "site" in hand.fields and how == "plain":
+            # (a result the source does not state, cut short, is written as the rules give it)
             before_c, after_c = stars_claims(source), stars_claims(again)
+            given = stars_claims(with_results(source))
             for part in before_c:
+                if before_c[part] is None:
+                    before_c[part] = given[part]
                 check(
                     before_c[part] == after_c[part],
                     f"pokerstars-roundtrip-claims-{part}",
@@ -1265,6 +1269,28 @@ def _stars_writer_checks(hand: HandHistory) -> None:
                 "pokerstars-roundtrip-not-clean",
                 f"{how}: {[str(p) for p in replay(again).problems][:3]}\n---\n{text[:1500]}",
             )
+
+
+def test_pokerstars_writer_fills_in_the_results_of_a_hand_cut_short() -> None:
+    """A PokerStars hand cut off after its last action (another hand's header
+    in the middle of it) states no results: written again, it says what the
+    rules give (who collected what), and the fuzz check asks that, not the
+    nothing the source said (it once failed on this case)."""
+    cut = (
+        "PokerStars Hand #78782145143:  Hold'em No Limit (\u00a30.10/\u00a30.25 GBP) - "
+        "2012/04/13 2:45:55 ET\rTable 'Crocus' 6-max Seat #6 is the button\r"
+        "Seat 2: a0Kribu (\u00a325.35 in chips) \rSeat 6: JOZSEF1981 (\u00a354.98 in chips) \r"
+        "JOZSEF1981: posts small blind \u00a30.10\ra0Kribu: posts big blind \u00a30.25\r"
+        "*** HOLE CARDS ***\rJOZSEF1981: raises \u00a30.41 to \u00a30.66\ra0Kribu: folds \r"
+        "PokerStars Hand #1: Hold'em No Limit ($0.01/$0.02 USD) - 2020/01/01 0:00:00 ET\n"
+        "Uncalled bet (\u00a30.41) returned to JOZSEF1981\r"
+    )
+    hand = read_bytes("pokerstars", cut.encode())[0]
+    assert isinstance(hand, HandHistory) and hand.claims.collected is None
+    _stars_writer_checks(hand)
+    again = read_text("pokerstars", write_one("pokerstars", hand))[0]
+    assert isinstance(again, HandHistory)
+    assert stars_claims(again)["collected"] == [(1, Decimal("0.5"), "pot")]
 
 
 @fuzz_target(examples=100)
