@@ -97,6 +97,9 @@ MIN_WIDTH = 0.03
 #: air kept at least, in a range that bet (a third of it: bluffs and draws)
 #: and in one that called
 MIN_AIR_BET, MIN_AIR_CALL = 0.08, 0.15
+#: made hands kept at least in a range that checked (less the more the
+#: player bets)
+MIN_MADE_CHECK = 0.3
 #: how a player's folds to bets turn into folding their air (folds of a
 #: share of 0.6 or more: all of it)
 FOLD_READ = 1.6
@@ -423,24 +426,25 @@ class HardBot(Bot):
             if action.kind is ActionKind.DEAL_BOARD:
                 board.extend(action.cards)
                 street = action.street
-            elif (
-                action.seat == seat
-                and len(board) >= 3
-                and (action.kind in _BETS or action.kind is ActionKind.CALL)
-            ):
-                if action.kind is ActionKind.CALL:
+            elif action.seat == seat and len(board) >= 3 and action.kind in _READ:
+                # (weights of the made hands and of the others)
+                if action.kind is ActionKind.CHECK:  # (a player who bets made hands)
+                    high, low = max(MIN_MADE_CHECK, 1 - stats.share("aggression")), 1.0
+                elif action.kind is ActionKind.CALL:
+                    high = 1.0
                     low = min(1.0, max(MIN_AIR_CALL, 1 - FOLD_READ * stats.folds(street)))
                 else:
+                    high = 1.0
                     low = min(1.0, max(MIN_AIR_BET, (stats.share("aggression") - 0.3) / 0.6))
                     if action.kind is ActionKind.RAISE:
                         low *= low
-                if low >= 1.0:
+                if low >= 1.0 and high >= 1.0:
                     continue
                 dealt = set(board)
                 combos = [c for c in weights if c[0] not in dealt and c[1] not in dealt]
                 made = _made(combos, board)
                 weights = {
-                    c: weights[c] * (1.0 if m else low) for c, m in zip(combos, made, strict=True)
+                    c: weights[c] * (high if m else low) for c, m in zip(combos, made, strict=True)
                 }
         return weights
 

@@ -51,6 +51,8 @@ PRIORS = {
     "fold_back": (0.40, 3.0),
     "raise_back": (0.25, 3.0),
 }
+#: how many of a street's own times facing a bet weigh as much as all streets'
+STREET_WEIGHT = 10.0
 _STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
 _WAGERS = (ActionKind.BET, ActionKind.RAISE)
 _DECISIONS = (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BET,
@@ -124,7 +126,7 @@ class Stats:
         ``reraise``, of the times they faced a raise before the flop (not
         of their own); ``fold_back`` and ``raise_back``, of the times their
         raise there was raised again;
-        ``fold``, of the times they faced a bet (any street)."""
+        ``fold``, of the times they faced a bet after the flop."""
         prior, weight = PRIORS[figure]
         seen: int
         if figure == "vpip":
@@ -142,14 +144,21 @@ class Stats:
         elif figure == "raise_back":
             seen, out_of = self.back[2], self.back[0]
         else:
-            seen, out_of = sum(self.folded), sum(self.faced)
+            seen, out_of = sum(self.folded[1:]), sum(self.faced[1:])
         return (seen + prior * weight) / (out_of + weight)
 
     def folds(self, street: Street) -> float:
-        """The share of the times they folded facing a bet on ``street``
-        (with the other streets' folds as the guess where few are seen)."""
-        prior, weight = self.share("fold"), PRIORS["fold"][1]
+        """The share of the times they folded facing a bet on ``street``:
+        after the flop, of all streets after it, the street's own weighing
+        in as they come (those who reach the river facing a bet are the
+        hands that went on: few folds there say little); before the flop,
+        with the hands they do not play as the guess (a player who plays
+        few hands folds to raises, whether or not a raise was seen)."""
         index = _STREETS.index(street)
+        if index == 0:
+            prior, weight = 1 - self.share("vpip"), PRIORS["fold"][1]
+        else:  # (all streets after the flop together, a street's own few weighing in)
+            prior, weight = self.share("fold"), STREET_WEIGHT
         return (self.folded[index] + prior * weight) / (self.faced[index] + weight)
 
 
