@@ -270,7 +270,8 @@ def test_the_hard_bot_reads_ranges_from_the_public_actions() -> None:
     hand.act(Decision.bet(10))  # the big blind leads the flop Qs Jd 3c
     view = hand.view(3)
     lead = HardBot(seed=1).range_of(view, 2).weights
-    qt, ak = tuple(parse_cards("Qh Th")), tuple(parse_cards("Ah 9c"))  # (high card first)
+    (q, t), (a, nine) = parse_cards("Qh Th"), parse_cards("Ah 9c")
+    qt, ak = (q, t), (a, nine)  # (high card first)
     # a bet keeps the made hands whole, the air at a weight for an unknown
     # player's aggression (the guess, 0.30: rarely a bluff)
     assert lead[qt] == 1 and lead[ak] == pytest.approx(holdem.bots.hard.MIN_AIR_BET)
@@ -329,10 +330,12 @@ def test_the_hard_bot_reads_ranges_again_for_new_hole_cards_on_one_configuration
     config = HandConfig(stacks=(200, 200), button=0, small_blind=1, big_blind=2)
     bot = HardBot(seed=1)
     for hole in ("As Ah", "Ks Kh"):  # a simulation deals hand after hand on one config
-        hand = Hand(config, hole_cards=[hole, "7c 2d"])
-        own = set(hand.hole_cards(0))  # type: ignore[arg-type]
-        read = bot.range_of(hand.view(0), 1)
-        assert not any(own & set(combo) for combo in read.weights), hole
+        hand = Hand(config, hole_cards=[hole, "7c 2d"], board="Qs Jd 3c 4h 5s")
+        hand.act(Decision.call())
+        hand.act(Decision.check())  # (the flop: ranges without the cards it sees)
+        seen = {*hand.hole_cards(1), *hand.board}  # type: ignore[misc]
+        read = bot.range_of(hand.view(1), 0)
+        assert not any(seen & set(combo) for combo in read.weights), hole
 
 
 def test_the_normal_bot_opens_wider_when_few_are_dealt_in() -> None:

@@ -70,6 +70,7 @@ its equity against the callers' range (the best 25%) is 0.48 or more.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from ..actions import ActionKind, Decision, LegalActions, Phase, Street
@@ -255,7 +256,7 @@ class HardBot(Bot):
         # called: its equity against the loosest player's calls, the hand to play
         caller = self.book.stats(view, loosest)
         width = max(caller.share("vpip") - caller.share("reraise") / 2, MIN_WIDTH)
-        against = self._equity_against(view, [self._packed(view, "call", loosest, width)])
+        against = self._equity_against(view, [self._packed(view, width)])
         called_pot = pot + cost + (min(to, view.bets[loosest] + view.stacks[loosest])
                                    - view.bets[loosest])  # fmt: skip
         called = REALIZE * against * called_pot - cost
@@ -266,7 +267,7 @@ class HardBot(Bot):
         reraise_to = stack if shover else 3 * to
         reraise_to = min(reraise_to, stack, behind + mine)
         width = max(stats.share("shove") if shover else stats.share("reraise"), MIN_WIDTH)
-        versus = self._equity_against(view, [self._packed(view, "reraise", reraiser, width)])
+        versus = self._equity_against(view, [self._packed(view, width)])
         final = pot + (reraise_to - mine) + (reraise_to - view.bets[reraiser])
         share = versus if shover or reraise_to >= behind + mine else REALIZE * versus
         reraised = max(-cost, share * final - (reraise_to - mine))
@@ -371,20 +372,26 @@ class HardBot(Bot):
         )
         read = self._read.get(key)
         if read is None:
-            known: set[int] = {*view.hole_cards, *view.board} if view.hole_cards else set()
-            weights = {
-                c: w
-                for c, w in self._read_range(view, position, seat).items()
-                if c[0] not in known and c[1] not in known
-            }
-            if not weights:
-                weights = {c: 1.0 for c in RANKED if c[0] not in known and c[1] not in known}
-            read = self._read[key] = Read(weights)
+            width, skip = self._width(view, position, seat)
+            read = self._top(view, width, skip)
+            if view.board:  # (narrowed by what they did after the flop)
+                weights = self._narrow(view, position, seat, read.weights)
+                if not weights:  # (nothing they could hold: any two cards still out)
+                    weights = self._narrow(view, position, seat, self._top(view, 1.0).weights)
+                read = Read(weights)
+            self._read[key] = read
         return read
 
-    def _read_range(
-        self, view: PlayerView, position: int, seat: int
-    ) -> dict[tuple[int, int], float]:
+    def _top(self, view: PlayerView, fraction: float, skip: float = 0.0) -> Read:
+        """The best ``fraction`` of starting hands less the best ``skip``
+        (:func:`top`): its own cards in it are never dealt (the equity's
+        deals draw again), and after the flop they are taken out."""
+        return _top_read(_cut(skip), _cut(fraction))
+
+    def _width(self, view: PlayerView, position: int, seat: int) -> tuple[float, float]:
+        """The share of starting hands player ``position`` plays as they
+        played before the flop, and the best share they would have played
+        otherwise (the module's notes)."""
         stats = self.book.stats(view, position)
         big_blind = view.config.big_blind
         raises = calls = 0
@@ -413,13 +420,22 @@ class HardBot(Bot):
                 width = reraise if raises == 2 else pfr
             if shoved:
                 width = max(width, stats.share("shove"))
-            weights = top(max(width, MIN_WIDTH))
-        elif calls:
-            weights = top(max(vpip, MIN_WIDTH), skip=reraise / 2)
-        elif limped:
-            weights = top(max(vpip, MIN_WIDTH), skip=pfr * 0.7)
-        else:
-            weights = top(1.0)
+            return max(width, MIN_WIDTH), 0.0
+        if calls:
+            return max(vpip, MIN_WIDTH), reraise / 2
+        if limped:
+            return max(vpip, MIN_WIDTH), pfr * 0.7
+        return 1.0, 0.0
+
+    def _narrow(
+        self, view: PlayerView, position: int, seat: int, start: dict[tuple[int, int], float]
+    ) -> dict[tuple[int, int], float]:
+        """A range after the flop: ``start`` without the board's cards, each
+        action of player ``position`` after the flop weighing their made hands
+        and the others (the module's notes)."""
+        stats = self.book.stats(view, position)
+        dealt = {*view.board, *(view.hole_cards or ())}
+        weights = {c: w for c, w in start.items() if c[0] not in dealt and c[1] not in dealt}
         board: list[int] = []
         street = Street.PREFLOP
         for action in view.log:
@@ -440,8 +456,7 @@ class HardBot(Bot):
                         low *= low
                 if low >= 1.0 and high >= 1.0:
                     continue
-                dealt = set(board)
-                combos = [c for c in weights if c[0] not in dealt and c[1] not in dealt]
+                combos = list(weights)
                 made = _made(combos, board)
                 weights = {
                     c: weights[c] * (high if m else low) for c, m in zip(combos, made, strict=True)
@@ -453,21 +468,11 @@ class HardBot(Bot):
         range as often as they do not fold to one."""
         stats = self.book.stats(view, position)
         width = max(stats.share("pfr") * (1 - stats.share("fold_back")), MIN_WIDTH)
-        return self._packed(view, "continue", position, width)
+        return self._packed(view, width)
 
-    def _packed(self, view: PlayerView, why: str, position: int, width: float) -> Packed:
-        """The best ``width`` of starting hands, for player ``position``
-        (cached for the hand)."""
-        self._this_hand(view)
-        key = (why, position, round(width, 3))
-        read = self._read.get(key)
-        if read is None:
-            known = {*view.hole_cards} if view.hole_cards else set()
-            weights = {
-                c: w for c, w in top(width).items() if c[0] not in known and c[1] not in known
-            }
-            read = self._read[key] = Read(weights or dict.fromkeys(RANKED[:1], 1.0))
-        return read.packed
+    def _packed(self, view: PlayerView, width: float) -> Packed:
+        """The best ``width`` of starting hands, packed."""
+        return self._top(view, width).packed
 
     def _this_hand(self, view: PlayerView) -> None:
         """Forgets the ranges read in another hand: another configuration, or
@@ -511,6 +516,14 @@ class Read:
         self.weights = weights
         self.packed = Packed(weights)
         self.split: tuple[float, Packed] | None = None
+
+
+@functools.lru_cache(maxsize=1024)
+def _top_read(start: int, end: int) -> Read:
+    """The starting hands of :data:`RANKED` from ``start`` to ``end``, read
+    once for every bot of the process (the cuts fall at the ends of starting
+    hands: 169 places)."""
+    return Read(dict.fromkeys(RANKED[start:end] or RANKED, 1.0))
 
 
 def _bluffs(folds: float, bet: int, pot: int) -> float:
