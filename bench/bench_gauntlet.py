@@ -93,15 +93,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the matches")
     parser.add_argument("--ours", default="easy,normal,hard", help="our bots, comma-separated")
     parser.add_argument("--opponents", default=",".join(OPPONENTS), help="gauntlet opponents")
+    parser.add_argument("--tables", default="heads-up,6-max,mixed",
+                        help="which tables: heads-up, 6-max, mixed (comma-separated)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="JSON lines instead of a table")
     args = parser.parse_args(argv)
     ours = args.ours.split(",")
     if args.jobs == 1:  # (the decisions are played here: time them)
         for level in ours:
             holdem.bots.BOTS[level] = timed(level, holdem.bots.BOTS[level])
+    wanted = args.tables.split(",")
     matches = [(o, opp, table, seats) for o in ours for opp in args.opponents.split(",")
-               for table, seats in tables(o, opp)]  # fmt: skip
-    matches += [(o, "mixed", "6-max", [o, *map(seat, MIXED)]) for o in ours]
+               for table, seats in tables(o, opp) if table in wanted]  # fmt: skip
+    if "mixed" in wanted:
+        matches += [(o, "mixed", "6-max", [o, *map(seat, MIXED)]) for o in ours]
     if not args.json:
         print(f"{args.deals:,} deals a match, duplicate, 100 big blinds, seed {args.seed}")
         print(f"{'ours':<7} {'opponent':<16} {'table':<9} {'bb/100':>9} {'95% CI':<9} "

@@ -489,3 +489,30 @@ def test_a_tournament_that_does_not_end_is_given_up_not_played_for_ever(
         simulate(["easy", "easy"], tournaments=1, schedule="@5m, 10/20")
     with pytest.raises(ConfigError, match="no structure 'bogus'"):
         simulate(["easy", "easy"], hands=1, structure="bogus")
+
+
+def test_the_normal_bot_meets_a_re_raise_with_narrower_ranges() -> None:
+    """Six-handed, in the cutoff: a single raise before it is called with
+    ace-nine; when it opened and the big blind re-raised, ace-nine folds,
+    ace-king suited calls and queens raise again (it called re-raises with
+    its calling range before, and lost to tight-aggressive players)."""
+    from holdem.bots import NormalBot
+
+    def facing(cards: str, reraise: bool) -> Decision:
+        hand = Hand(HandConfig(stacks=(200,) * 6, button=0, small_blind=1, big_blind=2),
+                    hole_cards=["2c 2d", "3c 3d", "Kd Ks", "4c 4d", "5c 5h", cards])  # fmt: skip
+        if reraise:  # it opens; the button and the small blind fold; the big blind re-raises
+            moves = [Decision.fold(), Decision.fold(), Decision.raise_to(6), Decision.fold(),
+                     Decision.fold(), Decision.raise_to(18)]  # fmt: skip
+        else:  # the first to act raises, the next folds
+            moves = [Decision.raise_to(6), Decision.fold()]
+        for move in moves:
+            hand.act(move)
+        legal = hand.legal_actions()
+        assert legal is not None and hand.actor == 5
+        return NormalBot(seed=1).decide(hand.view(5), legal)
+
+    assert facing("Ah 9c", reraise=False) == Decision.call()  # a single raise: called
+    assert facing("Ah 9c", reraise=True) == Decision.fold()
+    assert facing("Ah Kh", reraise=True) == Decision.call()
+    assert facing("Qh Qc", reraise=True).kind is ActionKind.RAISE

@@ -229,7 +229,11 @@ class HardBot(Bot):
             raised = cost + sum(min(to, view.bets[p] + view.stacks[p]) - view.bets[p]
                                 for p in raisers)  # fmt: skip
             reraising = folds * pot + (1 - folds) * (REALIZE * going_on * (pot + raised) - cost)
-            if eq >= PRE_RERAISE or reraising > best:
+            if eq >= PRE_RERAISE:
+                return wager(legal, to)
+            if reraising > best and (
+                going_on >= 0.5 or self.rng.random() < _bluffs(folds, cost, pot)
+            ):  # (for its folds: in measure, as after the flop)
                 return wager(legal, to)
         return choice
 

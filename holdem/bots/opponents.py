@@ -48,8 +48,8 @@ PRIORS = {
     "reraise": (0.08, 3.0),
     "aggression": (0.30, 4.0),
     "fold": (0.45, 3.0),
-    "fold_back": (0.40, 3.0),
-    "raise_back": (0.25, 3.0),
+    "fold_back": (0.25, 3.0),
+    "raise_back": (0.30, 3.0),
 }
 #: how many of a street's own times facing a bet weigh as much as all streets'
 STREET_WEIGHT = 10.0
