@@ -46,8 +46,9 @@ MIXED = ("Maniac", "PotBettor", "MinRaiser", "TightAggressive", "EquityBot")
 
 
 def seat(name: str) -> str:
-    """The seat of a gauntlet opponent for ``holdem simulate``."""
-    return f"py:{FILE}:{name}"
+    """The seat of a gauntlet opponent for ``holdem simulate`` (or of one of
+    our own levels, named as ``holdem simulate`` names them)."""
+    return name if name in holdem.bots.BOTS else f"py:{FILE}:{name}"
 
 
 def tables(ours: str, opponent: str) -> list[tuple[str, list[str]]]:
@@ -92,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes a match (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the matches")
     parser.add_argument("--ours", default="easy,normal,hard", help="our bots, comma-separated")
-    parser.add_argument("--opponents", default=",".join(OPPONENTS), help="gauntlet opponents")
+    parser.add_argument("--opponents", default=",".join(OPPONENTS),
+                        help="gauntlet opponents (or our levels: normal, random ...)")  # fmt: skip
     parser.add_argument("--tables", default="heads-up,6-max,mixed",
                         help="which tables: heads-up, 6-max, mixed (comma-separated)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="JSON lines instead of a table")
