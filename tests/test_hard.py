@@ -427,3 +427,31 @@ def test_simulate_and_tables_tell_a_bot_each_hand_s_end(monkeypatch: pytest.Monk
         assert view.outcome is not None and view.hole_cards is not None
         shown = {seat for seat, _ in view.shown}
         assert shown <= set(view.config.seat_numbers)
+
+
+def test_it_counts_the_all_in_players_still_to_act_and_not_the_folders() -> None:
+    """Four-handed: the player before it goes all in, the small blind goes
+    all in every hand, the big blind folds all but three hands. It calls
+    with ace-nine: against the two all-in players' any two cards, with
+    their chips in the pot (the folder counted as a hand in it, the call
+    did not pay); with seven-deuce it folds."""
+    names = ("hard", "maniac", "nit", "other maniac")
+    bot = HardBot(seed=1)
+    game = CashGame(small_blind=1, big_blind=2, rng=1)
+    for seat, name in enumerate(names):
+        game.join(seat, name, 200)
+    players = {0: bot, 1: AllIn(), 2: Nit(), 3: AllIn()}
+    for _ in range(40):
+        game.play_hand(players)
+        top_up(game, 4)
+
+    def spot4(cards: str) -> Decision:
+        config = HandConfig(stacks=(200,) * 4, button=0, small_blind=1, big_blind=2, names=names)
+        hand = Hand(config, hole_cards=[cards, "3c 3d", "4c 4d", "5c 5d"])
+        hand.act(Decision.all_in())  # seat 3, first to act
+        legal = hand.legal_actions()
+        assert legal is not None and hand.actor == 0
+        return copy.deepcopy(bot).decide(hand.view(0), legal)
+
+    assert spot4("Ah 9c") == Decision.call()
+    assert spot4("7h 2c") == Decision.fold()

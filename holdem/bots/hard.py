@@ -192,8 +192,22 @@ class HardBot(Bot):
         big_blind = view.config.big_blind
         pot, mine, behind = view.pot, view.bets[me], view.stacks[me]
         if to_call and (to_call >= behind or any(view.statuses[p] == "all_in" for p in others)):
-            eq = self.equity(view, others)  # (an all in to call: nothing more to play)
-            return passive(legal) if eq * (pot + to_call) > to_call else legal.check_or_fold()
+            # an all in to call: nothing more to play. Against the players in it
+            # (all in, or in for more than the big blind) and those still to act
+            # who go all in half the time or more (they come too, with chips);
+            # the others fold to it
+            coming = [
+                p
+                for p in others
+                if view.bets[p] <= big_blind
+                and view.statuses[p] == "active"
+                and self.book.stats(view, p).share("shove") >= SHOVER
+            ]
+            in_it = [p for p in others if view.bets[p] > big_blind or view.statuses[p] == "all_in"]
+            eq = self.equity(view, in_it + coming or others)
+            more = sum(min(view.stacks[p], view.current_bet - view.bets[p]) for p in coming)
+            calls = eq * (pot + more + to_call) > to_call
+            return passive(legal) if calls else legal.check_or_fold()
         if view.current_bet <= big_blind:  # nobody raised
             if legal.wager is None:
                 return passive(legal)
