@@ -32,7 +32,8 @@ from __future__ import annotations
 import contextlib
 import itertools
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from math import comb, isfinite, sqrt
@@ -675,13 +676,75 @@ def _stderr(share: float, sum_sq: float, deals: int) -> float:
     return sqrt(variance / deals)
 
 
+# --- the bots' fast path ---------------------------------------------------
+
+
+class Packed:
+    """A range packed for the C core once, for many quick equities against it
+    (:func:`share`): its combos' cards and their weights, as bytes.
+
+    ``weights`` maps combos to positive weights; a combo that holds a card
+    of the board or of the hand it is dealt against is drawn again in C, so
+    one packing serves every board.
+    """
+
+    __slots__ = ("cards", "size", "weights")
+
+    def __init__(self, weights: Mapping[Combo, float]) -> None:
+        self.size = len(weights)
+        self.cards = bytes(itertools.chain.from_iterable(weights))
+        self.weights = array("d", weights.values()).tobytes()
+
+
+#: every two cards, alike
+RANDOM = Packed(dict.fromkeys(itertools.combinations(range(52), 2), 1.0))
+_ONE = array("d", [1.0]).tobytes()
+_NO_STOP = ffi.new("int *")
+
+
+def share(
+    hole: Sequence[Card],
+    ranges: Sequence[Packed],
+    board: Sequence[Card] = (),
+    trials: int = 1000,
+    seed: int = 0,
+) -> float:
+    """The share of the pot that ``hole`` wins against one player of each of
+    ``ranges`` on ``board``, by Monte Carlo over ``trials`` deals of the
+    random stream ``seed`` (the same seed, the same figure): the bots' quick
+    equity, one C call with no checks of its input, which must be sound
+    (distinct cards; 1 to 9 ranges, each with a combo that can be dealt).
+    0.5 when no deal could be made."""
+    n = 1 + len(ranges)
+    cards = b"".join([bytes(hole), *[r.cards for r in ranges]])
+    weights = b"".join([_ONE, *[r.weights for r in ranges]])
+    start = [0, 1]
+    for r in ranges:
+        start.append(start[-1] + r.size)
+    wins = ffi.new("uint64_t[]", n)
+    ties = ffi.new("uint64_t[]", n * _TIES)
+    rejected = ffi.new("uint64_t *")
+    done = lib.hd_equity_montecarlo(
+        cards, ffi.from_buffer("double[]", weights), ffi.new("uint32_t[]", start), n,
+        bytes(board), len(board), 0, trials, seed & MAX_SEED, 1000 * trials + 10_000,
+        wins, ties, rejected, _NO_STOP,
+    )  # fmt: skip
+    if not done:
+        return 0.5
+    split = sum(ties[k] / k for k in range(2, _TIES))  # (player 0's row: the first)
+    return float((wins[0] + split) / done)
+
+
 __all__ = [
     "EXACT_LIMIT",
     "EXACT_MAX",
     "MAX_SEED",
     "MAX_TRIALS",
+    "RANDOM",
     "EquityError",
     "EquityResult",
+    "Packed",
     "PlayerEquity",
     "equity",
+    "share",
 ]

@@ -57,6 +57,7 @@ from typing import Any
 
 from .actions import ActionKind, Street
 from .bots import BOTS, Bot, make_bot
+from .bots.base import learns
 from .cluster import check_address, connect, ordered, workers
 from .config import HandConfig, HeadsUpCap, Structure, _coerce_enum
 from .errors import ConfigError, SimulationError
@@ -730,6 +731,7 @@ def _deals(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Play
     ]
     rotations = range(n) if duplicate else range(1)
     bots: list[list[Decide]] = []
+    learners: list[list[tuple[int, Bot]]] = []
     for deal in range(start, end):
         if deal % BLOCK == 0:  # the bots of a block, seeded by it (chunks are blocks)
             block = deal // BLOCK
@@ -737,6 +739,8 @@ def _deals(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Play
                 [make((p + shift) % n, shift, _seed(seed, block, shift, p)) for p in range(n)]
                 for shift in rotations
             ]
+            # the bots told each hand's end (Bot.observe), by position
+            learners = [[(p, b) for p, b in enumerate(players) if learns(b)] for players in bots]
         for shift in rotations:
             # position p holds the bot of seat (p + shift) % n; the cards by position
             # and the button are the deal's, whatever the rotation
@@ -748,6 +752,8 @@ def _deals(task: _Task, start: int, end: int, tallies: list[_Tally], make: _Play
                 legal = hand.legal_actions()
                 assert legal is not None
                 hand.act(players[seat](hand.view(seat), legal), seat=seat)
+            for p, bot in learners[shift]:
+                bot.observe(hand.view(p))
             _count(hand, tallies, shift)
             if folder is not None:
                 names = [_name(levels, (p + shift) % n) for p in range(n)]

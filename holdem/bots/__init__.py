@@ -6,8 +6,9 @@ reproducible from its seed.  :data:`BOTS` names them by level: ``random``
 (any legal decision), ``calling-station`` (checks or calls, always),
 ``easy`` (the strength of its own cards, with simple thresholds) and
 ``normal`` (ranges by position, push or fold when short, pot odds and the
-board's texture) and ``hard`` (its equity against ranges narrowed from the
-public actions, by expected value, within a time budget).  Writing one:
+board's texture) and ``hard`` (it models the other players from what it
+has seen of them, narrows their ranges by those figures and their actions,
+and decides by expected value, within a time budget).  Writing one:
 ``docs/bots.md``.
 
 >>> from holdem.table import Tournament

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from typing import TypeGuard
 
 from ..actions import ActionKind, Decision, LegalActions
 from ..cards import Card
@@ -30,6 +31,7 @@ __all__ = [
     "CallingStation",
     "RandomBot",
     "board_category",
+    "learns",
     "made_by_hole",
     "passive",
     "showdown",
@@ -56,6 +58,14 @@ class Bot(ABC):
     def __call__(self, view: PlayerView, legal: LegalActions) -> Decision:
         return self.decide(view, legal)
 
+    def observe(self, view: PlayerView) -> None:
+        """Told the end of a hand it was dealt in, as it saw it (the public
+        log to the end, the cards shown): a bot that learns about the other
+        players reads it here.  Nothing by default.  Not every caller tells
+        it (a room's bots learn from their own turns alone): a bot must
+        decide well without it."""
+        return None  # (a hook, not abstract: most bots need nothing)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
@@ -80,6 +90,13 @@ class CallingStation(Bot):
         if legal.show:
             return _SHOW
         return _FOLD
+
+
+def learns(player: object) -> TypeGuard[Bot]:
+    """Whether ``player`` is a bot that reads the hands' ends
+    (:meth:`Bot.observe`): callers tell only those (a view a hand and seat
+    costs a little)."""
+    return isinstance(player, Bot) and type(player).observe is not Bot.observe
 
 
 # ------------------------------------------------- decisions off the menu

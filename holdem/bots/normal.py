@@ -8,7 +8,8 @@ button and in the cutoff and 0.56 from the small blind (wider with few
 players dealt in: heads-up 0.44, three-handed 0.50 on the button); facing a
 raise it re-raises with 0.66 and up and calls with the opening rating plus
 0.04 (heads-up 0.47, three-handed 0.53) when the price is at most a fifth of
-its stack, else folds.  With 15 big blinds or
+its stack, else folds; facing a re-raise it raises again with 0.77 and up
+(jacks and better), calls with 0.66 and folds the rest.  With 15 big blinds or
 fewer behind (a tournament's short stack) it pushes or folds: all in with
 0.56 and up at 10 to 15 big blinds, 0.53 below 10, 0.50 below 5; it calls
 another player's all-in with 0.60 and up.
@@ -51,6 +52,9 @@ OPEN_FEW = {2: {"small blind": 0.44, "big blind": 0.44}, 3: {"late": 0.50, "smal
 #: the rating that calls a raise (of at most a fifth of its stack) when few are dealt in
 CALL_FEW = {2: 0.47, 3: 0.53}
 RERAISE, CALL_MORE = 0.66, 0.04
+#: facing a re-raise: raise again with this rating (jacks and better), call
+#: with RERAISE
+FOUR_BET = 0.77
 CBET = 2 / 3  # heads-up on the flop, the raiser before it bets half the pot this often
 SHORT = 15  # big blinds behind: push or fold
 PUSH = ((5, 0.50), (10, 0.53), (16, 0.56))  # below each depth, push with this rating
@@ -96,6 +100,10 @@ class NormalBot(Bot):
             if rating >= first_in and legal.wager is not None:
                 return wager(legal, 3 * big_blind + view.current_bet - big_blind)
             return legal.check_or_fold() if to_call else passive(legal)
+        if _raises(view) >= 2:  # a re-raise to face: its own narrower ranges
+            if rating >= FOUR_BET and legal.wager is not None:
+                return wager(legal, 3 * view.current_bet)
+            return passive(legal) if rating >= RERAISE else legal.check_or_fold()
         if rating >= RERAISE and legal.wager is not None:
             return wager(legal, 3 * view.current_bet)
         calling = CALL_FEW.get(dealt, first_in + CALL_MORE)
@@ -174,6 +182,18 @@ def _position(view: PlayerView, me: int) -> str:
     order = (me - first) % n  # 0: first to act
     others = max(1, n - 4)  # the seats before the cutoff
     return "early" if order < (others + 2) // 3 else "middle"
+
+
+def _raises(view: PlayerView) -> int:
+    """The raises before the flop so far (the big blind is not one)."""
+    big_blind = view.config.big_blind
+    return sum(
+        1
+        for action in view.log
+        if action.street is Street.PREFLOP
+        and action.kind in (ActionKind.BET, ActionKind.RAISE)
+        and action.to > big_blind
+    )
 
 
 def _continues(view: PlayerView, me: int) -> bool:

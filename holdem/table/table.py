@@ -34,6 +34,7 @@ from types import FunctionType, MappingProxyType
 from typing import Any, NamedTuple, get_args
 
 from ..actions import Action, Decision, LegalActions
+from ..bots.base import learns
 from ..config import (
     MAX_CHIPS,
     MAX_PLAYERS,
@@ -855,6 +856,11 @@ class Table:
             act(decision, seat=seat)
             if tell:
                 self._tell_actions()
+        if decide_for is not None:  # (the bots that learn are told the hand's end)
+            for seat in hand.config.seat_numbers:
+                player = decide_for.get(seat)
+                if learns(player):
+                    player.observe(view(seat))
         return self.finish_hand()
 
     def show_cards(self, seat: int) -> Action:
