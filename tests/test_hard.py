@@ -429,6 +429,44 @@ def test_simulate_and_tables_tell_a_bot_each_hand_s_end(monkeypatch: pytest.Monk
         assert shown <= set(view.config.seat_numbers)
 
 
+def test_the_engine_s_and_the_rooms_tables_tell_a_bot_each_hand_s_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The tables of ``holdem engine`` and of the room server (both served by
+    ``ServedTable``) tell a learning bot the end of every hand it was dealt
+    in, its own view (a room's hard bot learned from its turns alone)."""
+    import json
+
+    import holdem.bots
+    from holdem.protocol.engine import Engine
+
+    monkeypatch.setitem(holdem.bots.BOTS, "watcher", Watcher)
+    Watcher.ends = []
+    engine = Engine()
+    client = engine.connect()
+
+    def ask(request: dict[str, object]) -> dict[str, object]:
+        [(_, reply), *_] = engine.handle(client, json.dumps(request))
+        return reply
+
+    ask({"type": "hello", "version": 1})
+    players = [{"seat": 0, "name": "w", "bot": "watcher"},
+               {"seat": 1, "name": "c", "bot": "calling-station"},
+               {"seat": 2, "name": "e", "bot": "easy"}]  # fmt: skip
+    made = ask({"type": "create_table", "game": "cash", "seats": 3, "small_blind": 1,
+                "big_blind": 2, "seed": 4, "players": players})  # fmt: skip
+    table = made["result"]["table"]  # type: ignore[index]
+    ask({"type": "start", "table": table, "hands": 12})
+    for _ in range(100):
+        if engine.tables[table].table.hands_played >= 12:
+            break
+        engine.handle(client, json.dumps({"type": "state", "table": table}))
+        engine.tables[table].advance()
+    assert engine.tables[table].table.hands_played == 12
+    assert len(Watcher.ends) == 12
+    assert all(v.phase is Phase.COMPLETE and v.seat == 0 for v in Watcher.ends)
+
+
 def test_it_counts_the_all_in_players_still_to_act_and_not_the_folders() -> None:
     """Four-handed: the player before it goes all in, the small blind goes
     all in every hand, the big blind folds all but three hands. It calls

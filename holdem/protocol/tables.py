@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from ..actions import PLAYER_KINDS, ActionKind, Decision, LegalActions
 from ..bots import Bot
+from ..bots.base import learns
 from ..cards import format_card
 from ..errors import HoldemError, IllegalActionError, ProtocolError, TableError
 from ..hand import Hand
@@ -367,6 +368,12 @@ class ServedTable:
 
     def _finish(self) -> None:
         game = self.game
+        hand = self.table.hand
+        if hand is not None:  # (the bots that learn are told the hand's end, as at tables)
+            for seat in hand.config.seat_numbers:
+                bot = self.bots.get(seat)
+                if learns(bot):
+                    bot.observe(hand.view(seat))
         result: HandResult = (
             game.finish_hand() if isinstance(game, Tournament) else self.table.finish_hand()
         )
