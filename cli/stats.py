@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import sys
 
 import click
 
-from holdem.histories import FORMATS, MAX_JOBS, SPLIT_BYTES, find_files
+from holdem.histories import FORMATS, MAX_JOBS, SPLIT_BYTES
 from holdem.report import COLUMNS, html_page, player_record, plot_name, ranked, table_cells
 from holdem.stats import FIGURES, POSITIONS, Counts, PlayerStats, Stats, stats_files
+
+from .validate import history_files
 
 EXIT_UNUSABLE = 2
 STDIN = "-"
@@ -83,20 +84,7 @@ def stats_command(
         from holdem.plots import check_plot_path
 
         check_plot_path("page.svg", "--html")  # (matplotlib draws the page's plot)
-    files, missing = find_files([p for p in paths if p != STDIN])
-    if STDIN in paths:
-        if fmt is None:
-            raise click.UsageError("give --format to read standard input ('-')")
-        files.insert(0, STDIN)
-    for path in missing:
-        click.echo(f"holdem stats: error: {path}: no such file or folder", err=True)
-    if not files:
-        if not missing:
-            click.echo(
-                "holdem stats: error: no hand-history files found (.phh, .phhs, .txt)", err=True
-            )
-        sys.exit(EXIT_UNUSABLE)
-    total = sum(os.path.getsize(path) for path in files if path != STDIN and os.path.isfile(path))
+    files, missing, total = history_files(paths, fmt, "holdem stats")
     show_bar = (
         sys.stderr.isatty() and STDIN not in files and (len(files) > 1 or total > SPLIT_BYTES)
     )

@@ -18,6 +18,29 @@ EXIT_UNUSABLE = 2
 STDIN = "-"
 
 
+def history_files(
+    paths: tuple[str, ...], fmt: str | None, command: str
+) -> tuple[list[str], list[str], int]:
+    """The files of ``paths`` (folders give the history files below them; ``-``
+    standard input, which needs ``fmt``), the paths not found (each said on
+    stderr) and the files' bytes in all; none to read is an exit with
+    status 2."""
+    files, missing = find_files([p for p in paths if p != STDIN])
+    if STDIN in paths:
+        if fmt is None:
+            raise click.UsageError("give --format to read standard input ('-')")
+        files.insert(0, STDIN)
+    for path in missing:
+        click.echo(f"{command}: error: {path}: no such file or folder", err=True)
+    if not files:
+        if not missing:
+            click.echo(f"{command}: error: no hand-history files found (.phh, .phhs, .txt)",
+                       err=True)  # fmt: skip
+        sys.exit(EXIT_UNUSABLE)
+    total = sum(os.path.getsize(path) for path in files if path != STDIN and os.path.isfile(path))
+    return files, missing, total
+
+
 @click.command(
     "validate",
     epilog="""\b
@@ -88,21 +111,8 @@ def validate_command(
     check_cluster(cluster, "--jobs", jobs)
     if ship and cluster is None:
         raise click.UsageError("--ship sends the files to a cluster's workers: give --cluster")
-    files, missing = find_files([p for p in paths if p != STDIN])
-    if STDIN in paths:
-        if fmt is None:
-            raise click.UsageError("give --format to read standard input ('-')")
-        files.insert(0, STDIN)
-    for path in missing:
-        click.echo(f"holdem validate: error: {path}: no such file or folder", err=True)
-    if not files:
-        if not missing:
-            click.echo(
-                "holdem validate: error: no hand-history files found (.phh, .phhs, .txt)", err=True
-            )
-        sys.exit(EXIT_UNUSABLE)
+    files, missing, total = history_files(paths, fmt, "holdem validate")
     # a bar on the terminal for long work, and the reports after it, not through it
-    total = sum(os.path.getsize(path) for path in files if path != STDIN and os.path.isfile(path))
     show_bar = (
         not as_json
         and sys.stderr.isatty()
