@@ -63,10 +63,10 @@ def cell(value: Any, kind: str) -> str:
     if kind == "factor":
         return f"{value:.2f}"
     if kind == "width":
-        return f"±{value:.1f}"
+        return f"±{value:,.1f}"
     if kind == "money":
         return money(value)
-    return f"{value:+.1f}" if kind == "bb" else str(value)
+    return f"{value:+,.1f}" if kind == "bb" else str(value)
 
 
 def money(value: Decimal, places: int = 0) -> str:
