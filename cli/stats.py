@@ -183,7 +183,7 @@ def _print_text(stats: Stats, players: list[tuple[str, PlayerStats]], by_positio
 
 
 def _print_table(first: str, width: int, rows: list[tuple[str, Counts]]) -> None:
-    widths = {"count": 7, "money": 12, "bb": 8, "width": 7, "share": 6, "factor": 5}
+    widths = {"count": 7, "money": 12, "bb": 9, "width": 9, "share": 6, "factor": 5}
     head = " ".join(f"{h:>{widths[kind]}}" for _, h, kind in COLUMNS)
     click.echo(f"{first:<{width}} {head}")
     kinds = [kind for _, _, kind in COLUMNS]
