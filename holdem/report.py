@@ -47,13 +47,13 @@ def table_cells(rows: Sequence[tuple[str, Counts]]) -> list[tuple[str, list[str]
     figures = [(name, counts.figures()) for name, counts in rows]
     places = max((_places(f[k]) for _, f in figures for k, _, kind in COLUMNS
                   if kind == "money" and f[k] is not None), default=0)  # fmt: skip
-    return [(name, [money(f[k], places) if kind == "money" and f[k] is not None
-                    else cell(f[k], kind) for k, _, kind in COLUMNS])
+    return [(name, [cell(f[k], kind, places) for k, _, kind in COLUMNS])
             for name, f in figures]  # fmt: skip
 
 
-def cell(value: Any, kind: str) -> str:
-    """A figure as a table shows it: ``-`` for a ratio of nothing."""
+def cell(value: Any, kind: str, places: int = 0) -> str:
+    """A figure as a table shows it: ``-`` for a ratio of nothing; money with
+    at least ``places`` decimals (:func:`money`)."""
     if value is None:
         return "-"
     if kind == "count":
@@ -65,7 +65,7 @@ def cell(value: Any, kind: str) -> str:
     if kind == "width":
         return f"±{value:,.1f}"
     if kind == "money":
-        return money(value)
+        return money(value, places)
     return f"{value:+,.1f}" if kind == "bb" else str(value)
 
 
