@@ -10,6 +10,9 @@ import contextlib
 import os
 import queue
 import random
+import sys
+import threading
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -82,8 +85,28 @@ async def until(pilot: Any, condition: Callable[[], bool], seconds: float = 20) 
     loop = asyncio.get_running_loop()
     end = loop.time() + seconds
     while not condition():
-        assert loop.time() < end, "the screen did not get there in time"
+        if loop.time() >= end:
+            app = pilot.app
+            said, notice = ["(the app ended, or shows a panel)"], ""
+            with contextlib.suppress(Exception):
+                said, notice = log_text(app).splitlines()[-25:], shown(app, "#notice")
+            raise AssertionError(
+                "the screen did not get there in time; its notice: "
+                f"{notice!r}; its log's end:\n"
+                + "\n".join(said)
+                + "\nwhere the game's thread is:\n"
+                + _game_stack()
+            )
         await pilot.pause(0.02)
+
+
+def _game_stack() -> str:
+    """Where the app's game thread is (a failure's clue: waiting for what)."""
+    frames = sys._current_frames()
+    for thread in threading.enumerate():
+        if thread.name == "game" and thread.ident in frames:
+            return "".join(traceback.format_stack(frames[thread.ident])[-6:])
+    return "(no game thread)"
 
 
 def log_text(app: TableApp) -> str:

@@ -77,6 +77,30 @@ def test_join_on_the_full_screen_lobby_then_a_hand_against_a_bot(server: Server)
     assert game.leaving and game.error is None
 
 
+def test_a_key_is_for_the_turn_the_screen_shows_not_one_come_in_unseen(server: Server) -> None:
+    """A turn the server sent that the screen has not drawn yet (the game's
+    thread read it a moment before the key) is not the one a key was pressed
+    for: the key is not taken for it, and the player is told why."""
+    with server.client("holdem join") as client:
+        app, game = joined_app(client, f"127.0.0.1:{server.port}")
+
+        async def run() -> None:
+            async with app.run_test(size=SIZE) as pilot:
+                app.set_focus(None)
+                await pilot.pause()
+                game.turns += 1
+                game.turn = {"event": "your_turn"}  # (read by the game, not yet drawn)
+                await pilot.press("c")
+                said = "Not taken: 'c' (typed before your turn)."
+                await until(pilot, lambda: said in log_text(app))
+                game.turn = None
+                await pilot.press("q")
+                await until(pilot, lambda: not app.is_running)
+
+        asyncio.run(run())
+    assert app.return_value == 0
+
+
 @pytest.mark.slow  # (5 to 7 s: a freezeout of bots to its end)
 def test_watch_on_the_full_screen_never_holds_a_card_not_shown(server: Server) -> None:
     """A spectator's screen through a freezeout of bots (its creator gone):

@@ -191,6 +191,7 @@ class TableApp(App[int]):
         #: the Teller's lines of the last hands, by hand (the replay's)
         self.hand_lines: dict[int, list[str]] = {}
         self.finished = False  # (the game ended: any key leaves)
+        self.shown_turn: int | None = None  # (the game's stamp of the turn on the screen)
         self.status = 0
         self.lobby = False  # (a room's table before its start: the field takes the lobby's words)
         self.waiting = ""  # (what the felt says before the first hand: a room's join code)
@@ -271,6 +272,7 @@ class TableApp(App[int]):
         self.lobby = False
         self.set_focus(None)  # (the keys leave: the field typed into may be the lobby's)
         self.model.end_turn()
+        self.shown_turn = None
         self.notice = "The game is over: press q to leave."
         self.redraw()
 
@@ -337,6 +339,8 @@ class TableApp(App[int]):
     def your_turn(self, view: PlayerView, legal: LegalActions, deadline: float | None,
                   bank: float | None = None) -> None:  # fmt: skip
         self.model.turn(view, legal, deadline, bank)
+        # (read while the game waits for this call: the turn these keys are for)
+        self.shown_turn = self.game.stamp() if self.game is not None else None
         self.notice = ""
         if not self.quiet:
             self.bell()
@@ -344,6 +348,7 @@ class TableApp(App[int]):
 
     def turn_over(self) -> None:
         self.model.end_turn()
+        self.shown_turn = None
         self.redraw()
 
     def say(self, text: str) -> None:
@@ -462,7 +467,9 @@ class TableApp(App[int]):
         the screen says so (issue 29, bug 1)."""
         if self.finished or self.game is None:
             return
-        stamp = self.game.stamp()
+        # (the turn the screen shows, not the game's: a turn come in but not yet
+        # drawn, or one ended but still drawn, is not the one this key was for)
+        stamp = self.shown_turn if self.model.legal is not None else None
         if self.model.legal is None and not self.game.takes(line):
             why = "you are watching, with no seat (q stops)" if self.model.me is None else \
                 "it is not your turn"  # fmt: skip
