@@ -27,13 +27,15 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
 import logging
 import os
 import pickle
 import re
 import signal
+import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from .errors import ClusterError, ConfigError
@@ -131,12 +133,16 @@ def _no_dask_exit(record: logging.LogRecord) -> bool:
     return "AllExit" not in record.getMessage() and "AllExit" not in str(record.exc_info)
 
 
-def _packed(function: Callable[..., Any], unit: bytes, *args: Any) -> bytes:
-    """``function(unit, *args)`` on a worker, its unit and its result pickled:
-    Dask goes through a task's arguments and result for data of its own, which
-    takes seconds for a unit of thousands of small records (one bytes object
-    it sends as it is)."""
-    return pickle.dumps(function(pickle.loads(unit), *args), protocol=pickle.HIGHEST_PROTOCOL)
+def _run_group(function: Callable[..., Any], group: bytes, *args: Any) -> bytes:
+    """``function(group, *args)`` on a worker, the group of units and the
+    result pickled (Dask goes through a task's arguments and result for data
+    of its own, which takes seconds for thousands of small records: one bytes
+    object it sends as it is), with the seconds the work took there."""
+    units = pickle.loads(group)
+    started = time.perf_counter()
+    result = function(units, *args)
+    seconds = time.perf_counter() - started
+    return pickle.dumps((seconds, result), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 @contextlib.contextmanager
@@ -185,50 +191,95 @@ def workers(client: Any) -> int:
     return max(1, threads)
 
 
+#: The seconds of work a cluster's task is given: consecutive units are
+#: grouped until a group takes about this long on a worker (measured as they
+#: come back).  A task costs a few milliseconds of the scheduler's and the
+#: workers' time, on top of the round trips (bench/bench_cluster.py: tasks of
+#: a tenth of a second took 17% more time than --jobs 2's processes).
+GROUP_SECONDS = 1.0
+#: The most units in a group (however quick a unit is).
+MOST_UNITS = 4096
+
+
 def ordered(
     client: Any,
     function: Callable[..., _R],
     units: Iterable[Any],
     *,
-    ahead: int,
     args: tuple[Any, ...] = (),
-    done: Callable[[int], None] | None = None,
+    done: Callable[[int, int], None] | None = None,
+    failed: Callable[[Sequence[Any], Exception], Exception] | None = None,
+    seconds: float = GROUP_SECONDS,
 ) -> Generator[_R, None, None]:
-    """``function(unit, *args)`` for each unit, run on the cluster with at most
-    ``ahead`` units out at once (``args`` may hold futures of data sent to
-    the workers once: ``client.scatter``), the results in the units' order;
-    ``done(i)`` is told of unit ``i``'s result as it comes, in any order (a
-    progress bar that follows the work).  A unit that failed raises its
-    exception here; the units not taken are cancelled whenever this stops
+    """``function(group, *args)`` for groups of consecutive units, run on the
+    cluster, their results in the units' order (``args`` may hold futures of
+    data sent to the workers once: ``client.scatter``).
+
+    A group is a slice of ``units`` (of a sequence: a ``range`` gives
+    ranges) or a list of them: one unit at first, then as many as take about
+    ``seconds`` on a worker by the times of the groups done, and, when the
+    units are a sequence, never more than half a worker's share of those
+    left (the workers end together).  ``done(first, count)`` is told of the
+    units ``first`` to ``first + count - 1`` as their group is done, in any
+    order (a progress bar that follows the work).  A group that failed raises
+    its exception here, in its turn (``failed(group, exc)``: the exception to
+    raise instead); the groups not taken are cancelled whenever this stops
     (the module's notes)."""
     wait = _distributed().wait
-    numbered = enumerate(units)
-    pending: deque[tuple[int, Any]] = deque()
-    told: set[int] = set()
+    threads = workers(client)
+    ahead = 2 * threads  # (a group at work on each worker, one waiting)
+    total = len(units) if isinstance(units, Sequence) else None
+    listed = None if isinstance(units, Sequence) else iter(units)
+    sent = 0  # (the units in groups sent)
+    spent, measured = 0.0, 0  # (the seconds of the groups back, and their units)
+    pending: deque[tuple[int, Sequence[Any], Any]] = deque()
+    back: dict[int, _R] = {}  # (the results of groups done, by their first unit)
     try:
         while True:
             while len(pending) < ahead:
-                following = next(numbered, None)
-                if following is None:
+                size = 1 if not measured else min(MOST_UNITS, _size(seconds, spent, measured))
+                if total is not None:
+                    size = min(size, max(1, (total - sent) // (2 * threads)))
+                    group: Sequence[Any] = units[sent : sent + size]  # type: ignore[index]
+                else:
+                    assert listed is not None
+                    group = list(itertools.islice(listed, size))
+                if not group:
                     break
-                # (pure=False: a unit of its own, never shared with another caller's)
-                packed = pickle.dumps(following[1], protocol=pickle.HIGHEST_PROTOCOL)
-                future = client.submit(_packed, function, packed, *args, pure=False)
-                pending.append((following[0], future))
+                packed = pickle.dumps(group, protocol=pickle.HIGHEST_PROTOCOL)
+                # (pure=False: a task of its own, never shared with another caller's)
+                future = client.submit(_run_group, function, packed, *args, pure=False)
+                pending.append((sent, group, future))
+                sent += len(group)
             if not pending:
                 return
-            first, head = pending[0]
+            first, group, head = pending[0]
             if not head.done():
-                wait([f for _, f in pending if not f.done()], return_when="FIRST_COMPLETED")
-            for number, future in pending:
-                if number not in told and future.done():
-                    told.add(number)
+                wait([f for _, _, f in pending if not f.done()], return_when="FIRST_COMPLETED")
+            for number, members, future in pending:
+                # (a failed group is left to raise in its turn)
+                if number not in back and future.done() and future.status == "finished":
+                    took, back[number] = pickle.loads(future.result())
+                    spent, measured = spent + took, measured + len(members)
                     if done is not None:
-                        done(number)
-            if head.done():
+                        done(number, len(members))
+            if first in back:
                 pending.popleft()
-                told.discard(first)
-                yield pickle.loads(head.result())
+                yield back.pop(first)
+            elif head.done() and head.status != "finished":
+                try:
+                    head.result()
+                except Exception as exc:
+                    if failed is None:
+                        raise
+                    raise failed(group, exc) from exc
     finally:
         if pending:
-            client.cancel([f for _, f in pending], force=True)
+            client.cancel([f for _, _, f in pending], force=True)
+
+
+def _size(seconds: float, spent: float, measured: int) -> int:
+    """The units in a group of about ``seconds``, when ``measured`` units took ``spent``."""
+    if spent <= 0:
+        return MOST_UNITS
+    return max(1, round(seconds * measured / spent))

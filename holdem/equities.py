@@ -42,7 +42,7 @@ from typing import Any, NamedTuple, TypeAlias, TypeVar
 
 from ._core import ffi, lib
 from .cards import Card, format_card, parse_cards
-from .cluster import check_address, connect, ordered, workers
+from .cluster import check_address, connect, ordered
 from .errors import EquityError, InvalidCardError, quote
 from .evaluator import MAX_THREADS, _c_call, _int_arg, _parallel, _StopFlag
 from .ranges import Combo, Range, RangeSyntaxError
@@ -404,12 +404,8 @@ def _run_exact(
     results: Iterator[tuple[int, list[int], list[int]]]
     if client is None:
         results = _parallel(run, len(tasks), threads, stop)
-    else:
-        # the same slices, a run of them a unit (a task on a cluster costs milliseconds)
-        size = max(1, -(-len(tasks) // (CLUSTER_UNITS * workers(client))))
-        units = [tasks[i : i + size] for i in range(0, len(tasks), size)]
-        results = _in_units(ordered(client, _enumerate_unit, units, ahead=4 * workers(client),
-                                    args=(n, board_bytes)))  # fmt: skip
+    else:  # (the same slices, runs of them sized by their time)
+        results = _in_runs(ordered(client, _enumerate_run, tasks, args=(n, board_bytes)))
     with closing(results):  # type: ignore[type-var]
         for done, (task, (count, wins, ties)) in enumerate(zip(tasks, results, strict=False), 1):
             totals.add(plan.classes[task.deal][1], count, wins, ties)
@@ -418,12 +414,6 @@ def _run_exact(
                 progress(done / len(tasks))
     players = tuple(totals.player(i, names[i], 0.0) for i in range(n))
     return EquityResult(players, "exact", deals, tuple(board), tuple(dead))
-
-
-#: A cluster's units of work a worker, at most (:func:`_run_exact` and
-#: :func:`_run_monte_carlo` run a unit's slices or chunks one after another;
-#: :data:`holdem.simulation.CLUSTER_CHUNKS` says why so many).
-CLUSTER_UNITS = 32
 
 
 class _Slice(NamedTuple):
@@ -448,20 +438,20 @@ def _enumerate(
     return count, list(wins), list(ties)
 
 
-def _enumerate_unit(
-    unit: list[_Slice], n: int, board: bytes
+def _enumerate_run(
+    run: Sequence[_Slice], n: int, board: bytes
 ) -> list[tuple[int, list[int], list[int]]]:
-    """A cluster's unit of exact enumeration: each slice's counts, in order."""
+    """A run of slices of exact enumeration on a cluster's worker: each one's counts, in order."""
     stop = _StopFlag()
-    return [_enumerate(task, n, board, stop) for task in unit]
+    return [_enumerate(task, n, board, stop) for task in run]
 
 
-def _in_units(results: Iterator[list[_R]]) -> Iterator[_R]:
-    """The results of the units' slices (chunks) one by one, in order; closing
-    it closes the units' results (the cluster's futures cancelled)."""
+def _in_runs(results: Iterator[list[_R]]) -> Iterator[_R]:
+    """The results of the runs' slices (chunks) one by one, in order; closing
+    it closes the runs' results (the cluster's futures cancelled)."""
     with closing(results):  # type: ignore[type-var]
-        for unit in results:
-            yield from unit
+        for run in results:
+            yield from run
 
 
 class _Totals:
@@ -581,14 +571,9 @@ def _run_monte_carlo(
             return sampler.chunk(chunk, limit, seed)
 
         results = _parallel(run, chunks, threads, stop)
-    else:
-        # runs of chunks, a unit (a task on a cluster costs milliseconds; a run
-        # until a standard error has no end in sight: units of a bounded size)
-        size = max(1, min(MOST_CHUNKS, -(-chunks // (CLUSTER_UNITS * workers(client)))))
-        units = [(first, min(chunks, first + size)) for first in range(0, chunks, size)]
+    else:  # (runs of chunks sized by their time)
         [shared] = client.scatter([table], broadcast=True)  # (sent once to each worker)
-        results = _in_units(ordered(client, _sample_unit, units, ahead=4 * workers(client),
-                                    args=(shared, limit, seed)))  # fmt: skip
+        results = _in_runs(ordered(client, _sample_run, range(chunks), args=(shared, limit, seed)))
     totals = _Totals(n)
     done = 0
     error = [1.0] * n
@@ -612,10 +597,6 @@ def _run_monte_carlo(
                 break  # closing the results drops the chunks started ahead
     players = tuple(totals.player(i, names[i], error[i]) for i in range(n))
     return EquityResult(players, "monte carlo", done, tuple(board), tuple(dead), seed)
-
-
-#: The most Monte Carlo chunks in a cluster's unit (about a second's work).
-MOST_CHUNKS = 64
 
 
 class _Table(NamedTuple):
@@ -662,12 +643,12 @@ class _Sampler:
         return int(count), list(wins), list(ties)
 
 
-def _sample_unit(
-    unit: tuple[int, int], table: _Table, limit: int, seed: int
+def _sample_run(
+    run: range, table: _Table, limit: int, seed: int
 ) -> list[tuple[int, list[int], list[int]]]:
-    """A cluster's unit of Monte Carlo: chunks ``unit[0]`` to ``unit[1]``, in order."""
+    """A run of Monte Carlo chunks on a cluster's worker, in order."""
     sampler = _Sampler(table, _StopFlag())
-    return [sampler.chunk(chunk, limit, seed) for chunk in range(*unit)]
+    return [sampler.chunk(chunk, limit, seed) for chunk in run]
 
 
 def _stderr(share: float, sum_sq: float, deals: int) -> float:

@@ -58,7 +58,7 @@ from typing import Any
 from .actions import ActionKind, Street
 from .bots import BOTS, Bot, make_bot
 from .bots.base import learns
-from .cluster import check_address, connect, ordered, workers
+from .cluster import check_address, connect, ordered
 from .config import HandConfig, HeadsUpCap, Structure, _coerce_enum
 from .errors import ConfigError, SimulationError
 from .hand import Hand
@@ -356,7 +356,11 @@ def simulate(
     block = BLOCK if hands is not None else 1
     with contextlib.ExitStack() as using:
         client = None if cluster is None else using.enter_context(connect(cluster))
-        for part in _chunks(play, task, _cut(count, block, jobs, client), jobs, progress, client):
+        if client is not None:
+            parts = _on_cluster(play, task, count, block, progress, client)
+        else:
+            parts = _chunks(play, task, _cut(count, block, jobs), jobs, progress)
+        for part in parts:
             for tally, counted in zip(tallies, part, strict=True):
                 tally.add(counted)  # (in the order of the hands, whatever the processes)
     group = len(levels) if duplicate else 1
@@ -538,24 +542,41 @@ def _folder(histories: str | Path | None) -> str | None:
     return str(path)
 
 
-#: A cluster's chunks, a worker: few enough that their scheduling costs
-#: nothing beside their work, enough that the workers end together (one
-#: idle at the end waits a chunk at most: a 32nd of its share) and that a
-#: worker lost costs little (bench/bench_cluster.py: with 8, a simulation
-#: took 1.10 times --jobs 2's time in a run; with 32, 0.85).
-CLUSTER_CHUNKS = 32
-
-
-def _cut(count: int, block: int, jobs: int, client: Any) -> list[tuple[int, int]]:
-    """The chunks of a match: whole blocks (the bots are seeded by block), a
-    few per process; on a cluster :data:`CLUSTER_CHUNKS` a worker (a task
-    there costs milliseconds of scheduling, a process's a fraction of one)."""
+def _cut(count: int, block: int, jobs: int) -> list[tuple[int, int]]:
+    """The chunks of a match for ``jobs`` processes: whole blocks (the bots
+    are seeded by block), a few per process."""
     blocks = -(-count // block)
-    if client is None:
-        size = block * max(1, min(5, -(-blocks // (4 * jobs))))
-    else:
-        size = block * max(1, -(-blocks // (CLUSTER_CHUNKS * workers(client))))
+    size = block * max(1, min(5, -(-blocks // (4 * jobs))))
     return [(start, min(count, start + size)) for start in range(0, count, size)]
+
+
+def _on_cluster(
+    play: Callable[[_Task, int, int], list[_Tally]],
+    task: _Task,
+    count: int,
+    block: int,
+    progress: Callable[[int], None] | None,
+    client: Any,
+) -> Iterator[list[_Tally]]:
+    """The tallies of runs of whole blocks, in order, on a cluster's workers
+    (:func:`~holdem.cluster.ordered` sizes the runs by their time); the
+    progress follows the runs as they are done, in any order."""
+    what = "hands" if play is _play else "tournaments"
+    finished = 0
+
+    def done(first: int, blocks: int) -> None:
+        nonlocal finished
+        finished += min(count, (first + blocks) * block) - first * block
+        if progress is not None:
+            progress(finished)
+
+    def failed(blocks: Sequence[int], exc: Exception) -> Exception:
+        return _failed(what, blocks[0] * block, min(count, (blocks[-1] + 1) * block), exc)
+
+    runs = ordered(client, partial(_play_blocks, play, task, count, block),
+                   range(-(-count // block)), done=done, failed=failed)  # fmt: skip
+    with contextlib.closing(runs):
+        yield from runs
 
 
 def _chunks(
@@ -564,33 +585,10 @@ def _chunks(
     chunks: list[tuple[int, int]],
     jobs: int,
     progress: Callable[[int], None] | None,
-    client: Any = None,
 ) -> Iterator[list[_Tally]]:
     """The tallies of each chunk, in the order of the chunks, on ``jobs``
-    processes or a cluster's workers (``client``, then the progress follows
-    the chunks as they are done, in any order); a failure in one of them
-    goes on up here."""
+    processes; a failure in one of them goes on up here."""
     what = "hands" if play is _play else "tournaments"
-    if client is not None:
-        finished = 0
-
-        def done(number: int) -> None:
-            nonlocal finished
-            start, end = chunks[number]
-            finished += end - start
-            if progress is not None:
-                progress(finished)
-
-        units = ordered(client, partial(_play_unit, play, task), chunks,
-                        ahead=4 * workers(client), done=done)  # fmt: skip
-        with contextlib.closing(units):
-            for start, end in chunks:
-                try:
-                    part = next(units)  # (in the order of the chunks)
-                except Exception as exc:
-                    raise _failed(what, start, end, exc) from exc
-                yield part
-        return
     if jobs == 1:
         for start, end in chunks:
             try:
@@ -671,14 +669,18 @@ def _play_chunk(
     return play(task, *chunk)
 
 
-def _play_unit(
-    play: Callable[[_Task, int, int], list[_Tally]], task: _Task, chunk: tuple[int, int]
+def _play_blocks(
+    play: Callable[[_Task, int, int], list[_Tally]],
+    task: _Task,
+    count: int,
+    block: int,
+    blocks: range,
 ) -> list[_Tally]:
-    """A chunk on a cluster's worker (its programs not kept to one CPU: the
-    worker's other tasks are not this match's)."""
+    """A run of whole blocks on a cluster's worker (its programs not kept to
+    one CPU: the worker's other tasks are not this match's)."""
     global _worker
     _worker = None
-    return play(task, *chunk)
+    return play(task, blocks[0] * block, min(count, (blocks[-1] + 1) * block))
 
 
 def _play(task: _Task, start: int, end: int) -> list[_Tally]:

@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -107,6 +108,44 @@ def test_holdem_simulate_cluster_prints_what_jobs_1_prints(cluster: Any) -> None
     assert one.returncode == many.returncode == 0, many.stderr
     assert json.loads(many.stdout) == json.loads(one.stdout)
     assert many.stderr == ""
+
+
+def test_units_go_in_groups_sized_by_their_time_in_order(cluster: Any, client: Any) -> None:
+    """Quick units are sent in groups that grow to about the seconds asked,
+    and shrink again at the end (the workers end together); the results come
+    in the units' order, and each unit is told done once."""
+
+    def slow(group: Any) -> list[tuple[int, int]]:
+        time.sleep(0.01 * len(group))  # (each unit: 10 ms of work)
+        return [(unit, len(group)) for unit in group]
+
+    told: list[int] = []
+    groups = list(holdem.cluster.ordered(client, slow, range(300), seconds=0.2,
+                                         done=lambda first, count: told.extend(
+                                             range(first, first + count))))  # fmt: skip
+    units = [unit for group in groups for unit, _ in group]
+    sizes = [size for group in groups for _, size in group[:1]]
+    assert units == list(range(300)) and sorted(told) == units
+    assert sizes[0] == 1 and 12 <= max(sizes) <= 30  # (20 units: 0.2 s)
+    assert sizes[-1] <= 4  # (the last ones small: half a worker's share of what is left)
+
+
+def test_a_failed_group_raises_in_its_turn_named_by_its_units(client: Any) -> None:
+    def fails_at_7(group: Any) -> list[int]:
+        if 7 in group:
+            raise ValueError("unit 7 is bad")
+        return list(group)
+
+    got: list[int] = []
+
+    def failed(group: Any, exc: Exception) -> Exception:
+        return RuntimeError(f"units {group[0]} to {group[-1]}: {exc}")
+
+    with pytest.raises(RuntimeError, match=r"units \d+ to \d+: unit 7 is bad") as raised:
+        for results in holdem.cluster.ordered(client, fails_at_7, list(range(40)), failed=failed):
+            got.extend(results)
+    first, last = map(int, re.findall(r"\d+", str(raised.value))[:2])
+    assert first <= 7 <= last and got == list(range(first))  # (the units before it, in order)
 
 
 def _report(report: Any) -> tuple[Any, ...]:

@@ -22,7 +22,7 @@ from contextlib import closing
 from functools import partial
 from typing import Any, NamedTuple, Protocol, Self, TypeVar
 
-from ..cluster import check_address, connect, ordered, workers
+from ..cluster import check_address, connect, ordered
 from ..errors import ConfigError
 from .files import FileReport, Piece, detect_format, split_file, validate_file, validate_piece
 from .inputs import Source, input_name
@@ -140,10 +140,12 @@ def _on_cluster(
             sizes[number] = _task_bytes(task)
             yield task
 
+    def done(first: int, count: int) -> None:
+        progress(sum(sizes.pop(number) for number in range(first, first + count)))
+
     with connect(cluster) as client:
-        results = ordered(client, partial(_run, fmt=fmt, whole=whole, piece=piece), listed(),
-                          ahead=4 * workers(client),
-                          done=lambda number: progress(sizes.pop(number)))  # fmt: skip
+        results = ordered(client, partial(_run_tasks, fmt=fmt, whole=whole, piece=piece),
+                          listed(), done=done)  # fmt: skip
         with closing(results):
             yield from _joined(itertools.chain.from_iterable(results), lambda n: None)
 
@@ -271,6 +273,16 @@ def _run(
             made = whole(item.data, fmt or detect_format(item.path), name=item.path)
             results.append((index + k, True, made, item.size))
     return results
+
+
+def _run_tasks(
+    tasks: list[_Task],
+    fmt: str | None,
+    whole: Callable[..., _R],
+    piece: Callable[[Piece], _R],
+) -> list[_Result[_R]]:
+    """:func:`_run` of each of a run of tasks (a cluster's group), in order."""
+    return [result for task in tasks for result in _run(task, fmt, whole, piece)]
 
 
 def _in_order(
