@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 distributed = pytest.importorskip("distributed")
+dask = pytest.importorskip("dask")
 
 from conftest import with_ctrl_c  # noqa: E402
 
@@ -146,6 +147,28 @@ def test_a_failed_group_raises_in_its_turn_named_by_its_units(client: Any) -> No
             got.extend(results)
     first, last = map(int, re.findall(r"\d+", str(raised.value))[:2])
     assert first <= 7 <= last and got == list(range(first))  # (the units before it, in order)
+
+
+def test_a_local_cluster_runs_with_the_settings_the_docs_give_for_hosts() -> None:
+    """``local:N`` starts its workers with Dask's watching of itself rarer
+    (:data:`holdem.cluster.DASK_SETTINGS`), and docs/cluster.md's YAML for a
+    cluster of hosts holds the same settings."""
+    yaml = pytest.importorskip("yaml")
+    text = (ROOT / "docs" / "cluster.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(.*?)```", text, re.S)
+    assert block, "docs/cluster.md has no YAML settings"
+
+    def flat(tree: dict[str, Any], path: str = "") -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in tree.items():
+            name = f"{path}.{key}" if path else key
+            out.update(flat(value, name) if isinstance(value, dict) else {name: value})
+        return out
+
+    assert flat(yaml.safe_load(block.group(1))) == holdem.cluster.DASK_SETTINGS
+    with holdem.cluster.connect("local:1") as own:
+        seen = own.run(lambda: {k: dask.config.get(k) for k in holdem.cluster.DASK_SETTINGS})
+    assert list(seen.values()) == [holdem.cluster.DASK_SETTINGS]
 
 
 def _report(report: Any) -> tuple[Any, ...]:
