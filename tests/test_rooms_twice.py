@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import pytest
 from rooms_helpers import Joiner, Server, play_out, players
 
-from holdem.clients import RoomGame, TableModel, Teller, listing
+from holdem.clients import RoomGame, TableModel, Teller, greet, greet_watcher, listing
 from holdem.errors import ProtocolError
 from holdem.rooms import Limits, Room, Store
 
@@ -278,6 +278,9 @@ def test_r9_r10_holdem_join_creates_a_table_in_money_that_runs_it_twice(
                   "--pause", "0"],
                  tmp_path / "config")  # fmt: skip
     joiners.append(ann)
+    # (the greeting says the table's terms in its money)
+    ann.wait_for(r"Blinds 2\.5/5; buy-in 50 to 200; in chips of 0\.5; runs it twice where "
+                 r"everyone left is all in and agrees\.")  # fmt: skip
     code = ann.wait_for(r"Join code: (\S+)").group(1)
     with server.client("Eve") as eve:
         state = eve.request("watch", code=code)
@@ -333,6 +336,21 @@ def test_r9_r10_holdem_join_s_list_tells_a_table_s_money_and_that_it_runs_it_twi
     lines = listing(tables, "127.0.0.1:7777")
     assert lines[2].split()[:3] == ["t1", "cash", "2.5/5"]
     assert lines[2].endswith("  yes, runs it twice")
+
+
+def test_a_freezeout_s_greeting_says_its_stacks_and_first_level(server: Server) -> None:
+    """Who joins (and who watches) is told a freezeout's stacks and blinds."""
+    address = f"127.0.0.1:{server.port}"
+    with server.client("Ann") as ann:
+        made = ann.request("create_table", name="Ann", stack=2000,
+                           schedule="@8h, 25/50/5, 50/100/10")  # fmt: skip
+        told: list[str] = []
+        teller = Teller(0, write=told.append)
+        game = RoomGame(ann, {**made, "name": "Ann", "creator": True}, teller, "")
+        greet(game, {**made, "name": "Ann"}, address, True, "holdem join ...")
+        greet_watcher(game, made["state"], address)
+    terms = "Stacks of 2,000; blinds 25/50 ante 5 for 8 hands, then rising."
+    assert told[1] == terms and told.count(terms) == 2
 
 
 def test_r10_a_room_s_freezeout_runs_it_twice_too() -> None:

@@ -19,7 +19,7 @@ import click
 from holdem import Action, ActionKind, Decision, LegalActions, PlayerView
 from holdem.cards import parse_cards
 from holdem.errors import ConfigError, ProtocolError
-from holdem.table import CashResult, TournamentResult, event_from_dict
+from holdem.table import CashResult, Schedule, TournamentResult, event_from_dict
 from holdem.units import ONE, to_chips, unit_text
 
 from .commands import HELP, TWICE_SAID, Refused, read_command, read_twice, show_or_muck
@@ -759,6 +759,9 @@ def greet(game: RoomGame, joined: dict[str, Any], address: str, create: bool, ag
     what = "freezeout" if state["game"] == "tournament" else "cash table"
     teller.say(f"holdem join: {teller.my_name} at seat {game.seat + 1} of a {what} "
                f"({game.table}) on {address}", bold=True)  # fmt: skip
+    terms = table_terms(teller, state.get("settings") or {})
+    if terms:
+        teller.say(terms)
     if create:
         teller.say(f"Join code: {joined['code']}", fg="green", bold=True)
         teller.say(f"Your friends type: holdem join {joined['code']} --server {address}")
@@ -788,8 +791,38 @@ def greet_watcher(game: RoomGame, state: dict[str, Any], address: str) -> None:
         state["status"], played
     )
     teller.say(f"holdem watch: a {what} ({state['table']}) on {address}, {now}", bold=True)
+    terms = table_terms(teller, state.get("settings") or {})
+    if terms:
+        teller.say(terms)
     teller.say("Public information only: no cards before they are shown. q stops.")
     _seats(teller, state, chips=True)
+
+
+def table_terms(teller: Teller, settings: dict[str, Any]) -> str | None:
+    """A table's terms in a line, in its money (R9): a cash table's blinds and
+    buy-ins, a freezeout's stacks and first level; its chip when not 1, and
+    whether it runs it twice (R10).  None when ``settings`` (a server's) do
+    not say them."""
+    money = teller.money
+    try:
+        if "schedule" in settings:
+            first = Schedule.from_dict(settings["schedule"]).levels[0]
+            blinds = teller.blinds(first.small_blind, first.big_blind)
+            if first.ante:
+                blinds += f" ante {money(first.ante)}"
+            rising = f" for {first.hands:,} hands, then rising" if first.hands else ", then rising"
+            text = f"Stacks of {money(settings['stack'])}; blinds {blinds}{rising}"
+        else:
+            text = (f"Blinds {teller.blinds(settings['small_blind'], settings['big_blind'])}; "
+                    f"buy-in {money(settings['min_buy_in'])} to "
+                    f"{money(settings['max_buy_in'])}")  # fmt: skip
+    except (KeyError, TypeError, ValueError):  # (a WireError is a ValueError)
+        return None
+    if teller.unit != ONE:
+        text += f"; in chips of {unit_text(teller.unit)}"
+    if settings.get("run_it_twice"):
+        text += "; runs it twice where everyone left is all in and agrees"
+    return text + "."
 
 
 def _seats(teller: Teller, state: dict[str, Any], *, chips: bool = False) -> None:
