@@ -701,3 +701,41 @@ def test_r10_r9_the_page_runs_it_twice_in_the_table_s_money(tmp_path: Path, brow
                        line.endswith(", second run") for line in log), log  # fmt: skip
     finally:
         assert server.stop() in (0, 130)
+
+
+def test_r9_r10_the_lobby_s_form_makes_a_table_in_money_that_runs_it_twice(
+    tmp_path: Path, browsers: Any
+) -> None:
+    """The form's chip, blinds and buy-ins are typed in money and sent as
+    chips (R9), with run it twice (R10); blinds that are no whole number of
+    chips are refused on the page, naming the chip."""
+    server = page_server(tmp_path)
+    try:
+        page = Page(browsers(), "Ann")
+        open_lobby(page, server.page)
+        page.type("#name", "Ann")
+        page.choose("#create-game", "cash")
+        page.type("#create-chip", "0.5")
+        page.type("#create-blinds", "2.25/5")
+        page.click("#create-button")
+        wait_until(lambda: page.shown("#error"), what="the blinds refused")
+        assert page.text("#error") == 'Blinds "2.25/5": each is a whole number of chips of 0.5.'
+        assert not page.shown("#table")
+        page.type("#create-blinds", "2.5/5")
+        page.type("#create-min-buy-in", "50")
+        page.type("#create-max-buy-in", "250.5")
+        page.type("#create-buy-in", "200")
+        page.click("#create-twice")
+        page.click("#create-button")
+        wait_until(lambda: page.shown("#table") and page.look()["seat"] is not None,
+                   what="the table made")  # fmt: skip
+        code = page.js("return location.pathname").rsplit("/", 1)[1]
+        with server.client("Eve") as eve:
+            state = eve.request("watch", code=code)
+        wanted = {"unit": "0.5", "small_blind": 5, "big_blind": 10, "min_buy_in": 100,
+                  "max_buy_in": 501, "run_it_twice": True}  # fmt: skip
+        assert {k: state["settings"][k] for k in wanted} == wanted
+        assert state["seats"][0]["chips"] == 400
+    finally:
+        assert server.stop() in (0, 130)
+

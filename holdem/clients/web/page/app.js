@@ -304,7 +304,8 @@
     if (!name) return;
     const game = $("#create-game").value;
     const fields = { name, game, seats: number("#create-seats") || 6, public: $("#create-public").checked,
-      chat: $("#create-chat").value, structure: $("#create-structure").value };
+      chat: $("#create-chat").value, structure: $("#create-structure").value,
+      run_it_twice: $("#create-twice").checked };
     const seconds = number("#create-timer");
     const bank = number("#create-bank");
     if (seconds !== null || bank !== null) {
@@ -317,21 +318,47 @@
       const schedule = $("#create-schedule").value.trim();
       if (schedule) fields.schedule = schedule;
     } else {
+      // (amounts typed in the table's money: the request's are its chips, R9)
+      const chip = $("#create-chip").value.trim();
+      if (chip && (!/^\d+(\.\d+)?$/.test(chip) || Holdem.tell.toChips(chip) === 0)) {
+        showError(`Chip "${chip}": a chip is a positive number, e.g. 0.5 or 25.`);
+        $("#create-chip").focus();
+        return;
+      }
+      const unit = chip ? Holdem.tell.tableUnit({ unit: chip }) : null; // (null: a chip of 1)
+      if (unit) fields.unit = unit;
+      const of = unit ? ` of ${unit}` : " of 1";
       const blinds = $("#create-blinds").value.trim();
       if (blinds) {
-        const found = /^(\d+)\s*\/\s*(\d+)$/.exec(blinds);
+        const found = /^([\d.]+)\s*\/\s*([\d.]+)$/.exec(blinds);
         if (!found) {
           showError(`Blinds "${blinds}": write them small/big, e.g. 1/2.`);
           $("#create-blinds").focus();
           return;
         }
-        fields.small_blind = Number(found[1]);
-        fields.big_blind = Number(found[2]);
+        const [small, big] = [Holdem.tell.toChips(found[1], unit), Holdem.tell.toChips(found[2], unit)];
+        if (small === null || big === null) {
+          showError(`Blinds "${blinds}": each is a whole number of chips${of}` +
+            (unit ? "." : ": set the chip, e.g. 0.5 for 2.5/5."));
+          $("#create-blinds").focus();
+          return;
+        }
+        fields.small_blind = small;
+        fields.big_blind = big;
       }
-      for (const [selector, field] of [["#create-min-buy-in", "min_buy_in"], ["#create-max-buy-in", "max_buy_in"],
-        ["#create-buy-in", "buy_in"], ["#create-hands", "max_hands"]]) {
-        if (number(selector) !== null) fields[field] = number(selector);
+      for (const [selector, field, what] of [["#create-min-buy-in", "min_buy_in", "The smallest buy-in"],
+        ["#create-max-buy-in", "max_buy_in", "The largest buy-in"], ["#create-buy-in", "buy_in", "Your buy-in"]]) {
+        const text = $(selector).value.trim();
+        if (!text) continue;
+        const chips = Holdem.tell.toChips(text, unit);
+        if (chips === null) {
+          showError(`${what} "${text}": a whole number of chips${of}.`);
+          $(selector).focus();
+          return;
+        }
+        fields[field] = chips;
       }
+      if (number("#create-hands") !== null) fields.max_hands = number("#create-hands");
     }
     $("#create-button").disabled = true;
     try {
