@@ -1,5 +1,6 @@
 """The ``--cluster`` option of the commands whose work a Dask cluster can take
-(``simulate``, ``validate``, ``equity``: docs/cluster.md)."""
+(``simulate``, ``validate``, ``stats``, ``equity``: docs/cluster.md), and
+``--ship`` of those that read files."""
 
 from __future__ import annotations
 
@@ -35,3 +36,18 @@ def check_cluster(cluster: str | None, option: str, value: int) -> None:
     other than 1: the cluster's workers take their place."""
     if cluster is not None and value != 1:
         raise click.UsageError(f"--cluster takes the place of {option}: give one of them")
+
+
+def ship_option(command: Any) -> Any:
+    """``--ship``: with ``--cluster``, the files' bytes sent to the workers."""
+    return click.option(
+        "--ship", is_flag=True,
+        help="With --cluster: send the files' bytes to the workers (default: they read the "
+        "files at the same paths, on a file system they share).",
+    )(command)  # fmt: skip
+
+
+def check_ship(ship: bool, cluster: str | None) -> None:
+    """A usage error for ``--ship`` without ``--cluster``."""
+    if ship and cluster is None:
+        raise click.UsageError("--ship sends the files to a cluster's workers: give --cluster")

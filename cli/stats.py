@@ -12,6 +12,7 @@ from holdem.histories import FORMATS, MAX_JOBS, SPLIT_BYTES
 from holdem.report import COLUMNS, html_page, player_record, plot_name, ranked, table_cells
 from holdem.stats import FIGURES, POSITIONS, Counts, PlayerStats, Stats, stats_files
 
+from .cluster import check_cluster, check_ship, cluster_option, ship_option
 from .validate import history_files
 
 EXIT_UNUSABLE = 2
@@ -30,6 +31,7 @@ Examples:
   holdem stats hands/ --jobs 2 --csv > players.csv
   holdem stats hands.phhs --plot winnings.png --player Hero
   holdem stats hands/ --html report.html     one page: the tables and the plot
+  holdem stats /shared/hands --cluster tcp://10.0.0.5:8786
 \b
 Reads what holdem validate reads (PHH .phh/.phhs, PokerStars .txt, folders,
 a room's export). docs/stats.md defines each figure. Exit status: 0, or 2
@@ -52,6 +54,8 @@ for input that cannot be read (the other files are counted), 130 interrupted.
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
               help=f"Processes counting at once (at most {MAX_JOBS}), as holdem validate "
               "shares the files.")  # fmt: skip
+@cluster_option
+@ship_option
 def stats_command(
     paths: tuple[str, ...],
     fmt: str | None,
@@ -61,6 +65,8 @@ def stats_command(
     plot_path: str | None,
     html_path: str | None,
     jobs: int,
+    cluster: str | None,
+    ship: bool,
 ) -> None:
     """Players' statistics from hand histories, as trackers count them.
 
@@ -74,6 +80,8 @@ def stats_command(
     """
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
+    check_cluster(cluster, "--jobs", jobs)
+    check_ship(ship, cluster)
     names = tuple(dict.fromkeys(names))  # (a name given twice is shown once)
     plots = [p for p in (plot_path, html_path) if p is not None]
     if plot_path is not None:
@@ -94,7 +102,9 @@ def stats_command(
         length=max(total, 1), label="counting", file=sys.stderr, hidden=not show_bar, show_pos=False
     ) as bar:
         sources = [sys.stdin.buffer if path == STDIN else path for path in files]
-        for report in stats_files(sources, fmt, jobs=jobs, series=bool(plots), progress=bar.update):
+        reports = stats_files(sources, fmt, jobs=jobs, series=bool(plots), progress=bar.update,
+                              cluster=cluster, ship=ship)  # fmt: skip
+        for report in reports:
             stats.merge(report.stats)
             if report.unreadable is not None:
                 unreadable.append(f"{report.path}: {report.unreadable}")

@@ -11,7 +11,7 @@ import click
 
 from holdem.histories import FORMATS, MAX_JOBS, SPLIT_BYTES, FileReport, find_files, validate_files
 
-from .cluster import check_cluster, cluster_option
+from .cluster import check_cluster, check_ship, cluster_option, ship_option
 
 EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2
@@ -81,12 +81,7 @@ Exit status: 0 all clean, 1 problems found, 2 input that cannot be read
     "standard input are shared among them in pieces of whole hands, smaller files go whole.",
 )
 @cluster_option
-@click.option(
-    "--ship",
-    is_flag=True,
-    help="With --cluster: send the files' bytes to the workers (default: they read the "
-    "files at the same paths, on a file system they share).",
-)
+@ship_option
 @click.option("--quiet", "-q", is_flag=True, help="Only problems and the summary.")
 def validate_command(
     paths: tuple[str, ...],
@@ -109,8 +104,7 @@ def validate_command(
     then each problem as 'path:line: hand ID: message'.
     """
     check_cluster(cluster, "--jobs", jobs)
-    if ship and cluster is None:
-        raise click.UsageError("--ship sends the files to a cluster's workers: give --cluster")
+    check_ship(ship, cluster)
     files, missing, total = history_files(paths, fmt, "holdem validate")
     # a bar on the terminal for long work, and the reports after it, not through it
     show_bar = (

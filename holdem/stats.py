@@ -535,9 +535,12 @@ def stats_files(
     jobs: int = 1,
     series: bool = False,
     progress: Any = None,
+    cluster: str | None = None,
+    ship: bool = False,
 ) -> Iterator[StatsReport]:
     """The report of each file (a path) or stream, in order, counted on ``jobs``
-    processes as ``holdem validate`` shares them
+    processes, or a Dask cluster's workers (``cluster``, ``ship``:
+    docs/cluster.md), as ``holdem validate`` shares them
     (:func:`~holdem.histories.parallel.map_files`); ``progress(n)`` is told of
     every ``n`` bytes done."""
     return map_files(
@@ -547,11 +550,15 @@ def stats_files(
         piece=partial(stats_piece, series=series),
         jobs=jobs,
         progress=progress,
+        cluster=cluster,
+        ship=ship,
     )
 
 
-def _stats_whole(path: str, fmt: str | None, *, series: bool = False) -> StatsReport:
-    return stats_file(path, fmt, series=series)
+def _stats_whole(
+    path: Source, fmt: str | None, *, name: str | None = None, series: bool = False
+) -> StatsReport:
+    return stats_file(path, fmt, name=name, series=series)
 
 
 # -- one hand ---------------------------------------------------------------

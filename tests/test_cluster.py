@@ -211,6 +211,20 @@ def test_holdem_validate_cluster_ship_prints_what_jobs_1_prints(cluster: Any) ->
     assert json.loads(many.stdout) == json.loads(one.stdout)
 
 
+@pytest.mark.parametrize("ship", [[], ["--ship"]], ids=["read-in-place", "shipped"])
+def test_holdem_stats_cluster_prints_what_jobs_1_prints(
+    cluster: Any, ship: list[str], tmp_path: Path
+) -> None:
+    folder = tmp_path / "hands"
+    simulate(["normal", "easy", "random"], hands=600, seed=4, histories=folder)
+    args = ["stats", str(folder), str(DATA / "pokerstars"), "--json"]
+    one = holdem_run(*args)
+    many = holdem_run(*args, "--cluster", cluster.scheduler_address, *ship)
+    assert one.returncode == many.returncode, many.stderr
+    record = json.loads(many.stdout)
+    assert record == json.loads(one.stdout) and record["hands"] > 600
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [

@@ -738,4 +738,3 @@ def test_r9_r10_the_lobby_s_form_makes_a_table_in_money_that_runs_it_twice(
         assert state["seats"][0]["chips"] == 400
     finally:
         assert server.stop() in (0, 130)
-
