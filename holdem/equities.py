@@ -491,7 +491,9 @@ class _Slices(Sequence[_Slice]):
     def __getitem__(self, index: int | slice) -> _Slice | _Slices:
         h, d = 2 * self.n, self.nd
         if isinstance(index, slice):
-            a, b, _ = index.indices(len(self))
+            a, b, step = index.indices(len(self))
+            if step != 1:
+                raise ValueError("a run of slices is consecutive")
             b = max(a, b)
             return _Slices(n=self.n, nd=d, holes=self.holes[h * a : h * b],
                            decks=self.decks[d * a : d * b], lo=self.lo[a:b],
