@@ -442,9 +442,10 @@ def _boards(nd: int, draws: int, lo: int, hi: int) -> int:
 def _runs(work: Sequence[int], total: int, threads: int) -> list[int]:
     """Where the runs of consecutive slices of exact enumeration start, and
     the last one ends: runs of :data:`_RUN_WORK` evaluations (``work``: each
-    slice's), or less down to an eighth of it so that each thread has four
-    runs (a task and a C call each, to share and to show progress)."""
-    size = max(_RUN_WORK // 8, min(_RUN_WORK, total // (4 * threads)))
+    slice's), or less down to an eighth of it so that each thread has eight
+    runs (a task and a C call each: to share the work out evenly to the end,
+    and to show progress)."""
+    size = max(_RUN_WORK // 8, min(_RUN_WORK, total // (8 * threads)))
     bounds = [0]
     held = 0
     for i, w in enumerate(work):
