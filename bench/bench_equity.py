@@ -7,7 +7,9 @@ Run it from the repository root::
 ``--quick`` gives a smoke run of a few seconds; ``--help`` lists the sizes.
 
 Spots: AsKs vs QdQh (hand against hand) and AK vs QQ+ (range against range),
-plus the three-way AsKs vs QdQh vs JcTc and AK vs QQ+ vs JTs for holdem alone.
+plus the three-way AsKs vs QdQh vs JcTc and AK vs QQ+ vs JTs for holdem alone,
+and, exact only, TT+,AJ+,KQ vs random on the flop 9c8d2h (101,614 classes of
+deals of 990 boards each: many small pieces of work).
 
 Measured, in one run, the libraries interleaved in every round:
 
@@ -15,7 +17,8 @@ Measured, in one run, the libraries interleaved in every round:
   on two threads; eval7 has no preflop enumeration, so the Python loop a
   user would write over every board with eval7's one-board exact call
   (``py_hand_vs_range_exact``), and for the hand against hand spot also the
-  loop calling ``eval7.evaluate`` twice a board;
+  loop calling ``eval7.evaluate`` twice a board; on the flop, the same
+  one-board loop over the 990 turns and rivers of each hero combo;
 - Monte Carlo: ``equity(..., trials=N, seed=1)`` on one and on two threads,
   eval7's ``py_hand_vs_range_monte_carlo`` / ``py_all_hands_vs_range`` with
   the same number of trials, and pokerkit's ``calculate_equities`` with a
@@ -68,6 +71,14 @@ HU = ("AsKs", "QdQh")
 RANGES = ("AK", "QQ+")
 HU3 = ("AsKs", "QdQh", "JcTc")
 RANGES3 = ("AK", "QQ+", "JTs")
+FLOP = ("TT+,AJ+,KQ", "random")
+#: The boards of the spots that have one (the others are preflop).
+BOARDS: dict[tuple[str, ...], str] = {FLOP: "9c8d2h"}
+#: eval7's range for "random": every hand.
+EVAL7_RANDOM = (
+    "22+,A2s+,K2s+,Q2s+,J2s+,T2s+,92s+,82s+,72s+,62s+,52s+,42s+,32s,"
+    "A2o+,K2o+,Q2o+,J2o+,T2o+,92o+,82o+,72o+,62o+,52o+,42o+,32o"
+)
 #: Known exact equities of each spot, player by player.
 REFERENCE: dict[tuple[str, ...], tuple[float, ...]] = {
     HU: (0.4621446, 0.5378554),
@@ -158,7 +169,8 @@ class Case:
 
 
 def spot_name(spot: Sequence[str]) -> str:
-    return " vs ".join(spot)
+    board = BOARDS.get(tuple(spot))
+    return " vs ".join(spot) + (f" on {board}" if board else "")
 
 
 def legal_deals(spot: Sequence[str]) -> int:
@@ -175,6 +187,8 @@ def holdem_case(
 ) -> Case:
     exact = trials is None
     kwargs: dict[str, Any] = {"exact": True} if exact else {"trials": trials, "seed": SEED}
+    if spot in BOARDS:
+        kwargs["board"] = BOARDS[spot]
 
     def run() -> Outcome:
         r = equity(list(spot), threads=threads, **kwargs)
@@ -186,6 +200,8 @@ def holdem_case(
         )
 
     call = "exact=True" if exact else f"trials={trials:,}, seed={SEED}"
+    if spot in BOARDS:
+        call += f", board={BOARDS[spot]!r}"
     return Case(
         key=f"holdem {'exact' if exact else 'mc'} {threads}t {spot_name(spot)}",
         spot=spot,
@@ -206,6 +222,8 @@ def holdem_cases(trials: int) -> list[Case]:
         holdem_case(RANGES, 2, reps=3),
         holdem_case(HU3, 1, reps=3),
         holdem_case(RANGES3, 1),
+        holdem_case(FLOP, 1),
+        holdem_case(FLOP, 2),
         holdem_case(HU, 1, trials),
         holdem_case(HU, 2, trials),
         holdem_case(RANGES, 1, trials),
@@ -231,13 +249,18 @@ def eval7_cases(trials: int, board_limit: int | None, all_combos: bool) -> list[
     # -- exact: every board, eval7's one-board exact call (heads-up, one hero hand)
     f_exact = eval7.py_hand_vs_range_exact
 
-    def exact_loop(hero_classes: list[tuple[str, int]], villain: str) -> Callable[[], Outcome]:
-        """Exact hero-vs-range equity from a loop over all boards, one eval7 call a board.
+    def exact_loop(
+        hero_classes: list[tuple[str, int]], villain: str, board: str = ""
+    ) -> Callable[[], Outcome]:
+        """Exact hero-vs-range equity from a loop over all boards (completions
+        of ``board``), one eval7 call a board.
 
         eval7 returns the mean over the villain combos that miss the board and
         hero; weighted by how many they are (k), it sums to the exact equity:
         2k * mean = 2 * wins + ties, an integer, so no float32 rounding is kept.
         """
+        fixed = cards(board)
+        draws = 5 - len(fixed)
         prepared = []
         for text, multiplicity in hero_classes:
             hero = cards(text)
@@ -247,17 +270,19 @@ def eval7_cases(trials: int, board_limit: int | None, all_combos: bool) -> list[
             common = ~0
             for m in vmasks:
                 common &= m
-            deck = [c for c in eval7.Deck().cards if not c.mask & (hm | common)]
+            deck = [c for c in eval7.Deck().cards if not c.mask & (hm | common | mask(fixed))]
             prepared.append((hero, multiplicity, options, vmasks, deck))
-        whole = sum(comb(len(p[4]), 5) for p in prepared)
+        whole = sum(comb(len(p[4]), draws) for p in prepared)
 
         def run() -> Outcome:
             num = den = boards = 0
             for hero, multiplicity, options, vmasks, deck in prepared:
                 n = d = 0
-                it: Iterable[tuple[Any, ...]] = itertools.combinations(deck, 5)
-                if board_limit is not None:
-                    it = itertools.islice(it, board_limit)
+                it: Iterable[tuple[Any, ...]] = (
+                    fixed + rest for rest in itertools.combinations(deck, draws)
+                )
+                if board_limit is not None:  # (over all the hero hands)
+                    it = itertools.islice(it, max(0, board_limit - boards))
                 if len(vmasks) == 1:  # one villain hand, never on the board: k = 1
                     for b in it:
                         n += round(2.0 * f_exact(hero, options, b))
@@ -316,6 +341,15 @@ def eval7_cases(trials: int, board_limit: int | None, all_combos: bool) -> list[
     )
     how = "all 16 AK combos" if all_combos else "AsKs x4 + AsKh x12 (suit symmetry)"
 
+    # TT+,AJ+,KQ vs random on 9c8d2h: no renaming of suits keeps the board
+    # (three suits), so every hero combo off the board is its own class
+    flop_board = set(parse_cards(BOARDS[FLOP]))
+    flop_classes = [
+        (format_card(a) + format_card(b), 1)
+        for a, b in Range.parse(FLOP[0])
+        if not {a, b} & flop_board
+    ]
+
     # -- Monte Carlo
     bound = 0.5 / sqrt(trials)  # a share in [0, 1] has a variance of at most 1/4
     hu_hero, hu_villain = cards(HU[0]), eval7.HandRange(HU[1])
@@ -370,6 +404,17 @@ def eval7_cases(trials: int, board_limit: int | None, all_combos: bool) -> list[
             "eval7",
             f"loop over boards: py_hand_vs_range_exact(hero, QQ+, board) x k, {how}{limit_note}",
             exact_loop(ak_classes, RANGES[1]),
+            exact=True,
+            slow=True,
+            max_rounds=1,
+        ),
+        Case(
+            f"eval7 exact loop {spot_name(FLOP)}",
+            FLOP,
+            "eval7",
+            f"loop over boards: py_hand_vs_range_exact(hero, every hand, board) x k, each of "
+            f"the {len(flop_classes)} {FLOP[0]} combos{limit_note}",
+            exact_loop(flop_classes, EVAL7_RANDOM, BOARDS[FLOP]),
             exact=True,
             slow=True,
             max_rounds=1,
@@ -530,7 +575,7 @@ def run_checks(cases: dict[str, Case]) -> None:
                 stderr_is=kind,
                 sigmas=round(diff / se, 2) if se else None,
             )
-    for spot in (HU, RANGES):
+    for spot in (HU, RANGES, FLOP):
         ours = cases.get(f"holdem exact 1t {spot_name(spot)}")
         for case in cases.values():
             o = case.outcome
@@ -559,7 +604,7 @@ def run_checks(cases: dict[str, Case]) -> None:
             diff = max(abs(x - y) for x, y in zip(a, b, strict=True))
             check(
                 f"holdem exact {spot_name(spot)}: same result on 1 and 2 threads",
-                diff <= 1e-12,
+                diff <= 1e-12 if spot != FLOP else a == b,  # (runs of slices: to the bit)
                 max_diff=diff,
             )
 
@@ -599,7 +644,7 @@ def emit_ratios(cases: dict[str, Case]) -> None:
         if a and b:
             emit(ratio=f"{ours} / {theirs}", speedup=round(a / b, 2), basis="trials per second")
 
-    for spot in (HU, RANGES):
+    for spot in (HU, RANGES, FLOP):
         s = spot_name(spot)
         for peer in (f"eval7 exact loop {s}", f"eval7 evaluate loop {s}"):
             time_ratio(f"holdem exact 1t {s}", peer)
@@ -632,6 +677,15 @@ def emit_targets(cases: dict[str, Case], quick: bool) -> None:
                 ms=round(s * 1e3, 2),
                 native_cpp_ms=native * 1e3,
             )
+    one, two = (seconds_of(cases, f"holdem exact {t}t {spot_name(FLOP)}") for t in (1, 2))
+    if one is not None and two is not None:
+        target(
+            f"{spot_name(FLOP)} exact: faster on 2 threads than on 1",
+            two < one,
+            speedup=round(one / two, 2),
+            ms_1t=round(one * 1e3, 1),
+            ms_2t=round(two * 1e3, 1),
+        )
     for spot in (HU, RANGES):
         name = spot_name(spot)
         ours = rate_of(cases, f"holdem mc 1t {name}")

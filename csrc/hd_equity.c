@@ -142,6 +142,22 @@ uint64_t hd_equity_enumerate(const uint8_t *holes, unsigned n, const uint8_t *bo
     return total;
 }
 
+size_t hd_equity_enumerate_batch(const uint8_t *holes, unsigned n, const uint8_t *board,
+                                 unsigned nb, const uint8_t *decks, unsigned nd,
+                                 const uint32_t *lo, const uint32_t *hi, size_t m,
+                                 uint64_t *count, uint64_t *wins, uint64_t *ties_k,
+                                 const int *stop) {
+    size_t j;
+    /* each slice is one hd_equity_enumerate, which reads the flag per first
+     * board card; read here too, for slices of a river board (no card left) */
+    for (j = 0; j < m && !hd_stopped(stop); j++) {
+        size_t row = (size_t)n * j;
+        count[j] = hd_equity_enumerate(holes + 2 * row, n, board, nb, decks + (size_t)nd * j, nd,
+                                       lo[j], hi[j], wins + row, ties_k + row * HD_TIE_SLOTS, stop);
+    }
+    return j;
+}
+
 /* ---- Monte Carlo ------------------------------------------------------ */
 
 /* xoshiro256** (Blackman and Vigna), seeded through splitmix64. */

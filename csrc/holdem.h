@@ -106,6 +106,18 @@ uint64_t hd_equity_enumerate(const uint8_t *holes, unsigned n, const uint8_t *bo
                              unsigned hi, uint64_t *wins, uint64_t *ties_k,
                              const int *stop);
 
+/* Exact equity of m slices in one call (for slices too small to be worth a
+ * call each): slice j is hd_equity_enumerate of holes[2nj .. 2n(j+1)) and
+ * decks[nd j .. nd(j+1)) with lo[j], hi[j]; it adds to wins[n j + i] and
+ * ties_k[(n j + i) * HD_TIE_SLOTS + k] and sets count[j] to its boards.
+ * Returns the slices begun: m, all done, unless *stop ended the work (then
+ * the last one begun may be partly done). */
+size_t hd_equity_enumerate_batch(const uint8_t *holes, unsigned n, const uint8_t *board,
+                                 unsigned nb, const uint8_t *decks, unsigned nd,
+                                 const uint32_t *lo, const uint32_t *hi, size_t m,
+                                 uint64_t *count, uint64_t *wins, uint64_t *ties_k,
+                                 const int *stop);
+
 /* Monte Carlo equity over `trials` deals from the random stream `seed`:
  * player i gets one of its combos combos[2j], combos[2j+1] for j in
  * [start[i], start[i+1]), drawn with probability proportional to

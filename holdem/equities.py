@@ -14,7 +14,11 @@ without the GIL).
 - **Exact**: every assignment of combos to the players that shares no card is
   enumerated with every completion of the board.  Assignments that are the
   same up to a renaming of suits (one that keeps the board and dead cards in
-  place) are computed once and counted with their multiplicity.
+  place) are computed once and counted with their multiplicity.  They go to
+  C in runs of consecutive classes, a few milliseconds of work each (a flop
+  against a random hand has some 100,000 classes of a thousand boards), and
+  are added up in their order, so the result is the same on any number of
+  threads.
 - **Monte Carlo**: each deal draws one combo per player by weight and, if two
   players' cards collide, draws the whole deal again, which keeps the
   sampling unbiased; then it completes the board from the remaining cards.
@@ -36,9 +40,11 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass
+from functools import reduce
 from math import comb, isfinite, sqrt
 from numbers import Real
-from typing import Any, NamedTuple, TypeAlias, TypeVar
+from operator import add, mul, truediv
+from typing import Any, NamedTuple, TypeAlias, TypeVar, overload
 
 from ._core import ffi, lib
 from .cards import Card, format_card, parse_cards
@@ -55,6 +61,7 @@ EXACT_LIMIT = 150_000_000
 #: ``exact=True`` refuses more hand evaluations than this (about a minute).
 EXACT_MAX = 100 * EXACT_LIMIT
 _CHUNK = 1 << 15  # Monte Carlo deals per chunk (one C call, one random stream)
+_RUN_WORK = 1 << 21  # hand evaluations in a run of exact slices (some 5 ms: one task, one C call)
 #: Most deals one Monte Carlo run simulates (``trials``, or the cap of a
 #: ``stderr`` target).
 MAX_TRIALS = 10**10
@@ -381,69 +388,136 @@ def _run_exact(
     client: Any = None,
 ) -> EquityResult:
     n = len(names)
-    tasks: list[_Slice] = []  # a slice of the first board card of a class's boards
-    for index, (deal, _) in enumerate(plan.classes):
-        holes = bytes(c for combo in deal for c in combo)
-        deck = bytes(c for c in plan.deck if c not in holes)
-        if plan.draws == 0:
-            tasks.append(_Slice(index, holes, deck, 0, 1))
-        else:
-            # few classes: cut each by its first board card, for threads and progress
-            step = 4 if len(plan.classes) < 16 else len(deck)
-            tasks.extend(
-                _Slice(index, holes, deck, lo, lo + step) for lo in range(0, len(deck), step)
-            )
+    nd = len(plan.deck) - 2 * n  # (the cards left for every class's boards)
+    if plan.draws == 0:
+        cuts = [(0, 1)]
+    else:  # few classes: cut each by its first board card, for threads and progress
+        step = 4 if len(plan.classes) < 16 else nd
+        cuts = [(lo, min(lo + step, nd)) for lo in range(0, nd, step)]
+    work = [n * _boards(nd, plan.draws, lo, hi) for lo, hi in cuts]  # (hand evaluations)
+    total = len(plan.classes) * sum(work)
+    cards = bytes(itertools.chain.from_iterable(itertools.chain.from_iterable(
+        deal for deal, _ in plan.classes)))  # fmt: skip
+    holes = [cards[i : i + 2 * n] for i in range(0, len(cards), 2 * n)]
+    slices = _Slices(  # (every class's cuts, in turn)
+        n=n,
+        nd=nd,
+        holes=cards if len(cuts) == 1 else b"".join(h * len(cuts) for h in holes),
+        decks=b"".join(plan.deck.translate(None, h) * len(cuts) for h in holes),
+        lo=array("I", [lo for lo, _ in cuts] * len(plan.classes)),
+        hi=array("I", [hi for _, hi in cuts] * len(plan.classes)),
+    )
+    weights = [weight for _, weight in plan.classes for _ in cuts]
     board_bytes = bytes(board)
-    stop = _StopFlag()
+    results: Iterator[tuple[list[int], list[int], list[int]]]
+    if client is None:  # (runs of slices, each one task and one C call)
+        runs = _runs(work * len(plan.classes), total, threads)
+        stop = _StopFlag()
 
-    def run(number: int) -> tuple[int, list[int], list[int]]:
-        return _enumerate(tasks[number], n, board_bytes, stop)
+        def run(number: int) -> tuple[list[int], list[int], list[int]]:
+            return _enumerate_run(slices[runs[number] : runs[number + 1]], board_bytes, stop)
 
-    totals = _Totals(n)
-    deals = 0
-    results: Iterator[tuple[int, list[int], list[int]]]
-    if client is None:
-        results = _parallel(run, len(tasks), threads, stop)
+        results = _parallel(run, len(runs) - 1, threads, stop)
     else:  # (the same slices, runs of them sized by their time)
-        results = _in_runs(ordered(client, _enumerate_run, tasks, args=(n, board_bytes)))
-    with closing(results):  # type: ignore[type-var]
-        for done, (task, (count, wins, ties)) in enumerate(zip(tasks, results, strict=False), 1):
-            totals.add(plan.classes[task.deal][1], count, wins, ties)
-            deals += count
-            if progress:
-                progress(done / len(tasks))
+        results = ordered(client, _enumerate_run, slices, args=(board_bytes,))
+    totals = _Totals(n)
+    deals = done = 0
+    with closing(results):
+        for counts, wins, ties in results:
+            totals.add(weights[done : done + len(counts)], counts, wins, ties)
+            deals += sum(counts)
+            done += len(counts)
+            if progress:  # (the evaluations done: whole classes, then the cuts of one)
+                whole, cut = divmod(done, len(cuts))
+                progress((whole * sum(work) + sum(work[:cut])) / total)
     players = tuple(totals.player(i, names[i], 0.0) for i in range(n))
     return EquityResult(players, "exact", deals, tuple(board), tuple(dead))
 
 
-class _Slice(NamedTuple):
-    """A slice of exact enumeration: the boards of one class of deals (its
-    number, hole cards and the deck left) whose first card is ``deck[lo:hi]``."""
+def _boards(nd: int, draws: int, lo: int, hi: int) -> int:
+    """The boards of ``draws`` cards from a deck of ``nd`` whose first card is ``deck[lo:hi]``."""
+    return 1 if draws == 0 else comb(nd - lo, draws) - comb(nd - hi, draws)
 
-    deal: int
+
+def _runs(work: Sequence[int], total: int, threads: int) -> list[int]:
+    """Where the runs of consecutive slices of exact enumeration start, and
+    the last one ends: runs of :data:`_RUN_WORK` evaluations (``work``: each
+    slice's), or less down to an eighth of it so that each thread has eight
+    runs (a task and a C call each: to share the work out evenly to the end,
+    and to show progress)."""
+    size = max(_RUN_WORK // 8, min(_RUN_WORK, total // (8 * threads)))
+    bounds = [0]
+    held = 0
+    for i, w in enumerate(work):
+        held += w
+        if held >= size:
+            bounds.append(i + 1)
+            held = 0
+    if held:
+        bounds.append(len(work))
+    return bounds
+
+
+class _Slice(NamedTuple):
+    """A slice of exact enumeration: the boards, whose first card is
+    ``deck[lo:hi]``, of a deal of hole cards (``holes``, two a player)."""
+
     holes: bytes
     deck: bytes
     lo: int
     hi: int
 
 
-def _enumerate(
-    task: _Slice, n: int, board: bytes, stop: _StopFlag
-) -> tuple[int, list[int], list[int]]:
-    """The boards counted, the wins and the ties of one slice."""
-    wins = ffi.new("uint64_t[]", n)
-    ties = ffi.new("uint64_t[]", n * _TIES)
-    count = _c_call(stop, lib.hd_equity_enumerate, task.holes, n, board, len(board),
-                    task.deck, len(task.deck), task.lo, task.hi, wins, ties)  # fmt: skip
-    return count, list(wins), list(ties)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Slices(Sequence[_Slice]):
+    """Slices of exact enumeration of ``n`` players, in the arrays that
+    ``hd_equity_enumerate_batch`` takes: slice ``j`` has its hole cards at
+    ``2 * n * j`` in ``holes``, its deck of ``nd`` cards at ``nd * j`` in
+    ``decks``, and ``lo[j]``, ``hi[j]``.  ``slices[a:b]`` is a run of them."""
+
+    n: int
+    nd: int
+    holes: bytes
+    decks: bytes
+    lo: array[int]
+    hi: array[int]
+
+    def __len__(self) -> int:
+        return len(self.lo)
+
+    @overload
+    def __getitem__(self, index: int) -> _Slice: ...
+    @overload
+    def __getitem__(self, index: slice) -> _Slices: ...
+    def __getitem__(self, index: int | slice) -> _Slice | _Slices:
+        h, d = 2 * self.n, self.nd
+        if isinstance(index, slice):
+            a, b, step = index.indices(len(self))
+            if step != 1:
+                raise ValueError("a run of slices is consecutive")
+            b = max(a, b)
+            return _Slices(n=self.n, nd=d, holes=self.holes[h * a : h * b],
+                           decks=self.decks[d * a : d * b], lo=self.lo[a:b],
+                           hi=self.hi[a:b])  # fmt: skip
+        j = range(len(self))[index]
+        return _Slice(self.holes[h * j : h * (j + 1)], self.decks[d * j : d * (j + 1)],
+                      self.lo[j], self.hi[j])  # fmt: skip
 
 
 def _enumerate_run(
-    run: Sequence[_Slice], n: int, board: bytes
-) -> list[tuple[int, list[int], list[int]]]:
-    """A run of slices of exact enumeration on a cluster's worker: each one's counts, in order."""
-    stop = _StopFlag()
-    return [_enumerate(task, n, board, stop) for task in run]
+    run: _Slices, board: bytes, stop: _StopFlag | None = None
+) -> tuple[list[int], list[int], list[int]]:
+    """A run of slices of exact enumeration in one C call, here or on a
+    cluster's worker: each one's boards counted, then the wins (``n`` a slice)
+    and the ties (``n * HD_TIE_SLOTS`` a slice), in order."""
+    m, n = len(run), run.n
+    counts = ffi.new("uint64_t[]", m)
+    wins = ffi.new("uint64_t[]", m * n)
+    ties = ffi.new("uint64_t[]", m * n * _TIES)
+    _c_call(stop or _StopFlag(), lib.hd_equity_enumerate_batch, run.holes, n, board, len(board),
+            run.decks, run.nd, ffi.from_buffer("uint32_t[]", run.lo),
+            ffi.from_buffer("uint32_t[]", run.hi), m, counts, wins, ties)  # fmt: skip
+    return ffi.unpack(counts, m), ffi.unpack(wins, m * n), ffi.unpack(ties, m * n * _TIES)
 
 
 def _in_runs(results: Iterator[list[_R]]) -> Iterator[_R]:
@@ -465,14 +539,41 @@ class _Totals:
         self.share = [0.0] * n
         self.share_sq = [0.0] * n  # sum of the squares of the per-deal shares
 
-    def add(self, weight: float, count: int, wins: list[int], ties: list[int]) -> None:
-        self.deals += weight * count
-        for i in range(self.n):
-            row = ties[i * _TIES : (i + 1) * _TIES]
-            self.win[i] += weight * wins[i]
-            self.tie[i] += weight * sum(row)
-            self.share[i] += weight * (wins[i] + sum(row[k] / k for k in range(2, _TIES)))
-            self.share_sq[i] += weight * (wins[i] + sum(row[k] / k**2 for k in range(2, _TIES)))
+    def add(
+        self, weights: Sequence[float], counts: Sequence[int], wins: Sequence[int],
+        ties: Sequence[int],
+    ) -> None:  # fmt: skip
+        """Adds chunks of work in order: chunk ``j`` has ``counts[j]`` deals,
+        each counted ``weights[j]`` times, and its players' wins and ties at
+        ``n * j`` in ``wins`` and at ``n * HD_TIE_SLOTS * j`` in ``ties``.
+
+        Each total adds its chunks' terms in their order, so the sums are the
+        same however the chunks come (one or many at a time); computed total
+        by total rather than chunk by chunk (half the time)."""
+        n, step = self.n, self.n * _TIES
+        self.deals = reduce(add, map(mul, weights, counts), self.deals)
+        for i in range(n):
+            won = wins[i::n]
+            # (ties of k players, k = 2..n: none of more players than there are)
+            by_k = [ties[i * _TIES + k :: step] for k in range(2, n + 1)]
+            tied = by_k[0] if n == 2 else list(map(sum, zip(*by_k, strict=True)))
+            self.win[i] = reduce(add, map(mul, weights, won), self.win[i])
+            self.tie[i] = reduce(add, map(mul, weights, tied), self.tie[i])
+            if any(map(any, by_k[1:])):  # a share of a third or less: each term as it was
+                rows = [ties[j : j + _TIES] for j in range(i * _TIES, len(ties), step)]
+                share = [
+                    w + sum(r[k] / k for k in range(2, _TIES))
+                    for w, r in zip(won, rows, strict=True)
+                ]
+                sq = [
+                    w + sum(r[k] / k**2 for k in range(2, _TIES))
+                    for w, r in zip(won, rows, strict=True)
+                ]
+            else:  # (the same terms: those sums add only zeros after row[2] / 2 or / 4)
+                share = list(map(add, won, map(truediv, tied, itertools.repeat(2))))
+                sq = list(map(add, won, map(truediv, tied, itertools.repeat(4))))
+            self.share[i] = reduce(add, map(mul, weights, share), self.share[i])
+            self.share_sq[i] = reduce(add, map(mul, weights, sq), self.share_sq[i])
 
     def player(self, i: int, name: str, stderr: float) -> PlayerEquity:
         d = self.deals
@@ -584,7 +685,7 @@ def _run_monte_carlo(
         for chunk, (count, wins, ties) in enumerate(results):
             if count == 0:
                 raise EquityError("the ranges collide on almost every deal; no deal was found")
-            totals.add(1.0, count, wins, ties)
+            totals.add((1.0,), (count,), wins, ties)
             done += count
             error = [_stderr(totals.share[i], totals.share_sq[i], done) for i in range(n)]
             finished = stderr is not None and done >= 1000 and max(error) <= stderr

@@ -455,6 +455,36 @@ def test_c_loops_return_early_when_the_stop_flag_is_set() -> None:
     assert deals < HD_STOP_EVERY
 
 
+def test_batch_enumeration_is_each_slice_on_its_own_and_stops_on_the_flag() -> None:
+    from holdem._core import ffi
+
+    # three slices of a flop (two of one deal, cut by first board card; one
+    # of another), then the same on the river (one board each)
+    for board in (bytes([0, 5, 10]), bytes([0, 5, 10, 15, 20])):
+        deals = [bytes([51, 47, 43, 42]), bytes([51, 47, 43, 42]), bytes([50, 46, 39, 35])]
+        cuts = [(0, 4), (4, 45), (0, 45)] if len(board) == 3 else [(0, 1)] * 3
+        decks = [bytes(c for c in range(52) if c not in board + h) for h in deals]
+        nd = len(decks[0])
+        counts = ffi.new("uint64_t[]", 3)
+        wins, ties = ffi.new("uint64_t[]", 6), ffi.new("uint64_t[]", 66)
+        lo = ffi.new("uint32_t[]", [a for a, _ in cuts])
+        hi = ffi.new("uint32_t[]", [b for _, b in cuts])
+        args = (b"".join(deals), 2, board, len(board), b"".join(decks), nd, lo, hi, 3, counts,
+                wins, ties)  # fmt: skip
+        assert lib.hd_equity_enumerate_batch(*args, ffi.NULL) == 3
+        for j, (h, d, (a, b)) in enumerate(zip(deals, decks, cuts, strict=True)):
+            one_wins, one_ties = ffi.new("uint64_t[]", 2), ffi.new("uint64_t[]", 22)
+            count = lib.hd_equity_enumerate(h, 2, board, len(board), d, nd, a, b, one_wins,
+                                            one_ties, ffi.NULL)  # fmt: skip
+            assert counts[j] == count > 0
+            assert list(wins[2 * j : 2 * j + 2]) == list(one_wins)
+            assert list(ties[22 * j : 22 * j + 22]) == list(one_ties)
+        stop = ffi.new("int *", 1)
+        counts[0] = 7
+        assert lib.hd_equity_enumerate_batch(*args, stop) == 0
+        assert counts[0] == 7  # (no slice begun)
+
+
 def test_ctrl_c_stops_a_long_c_call_in_the_main_thread() -> None:
     # a real SIGINT while the main thread is in C: the flag stops the loop and
     # Python raises KeyboardInterrupt as soon as the call returns
@@ -526,12 +556,17 @@ def interrupt_after(args: list[str], delay: float = 0.5) -> tuple[int, str, str,
         proc.kill()
 
 
+MANY_CLASSES = (  # (101,614 classes of 990 boards, a run of a thousand a C call)
+    'while True: equity(["TT+,AJ+,KQ", "random"], board="9c8d2h", exact=True, threads={threads})'
+)
 CTRL_C_CASES = {
     "evaluate_many": EVALUATE_FOREVER.format(threads=1),
     "evaluate_many threads": EVALUATE_FOREVER.format(threads=2),
     "value_counts": "while True: holdem.value_counts(7)",
     "exact": 'equity(["AK", "QQ+", "JTs", "22"], exact=True)',
     "exact threads": 'equity(["AK", "QQ+", "JTs", "22"], exact=True, threads=2)',
+    "exact many classes": MANY_CLASSES.format(threads=1),
+    "exact many classes threads": MANY_CLASSES.format(threads=2),
     "monte carlo": 'equity(["AK", "QQ+"], trials=10**10)',
     "monte carlo threads": 'equity(["AK", "QQ+"], trials=10**10, threads=2)',
     "monte carlo rejections": 'equity(["AA,KK,QQ,JJ"] * 8, trials=10**9, threads=2)',
@@ -545,7 +580,7 @@ def check_stopped(code: int, out: str, err: str, seconds: float) -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize("case", ["evaluate_many", "exact threads"])
+@pytest.mark.parametrize("case", ["evaluate_many", "exact threads", "exact many classes threads"])
 def test_ctrl_c_stops_within_a_second(case: str) -> None:
     code = INTERRUPTED.format(work=CTRL_C_CASES[case])
     check_stopped(*interrupt_after([sys.executable, "-c", code]))
