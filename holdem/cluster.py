@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import itertools
 import logging
 import os
 import pickle
@@ -221,8 +220,9 @@ def workers(client: Any) -> int:
 #: workers' time, on top of the round trips (bench/bench_cluster.py: tasks of
 #: a tenth of a second took 17% more time than --jobs 2's processes).
 GROUP_SECONDS = 1.0
-#: The most units in a group (however quick a unit is).
-MOST_UNITS = 4096
+#: The most units in a group, however quick they are (a second of exact
+#: equity's slices of a preflop spot is some 15,000).
+MOST_UNITS = 1 << 14
 
 
 def ordered(
@@ -234,57 +234,70 @@ def ordered(
     done: Callable[[int, int], None] | None = None,
     failed: Callable[[Sequence[Any], Exception], Exception] | None = None,
     seconds: float = GROUP_SECONDS,
+    weight: Callable[[Any], float] | None = None,
+    total: float | None = None,
 ) -> Generator[_R, None, None]:
     """``function(group, *args)`` for groups of consecutive units, run on the
     cluster, their results in the units' order (``args`` may hold futures of
     data sent to the workers once: ``client.scatter``).
 
     A group is a slice of ``units`` (of a sequence: a ``range`` gives
-    ranges) or a list of them: one unit at first, then as many as take about
-    ``seconds`` on a worker by the times of the groups done, and, when the
-    units are a sequence, never more than half a worker's share of those
-    left (the workers end together).  ``done(first, count)`` is told of the
+    ranges) or a list of them: one unit at first, then as much work as takes
+    about ``seconds`` on a worker by the times of the groups done, and never
+    more than half a worker's share of the work left (the workers end
+    together).  The work is counted in units, or by ``weight(unit)`` when
+    given (a file's bytes, say); the work left is known of a sequence, or
+    from ``total``, the weight of all the units (without it, groups do not
+    get smaller towards the end).  ``done(first, count)`` is told of the
     units ``first`` to ``first + count - 1`` as their group is done, in any
-    order (a progress bar that follows the work).  A group that failed raises
-    its exception here, in its turn (``failed(group, exc)``: the exception to
-    raise instead); the groups not taken are cancelled whenever this stops
-    (the module's notes)."""
+    order (a progress bar that follows the work).  A group that failed
+    raises its exception here, in its turn (``failed(group, exc)``: the
+    exception to raise instead); the groups not taken are cancelled whenever
+    this stops (the module's notes)."""
     wait = _distributed().wait
     threads = workers(client)
     ahead = 2 * threads  # (a group at work on each worker, one waiting)
-    total = len(units) if isinstance(units, Sequence) else None
-    listed = None if isinstance(units, Sequence) else iter(units)
-    sent = 0  # (the units in groups sent)
-    spent, measured = 0.0, 0  # (the seconds of the groups back, and their units)
-    pending: deque[tuple[int, Sequence[Any], Any]] = deque()
+    held = 4 * ahead  # (the most groups out or back but not yet given, in order)
+    sequence = units if isinstance(units, Sequence) and weight is None else None
+    if sequence is not None:
+        total = len(sequence)
+    groups = _Groups(iter(units), weight or _one)
+    sent, out = 0, 0.0  # (the units in groups sent, and their work)
+    spent, measured = 0.0, 0.0  # (the seconds of the groups back, and their work)
+    pending: deque[tuple[int, Sequence[Any], float, Any]] = deque()
     back: dict[int, _R] = {}  # (the results of groups done, by their first unit)
     try:
         while True:
-            while len(pending) < ahead:
-                size = 1 if not measured else min(MOST_UNITS, _size(seconds, spent, measured))
+            # (groups done out of order do not count: a slow one does not keep
+            # the other workers waiting; up to ``held`` in all)
+            while sum(not f.done() for *_, f in pending) < ahead and len(pending) < held:
+                limit = _work(seconds, spent, measured)  # (a group's)
                 if total is not None:
-                    size = min(size, max(1, (total - sent) // (2 * threads)))
-                    group: Sequence[Any] = units[sent : sent + size]  # type: ignore[index]
+                    limit = min(limit, (total - out) / (2 * threads))
+                group: Sequence[Any]
+                if sequence is not None:
+                    size = max(1, min(MOST_UNITS, int(limit)))
+                    group = sequence[sent : sent + size]
+                    work = float(len(group))
                 else:
-                    assert listed is not None
-                    group = list(itertools.islice(listed, size))
+                    group, work = groups.take(limit)
                 if not group:
                     break
                 packed = pickle.dumps(group, protocol=pickle.HIGHEST_PROTOCOL)
                 # (pure=False: a task of its own, never shared with another caller's)
                 future = client.submit(_run_group, function, packed, *args, pure=False)
-                pending.append((sent, group, future))
-                sent += len(group)
+                pending.append((sent, group, work, future))
+                sent, out = sent + len(group), out + work
             if not pending:
                 return
-            first, group, head = pending[0]
+            first, group, _, head = pending[0]
             if not head.done():
-                wait([f for _, _, f in pending if not f.done()], return_when="FIRST_COMPLETED")
-            for number, members, future in pending:
+                wait([f for *_, f in pending if not f.done()], return_when="FIRST_COMPLETED")
+            for number, members, work, future in pending:
                 # (a failed group is left to raise in its turn)
                 if number not in back and future.done() and future.status == "finished":
                     took, back[number] = pickle.loads(future.result())
-                    spent, measured = spent + took, measured + len(members)
+                    spent, measured = spent + took, measured + work
                     if done is not None:
                         done(number, len(members))
             if first in back:
@@ -299,11 +312,48 @@ def ordered(
                     raise failed(group, exc) from exc
     finally:
         if pending:
-            client.cancel([f for _, _, f in pending], force=True)
+            client.cancel([f for *_, f in pending], force=True)
 
 
-def _size(seconds: float, spent: float, measured: int) -> int:
-    """The units in a group of about ``seconds``, when ``measured`` units took ``spent``."""
+def _one(unit: Any) -> float:
+    return 1.0
+
+
+class _Groups:
+    """Groups of consecutive units from an iterator, of at most a given
+    work: the unit that would take a group past it starts the next one."""
+
+    def __init__(self, units: Iterator[Any], weight: Callable[[Any], float]) -> None:
+        self.units = units
+        self.weight = weight
+        self.held: list[tuple[Any, float]] = []  # (the unit that starts the next group)
+
+    def take(self, limit: float) -> tuple[list[Any], float]:
+        """A group of at most ``limit`` work (or of one unit), and its work."""
+        group: list[Any] = []
+        work = 0.0
+        while len(group) < MOST_UNITS:
+            if self.held:
+                unit, weight = self.held.pop()
+            else:
+                try:
+                    unit = next(self.units)
+                except StopIteration:
+                    break
+                weight = self.weight(unit)
+            if group and work + weight > limit:
+                self.held.append((unit, weight))
+                break
+            group.append(unit)
+            work += weight
+        return group, work
+
+
+def _work(seconds: float, spent: float, measured: float) -> float:
+    """The work of a group of about ``seconds``, when ``measured`` work took
+    ``spent`` (one unit's before any is measured; no limit when it took no time)."""
+    if not measured:
+        return 1.0
     if spent <= 0:
-        return MOST_UNITS
-    return max(1, round(seconds * measured / spent))
+        return float("inf")
+    return seconds * measured / spent

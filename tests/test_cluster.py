@@ -131,6 +131,46 @@ def test_units_go_in_groups_sized_by_their_time_in_order(cluster: Any, client: A
     assert sizes[-1] <= 4  # (the last ones small: half a worker's share of what is left)
 
 
+def test_units_of_an_iterator_go_in_groups_by_their_weight_smaller_at_the_end(
+    client: Any,
+) -> None:
+    """Units that come one by one (files found as they are read) and weigh
+    differently (their bytes): groups are sized by weight, not by count,
+    and made smaller towards the end when the total weight is known."""
+    weights = [1 + unit % 4 for unit in range(200)]  # (a unit's work: 4 ms each)
+
+    def slow(group: Any) -> list[tuple[int, int]]:
+        work = sum(weights[unit] for unit in group)
+        time.sleep(0.004 * work)
+        return [(unit, work) for unit in group]
+
+    work = holdem.cluster.ordered(client, slow, iter(range(200)), seconds=0.2,
+                                  weight=weights.__getitem__, total=sum(weights))  # fmt: skip
+    groups = list(work)
+    units = [unit for group in groups for unit, _ in group]
+    works = [work for group in groups for _, work in group[:1]]
+    assert units == list(range(200))
+    assert works[0] == 1 and 25 <= max(works) <= 75  # (one unit, then about 50: 0.2 s)
+    assert works[-1] <= 8  # (half a worker's share of what is left)
+
+
+def test_a_slow_group_holds_back_the_results_after_it_not_the_work(client: Any) -> None:
+    """While the first group takes long, the other worker goes on with new
+    groups (the results wait for their turn): a slow group once kept the
+    groups done after it counted as at work, and the other worker idle."""
+
+    def work(group: Any) -> list[int]:
+        time.sleep(1.5 if 0 in group else 0.01 * len(group))
+        return list(group)
+
+    told: list[int] = []
+    results = holdem.cluster.ordered(client, work, range(300), seconds=0.2,
+                                     done=lambda first, count: told.append(first))  # fmt: skip
+    assert [unit for group in results for unit in group] == list(range(300))
+    before = told[: told.index(0)]  # (the groups done while the first was at work)
+    assert len(before) > 4, f"groups done while the first one was at work: {before}"
+
+
 def test_a_failed_group_raises_in_its_turn_named_by_its_units(client: Any) -> None:
     def fails_at_7(group: Any) -> list[int]:
         if 7 in group:

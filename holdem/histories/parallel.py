@@ -127,10 +127,13 @@ def _on_cluster(
     progress: Callable[[int], None],
 ) -> Iterator[_R]:
     """:func:`map_files` on a cluster's workers: the tasks of the processes
-    (whole files shipped as bytes with ``ship``), their results joined in
-    order; the bar follows the tasks done, in any order."""
+    (whole files shipped as bytes with ``ship``), in groups sized by their
+    bytes (smaller towards the end, when all are files: their sizes are
+    known), their results joined in order; the bar follows the tasks done,
+    in any order."""
     sizes: dict[int, int] = {}  # (the bytes of each task out, for the bar as it is done)
     whole, piece = work
+    total = sum(map(_size, sources)) if all(map(_is_path, sources)) else None
 
     def listed() -> Iterator[_Task]:
         for number, task in enumerate(_tasks(sources, fmt)):
@@ -145,7 +148,7 @@ def _on_cluster(
 
     with connect(cluster) as client:
         results = ordered(client, partial(_run_tasks, fmt=fmt, whole=whole, piece=piece),
-                          listed(), done=done)  # fmt: skip
+                          listed(), done=done, weight=_task_bytes, total=total)  # fmt: skip
         with closing(results):
             yield from _joined(itertools.chain.from_iterable(results), lambda n: None)
 
