@@ -51,27 +51,33 @@ PyObject *hd_new_ref(PyObject *o) {
     return o;
 }
 
-/* A new Action (kind, seat, amount, to, street, all_in, cards, pot); cards
- * is stolen (NULL: no cards). */
+/* A new Action (kind, seat, amount, to, street, all_in, cards, pot, run);
+ * cards is stolen (NULL: no cards). */
 static PyObject *make_record(HandCore *h, int kind, int p, int street, int64_t amount,
-                             int64_t to, int all_in, PyObject *cards, int pot) {
-    PyObject *items[8] = {hd_new_ref(hd_kinds[kind]), hd_seat_obj(h, p), PyLong_FromLongLong(amount),
-                          PyLong_FromLongLong(to), hd_new_ref(hd_streets[street]),
-                          PyBool_FromLong(all_in), cards ? cards : hd_new_ref(hd_empty_tuple),
-                          PyLong_FromLong(pot)};
-    return hd_fill(hd_new_named(hd_action_type, hd_action_alloc, 8), items, 8);
+                             int64_t to, int all_in, PyObject *cards, int pot, int run) {
+    PyObject *items[HD_ACTION_FIELDS] = {
+        hd_new_ref(hd_kinds[kind]), hd_seat_obj(h, p), PyLong_FromLongLong(amount),
+        PyLong_FromLongLong(to), hd_new_ref(hd_streets[street]), PyBool_FromLong(all_in),
+        cards ? cards : hd_new_ref(hd_empty_tuple), PyLong_FromLong(pot), PyLong_FromLong(run)};
+    return hd_fill(hd_new_named(hd_action_type, hd_action_alloc, HD_ACTION_FIELDS), items,
+                   HD_ACTION_FIELDS);
 }
 
-/* Appends a record to the log; returns it (new reference) or NULL. */
-PyObject *hd_log_record(HandCore *h, int kind, int p, int street, int64_t amount, int64_t to,
-                            int all_in, PyObject *cards, int pot) {
-    PyObject *record = make_record(h, kind, p, street, amount, to, all_in, cards, pot);
+/* Appends a record made (NULL: failed) to the log; returns it or NULL. */
+static PyObject *log_record(HandCore *h, PyObject *record) {
     if (!record) return NULL;
     if (PyList_Append(h->log, record) < 0) {
         Py_DECREF(record);
         return NULL;
     }
     return record;
+}
+
+/* Appends a record to the log (run 0: any but a street of the second run);
+ * returns it (new reference) or NULL. */
+PyObject *hd_log_record(HandCore *h, int kind, int p, int street, int64_t amount, int64_t to,
+                            int all_in, PyObject *cards, int pot) {
+    return log_record(h, make_record(h, kind, p, street, amount, to, all_in, cards, pot, 0));
 }
 
 /* Same, without keeping the record. */
@@ -644,14 +650,14 @@ static PyObject *street_cards(HandCore *h, const int8_t *stub, int street, int r
     return cards;
 }
 
-/* The next street of the second run (R10): its record carries pot 1 (the run). */
+/* The next street of the second run (R10): its record carries run 1. */
 static PyObject *deal_second_run(HandCore *h) {
     state_t *st = &h->st;
     int street = st->street2 + 1;
     PyObject *cards = street_cards(h, h->fx.stub2, street, 1);
     if (!cards) return NULL;
     st->street2 = (int8_t)street;
-    PyObject *record = hd_log_record(h, K_DEAL_BOARD, -1, street, 0, 0, 0, cards, 1);
+    PyObject *record = log_record(h, make_record(h, K_DEAL_BOARD, -1, street, 0, 0, 0, cards, -1, 1));
     if (record && street == S_RIVER) start_showdown(h);
     return record;
 }

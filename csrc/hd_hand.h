@@ -135,6 +135,8 @@ extern PyObject *hd_kinds[NKINDS];
 extern PyObject *hd_phases[NPHASES];
 extern PyObject *hd_streets[NSTREETS];
 extern PyObject *hd_action_type;
+/* The fields of an Action: kind, seat, amount, to, street, all_in, cards, pot, run. */
+#define HD_ACTION_FIELDS 9
 extern allocfunc hd_action_alloc;
 extern PyObject *hd_empty_tuple;
 

@@ -179,10 +179,10 @@ static int put_quoted(buf_t *b, const char *text) {
 
 /* ------------------------------------------------------------ records */
 
-/* One record (an Action: kind, seat, amount, to, street, all_in, cards, pot),
- * as Action.to_dict() writes it: fields at their defaults left out. */
+/* One record (an Action: kind, seat, amount, to, street, all_in, cards, pot,
+ * run), as Action.to_dict() writes it: fields at their defaults left out. */
 static int put_record(buf_t *b, PyObject *r) {
-    if (!PyTuple_Check(r) || PyTuple_Size(r) != 8) {
+    if (!PyTuple_Check(r) || PyTuple_Size(r) != HD_ACTION_FIELDS) {
         PyErr_SetString(PyExc_TypeError, "hd_json: a record is an Action");
         return -1;
     }
@@ -190,9 +190,9 @@ static int put_record(buf_t *b, PyObject *r) {
     int street = member_index(PyTuple_GetItem(r, 4), hd_streets, NSTREETS, "street");
     if (kind < 0 || street < 0) return -1;
     PyObject *seat = PyTuple_GetItem(r, 1), *cards = PyTuple_GetItem(r, 6);
-    long long amount, to, pot;
+    long long amount, to, pot, run;
     if (read_int(PyTuple_GetItem(r, 2), &amount) < 0 || read_int(PyTuple_GetItem(r, 3), &to) < 0 ||
-        read_int(PyTuple_GetItem(r, 7), &pot) < 0)
+        read_int(PyTuple_GetItem(r, 7), &pot) < 0 || read_int(PyTuple_GetItem(r, 8), &run) < 0)
         return -1;
     int all_in = PyObject_IsTrue(PyTuple_GetItem(r, 5));
     if (all_in < 0) return -1;
@@ -209,6 +209,7 @@ static int put_record(buf_t *b, PyObject *r) {
     }
     if (PyTuple_Size(cards) && (PUT(b, ",\"cards\":") < 0 || put_cards(b, cards) < 0)) return -1;
     if (pot >= 0 && (PUT(b, ",\"pot\":") < 0 || put_i64(b, pot) < 0)) return -1;
+    if (run && (PUT(b, ",\"run\":") < 0 || put_i64(b, run) < 0)) return -1;
     return PUT(b, "}");
 }
 
@@ -253,7 +254,7 @@ static int put_shown(buf_t *b, PyObject *log, int street) {
         Py_ssize_t n = PyTuple_Size(log);
         for (Py_ssize_t i = 0; i < n; i++) {
             PyObject *r = PyTuple_GetItem(log, i);
-            if (!PyTuple_Check(r) || PyTuple_Size(r) != 8) {
+            if (!PyTuple_Check(r) || PyTuple_Size(r) != HD_ACTION_FIELDS) {
                 PyErr_SetString(PyExc_TypeError, "hd_json: a record is an Action");
                 return -1;
             }

@@ -146,8 +146,9 @@ class Action(NamedTuple):
     :ivar all_in: the player has no chips left after it.
     :ivar cards: board cards dealt (DEAL_BOARD) or cards shown (SHOW).
     :ivar pot: for WIN, the index of the pot in the outcome's pots (0 is the
-        main pot); for DEAL_BOARD, 1 where it deals the second run of a board
-        run twice (R10); else -1.
+        main pot); else -1.
+    :ivar run: for DEAL_BOARD, 1 where it deals the second run of a board run
+        twice (R10), as an outcome's pots and shown hands name their run; else 0.
     """
 
     kind: ActionKind
@@ -158,13 +159,14 @@ class Action(NamedTuple):
     all_in: bool = False
     cards: tuple[Card, ...] = ()
     pot: int = -1
+    run: int = 0
 
     def __str__(self) -> str:
         kind = self.kind
         if kind is ActionKind.DEAL_HOLE:
             return "hole cards dealt"
         if kind is ActionKind.DEAL_BOARD:
-            run = " (second run)" if self.pot == 1 else ""
+            run = " (second run)" if self.run else ""
             return f"{self.street.label}{run}: {format_cards(self.cards)}"
         who = f"seat {self.seat}"
         verb = _VERBS.get(kind, kind.value)
@@ -200,6 +202,8 @@ class Action(NamedTuple):
             out["cards"] = [format_card(c) for c in self.cards]
         if self.pot >= 0:
             out["pot"] = self.pot
+        if self.run:
+            out["run"] = self.run
         return out
 
     @classmethod
@@ -210,15 +214,21 @@ class Action(NamedTuple):
     @classmethod
     def _read(cls, data: Any) -> Action:
         f = Fields(data, "action")
+        kind = f.token("kind", ActionKind)
+        pot = f.integer("pot", default=-1, minimum=-1)
+        run = f.integer("run", default=0, minimum=0, maximum=1)
+        if kind is ActionKind.DEAL_BOARD and pot == 1:  # (the second run's, as written
+            pot, run = -1, 1  # before it was named "run": hands kept by a room, files)
         record = cls(
-            kind=f.token("kind", ActionKind),
+            kind=kind,
             seat=f.integer("seat", default=None),
             amount=f.integer("amount", default=0),
             to=f.integer("to", default=0),
             street=street_of(f.text("street"), f),
             all_in=f.boolean("all_in", default=False),
             cards=f.cards("cards", default=()),
-            pot=f.integer("pot", default=-1, minimum=-1),
+            pot=pot,
+            run=run,
         )
         f.done()
         return record

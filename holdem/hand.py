@@ -397,7 +397,7 @@ class Hand(_engine.HandCore):
         second run's board as far as it is dealt, its cards before the run-out the
         board's own; else ().  Its deals are in the log as ``deal_board`` records
         of ``pot`` 1."""
-        second = [a for a in self.log if a.kind is _K_DEAL_BOARD and a.pot == 1]
+        second = [a for a in self.log if a.kind is _K_DEAL_BOARD and a.run]
         if not second:
             return ()
         start = _RUN_FROM[second[0].street]
@@ -954,7 +954,7 @@ class Hand(_engine.HandCore):
                 self._set_hole(p, *hole)
             known = self._hole[p]
             assert known is not None  # (given, or known: checked)
-            record = Action(_K_SHOW, self._nos[p], 0, 0, self._street, False, known, -1)
+            record = Action(_K_SHOW, self._nos[p], 0, 0, self._street, False, known, -1, 0)
             self._log.append(record)
             return record
         p = self._showdown_turn("show", seat)

@@ -585,9 +585,9 @@ def _count_hand(stats: Stats, h: HandHistory, hand: Hand) -> None:
     cbettor = -1  # who bet first on the flop, when it is the preflop aggressor
     board = 0  # board cards dealt (the first run)
     last_board = 0  # ... when the last decision was made
-    for kind, p, _, _, street, _, cards, run in hand.log:
+    for kind, p, _, _, street, _, cards, _, run in hand.log:
         if kind is _DEAL_BOARD:
-            if run != 1:  # (the second run of a board run twice: not a flop seen)
+            if not run:  # (the second run of a board run twice: not a flop seen)
                 if board == 0:
                     for q in range(n):
                         saw_flop[q] = not folded[q]
@@ -736,7 +736,7 @@ def _all_in_shares(hand: Hand, board_cards: int) -> list[float] | None:
     n = len(outcome.net)
     board: tuple[Card, ...] = ()
     for action in hand.log:  # (the first run's board)
-        if action.kind is _DEAL_BOARD and action.pot != 1:
+        if action.kind is _DEAL_BOARD and not action.run:
             board += action.cards
     board = board[:board_cards]
     shares = [0.0] * n

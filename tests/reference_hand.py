@@ -115,9 +115,10 @@ def _record(
     all_in: bool = False,
     cards: tuple[Card, ...] = (),
     pot: int = -1,
+    run: int = 0,
 ) -> Action:
     """One log record, its fields by name (the one place that knows their order)."""
-    return _new(Action, (kind, seat, amount, to, street, all_in, cards, pot))
+    return _new(Action, (kind, seat, amount, to, street, all_in, cards, pot, run))
 
 
 _RINGS: dict[int, tuple[tuple[int, ...], ...]] = {}

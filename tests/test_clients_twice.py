@@ -204,7 +204,7 @@ def test_r10_the_engine_protocol_s_tables_run_it_twice_and_take_a_no() -> None:
         told += ask("act", table="t1", seat=turns[answered]["seat"], action={"kind": kind})
         answered += 1
     second = [m for m in told if m.get("event") == "action"
-              and m["action"]["kind"] == "deal_board" and m["action"].get("pot") == 1]  # fmt: skip
+              and m["action"]["kind"] == "deal_board" and m["action"].get("run") == 1]  # fmt: skip
     assert [m["action"]["street"] for m in second] == ["flop", "turn", "river"]
     (ended,) = [m for m in told if m.get("event") == "hand_ended"]
     assert [p.get("run", 0) for p in ended["outcome"]["pots"]] == [0, 1]

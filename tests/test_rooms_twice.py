@@ -68,7 +68,7 @@ def boards_told(stream: list[dict[str, Any]], hand: int) -> list[list[str]]:
         if message.get("event") == "action" and current == hand:
             action = message["action"]
             if action["kind"] == "deal_board":
-                boards[action.get("pot", 0)].extend(action["cards"])
+                boards[action.get("run", 0)].extend(action["cards"])
     return [b for b in boards if b]
 
 

@@ -5,15 +5,16 @@ histories that run the board twice (PokerStars' ``*** FIRST FLOP ***`` ...
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
 
 from holdem import Decision
-from holdem.actions import ActionKind
+from holdem.actions import Action, ActionKind
 from holdem.cards import parse_cards
 from holdem.config import HandConfig
-from holdem.errors import ConfigError, InvalidCardError, TableError
+from holdem.errors import ConfigError, InvalidCardError, TableError, WireError
 from holdem.hand import Hand
 from holdem.histories import (
     DEAL_SECOND_BOARD,
@@ -28,6 +29,7 @@ from holdem.histories import (
     validate_file,
     write_phh,
 )
+from holdem.protocol.texts import records_text
 from holdem.table import Table
 
 VARIANTS = Path(__file__).parent / "data" / "pokerstars" / "variants"
@@ -62,9 +64,31 @@ def test_r10_all_in_before_the_river_and_all_agree_the_board_runs_twice() -> Non
     assert [(p.amount, p.winners, p.run) for p in outcome.pots] == [(100, (0,), 0), (100, (1,), 1)]
     assert outcome.stacks == (100, 100)
     assert [(s.seat, s.run) for s in outcome.shown] == [(0, 0), (1, 0), (0, 1), (1, 1)]
-    second = [a for a in hand.log if a.kind is ActionKind.DEAL_BOARD and a.pot == 1]
+    second = [a for a in hand.log if a.kind is ActionKind.DEAL_BOARD and a.run == 1]
     assert [a.street.label for a in second] == ["flop", "turn", "river"]
     assert str(second[0]) == "flop (second run): Kh 8c 4h"
+
+
+def test_r10_the_second_run_s_streets_are_named_run_on_the_wire_as_its_pots_are() -> None:
+    """One word for the second run: its deal_board records carry "run": 1 as
+    its pots and shown hands do (the C writer and to_dict alike); the
+    records once written with "pot": 1 (hands a room kept) read the same."""
+    config = HandConfig((100, 100), 0, 1, 2, run_twice=(0, 1))
+    hand = all_in_preflop(config, hole_cards=["AsAd", "KsKd"], board="2c7d9hJc3s",
+                          second_board="Kh8c4h5d6h")  # fmt: skip
+    boards = [a.to_dict() for a in hand.log if a.kind is ActionKind.DEAL_BOARD]
+    assert [(b["street"], b.get("run")) for b in boards] == [
+        ("flop", None), ("turn", None), ("river", None), ("flop", 1), ("turn", 1), ("river", 1)
+    ]  # fmt: skip
+    assert all("pot" not in b for b in boards)
+    written = json.loads(records_text(tuple(hand.log)))  # (the C writer's)
+    assert written == [a.to_dict() for a in hand.log]
+    assert [Action.from_dict(d) for d in written] == list(hand.log)
+    second_flop = next(a for a in hand.log if a.run and a.street.label == "flop")
+    old = {"kind": "deal_board", "street": "flop", "cards": ["Kh", "8c", "4h"], "pot": 1}
+    assert Action.from_dict(old) == second_flop == Action.from_dict({**old, "pot": -1, "run": 1})
+    with pytest.raises(WireError, match="run"):
+        Action.from_dict({**old, "run": 2})
 
 
 def test_r10_the_odd_chip_goes_to_the_first_run() -> None:

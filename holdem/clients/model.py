@@ -323,7 +323,7 @@ class TableModel:
                 if self.me in self.seats:
                     self.seats[self.me].cards = self.hole
             return
-        if kind is ActionKind.DEAL_BOARD and a.pot == 1:  # (the second run's street, R10)
+        if kind is ActionKind.DEAL_BOARD and a.run:  # (the second run's street, R10)
             self.second_board = second_run(self.board, self.second_board, a)
             return
         if kind is ActionKind.DEAL_BOARD:

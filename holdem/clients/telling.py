@@ -99,7 +99,7 @@ def ordinal(n: int) -> str:
 
 def second_run(board: Sequence[Card], second: Sequence[Card], a: Action) -> tuple[Card, ...]:
     """The second run's board (R10) once ``a``, a ``deal_board`` record of
-    ``pot`` 1, is dealt: ``second`` so far (or the cards of ``board``, the
+    ``run`` 1, is dealt: ``second`` so far (or the cards of ``board``, the
     first run's, that come before the street it begins with) and its cards."""
     if not second:
         second = board[: _RUN_FROM.get(a.street, 0)]
@@ -305,7 +305,7 @@ class Teller:
             return
         if kind is ActionKind.DEAL_BOARD:
             street = _STREETS.get(a.street, a.street.label)
-            if a.pot == 1:  # (the second run's street, R10: the first board is kept)
+            if a.run:  # (the second run's street, R10: the first board is kept)
                 self.second_board = second_run(self.board, self.second_board, a)
                 self.say(f"*** SECOND {street} *** [{self.cards(self.second_board)}]")
                 return

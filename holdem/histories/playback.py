@@ -1185,7 +1185,7 @@ def record(
                 known = cards if cards is not None and seen else None
                 moves.append(Move(DEAL_HOLE, index[seat], cards=known or (None, None)))
         elif kind is K.DEAL_BOARD:
-            moves.append(Move(DEAL_SECOND_BOARD if a.pot == 1 else DEAL_BOARD, cards=a.cards))
+            moves.append(Move(DEAL_SECOND_BOARD if a.run else DEAL_BOARD, cards=a.cards))
         elif a.seat is None:
             continue
         elif kind is K.FOLD:

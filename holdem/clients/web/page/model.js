@@ -235,7 +235,7 @@
       const to = a.to || 0;
       const info = seat === null ? undefined : this.seats.get(seat);
       if (kind === "deal_hole") return;
-      if (kind === "deal_board" && a.pot === 1) { // (the second run's street, R10)
+      if (kind === "deal_board" && a.run === 1) { // (the second run's street, R10)
         this.secondBoard = Holdem.tell.secondRun(this.board, this.secondBoard, a);
         return;
       }

@@ -77,7 +77,7 @@
     return worth === 1n && places === 0;
   };
 
-  /** The second run's board (telling.second_run) once `a`, a deal_board record of pot 1, is dealt. */
+  /** The second run's board (telling.second_run) once `a`, a deal_board record of run 1, is dealt. */
   function secondRun(board, second, a) {
     const before = second.length ? second : board.slice(0, Object.hasOwn(RUN_FROM, a.street) ? RUN_FROM[a.street] : 0);
     return before.concat(cards.parseAll(a.cards));
@@ -271,7 +271,7 @@
       }
       if (kind === "deal_board") {
         const street = Object.hasOwn(STREETS, a.street) ? STREETS[a.street] : a.street;
-        if (a.pot === 1) { // (the second run's street, R10: the first board is kept)
+        if (a.run === 1) { // (the second run's street, R10: the first board is kept)
           this.secondBoard = secondRun(this.board, this.secondBoard, a);
           this.say(`*** SECOND ${street} *** [${this.cards(this.secondBoard)}]`);
           return;
