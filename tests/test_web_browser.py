@@ -8,12 +8,10 @@ watched by a third browser at the spectator's link; its tests read what it
 left: the page's end, the chips, what the spectator's page showed at every
 step, and every frame each page was sent against the stored hands.  The
 other tests play a few hands of a heads-up table against a bot: a reload
-mid-hand, a phone's width, the keys, the controls' names.
-
-The create form has no control for a bot's pace or the pause between hands
-(``pace``, ``pause``: 1 and 3 seconds by default), so :func:`quick_tables`
-adds ``pace 0, pause 0`` to the ``create_table`` frame the page sends: the
-table is still made by the page's form, from its fields, only faster.
+mid-hand, a phone's width, the keys, the controls' names.  The lobby's
+form makes the tables, its bots' pace and pause between hands set to 0 in
+its *More settings* (1 and 3 seconds by default); the form's settings are
+tested against what the server's table has.
 """
 
 from __future__ import annotations
@@ -32,6 +30,7 @@ from browser_helpers import chromium, frames, need_browser, wait_until
 from rooms_helpers import Server, allowed_cards
 
 from holdem.rooms import Store
+from holdem.table import Schedule
 
 #: A card as the protocol writes it.
 CARD = re.compile(r"[2-9TJQKA][cdhs]")
@@ -48,22 +47,6 @@ SCHEDULE = "@2h, 20/40, 50/100, 100/200"
 MADE_FROM_TEXT = """
 return document.querySelectorAll(
   "#table img, #log img, #chat-lines img, #chat-lines script, #chat-lines b").length;
-"""
-#: Adds ``pace`` and ``pause`` 0 to the create_table frames of the page
-#: (its form has no control for them).
-QUICK = """
-const send = WebSocket.prototype.send;
-WebSocket.prototype.send = function (data) {
-  try {
-    const message = JSON.parse(data);
-    if (message.type === "create_table") {
-      message.pace = 0;
-      message.pause = 0;
-      data = JSON.stringify(message);
-    }
-  } catch (error) {}
-  return send.call(this, data);
-};
 """
 
 
@@ -86,11 +69,6 @@ return {
   seat: me ? Number(me.dataset.seat) : null,
 };
 """
-
-
-def quick_tables(driver: Any) -> None:
-    """The tables this page makes from now on play without pauses (:data:`QUICK`)."""
-    driver.execute_script(QUICK)
 
 
 @dataclass
@@ -149,12 +127,19 @@ def page_server(folder: Path) -> Server:
 def open_lobby(page: Page, base: str) -> None:
     page.driver.get(base + "/")
     wait_until(lambda: page.shown("#lobby") and page.shown("#create-button"), what="the lobby")
-    quick_tables(page.driver)
+
+
+def more_settings(page: Page) -> None:
+    """Opens the form's *More settings* (a click on it, as a player does)."""
+    if not page.js("return document.querySelector('#create-more').open"):
+        page.click("#create-more summary")
+    wait_until(lambda: page.shown("#create-pace"), what="the form's More settings")
 
 
 def make_table(page: Page, *, game: str = "tournament", seats: int = 4, stack: int | None = None,
                schedule: str | None = None) -> str:  # fmt: skip
-    """Makes a table with the lobby's form, as ``page.name``: the link to share."""
+    """Makes a table with the lobby's form, as ``page.name``, its bots and
+    hands without pauses: the link to share."""
     page.type("#name", page.name)
     page.choose("#create-game", game)
     page.type("#create-seats", str(seats))
@@ -162,6 +147,9 @@ def make_table(page: Page, *, game: str = "tournament", seats: int = 4, stack: i
         page.type("#create-stack", str(stack))
     if schedule is not None:
         page.type("#create-schedule", schedule)
+    more_settings(page)
+    page.type("#create-pace", "0")
+    page.type("#create-pause", "0")
     page.click("#create-button")
     wait_until(lambda: page.shown("#table") and page.look()["seat"] is not None,
                what="the table made")  # fmt: skip
@@ -556,15 +544,21 @@ return r.width > 0 && r.height > 0 && r.left >= 0 && r.right <= window.innerWidt
 def test_the_page_at_a_phones_width_has_no_sideways_scroll_and_its_actions_are_clickable(
     tmp_path: Path, browsers: Any
 ) -> None:
-    """At 390 by 844 pixels the lobby and the table fit the width, and at the
-    player's turn every action button offered is on the screen, reachable
-    by a tap at its middle, and a tap plays it."""
+    """At 390 by 844 pixels the lobby (its form's More settings open, every
+    field of a fixed-limit cash table shown) and the table fit the width,
+    and at the player's turn every action button offered is on the screen,
+    reachable by a tap at its middle, and a tap plays it."""
     server = page_server(tmp_path)
     try:
         ann = Page(browsers(width=390, height=844), "Ann")
         open_lobby(ann, server.page)
         assert ann.js("return window.innerWidth") <= 400
         assert not ann.js(SIDEWAYS), "the lobby scrolls sideways"
+        ann.choose("#create-game", "cash")
+        ann.choose("#create-structure", "fixed_limit")
+        more_settings(ann)
+        assert ann.shown("#create-heads-up-cap") and ann.shown("#create-protect")
+        assert not ann.js(SIDEWAYS), "the lobby's More settings scroll sideways"
         seen = heads_up(ann, server.page)
         assert not ann.js(SIDEWAYS), "the table scrolls sideways"
         for kind in seen["offered"]:
@@ -736,5 +730,157 @@ def test_r9_r10_the_lobby_s_form_makes_a_table_in_money_that_runs_it_twice(
                   "max_buy_in": 501, "run_it_twice": True}  # fmt: skip
         assert {k: state["settings"][k] for k in wanted} == wanted
         assert state["seats"][0]["chips"] == 400
+    finally:
+        assert server.stop() in (0, 130)
+
+
+# ------------------------------------------------------------ the form's settings
+
+
+def made_settings(page: Page, server: Server) -> dict[str, Any]:
+    """The settings of the table the page's form has just made, as the server
+    holds them (a spectator's ``state``)."""
+    wait_until(lambda: page.shown("#table") and page.look()["seat"] is not None,
+               what="the table made")  # fmt: skip
+    code = page.js("return location.pathname").rsplit("/", 1)[1]
+    with server.client("Eve") as eve:
+        settings: dict[str, Any] = eve.request("watch", code=code)["settings"]
+    return settings
+
+
+def test_r13_r12_the_form_makes_a_cash_table_with_protection_a_time_limit_pace_and_pause(
+    tmp_path: Path, browsers: Any
+) -> None:
+    """A cash table made in the lobby with a session of 90 minutes (R12: sent
+    as the server's seconds) and, in *More settings*, disconnect protection
+    (R13), a bots' pace and a pause between hands has exactly those settings
+    at the server, the others its defaults; a cap typed at fixed limit and
+    left there when the betting went back to no limit is not sent (the
+    server refuses a cap at a table of another structure)."""
+    server = page_server(tmp_path)
+    try:
+        page = Page(browsers(), "Ann")
+        open_lobby(page, server.page)
+        page.type("#name", "Ann")
+        page.choose("#create-game", "cash")
+        page.type("#create-minutes", "90")
+        more_settings(page)
+        page.choose("#create-structure", "fixed_limit")
+        page.type("#create-raise-cap", "5")
+        page.choose("#create-structure", "no_limit")
+        page.click("#create-protect")
+        page.type("#create-pace", "0.5")
+        page.type("#create-pause", "2.5")
+        page.click("#create-button")
+        assert made_settings(page, server) == {
+            "seats": 6, "structure": "no_limit", "pace": 0.5, "pause": 2.5,
+            "timer": {"seconds": 30.0, "time_bank": 30.0, "policy": "protect"},
+            "chat": "players", "show_after_hand": True, "aggressor_may_muck": False,
+            "run_it_twice": False, "unit": "1", "small_blind": 1, "big_blind": 2,
+            "min_buy_in": 80, "max_buy_in": 200, "max_hands": None, "max_seconds": 5400.0,
+        }  # fmt: skip
+    finally:
+        assert server.stop() in (0, 130)
+
+
+def test_r8_r10_the_form_makes_a_fixed_limit_freezeout_with_its_cap_and_showing_rules(
+    tmp_path: Path, browsers: Any
+) -> None:
+    """A fixed-limit freezeout made in the lobby with *More settings*' cap (a
+    bet and 4 raises, lifted in a round that begins with two: R8), no shows
+    after the hand and the river's bettor allowed to muck (R10) has exactly
+    those settings at the server, the others its defaults."""
+    server = page_server(tmp_path)
+    try:
+        page = Page(browsers(), "Ann")
+        open_lobby(page, server.page)
+        page.type("#name", "Ann")
+        page.choose("#create-structure", "fixed_limit")
+        more_settings(page)
+        page.type("#create-raise-cap", "4")
+        page.choose("#create-heads-up-cap", "round_start")
+        page.click("#create-show")
+        page.click("#create-muck")
+        page.click("#create-button")
+        assert made_settings(page, server) == {
+            "seats": 6, "structure": "fixed_limit", "pace": 1.0, "pause": 3.0,
+            "timer": {"seconds": 30.0, "time_bank": 30.0, "policy": "check_fold"},
+            "chat": "players", "raise_cap": 4, "heads_up_cap": "round_start",
+            "show_after_hand": False, "aggressor_may_muck": True, "run_it_twice": False,
+            "unit": "1", "stack": 1500, "schedule": Schedule.default().to_dict(),
+        }  # fmt: skip
+    finally:
+        assert server.stop() in (0, 130)
+
+
+#: The settings of the form that are not for every table, by the id of
+#: their field (``#create-NAME``).
+SOME_TABLES = ("stack", "schedule", "chip", "minutes", "protect", "raise-cap", "heads-up-cap")
+
+
+def test_the_form_shows_a_setting_only_for_the_game_and_betting_it_applies_to(
+    tmp_path: Path, browsers: Any
+) -> None:
+    """*More settings* is closed at first.  A freezeout's form has its stack
+    and schedule, a cash game's its chip, session minutes and disconnect
+    protection; the cap's fields are there at fixed limit alone (each field
+    with its label), and the cap is lifted as the game has it by default
+    (never at a freezeout, once two are left at a cash game) until the
+    player chooses."""
+    server = page_server(tmp_path)
+    try:
+        page = Page(browsers(), "Ann")
+        open_lobby(page, server.page)
+        assert page.shown("#create-more summary") and not page.shown("#create-pace")
+        more_settings(page)
+
+        def shown() -> set[str]:
+            fields = {n for n in SOME_TABLES if page.shown(f"#create-{n}")}
+            labels = {n for n in SOME_TABLES if page.shown(f'label[for="create-{n}"]')}
+            assert fields == labels
+            return fields
+
+        def lifted() -> str:
+            return str(page.js("return document.querySelector('#create-heads-up-cap').value"))
+
+        assert shown() == {"stack", "schedule"}
+        page.choose("#create-structure", "fixed_limit")
+        assert shown() == {"stack", "schedule", "raise-cap", "heads-up-cap"}
+        assert lifted() == "never"
+        page.choose("#create-game", "cash")
+        assert shown() == {"chip", "minutes", "protect", "raise-cap", "heads-up-cap"}
+        assert lifted() == "two_left"
+        page.choose("#create-structure", "pot_limit")
+        assert shown() == {"chip", "minutes", "protect"}
+        page.choose("#create-structure", "fixed_limit")
+        page.choose("#create-heads-up-cap", "round_start")
+        page.choose("#create-game", "tournament")
+        assert lifted() == "round_start"
+        assert page.shown("#create-show") and page.shown("#create-muck")
+    finally:
+        assert server.stop() in (0, 130)
+
+
+def test_a_setting_the_server_refuses_is_said_on_the_page_in_its_words(
+    tmp_path: Path, browsers: Any
+) -> None:
+    """A pause between hands of 61 seconds (the server's most is 60) is sent
+    as typed and refused as the server says it, no table made; 60 makes
+    the table."""
+    server = page_server(tmp_path)
+    try:
+        page = Page(browsers(), "Ann")
+        open_lobby(page, server.page)
+        page.type("#name", "Ann")
+        more_settings(page)
+        page.type("#create-pause", "61")
+        page.click("#create-button")
+        wait_until(lambda: page.shown("#error"), what="the pause refused")
+        assert page.text("#error") == ("The table was not made: request.pause: a number of "
+                                       "seconds from 0 to 60, not 61")  # fmt: skip
+        assert not page.shown("#table")
+        page.type("#create-pause", "60")
+        page.click("#create-button")
+        assert made_settings(page, server)["pause"] == 60.0
     finally:
         assert server.stop() in (0, 130)

@@ -371,6 +371,37 @@ def record_twice() -> dict[str, Viewer]:
     return viewers
 
 
+def record_protect() -> dict[str, Viewer]:
+    """A heads-up cash table with disconnect protection (R13) at which Ann
+    lets the timer play her turns until one is protected (she had chips in
+    the pot: all in for them), then plays on; watched by Eve."""
+    game = Game(seed=33)
+    ann, ben, eve = game.join(3)
+    viewers = {name: Viewer(name) for name in ("Ann", "Eve")}
+    made = ann.result("create_table", name="Ann", game="cash", small_blind=5, big_blind=10,
+                      min_buy_in=100, max_buy_in=1000, buy_in=1000, pace=0, pause=0,
+                      timer={"seconds": 5, "time_bank": 0, "policy": "protect"})  # fmt: skip
+    viewers["Ann"].begin(ann, {**made, "name": "Ann", "creator": True})
+    ben.result("join", code=made["code"], name="Ben", buy_in=1000)
+    watched = eve.result("watch", code=made["code"])
+    viewers["Eve"].begin(eve, spectator(watched))
+    ann.result("start", table="t1")
+    names = {ann.conn: "Ann"}
+
+    def protected() -> bool:
+        kinds = [m["action"]["kind"] for m in events(eve, "action") if m["action"].get("seat") == 0]
+        return "timeout" in kinds
+
+    game.skip["Ann"] = 4
+    game.play(protected, names=names)
+    game.skip["Ann"] = 0
+    hands = len(events(eve, "hand_ended"))
+    game.play(lambda: len(events(eve, "hand_ended")) >= hands + 2, names=names)
+    for viewer in viewers.values():
+        viewer.collect()
+    return viewers
+
+
 @pytest.fixture(scope="module")
 def streams() -> dict[str, Any]:
     """Every viewer's segments of both games (``freezeout Ann``, ``cash Eve``
@@ -380,6 +411,7 @@ def streams() -> dict[str, Any]:
     found = {f"freezeout {name}": v.segments for name, v in freezeout.items()}
     found |= {f"cash {name}": v.segments for name, v in cash.items()}
     found |= {f"twice {name}": v.segments for name, v in record_twice().items()}
+    found |= {f"protect {name}": v.segments for name, v in record_protect().items()}
     return {"viewers": found, "closed": closed}
 
 
@@ -552,7 +584,7 @@ def page_side(browser: Any, segments: list[dict[str, Any]],
 
 
 VIEWERS = ["freezeout Ann", "freezeout Ben", "freezeout Eve", "cash Ann", "cash Cat", "cash Eve",
-           "twice Ann", "twice Eve"]  # fmt: skip
+           "twice Ann", "twice Eve", "protect Ann", "protect Eve"]  # fmt: skip
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
@@ -568,6 +600,18 @@ def test_tell_js_says_the_lines_holdem_join_says(
     for i, (said, wanted) in enumerate(zip(got, want, strict=False)):
         assert said == wanted, f"{viewer}, line {i}: the page says {said!r}, holdem join {wanted!r}"
     assert len(got) == len(want), f"{viewer}: {len(got)} lines on the page, {len(want)} in Python"
+
+
+def test_r13_a_protected_timeout_is_said_as_one_not_as_a_check_or_fold(
+    streams: dict[str, Any],
+) -> None:
+    """Out of time with chips in the pot at a table with disconnect
+    protection, holdem join (and the page, which says its lines) tells the
+    player that they are protected, all in for what they put in (R13): not
+    that they check or fold."""
+    lines, _ = python_side(streams["viewers"]["protect Ann"], streams["closed"])
+    at = lines.index("You time out (protected)")
+    assert lines[at - 1] == "Time is up: you are protected, all in for what you put in."
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)

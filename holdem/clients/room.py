@@ -151,7 +151,8 @@ class RoomGame:
             action = Action.from_dict(message["action"])
             timed_out = (ActionKind.CHECK, ActionKind.FOLD, ActionKind.TIMEOUT)
             if action.seat == self.seat and self.turn is not None and action.kind in timed_out:
-                self._end_turn(timed_out=True)  # (said before the move the timer made)
+                # (said before the move the timer made: a protected one, R13, is no check or fold)
+                self._end_turn(timed_out=True, protected=action.kind is ActionKind.TIMEOUT)
             if action.kind is not ActionKind.DEAL_HOLE:
                 teller.action(action)
         elif kind == "hole_cards" and message.get("seat") == self.seat:
@@ -336,10 +337,12 @@ class RoomGame:
             left = f"({max(0.0, self.deadline - time.monotonic()):.0f}s) "
         click.echo(f"{left}> ", nl=False)
 
-    def _end_turn(self, *, timed_out: bool) -> None:
+    def _end_turn(self, *, timed_out: bool, protected: bool = False) -> None:
         if timed_out:
             self._end_line()
-            self.teller.say("Time is up: you check or fold.", fg="red")
+            done = ("you are protected, all in for what you put in" if protected
+                    else "you check or fold")  # fmt: skip
+            self.teller.say(f"Time is up: {done}.", fg="red")
             self._drop_typing("typed for the turn that ended", newline=False)
         self.turn = None
         self.deadline = None

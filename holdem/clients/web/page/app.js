@@ -276,10 +276,17 @@
     listTables();
   }
 
+  /** The form's fields for the game and the betting chosen: a cash game's or a
+      freezeout's, a fixed-limit table's cap (R8), lifted as the game has it
+      by default until the player chooses. */
   function gameFields() {
     const cash = $("#create-game").value === "cash";
     for (const el of document.querySelectorAll(".cash-only")) el.hidden = !cash;
     for (const el of document.querySelectorAll(".tournament-only")) el.hidden = cash;
+    const fixed = $("#create-structure").value === "fixed_limit";
+    for (const el of document.querySelectorAll(".fixed-limit-only")) el.hidden = !fixed;
+    const lifted = $("#create-heads-up-cap");
+    if (!lifted.dataset.chosen) lifted.value = cash ? "two_left" : "never"; // (the server's defaults)
   }
 
   function playerName() {
@@ -305,13 +312,24 @@
     const game = $("#create-game").value;
     const fields = { name, game, seats: number("#create-seats") || 6, public: $("#create-public").checked,
       chat: $("#create-chat").value, structure: $("#create-structure").value,
-      run_it_twice: $("#create-twice").checked };
+      run_it_twice: $("#create-twice").checked, show_after_hand: $("#create-show").checked,
+      aggressor_may_muck: $("#create-muck").checked };
     const seconds = number("#create-timer");
     const bank = number("#create-bank");
-    if (seconds !== null || bank !== null) {
+    const protect = game === "cash" && $("#create-protect").checked; // (R13: a cash table's)
+    if (seconds !== null || bank !== null || protect) {
       fields.timer = {};
       if (seconds !== null) fields.timer.seconds = seconds;
       if (bank !== null) fields.timer.time_bank = bank;
+      if (protect) fields.timer.policy = "protect";
+    }
+    for (const [selector, field] of [["#create-pace", "pace"], ["#create-pause", "pause"]]) {
+      if (number(selector) !== null) fields[field] = number(selector);
+    }
+    if (fields.structure === "fixed_limit") {
+      if (number("#create-raise-cap") !== null) fields.raise_cap = number("#create-raise-cap");
+      const lifted = $("#create-heads-up-cap");
+      if (lifted.dataset.chosen) fields.heads_up_cap = lifted.value;
     }
     if (game === "tournament") {
       if (number("#create-stack") !== null) fields.stack = number("#create-stack");
@@ -359,6 +377,8 @@
         fields[field] = chips;
       }
       if (number("#create-hands") !== null) fields.max_hands = number("#create-hands");
+      // (the session's time in the server's seconds, as holdem join --minutes sends it)
+      if (number("#create-minutes") !== null) fields.max_seconds = number("#create-minutes") * 60;
     }
     $("#create-button").disabled = true;
     try {
@@ -1425,6 +1445,10 @@
       createTable();
     });
     $("#create-game").addEventListener("change", gameFields);
+    $("#create-structure").addEventListener("change", gameFields);
+    $("#create-heads-up-cap").addEventListener("change", () => {
+      $("#create-heads-up-cap").dataset.chosen = "yes";
+    });
     $("#refresh-tables").addEventListener("click", listTables);
     $("#four-colour").addEventListener("change", () => {
       document.body.classList.toggle("four-colour", $("#four-colour").checked);

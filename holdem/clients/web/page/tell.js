@@ -423,7 +423,9 @@
         const a = message.action;
         if (a.seat === this.seat && this.turn !== null && ["check", "fold", "timeout"].includes(a.kind)) {
           this.turn = null;
-          teller.say("Time is up: you check or fold.");
+          // (a protected timeout, R13, is no check or fold)
+          const done = a.kind === "timeout" ? "you are protected, all in for what you put in" : "you check or fold";
+          teller.say(`Time is up: ${done}.`);
         }
         if (a.kind !== "deal_hole") teller.action(a);
       } else if (kind === "hole_cards" && message.seat === this.seat) {
