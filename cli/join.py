@@ -31,6 +31,7 @@ from holdem.clients import (
 )
 from holdem.config import Structure
 from holdem.errors import ConfigError, ProtocolError
+from holdem.rooms.settings import MOST_HANDS, MOST_PAUSE, MOST_SECONDS, MOST_TIMER
 from holdem.units import ONE, to_chips, unit_text
 
 from .engine import parse_address
@@ -225,9 +226,9 @@ table.
 @click.option("--max-buy-in", type=click.IntRange(min=1), default=None,
               help="With --create --game cash: the largest buy-in, and the most a stack "
               "is topped up to (100 big blinds).")  # fmt: skip
-@click.option("--hands", type=click.IntRange(1, 1_000_000), default=None,
+@click.option("--hands", type=click.IntRange(1, MOST_HANDS), default=None,
               help="With --create --game cash: the session ends after N hands.")  # fmt: skip
-@click.option("--minutes", type=click.FloatRange(0, 43_200, min_open=True), default=None,
+@click.option("--minutes", type=click.FloatRange(0, MOST_SECONDS / 60, min_open=True), default=None,
               help="With --create --game cash: the session ends after the hand being played "
               "when these minutes (from the first hand) are up.")  # fmt: skip
 @click.option("--public", is_flag=True, help="With --create: list the table for anyone.")
@@ -241,9 +242,10 @@ table.
               help="With --create: run it twice (R10): where every player left is all in "
               "before the river and all agree (each does unless they type 'twice off'), "
               "the rest of the board is dealt twice, each pot split in halves.")  # fmt: skip
-@click.option("--timer", type=click.FloatRange(1, 600), default=30.0, show_default=True,
+@click.option("--timer", type=click.FloatRange(0, MOST_TIMER, min_open=True), default=30.0,
+              show_default=True,
               metavar="SECONDS", help="With --create: seconds a decision.")  # fmt: skip
-@click.option("--time-bank", type=click.FloatRange(0, 3600), default=None, metavar="SECONDS",
+@click.option("--time-bank", type=click.FloatRange(0, MOST_TIMER), default=None, metavar="SECONDS",
               help="With --create: each player's extra seconds, spent when a decision runs "
               "over (30).")  # fmt: skip
 @click.option("--protect", is_flag=True,
@@ -254,9 +256,9 @@ table.
               help="With --create: fill this many seats with bots at once.")  # fmt: skip
 @click.option("--bot-level", type=click.Choice(list(BOTS)), default="normal", show_default=True,
               help="With --create --bots: the bots' level.")  # fmt: skip
-@click.option("--pace", type=click.FloatRange(0, 10), default=1.0, show_default=True,
+@click.option("--pace", type=click.FloatRange(0, MOST_PAUSE), default=1.0, show_default=True,
               metavar="SECONDS", help="With --create: the bots' pause a move.")  # fmt: skip
-@click.option("--pause", type=click.FloatRange(0, 60), default=3.0, show_default=True,
+@click.option("--pause", type=click.FloatRange(0, MOST_PAUSE), default=3.0, show_default=True,
               metavar="SECONDS", help="With --create: the pause between hands.")  # fmt: skip
 @click.option("--chat", type=click.Choice(["players", "everyone", "off"]), default="players",
               show_default=True,

@@ -67,6 +67,28 @@ def test_create_passes_every_table_option_to_the_server(
     assert [s["bot"] for s in state["seats"] if s["bot"]] == ["easy", "easy"]
 
 
+def test_create_s_limits_are_the_server_s(
+    server: Server, tmp_path: Path, joiners: list[Joiner]
+) -> None:
+    """What the server takes, --create takes (an hour a decision, a minute's
+    pace and pause), and past it the refusal names the server's limit:
+    --pace stopped at 10 and --timer at 600, and named those."""
+    ann = Joiner(["--create", "--server", f"127.0.0.1:{server.port}", "--name", "Ann",
+                  "--timer", "3600", "--time-bank", "3600", "--pace", "60", "--pause", "60"],
+                 tmp_path / "config")  # fmt: skip
+    joiners.append(ann)
+    code = ann.wait_for(r"Join code: (\S+)").group(1)
+    with server.client("Eve") as eve:
+        settings = eve.request("watch", code=code)["settings"]
+    assert settings["timer"] == {"seconds": 3600.0, "time_bank": 3600.0, "policy": "check_fold"}
+    assert (settings["pace"], settings["pause"]) == (60.0, 60.0)
+    for option, value in (("--pace", "61"), ("--pause", "61"), ("--timer", "3601")):
+        done = holdem("join", "--create", "--server", f"127.0.0.1:{server.port}", "--name",
+                      "Bo", option, value)  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        assert option in done.stderr and ("<=60" in done.stderr or "<=3600" in done.stderr)
+
+
 def test_create_sends_a_freezeout_s_stack_schedule_and_structure(
     server: Server, tmp_path: Path, joiners: list[Joiner]
 ) -> None:

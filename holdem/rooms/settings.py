@@ -17,6 +17,10 @@ __all__ = [
     "CHAT",
     "MOST_BLIND",
     "MOST_CHIPS",
+    "MOST_HANDS",
+    "MOST_PAUSE",
+    "MOST_SECONDS",
+    "MOST_TIMER",
     "bot_name",
     "check_buy_in",
     "free_name",
@@ -33,6 +37,10 @@ MOST_BLIND = MOST_CHIPS // 100
 #: The longest cash session a table may be made for: in hands, in seconds (30 days).
 MOST_HANDS = 10**6
 MOST_SECONDS = 30 * 86_400
+#: The longest pause of a table's bots a move (``pace``) and between hands (``pause``).
+MOST_PAUSE = 60
+#: The most seconds of a table's timer: a decision's, and a player's time bank.
+MOST_TIMER = 3600
 #: Who writes in a table's chat (``create_table``'s ``chat``): its players
 #: (the default: spectators read), everyone, or nobody.
 CHAT = ("players", "everyone", "off")
@@ -85,10 +93,10 @@ def table_settings(f: Fields) -> dict[str, Any]:
         "public": f.boolean("public", default=False),
         "seats": f.integer("seats", default=6, minimum=2),
         "structure": f.token("structure", Structure, default=Structure.NO_LIMIT).value,
-        "pace": read_seconds(f, "pace", default=1.0, most=60),
-        "pause": read_seconds(f, "pause", default=3.0, most=60),
+        "pace": read_seconds(f, "pace", default=1.0, most=MOST_PAUSE),
+        "pause": read_seconds(f, "pause", default=3.0, most=MOST_PAUSE),
         "timer": read_timer(
-            f.raw("timer", "a timer", default={}), seconds=30.0, time_bank=30.0, most=3600
+            f.raw("timer", "a timer", default={}), seconds=30.0, time_bank=30.0, most=MOST_TIMER
         ),
     }
     chat = f.text("chat", default="players")
