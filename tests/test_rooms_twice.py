@@ -353,6 +353,29 @@ def test_a_freezeout_s_greeting_says_its_stacks_and_first_level(server: Server) 
     assert told[1] == terms and told.count(terms) == 2
 
 
+@pytest.mark.parametrize(("schedule", "terms"), [
+    # (the big blind posts one ante for the table: the hand's header says so, and so do the terms)
+    ("@8h, 25/50/50bba, 50/100/100bba",
+     "Stacks of 1,500; blinds 25/50 big blind ante 50 for 8 hands, then rising."),
+    # (one level that stays: the blinds never go up)
+    ("@10h, 10/20, stay", "Stacks of 1,500; blinds 10/20, never rising."),
+    ("@10h, 10/20, 20/40, stay", "Stacks of 1,500; blinds 10/20 for 10 hands, then rising."),
+])  # fmt: skip
+def test_a_freezeout_s_terms_say_a_big_blind_ante_and_blinds_that_never_rise(
+    schedule: str, terms: str
+) -> None:
+    """The greeting's terms are what the game does: a big blind ante is
+    named as the hand's header names it (not an ante each player posts),
+    and a schedule of one level that stays is not said to rise."""
+    room = Room(seed=9, limits=MANY)
+    (ann,) = players(room, 1)
+    made = ann.result("create_table", name="Ann", schedule=schedule)
+    told: list[str] = []
+    teller = Teller(0, write=told.append)
+    greet_watcher(RoomGame(ann, {**made, "name": "Ann"}, teller, ""), made["state"], "here")
+    assert told[1] == terms
+
+
 def test_r10_a_room_s_freezeout_runs_it_twice_too() -> None:
     room = Room(seed=8, limits=MANY)
     ann, ben, eve = players(room, 3)

@@ -27,7 +27,7 @@ from .connection import RoomClient
 from .hands import FORMS, read_hands, write_hands
 from .local import cash_results, certificate, places
 from .seats import end_seat, keep_seat
-from .telling import Teller, escaped, table_unit
+from .telling import Teller, _ante_name, escaped, table_unit
 from .terminal import Keyboard
 
 __all__ = [
@@ -803,17 +803,25 @@ def greet_watcher(game: RoomGame, state: dict[str, Any], address: str) -> None:
 
 def table_terms(teller: Teller, settings: dict[str, Any]) -> str | None:
     """A table's terms in a line, in its money (R9): a cash table's blinds and
-    buy-ins, a freezeout's stacks and first level; its chip when not 1, and
-    whether it runs it twice (R10).  None when ``settings`` (a server's) do
-    not say them."""
+    buy-ins, a freezeout's stacks and first level (its ante named as the
+    hand's header names it; a level that is the whole schedule and stays
+    never rises); its chip when not 1, and whether it runs it twice (R10).
+    None when ``settings`` (a server's) do not say them.  The page says the
+    same line (tell.js's ``tableTerms``, held to this by tests)."""
     money = teller.money
     try:
         if "schedule" in settings:
-            first = Schedule.from_dict(settings["schedule"]).levels[0]
+            schedule = Schedule.from_dict(settings["schedule"])
+            first = schedule.levels[0]
             blinds = teller.blinds(first.small_blind, first.big_blind)
             if first.ante:
-                blinds += f" ante {money(first.ante)}"
-            rising = f" for {first.hands:,} hands, then rising" if first.hands else ", then rising"
+                blinds += f" {_ante_name(first)} {money(first.ante)}"
+            if len(schedule.levels) == 1 and schedule.after_last == "stay":
+                rising = ", never rising"
+            elif first.hands:
+                rising = f" for {first.hands:,} hands, then rising"
+            else:
+                rising = ", then rising"
             text = f"Stacks of {money(settings['stack'])}; blinds {blinds}{rising}"
         else:
             text = (f"Blinds {teller.blinds(settings['small_blind'], settings['big_blind'])}; "

@@ -24,6 +24,7 @@ from holdem.table import (
     Event,
     HandEnded,
     HandStarted,
+    Level,
     LevelUp,
     PlayerEliminated,
     SatOut,
@@ -427,6 +428,6 @@ class Teller:
         self.say(f"Your move{clock}: {menu(legal, mine, self.unit)}", fg="cyan", bold=True)
 
 
-def _ante_name(event: HandStarted | LevelUp) -> str:
+def _ante_name(event: HandStarted | LevelUp | Level) -> str:
     """How a line names a level's ante: the big blind's, or each player's."""
     return "big blind ante" if event.big_blind_ante else "ante"
