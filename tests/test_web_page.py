@@ -25,9 +25,13 @@ from rooms_helpers import FAST, Player, Server, play_out, players
 from holdem import PlayerView, best_five, deciding_kicker, describe, evaluate
 from holdem.cards import RANK_NAMES, format_cards
 from holdem.clients import RoomGame, TableModel
-from holdem.clients.telling import Teller
+from holdem.clients.room import table_terms
+from holdem.clients.telling import Teller, table_unit
 from holdem.clients.web import PAGE
 from holdem.rooms import Room
+from holdem.rooms.settings import table_settings
+from holdem.table import Level, Schedule
+from holdem.wire import Fields
 
 #: The scripts of the page that hold no connection, in the order it loads them.
 SCRIPTS = ("cards.js", "tell.js", "model.js")
@@ -625,6 +629,93 @@ def test_model_js_holds_the_table_the_table_model_holds(
     assert len(got) == len(want) == len(messages)
     for i, (drawn, held) in enumerate(zip(got, want, strict=True)):
         assert drawn == held, f"{viewer}, after {messages[i]}"
+
+
+# ---------------------------------------------------------------- a table's terms
+
+#: Chip units as a create_table request may give them (the server keeps each
+#: as units.unit_text writes it): none, 1, decimals, trailing zeros, whole
+#: ones, the smallest, and ones that make amounts past a double's 2^53.
+UNITS = [None, "1", "0.5", "0.25", "2.50", "0.05", "25", "100", "0.000001", "1000000", "99999.99"]
+#: Requests whose terms are easy to get wrong: the docs' examples, a big
+#: blind ante, one level that stays, a level by hands in thousands, amounts
+#: at the server's most.
+TERMS_EDGES: list[dict[str, Any]] = [
+    {"game": "cash", "unit": "0.5", "small_blind": 5, "big_blind": 10, "min_buy_in": 400,
+     "max_buy_in": 1000, "run_it_twice": True},
+    {},
+    {"stack": 2000, "schedule": "@8h, 25/50/5, 50/100/10"},
+    {"schedule": "@8h, 25/50/50bba, 50/100/100bba", "unit": "0.5"},
+    {"schedule": "@10h, 10/20/5, stay", "run_it_twice": True},
+    {"schedule": "@10h, 10/20, 20/40, stay"},
+    {"schedule": "@1500h, 10/20"},
+    {"game": "cash", "unit": "1000000", "small_blind": 10**10, "big_blind": 10**10,
+     "min_buy_in": 10**12, "max_buy_in": 10**12},
+    {"stack": 10**12, "unit": "99999.99", "schedule": "@5h, 99999999/10000000000000000"},
+]  # fmt: skip
+
+
+def random_terms_request(rng: random.Random) -> dict[str, Any]:
+    """A create_table request of random terms: a cash table's blinds and
+    buy-ins, or a freezeout's stack and schedule (levels by hands, antes,
+    big blind antes, rising or staying after the last), a chip, run it twice."""
+    amount = lambda most: rng.choice([1, rng.randint(1, 9), rng.randint(1, 10**4),  # noqa: E731
+                                      rng.randint(1, most), most])  # fmt: skip
+    request: dict[str, Any] = {"run_it_twice": rng.random() < 0.3}
+    unit = rng.choice(UNITS)
+    if unit is not None:
+        request["unit"] = unit
+    if rng.random() < 0.5:
+        small = amount(10**10)
+        low = amount(10**12)
+        request.update(game="cash", small_blind=small, big_blind=rng.randint(small, 10**10),
+                       min_buy_in=low, max_buy_in=rng.randint(low, 10**12))  # fmt: skip
+        return request
+    request["stack"] = amount(10**12)
+    levels = []
+    for _ in range(rng.choice([1, 1, 2, 5])):
+        small = amount(10**9)
+        big = rng.choice([small, 2 * small, rng.randint(small, 10**10)])
+        ante = rng.choice([0, 0, small, big, amount(10**6)])
+        levels.append(Level(small, big, ante, rng.random() < 0.3, hands=amount(5000)))
+    request["schedule"] = Schedule(levels, rng.choice(["rise", "stay"])).to_dict()
+    return request
+
+
+def terms_settings(request: dict[str, Any]) -> dict[str, Any]:
+    """A table's settings as the server's state gives them for a request."""
+    settings = table_settings(Fields({"name": "Ann", **request}, "request"))
+    return {k: v for k, v in settings.items() if k not in ("game", "public")}
+
+
+def test_tell_js_says_a_table_s_terms_as_holdem_join_greets_with_them(browser: Any) -> None:
+    """``tableTerms`` says what ``table_terms`` says, word for word, for the
+    settings the server gives (cash tables and freezeouts, every kind of
+    chip, run it twice, schedules that rise and stay, antes and big blind
+    antes, amounts up to the server's most), and says nothing (null, as
+    Python's None) where the settings do not say the terms."""
+    rng = random.Random(49)
+    requests = TERMS_EDGES + [random_terms_request(rng) for _ in range(3000)]
+    given = [terms_settings(request) for request in requests]
+    given += [{}, {"stack": 100}, {"schedule": {"levels": []}, "stack": 100},
+              {"small_blind": 1, "big_blind": 2, "min_buy_in": 40}]  # fmt: skip
+    got = browser.execute_script(
+        "return arguments[0].map((s) => Holdem.tell.tableTerms(s));", given
+    )
+    for settings, said in zip(given, got, strict=True):
+        teller = Teller(None, color=False)
+        teller.unit = table_unit(settings)
+        assert said == table_terms(teller, settings), settings
+    assert got[:2] == [
+        "Blinds 2.5/5; buy-in 200 to 500; in chips of 0.5; runs it twice where everyone left is "
+        "all in and agrees.",
+        "Stacks of 1,500; blinds 10/20 for 10 hands, then rising.",
+    ]  # fmt: skip
+    assert got[-4:] == [None] * 4
+    said = "\n".join(filter(None, got))
+    for words in ("big blind ante", " ante ", "never rising", "then rising", "in chips of 0.000001",
+                  "runs it twice", "Blinds 10,000,000,000/"):  # fmt: skip
+        assert words in said, words
 
 
 # ---------------------------------------------------------------- the page itself

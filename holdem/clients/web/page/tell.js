@@ -28,10 +28,10 @@
   const CONTROLS = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
   const SPECIAL = { 9: "\\t", 10: "\\n", 13: "\\r" };
 
-  /** A number as Python's "{:,}" writes it: 1,234,567. */
+  /** A number (or a BigInt) as Python's "{:,}" writes it: 1,234,567. */
   function chips(n) {
     const sign = n < 0 ? "-" : "";
-    return sign + String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    return sign + String(n < 0 ? -n : n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   }
 
   /** A chip unit's text ("0.5", "25"; null: 1) as an integer over a power of ten,
@@ -48,12 +48,13 @@
       places ("2.5" for a chip of 0.5); `unit` its text, null: a chip is 1. */
   function money(n, unit = null) {
     const [worth, places] = readUnit(unit);
-    if (places === 0) return chips(Number(BigInt(n) * worth));
+    // (in BigInts: an amount times its unit may pass a double's 2^53)
+    if (places === 0) return chips(BigInt(n) * worth);
     const value = BigInt(n) * worth;
     const scale = 10n ** BigInt(places);
     const sign = value < 0n ? "-" : "";
     const size = value < 0n ? -value : value;
-    const whole = chips(Number(size / scale));
+    const whole = chips(size / scale);
     if (size % scale === 0n) return sign + whole;
     return `${sign}${whole}.${String(size % scale).padStart(places, "0")}`;
   }
@@ -89,6 +90,55 @@
     const unit = settings.unit;
     if (typeof unit !== "string" || !/^\d+(\.\d+)?$/.test(unit) || plainUnit(unit) || readUnit(unit)[0] === 0n) return null;
     return unit;
+  }
+
+  /** A chip unit as it is written (units.unit_text): "0.5", "25", "1000". */
+  function unitText(unit) {
+    const [worth, places] = readUnit(unit);
+    const digits = String(worth).padStart(places + 1, "0");
+    return places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
+  }
+
+  /** Whether a setting is an amount of chips (an integer of at least `least`). */
+  const isChips = (n, least = 0) => Number.isInteger(n) && n >= least;
+
+  /** The first level of a schedule in its wire form (Schedule.from_dict's
+      levels[0]: its amounts, hands and the level itself), and whether it is
+      the whole schedule and stays; null when it is none (the server's always is). */
+  function firstLevel(schedule) {
+    if (!schedule || typeof schedule !== "object" || !Array.isArray(schedule.levels)) return null;
+    const level = schedule.levels[0];
+    if (!level || typeof level !== "object") return null;
+    const { small_blind: small, big_blind: big, ante = 0, hands = null } = level;
+    if (!isChips(small, 1) || !isChips(big, small) || !isChips(ante) || !(hands === null || isChips(hands, 1))) return null;
+    const stays = schedule.levels.length === 1 && schedule.after_last === "stay";
+    return { small, big, ante, hands, stays, level };
+  }
+
+  /** A table's terms in a line, in its money (room.table_terms, the line
+      holdem join and holdem watch greet with: tests/test_web_page.py holds
+      the two to the same words): a cash table's blinds and buy-ins, a
+      freezeout's stacks and first level; its chip when not 1, and whether
+      it runs it twice (R10).  null when the settings (a server's) do not say them. */
+  function tableTerms(settings) {
+    const unit = tableUnit(settings);
+    const said = (n) => money(n, unit);
+    let text;
+    if (Object.hasOwn(settings, "schedule")) {
+      const first = firstLevel(settings.schedule);
+      if (!first || !isChips(settings.stack)) return null;
+      let blinds = `${said(first.small)}/${said(first.big)}`;
+      if (first.ante) blinds += ` ${anteName(first.level)} ${said(first.ante)}`;
+      const rising = first.stays ? ", never rising" : first.hands ? ` for ${chips(first.hands)} hands, then rising` : ", then rising";
+      text = `Stacks of ${said(settings.stack)}; blinds ${blinds}${rising}`;
+    } else {
+      const { small_blind: small, big_blind: big, min_buy_in: low, max_buy_in: high } = settings;
+      if (![small, big, low, high].every((n) => isChips(n))) return null;
+      text = `Blinds ${said(small)}/${said(big)}; buy-in ${said(low)} to ${said(high)}`;
+    }
+    if (unit !== null) text += `; in chips of ${unitText(unit)}`;
+    if (settings.run_it_twice) text += "; runs it twice where everyone left is all in and agrees";
+    return `${text}.`;
   }
 
   /** 1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st (telling.ordinal). */
@@ -597,7 +647,7 @@
     }
   }
 
-  Holdem.tell = { chips, money, toChips, tableUnit, secondRun, ordinal, escaped, seatStatus, WEB_WORDS };
+  Holdem.tell = { chips, money, toChips, tableUnit, tableTerms, secondRun, ordinal, escaped, seatStatus, WEB_WORDS };
   Holdem.Teller = Teller;
   Holdem.RoomGame = RoomGame;
 })(globalThis.Holdem = globalThis.Holdem || {});
