@@ -502,8 +502,9 @@ def acted(page: Page, kind: str, hand: int | None = None) -> dict[str, Any]:
 def test_a_reload_mid_hand_comes_back_to_the_seat(tmp_path: Path, browsers: Any) -> None:
     """Reloaded at the player's turn, the page comes back to the same seat with
     the same hole cards (the seat's token kept in the browser's storage),
-    offers the turn again, and the click plays it: the game goes on to the
-    player's next turn."""
+    its log beginning with the table's terms and then what was missed (as
+    holdem join's greeting), offers the turn again, and the click plays it:
+    the game goes on to the player's next turn."""
     server = page_server(tmp_path)
     try:
         ann = Page(browsers(), "Ann")
@@ -516,6 +517,8 @@ def test_a_reload_mid_hand_comes_back_to_the_seat(tmp_path: Path, browsers: Any)
         ann.driver.refresh()
         after = your_turn(ann)
         assert (after["seat"], after["hole"]) == (before["seat"], before["hole"])
+        terms, missed = log_lines(ann, 2)
+        assert terms == "Blinds 1/2; buy-in 80 to 200." and missed.startswith("Back in your seat: ")
         kind = "check" if "check" in after["offered"] else "call"
         ann.click(f'#actions button[data-action="{kind}"]')
         played = acted(ann, kind, hand)
@@ -702,7 +705,9 @@ def test_r9_r10_the_lobby_s_form_makes_a_table_in_money_that_runs_it_twice(
 ) -> None:
     """The form's chip, blinds and buy-ins are typed in money and sent as
     chips (R9), with run it twice (R10); blinds that are no whole number of
-    chips are refused on the page, naming the chip."""
+    chips are refused on the page, naming the chip.  The table made, the
+    log's first line says its terms, as holdem join --create's greeting
+    does, before the line that says how to fill it."""
     server = page_server(tmp_path)
     try:
         page = Page(browsers(), "Ann")
@@ -730,6 +735,11 @@ def test_r9_r10_the_lobby_s_form_makes_a_table_in_money_that_runs_it_twice(
                   "max_buy_in": 501, "run_it_twice": True}  # fmt: skip
         assert {k: state["settings"][k] for k in wanted} == wanted
         assert state["seats"][0]["chips"] == 400
+        assert log_lines(page, 2) == [
+            "Blinds 2.5/5; buy-in 50 to 250.5; in chips of 0.5; runs it twice where everyone left "
+            "is all in and agrees.",
+            "Your table is made: share its link, add bots, and start when everyone is in.",
+        ]  # fmt: skip
     finally:
         assert server.stop() in (0, 130)
 
@@ -882,5 +892,69 @@ def test_a_setting_the_server_refuses_is_said_on_the_page_in_its_words(
         page.type("#create-pause", "60")
         page.click("#create-button")
         assert made_settings(page, server)["pause"] == 60.0
+    finally:
+        assert server.stop() in (0, 130)
+
+
+# ------------------------------------------------------------ a table's terms
+
+#: A cash table of 2.5/5 at a chip of 0.5 that runs it twice, as ``holdem
+#: join`` greets with its terms.
+CASH_TERMS = ("Blinds 2.5/5; buy-in 50 to 200; in chips of 0.5; runs it twice where everyone "
+              "left is all in and agrees.")  # fmt: skip
+#: A freezeout's, of stacks of 2,000 and a schedule with antes.
+FREEZEOUT_TERMS = "Stacks of 2,000; blinds 25/50 ante 5 for 8 hands, then rising."
+
+
+def log_lines(page: Page, count: int) -> list[str]:
+    """The first ``count`` lines of the page's log, once it has them."""
+    lines: list[str] = wait_until(lambda: (t := page.texts("#log li"))[count - 1:] and t,
+                                  what=f"{count} lines in the log")  # fmt: skip
+    return lines[:count]
+
+
+def test_a_friend_who_opens_a_cash_table_s_link_is_told_its_terms_first(
+    tmp_path: Path, browsers: Any
+) -> None:
+    """Ben opens the link of Ann's cash table of 2.5/5 at a chip of 0.5 that
+    runs it twice (made by a client of the room) and sits down: the log's
+    first line is the table's terms, as holdem join's greeting says them,
+    before the first hand.  His connection lost and back, the log goes on
+    with what he missed, the terms not said again."""
+    server = page_server(tmp_path)
+    try:
+        with server.client("Ann") as ann:
+            made = ann.request("create_table", name="Ann", game="cash", small_blind=5,
+                               big_blind=10, min_buy_in=100, max_buy_in=400, buy_in=400,
+                               run_it_twice=True, unit="0.5")  # fmt: skip
+            ben = Page(browsers(), "Ben")
+            join_by_link(ben, made["link"])
+            assert log_lines(ben, 1) == [CASH_TERMS]
+            assert not [line for line in ben.texts("#log li") if "Hand #" in line]
+            ben.js("Holdem.app.page.conn.ws.close()")
+            wait_until(lambda: [t for t in ben.texts("#log li") if t.startswith("Back in your ")],
+                       what="the seat resumed")  # fmt: skip
+            assert ben.texts("#log li").count(CASH_TERMS) == 1
+    finally:
+        assert server.stop() in (0, 130)
+
+
+def test_a_spectator_of_a_freezeout_is_told_its_stacks_and_blinds(
+    tmp_path: Path, browsers: Any
+) -> None:
+    """Eve opens the spectator's link of a freezeout of stacks of 2,000 whose
+    first level is 25/50 with an ante of 5 for 8 hands: after the line that
+    says she watches, the log says its stacks and blinds, as holdem watch's
+    greeting does."""
+    server = page_server(tmp_path)
+    try:
+        with server.client("Ann") as ann:
+            made = ann.request("create_table", name="Ann", stack=2000,
+                               schedule="@8h, 25/50/5, 50/100/10")  # fmt: skip
+            eve = Page(browsers(), "Eve")
+            eve.driver.get(made["watch_link"])
+            assert log_lines(eve, 2) == [
+                f"Watching table {made['table']}: the public events only, no cards before they "
+                "are shown.", FREEZEOUT_TERMS]  # fmt: skip
     finally:
         assert server.stop() in (0, 130)

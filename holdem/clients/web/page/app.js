@@ -528,8 +528,8 @@
       });
       if (!state) return;
     }
-    begin({ table: state.table, seat: -1, token: "", state, name: "" }, code);
-    page.teller.say(`Watching table ${state.table}: the public events only, no cards before they are shown.`);
+    begin({ table: state.table, seat: -1, token: "", state, name: "" }, code,
+      `Watching table ${state.table}: the public events only, no cards before they are shown.`);
     drawHand(state.hand);
     draw();
   }
@@ -555,8 +555,12 @@
     hands();
   }
 
-  /** The table's game begun from a reply (a spectator's: seat -1). */
-  function begin(reply, code) {
+  /** The table's game begun from a reply (a spectator's: seat -1), its log
+      begun with `header` (a spectator's line) and, where the log begins here,
+      the table's terms as holdem join and holdem watch greet with them
+      (tell.js's tableTerms: a friend who opens a link learns the blinds before
+      the first hand); then the events that came before it. */
+  function begin(reply, code, header = null) {
     const again = page.table === reply.table; // (the connection came back: the log goes on)
     page.code = code;
     page.table = reply.table;
@@ -584,6 +588,9 @@
     show("table");
     where(`${page.watching ? "Watching" : "Table"} ${reply.table}`);
     invite();
+    if (header) page.teller.say(header);
+    const terms = again ? null : Holdem.tell.tableTerms(page.settings);
+    if (terms) page.teller.say(terms);
     const queued = page.queued.splice(0);
     for (const message of queued) onEvent(message);
   }
