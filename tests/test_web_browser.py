@@ -29,6 +29,7 @@ import pytest
 from browser_helpers import chromium, frames, need_browser, wait_until
 from rooms_helpers import Server, allowed_cards
 
+from holdem.clients import listing
 from holdem.rooms import Store
 from holdem.table import Schedule
 
@@ -896,7 +897,7 @@ def test_a_setting_the_server_refuses_is_said_on_the_page_in_its_words(
         assert server.stop() in (0, 130)
 
 
-# ------------------------------------------------------------ a table's terms
+# ------------------------------------------------------------ a table's terms, the lobby's list
 
 #: A cash table of 2.5/5 at a chip of 0.5 that runs it twice, as ``holdem
 #: join`` greets with its terms.
@@ -956,5 +957,40 @@ def test_a_spectator_of_a_freezeout_is_told_its_stacks_and_blinds(
             assert log_lines(eve, 2) == [
                 f"Watching table {made['table']}: the public events only, no cards before they "
                 "are shown.", FREEZEOUT_TERMS]  # fmt: skip
+    finally:
+        assert server.stop() in (0, 130)
+
+
+def test_the_lobby_lists_a_table_s_betting_as_holdem_join_list_does_and_join_tells_its_terms(
+    tmp_path: Path, browsers: Any
+) -> None:
+    """The lobby's public tables say each one's stakes and betting in the
+    words of ``holdem join --list`` (a pot-limit cash table in money that
+    runs it twice, a fixed-limit freezeout with its stack); *Join* seats
+    the player, whose log begins with the table's terms."""
+    server = page_server(tmp_path)
+    try:
+        with server.client("Ann") as ann:
+            cash = ann.request("create_table", name="Ann", game="cash", public=True,
+                               structure="pot_limit", small_blind=5, big_blind=10,
+                               min_buy_in=100, max_buy_in=400, buy_in=400, run_it_twice=True,
+                               unit="0.5")  # fmt: skip
+            ann.request("create_table", name="Ann", public=True, structure="fixed_limit",
+                        stack=2000, schedule="@8h, 25/50/5, 50/100/10")  # fmt: skip
+            words = listing(ann.request("list_tables")["tables"], "here")
+            cat = Page(browsers(), "Cat")
+            open_lobby(cat, server.page)
+            listed = wait_until(lambda: (t := cat.texts("#tables li .what"))[1:] and t,
+                                what="the two tables listed")  # fmt: skip
+            assert listed == [
+                "t1 · Cash · 2.5/5 · pot limit · runs it twice",
+                "t2 · Freezeout · 25/50 ante 5, 2,000 stack · fixed limit",
+            ]
+            assert "2.5/5" in words[2] and "pot limit" in words[2]  # (holdem join --list's)
+            assert "25/50 ante 5, 2,000 stack" in words[3] and "fixed limit" in words[3]
+            cat.type("#name", "Cat")
+            cat.click(f'#tables li[data-table="{cash["table"]}"] button')
+            wait_until(lambda: cat.look()["seat"] is not None, what="Cat seated")
+            assert log_lines(cat, 1) == [CASH_TERMS]
     finally:
         assert server.stop() in (0, 130)

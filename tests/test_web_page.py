@@ -25,10 +25,12 @@ from rooms_helpers import FAST, Player, Server, play_out, players
 from holdem import PlayerView, best_five, deciding_kicker, describe, evaluate
 from holdem.cards import RANK_NAMES, format_cards
 from holdem.clients import RoomGame, TableModel
+from holdem.clients.lobby import _stakes, _structure
 from holdem.clients.room import table_terms
 from holdem.clients.telling import Teller, table_unit
 from holdem.clients.web import PAGE
 from holdem.rooms import Room
+from holdem.rooms.lobby import _listed
 from holdem.rooms.settings import table_settings
 from holdem.table import Level, Schedule
 from holdem.wire import Fields
@@ -716,6 +718,38 @@ def test_tell_js_says_a_table_s_terms_as_holdem_join_greets_with_them(browser: A
     for words in ("big blind ante", " ante ", "never rising", "then rising", "in chips of 0.000001",
                   "runs it twice", "Blinds 10,000,000,000/"):  # fmt: skip
         assert words in said, words
+
+
+def test_tell_js_says_a_listed_table_s_stakes_and_betting_as_holdem_join_list_does(
+    browser: Any,
+) -> None:
+    """The lobby's list says each public table's stakes (a freezeout's
+    blinds now, and its stack) and its betting in the words of ``holdem join
+    --list`` (its stakes and structure columns), for the tables
+    ``list_tables`` gives: cash tables and freezeouts waiting, playing at a
+    later level, or of another worker's (no blinds known), of every
+    structure and chip."""
+    rng = random.Random(50)
+    tables = []
+    for number, request in enumerate(TERMS_EDGES + [random_terms_request(rng) for _ in range(600)]):
+        request["structure"] = rng.choice(["no_limit", "pot_limit", "fixed_limit"])
+        settings = table_settings(Fields({"name": "Ann", **request}, "request"))
+        begun = number >= len(TERMS_EDGES) and rng.random() < 0.5  # (the edges: waiting)
+        level = None
+        if begun and "schedule" in settings and rng.random() < 0.7:
+            level = Schedule.from_dict(settings["schedule"]).level(rng.randint(0, 30))
+        tables.append(_listed(f"t{number + 1}", settings["game"], "playing" if begun else "waiting",
+                              settings, rng.randint(0, 6), begun=begun, hands=rng.randint(0, 99),
+                              level=level, away=None))  # fmt: skip
+    got = browser.execute_script(
+        "return arguments[0].map((t) => [Holdem.tell.stakes(t), Holdem.tell.structure(t)]);", tables
+    )
+    want = [[_stakes(t), _structure(t)] for t in tables]
+    for table, said, wanted in zip(tables, got, want, strict=True):
+        assert said == wanted, table
+    assert {s for _, s in got} == {"no limit", "pot limit", "fixed limit"}
+    assert [s for s, _ in got[:3]] == ["2.5/5", "10/20, 1,500 stack", "25/50 ante 5, 2,000 stack"]
+    assert any(s.startswith("-, ") for s, _ in got)  # (a freezeout of another worker's)
 
 
 # ---------------------------------------------------------------- the page itself

@@ -41,6 +41,12 @@ def _stakes(table: dict[str, Any]) -> str:
     return text
 
 
+def _structure(table: dict[str, Any]) -> str:
+    """A listed table's betting: ``no limit``, ``pot limit``, ``fixed limit``."""
+    structure = table.get("structure") or ""
+    return _STRUCTURES.get(structure, structure or "-")
+
+
 def listing(tables: list[dict[str, Any]], address: str) -> list[str]:
     """The public tables (``list_tables``'s) as lines: id, game, stakes,
     structure, seats taken of seats, hands played, whether one may join, and
@@ -54,7 +60,6 @@ def listing(tables: list[dict[str, Any]], address: str) -> list[str]:
     lines = [f"Public tables on {address}:", head]
     for t in tables:
         game = "freezeout" if t["game"] == "tournament" else "cash"
-        structure = _STRUCTURES.get(t.get("structure") or "", t.get("structure") or "-")
         seats = f"{t['players']}/{t['max_seats']}"
         hands = "-" if t.get("hands_played") is None else f"{t['hands_played']:,}"
         joinable = "yes" if t["joinable"] else f"no ({t['status']})"
@@ -64,7 +69,7 @@ def listing(tables: list[dict[str, Any]], address: str) -> list[str]:
             joinable += f", {t['away']} away"
         if t.get("run_it_twice"):  # (R10: the end of the line, past the columns)
             joinable += ", runs it twice"
-        lines.append(f"  {t['table']:<6} {game:<10} {_stakes(t):<22} {structure:<12} "
+        lines.append(f"  {t['table']:<6} {game:<10} {_stakes(t):<22} {_structure(t):<12} "
                      f"{seats:>5} {hands:>6}  {joinable}")  # fmt: skip
     lines.append(f"Join one by its id: holdem join {tables[0]['table']} --server {address}")
     return lines

@@ -395,17 +395,12 @@
     }
   }
 
-  function stakes(t) {
-    let text = "-";
-    const unit = Holdem.tell.tableUnit(t); // (a listed table's amounts are its chips, R9)
-    const listed = (n) => Holdem.tell.money(n, unit);
-    if (t.blinds) {
-      text = `${listed(t.blinds.small_blind)}/${listed(t.blinds.big_blind)}`;
-      if (t.blinds.ante) text += ` ante ${listed(t.blinds.ante)}`;
-    }
-    if (t.stack !== null && t.stack !== undefined) text += `, ${listed(t.stack)} stack`;
-    if (t.run_it_twice) text += ", run it twice";
-    return text;
+  /** A public table as the lobby lists it, in holdem join --list's words:
+      "t1 · Cash · 2.5/5 · pot limit · runs it twice". */
+  function tableLine(t) {
+    const game = t.game === "tournament" ? "Freezeout" : "Cash";
+    const twice = t.run_it_twice ? " · runs it twice" : ""; // (R10)
+    return `${t.table} · ${game} · ${Holdem.tell.stakes(t)} · ${Holdem.tell.structure(t)}${twice}`;
   }
 
   let listing = null;
@@ -424,11 +419,10 @@
     list.replaceChildren();
     if (!tables.length) list.append(make("li", { cls: "none", text: "No public table now: make one above and tick Public." }));
     for (const t of tables) {
-      const game = t.game === "tournament" ? "Freezeout" : "Cash";
       const full = t.players >= t.max_seats;
       const why = !t.joinable ? `not joinable (${t.status})` : full ? "full" : "";
       const item = make("li", { attrs: { "data-table": t.table } },
-        make("span", { cls: "what", text: `${t.table} · ${game} · ${stakes(t)}` }),
+        make("span", { cls: "what", text: tableLine(t) }),
         make("span", { cls: "count", text: `${t.players}/${t.max_seats} seated · ${chips(t.hands_played || 0)} hands` }));
       const join = make("button", { text: "Join", attrs: { type: "button", "aria-label": `Join table ${t.table}` } });
       join.disabled = Boolean(why);

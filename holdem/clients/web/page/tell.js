@@ -141,6 +141,30 @@
     return `${text}.`;
   }
 
+  // (a listed table's betting as holdem join --list names it: lobby._STRUCTURES)
+  const STRUCTURES = { no_limit: "no limit", pot_limit: "pot limit", fixed_limit: "fixed limit" };
+
+  /** A listed table's blinds (a freezeout's now, and its stack) in its money
+      (list_tables' amounts are its chips, R9), as holdem join --list says
+      them (lobby._stakes): "2.5/5", "25/50 ante 5, 2,000 stack". */
+  function stakes(t) {
+    const unit = tableUnit(t);
+    const listed = (n) => money(n, unit);
+    let text = "-";
+    if (t.blinds && typeof t.blinds === "object") {
+      text = `${listed(t.blinds.small_blind)}/${listed(t.blinds.big_blind)}`;
+      if (t.blinds.ante) text += ` ante ${listed(t.blinds.ante)}`;
+    }
+    if (t.stack !== null && t.stack !== undefined) text += `, ${listed(t.stack)} stack`;
+    return text;
+  }
+
+  /** A listed table's betting as holdem join --list says it (lobby._structure): "pot limit". */
+  function structure(t) {
+    const s = t.structure || "";
+    return Object.hasOwn(STRUCTURES, s) ? STRUCTURES[s] : s || "-";
+  }
+
   /** 1st, 2nd, 3rd, 4th ... 11th, 12th, 13th, 21st (telling.ordinal). */
   function ordinal(n) {
     const suffix = n % 100 >= 10 && n % 100 <= 20 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
@@ -647,7 +671,8 @@
     }
   }
 
-  Holdem.tell = { chips, money, toChips, tableUnit, tableTerms, secondRun, ordinal, escaped, seatStatus, WEB_WORDS };
+  Holdem.tell = { chips, money, toChips, tableUnit, tableTerms, stakes, structure, secondRun, ordinal, escaped,
+    seatStatus, WEB_WORDS };
   Holdem.Teller = Teller;
   Holdem.RoomGame = RoomGame;
 })(globalThis.Holdem = globalThis.Holdem || {});
