@@ -130,6 +130,16 @@ def open_lobby(page: Page, base: str) -> None:
     wait_until(lambda: page.shown("#lobby") and page.shown("#create-button"), what="the lobby")
 
 
+def lobby_form(browsers: Any, server: Server, game: str | None = None) -> Page:
+    """Ann's browser at the lobby, her name typed in the form (and its game chosen)."""
+    page = Page(browsers(), "Ann")
+    open_lobby(page, server.page)
+    page.type("#name", "Ann")
+    if game is not None:
+        page.choose("#create-game", game)
+    return page
+
+
 def more_settings(page: Page) -> None:
     """Opens the form's *More settings* (a click on it, as a player does)."""
     if not page.js("return document.querySelector('#create-more').open"):
@@ -711,10 +721,7 @@ def test_r9_r10_the_lobby_s_form_makes_a_table_in_money_that_runs_it_twice(
     does, before the line that says how to fill it."""
     server = page_server(tmp_path)
     try:
-        page = Page(browsers(), "Ann")
-        open_lobby(page, server.page)
-        page.type("#name", "Ann")
-        page.choose("#create-game", "cash")
+        page = lobby_form(browsers, server, "cash")
         page.type("#create-chip", "0.5")
         page.type("#create-blinds", "2.25/5")
         page.click("#create-button")
@@ -770,10 +777,7 @@ def test_r13_r12_the_form_makes_a_cash_table_with_protection_a_time_limit_pace_a
     server refuses a cap at a table of another structure)."""
     server = page_server(tmp_path)
     try:
-        page = Page(browsers(), "Ann")
-        open_lobby(page, server.page)
-        page.type("#name", "Ann")
-        page.choose("#create-game", "cash")
+        page = lobby_form(browsers, server, "cash")
         page.type("#create-minutes", "90")
         more_settings(page)
         page.choose("#create-structure", "fixed_limit")
@@ -803,9 +807,7 @@ def test_r8_r10_the_form_makes_a_fixed_limit_freezeout_with_its_cap_and_showing_
     those settings at the server, the others its defaults."""
     server = page_server(tmp_path)
     try:
-        page = Page(browsers(), "Ann")
-        open_lobby(page, server.page)
-        page.type("#name", "Ann")
+        page = lobby_form(browsers, server)
         page.choose("#create-structure", "fixed_limit")
         more_settings(page)
         page.type("#create-raise-cap", "4")
@@ -880,9 +882,7 @@ def test_a_setting_the_server_refuses_is_said_on_the_page_in_its_words(
     the table."""
     server = page_server(tmp_path)
     try:
-        page = Page(browsers(), "Ann")
-        open_lobby(page, server.page)
-        page.type("#name", "Ann")
+        page = lobby_form(browsers, server)
         more_settings(page)
         page.type("#create-pause", "61")
         page.click("#create-button")
