@@ -143,7 +143,7 @@ def test_every_worker_lists_every_public_table(tmp_path: Path) -> None:
     assert begun["stack"] == FAST["stack"] and begun["blinds"] is None
     here = Client(rooms, 1 - other).result("list_tables")["tables"]
     assert next(t for t in here if t["table"] == made["table"])["blinds"] == {
-        "small_blind": 10, "big_blind": 20, "ante": 0}  # fmt: skip
+        "small_blind": 10, "big_blind": 20, "ante": 0, "big_blind_ante": False}  # fmt: skip
 
 
 def test_a_connection_that_plays_here_is_told_other_worker(tmp_path: Path) -> None:

@@ -724,11 +724,11 @@ def test_tell_js_says_a_listed_table_s_stakes_and_betting_as_holdem_join_list_do
     browser: Any,
 ) -> None:
     """The lobby's list says each public table's stakes (a freezeout's
-    blinds now, and its stack) and its betting in the words of ``holdem join
-    --list`` (its stakes and structure columns), for the tables
-    ``list_tables`` gives: cash tables and freezeouts waiting, playing at a
-    later level, or of another worker's (no blinds known), of every
-    structure and chip."""
+    blinds now, a big blind ante as one, and its stack) and its betting in
+    the words of ``holdem join --list`` (its stakes and structure columns),
+    for the tables ``list_tables`` gives: cash tables and freezeouts
+    waiting, playing at a later level, or of another worker's (no blinds
+    known), of every structure and chip."""
     rng = random.Random(50)
     tables = []
     for number, request in enumerate(TERMS_EDGES + [random_terms_request(rng) for _ in range(600)]):
@@ -750,6 +750,7 @@ def test_tell_js_says_a_listed_table_s_stakes_and_betting_as_holdem_join_list_do
     assert {s for _, s in got} == {"no limit", "pot limit", "fixed limit"}
     assert [s for s, _ in got[:3]] == ["2.5/5", "10/20, 1,500 stack", "25/50 ante 5, 2,000 stack"]
     assert any(s.startswith("-, ") for s, _ in got)  # (a freezeout of another worker's)
+    assert any(" big blind ante " in s for s, _ in got)  # (the big blind's, not each player's)
 
 
 # ---------------------------------------------------------------- the page itself

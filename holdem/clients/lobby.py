@@ -35,7 +35,8 @@ def _stakes(table: dict[str, Any]) -> str:
     if isinstance(blinds, dict):
         text = f"{chips_text(blinds['small_blind'], unit)}/{chips_text(blinds['big_blind'], unit)}"
         if blinds.get("ante"):
-            text += f" ante {chips_text(blinds['ante'], unit)}"
+            ante = "big blind ante" if blinds.get("big_blind_ante") else "ante"
+            text += f" {ante} {chips_text(blinds['ante'], unit)}"
     if table.get("stack") is not None:
         text += f", {chips_text(table['stack'], unit)} stack"
     return text

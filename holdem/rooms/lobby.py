@@ -674,7 +674,8 @@ def _listed(ident: str, game: str, status: str, settings: dict[str, Any], player
         blinds = {"small_blind": settings["small_blind"], "big_blind": settings["big_blind"]}
     elif level is not None or not begun:
         now = Schedule.from_dict(settings["schedule"]).levels[0] if level is None else level
-        blinds = {"small_blind": now.small_blind, "big_blind": now.big_blind, "ante": now.ante}
+        blinds = {"small_blind": now.small_blind, "big_blind": now.big_blind, "ante": now.ante,
+                  "big_blind_ante": now.big_blind_ante}  # fmt: skip
     else:
         blinds = None
     listed = {
