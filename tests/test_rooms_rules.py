@@ -293,6 +293,23 @@ def test_r13_holdem_join_list_says_how_many_players_are_away() -> None:
     assert lines[3].endswith("  no (playing)") and lines[4].endswith("  no (playing)")
 
 
+def test_holdem_join_list_keeps_its_columns_under_a_long_stake() -> None:
+    """A freezeout of a big blind ante says it whole, and the columns after
+    the stakes stay under their heads (a stake past 22 letters pushed them)."""
+    table = {"table": "t1", "game": "tournament", "status": "waiting", "players": 1,
+             "max_seats": 6, "structure": "pot_limit", "hands_played": 0, "joinable": True,
+             "stack": 20000, "away": 0,
+             "blinds": {"small_blind": 250, "big_blind": 500, "ante": 500,
+                        "big_blind_ante": True}}  # fmt: skip
+    cash = {**table, "table": "t2", "game": "cash", "stack": None,
+            "blinds": {"small_blind": 1, "big_blind": 2}}  # fmt: skip
+    head, long, short = listing([table, cash], "127.0.0.1:7777")[1:4]
+    assert "250/500 big blind ante 500, 20,000 stack" in long
+    for line in (long, short):
+        assert line.index("pot limit") == head.index("structure")
+        assert line.index("yes") == head.index("joinable")
+
+
 def _ended(player: Any, hand: int) -> bool:
     return any(m.get("event") == "hand_ended" and m["hand"] == hand for m in player.stream)
 

@@ -56,10 +56,12 @@ def listing(tables: list[dict[str, Any]], address: str) -> list[str]:
     if not tables:
         return [f"No public table on {address} now: holdem join --create --public "
                 f"--server {address} makes one."]  # fmt: skip
-    head = f"  {'table':<6} {'game':<10} {'stakes':<22} {'structure':<12} {'seats':>5} " \
+    stakes = [_stakes(t) for t in tables]
+    wide = max(22, *map(len, stakes))  # (the stakes' column fits the longest: an ante, a stack)
+    head = f"  {'table':<6} {'game':<10} {'stakes':<{wide}} {'structure':<12} {'seats':>5} " \
         f"{'hands':>6}  joinable"  # fmt: skip
     lines = [f"Public tables on {address}:", head]
-    for t in tables:
+    for t, stake in zip(tables, stakes, strict=True):
         game = "freezeout" if t["game"] == "tournament" else "cash"
         seats = f"{t['players']}/{t['max_seats']}"
         hands = "-" if t.get("hands_played") is None else f"{t['hands_played']:,}"
@@ -70,7 +72,7 @@ def listing(tables: list[dict[str, Any]], address: str) -> list[str]:
             joinable += f", {t['away']} away"
         if t.get("run_it_twice"):  # (R10: the end of the line, past the columns)
             joinable += ", runs it twice"
-        lines.append(f"  {t['table']:<6} {game:<10} {_stakes(t):<22} {_structure(t):<12} "
+        lines.append(f"  {t['table']:<6} {game:<10} {stake:<{wide}} {_structure(t):<12} "
                      f"{seats:>5} {hands:>6}  {joinable}")  # fmt: skip
     lines.append(f"Join one by its id: holdem join {tables[0]['table']} --server {address}")
     return lines
