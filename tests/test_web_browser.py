@@ -946,7 +946,8 @@ def test_a_spectator_of_a_freezeout_is_told_its_stacks_and_blinds(
     """Eve opens the spectator's link of a freezeout of stacks of 2,000 whose
     first level is 25/50 with an ante of 5 for 8 hands: after the line that
     says she watches, the log says its stacks and blinds, as holdem watch's
-    greeting does."""
+    greeting does; Ann's seat says she waits for the start, not 0 chips (the
+    full screen's words: no stack is dealt before it)."""
     server = page_server(tmp_path)
     try:
         with server.client("Ann") as ann:
@@ -957,6 +958,9 @@ def test_a_spectator_of_a_freezeout_is_told_its_stacks_and_blinds(
             assert log_lines(eve, 2) == [
                 f"Watching table {made['table']}: the public events only, no cards before they "
                 "are shown.", FREEZEOUT_TERMS]  # fmt: skip
+            seat = eve.driver.find_element("css selector", "#seats .seat[data-seat=\"0\"]")
+            assert seat.find_element("css selector", ".stack").text == "waiting for the start"
+            assert seat.get_attribute("aria-label") == "Seat 1: Ann, waiting for the start"
     finally:
         assert server.stop() in (0, 130)
 

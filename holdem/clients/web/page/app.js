@@ -963,8 +963,13 @@
       const name = info ? (mine ? `${info.name} (you)` : info.name) : "Empty seat";
       el.querySelector(".name").textContent = name;
       el.querySelector(".label").textContent = info && info.label ? `${info.label} bot` : "";
-      el.querySelector(".stack").textContent = info ? money(info.stack) : "";
-      el.setAttribute("aria-label", info ? `Seat ${seat + 1}: ${name}, ${money(info.stack)} chips` : `Seat ${seat + 1}: empty`);
+      // (a room's lobby: no chips before the start, as the full screen says it)
+      const dealt = Boolean(info) && (info.stack > 0 || model.hand > 0);
+      const stack = el.querySelector(".stack");
+      stack.textContent = info ? (dealt ? money(info.stack) : "waiting for the start") : "";
+      stack.classList.toggle("not-dealt", Boolean(info) && !dealt);
+      el.setAttribute("aria-label", !info ? `Seat ${seat + 1}: empty`
+        : `Seat ${seat + 1}: ${name}, ${dealt ? `${money(info.stack)} chips` : "waiting for the start"}`);
       el.querySelector(".state").textContent = info ? seatState(info) : "";
       const bet = el.querySelector(".bet");
       bet.textContent = info && info.bet ? money(info.bet) : "";
