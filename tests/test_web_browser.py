@@ -958,7 +958,7 @@ def test_a_spectator_of_a_freezeout_is_told_its_stacks_and_blinds(
             assert log_lines(eve, 2) == [
                 f"Watching table {made['table']}: the public events only, no cards before they "
                 "are shown.", FREEZEOUT_TERMS]  # fmt: skip
-            seat = eve.driver.find_element("css selector", "#seats .seat[data-seat=\"0\"]")
+            seat = eve.driver.find_element("css selector", '#seats .seat[data-seat="0"]')
             assert seat.find_element("css selector", ".stack").text == "waiting for the start"
             assert seat.get_attribute("aria-label") == "Seat 1: Ann, waiting for the start"
     finally:
