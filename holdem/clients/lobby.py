@@ -9,7 +9,7 @@ from typing import Any
 
 from holdem.units import chips_text
 
-from .telling import table_unit
+from .telling import ante_name, table_unit
 
 __all__ = ["listing", "table_fields"]
 
@@ -35,7 +35,7 @@ def _stakes(table: dict[str, Any]) -> str:
     if isinstance(blinds, dict):
         text = f"{chips_text(blinds['small_blind'], unit)}/{chips_text(blinds['big_blind'], unit)}"
         if blinds.get("ante"):
-            ante = "big blind ante" if blinds.get("big_blind_ante") else "ante"
+            ante = ante_name(bool(blinds.get("big_blind_ante")))
             text += f" {ante} {chips_text(blinds['ante'], unit)}"
     if table.get("stack") is not None:
         text += f", {chips_text(table['stack'], unit)} stack"

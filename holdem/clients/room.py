@@ -27,7 +27,7 @@ from .connection import RoomClient
 from .hands import FORMS, read_hands, write_hands
 from .local import cash_results, certificate, places
 from .seats import end_seat, keep_seat
-from .telling import Teller, _ante_name, escaped, table_unit
+from .telling import Teller, ante_name, escaped, table_unit
 from .terminal import Keyboard
 
 __all__ = [
@@ -815,7 +815,7 @@ def table_terms(teller: Teller, settings: dict[str, Any]) -> str | None:
             first = schedule.levels[0]
             blinds = teller.blinds(first.small_blind, first.big_blind)
             if first.ante:
-                blinds += f" {_ante_name(first)} {money(first.ante)}"
+                blinds += f" {ante_name(first.big_blind_ante)} {money(first.ante)}"
             if len(schedule.levels) == 1 and schedule.after_last == "stay":
                 rising = ", never rising"
             elif first.hands:

@@ -24,7 +24,6 @@ from holdem.table import (
     Event,
     HandEnded,
     HandStarted,
-    Level,
     LevelUp,
     PlayerEliminated,
     SatOut,
@@ -34,7 +33,7 @@ from holdem.units import ONE, check_unit, chips_text
 
 from .commands import menu
 
-__all__ = ["Teller", "escaped", "ordinal", "second_run", "table_unit"]
+__all__ = ["Teller", "ante_name", "escaped", "ordinal", "second_run", "table_unit"]
 
 _SYMBOLS = "♣♦♥♠"
 _LETTERS = "cdhs"
@@ -249,7 +248,8 @@ class Teller:
         elif isinstance(event, HandEnded):
             self.hand_ended(event)
         elif isinstance(event, LevelUp):
-            ante = f", {_ante_name(event)} {self.money(event.ante)}" if event.ante else ""
+            named = ante_name(event.big_blind_ante)
+            ante = f", {named} {self.money(event.ante)}" if event.ante else ""
             self.notice(
                 f"Blinds go up: {self.blinds(event.small_blind, event.big_blind)}{ante} "
                 f"(level {event.level + 1})",
@@ -279,7 +279,7 @@ class Teller:
         self.hand = e.hand
         self._won = {}
         self.names.update(zip(e.seats, e.names, strict=True))
-        ante = f" {_ante_name(e)} {self.money(e.ante)}" if e.ante else ""
+        ante = f" {ante_name(e.big_blind_ante)} {self.money(e.ante)}" if e.ante else ""
         self.say()
         self.say(
             f"── Hand #{e.hand} · blinds {self.blinds(e.small_blind, e.big_blind)}{ante} ──",
@@ -428,6 +428,6 @@ class Teller:
         self.say(f"Your move{clock}: {menu(legal, mine, self.unit)}", fg="cyan", bold=True)
 
 
-def _ante_name(event: HandStarted | LevelUp | Level) -> str:
+def ante_name(big_blind_ante: bool) -> str:
     """How a line names a level's ante: the big blind's, or each player's."""
-    return "big blind ante" if event.big_blind_ante else "ante"
+    return "big blind ante" if big_blind_ante else "ante"

@@ -153,7 +153,7 @@
     let text = "-";
     if (t.blinds && typeof t.blinds === "object") {
       text = `${listed(t.blinds.small_blind)}/${listed(t.blinds.big_blind)}`;
-      if (t.blinds.ante) text += ` ${t.blinds.big_blind_ante ? "big blind ante" : "ante"} ${listed(t.blinds.ante)}`;
+      if (t.blinds.ante) text += ` ${anteName(t.blinds)} ${listed(t.blinds.ante)}`;
     }
     if (t.stack !== null && t.stack !== undefined) text += `, ${listed(t.stack)} stack`;
     return text;
