@@ -734,11 +734,7 @@ def test_r9_r10_the_lobby_s_form_makes_a_table_in_money_that_runs_it_twice(
         page.type("#create-buy-in", "200")
         page.click("#create-twice")
         page.click("#create-button")
-        wait_until(lambda: page.shown("#table") and page.look()["seat"] is not None,
-                   what="the table made")  # fmt: skip
-        code = page.js("return location.pathname").rsplit("/", 1)[1]
-        with server.client("Eve") as eve:
-            state = eve.request("watch", code=code)
+        state = made_state(page, server)
         wanted = {"unit": "0.5", "small_blind": 5, "big_blind": 10, "min_buy_in": 100,
                   "max_buy_in": 501, "run_it_twice": True}  # fmt: skip
         assert {k: state["settings"][k] for k in wanted} == wanted
@@ -755,15 +751,15 @@ def test_r9_r10_the_lobby_s_form_makes_a_table_in_money_that_runs_it_twice(
 # ------------------------------------------------------------ the form's settings
 
 
-def made_settings(page: Page, server: Server) -> dict[str, Any]:
-    """The settings of the table the page's form has just made, as the server
-    holds them (a spectator's ``state``)."""
+def made_state(page: Page, server: Server) -> dict[str, Any]:
+    """The state of the table the page's form has just made, as the server
+    holds it (a spectator's ``state``: its ``settings``, its seats)."""
     wait_until(lambda: page.shown("#table") and page.look()["seat"] is not None,
                what="the table made")  # fmt: skip
     code = page.js("return location.pathname").rsplit("/", 1)[1]
     with server.client("Eve") as eve:
-        settings: dict[str, Any] = eve.request("watch", code=code)["settings"]
-    return settings
+        state: dict[str, Any] = eve.request("watch", code=code)
+    return state
 
 
 def test_r13_r12_the_form_makes_a_cash_table_with_protection_a_time_limit_pace_and_pause(
@@ -787,7 +783,7 @@ def test_r13_r12_the_form_makes_a_cash_table_with_protection_a_time_limit_pace_a
         page.type("#create-pace", "0.5")
         page.type("#create-pause", "2.5")
         page.click("#create-button")
-        assert made_settings(page, server) == {
+        assert made_state(page, server)["settings"] == {
             "seats": 6, "structure": "no_limit", "pace": 0.5, "pause": 2.5,
             "timer": {"seconds": 30.0, "time_bank": 30.0, "policy": "protect"},
             "chat": "players", "show_after_hand": True, "aggressor_may_muck": False,
@@ -815,7 +811,7 @@ def test_r8_r10_the_form_makes_a_fixed_limit_freezeout_with_its_cap_and_showing_
         page.click("#create-show")
         page.click("#create-muck")
         page.click("#create-button")
-        assert made_settings(page, server) == {
+        assert made_state(page, server)["settings"] == {
             "seats": 6, "structure": "fixed_limit", "pace": 1.0, "pause": 3.0,
             "timer": {"seconds": 30.0, "time_bank": 30.0, "policy": "check_fold"},
             "chat": "players", "raise_cap": 4, "heads_up_cap": "round_start",
@@ -892,7 +888,7 @@ def test_a_setting_the_server_refuses_is_said_on_the_page_in_its_words(
         assert not page.shown("#table")
         page.type("#create-pause", "60")
         page.click("#create-button")
-        assert made_settings(page, server)["pause"] == 60.0
+        assert made_state(page, server)["settings"]["pause"] == 60.0
     finally:
         assert server.stop() in (0, 130)
 
