@@ -961,6 +961,26 @@ def test_a_spectator_of_a_freezeout_is_told_its_stacks_and_blinds(
         assert server.stop() in (0, 130)
 
 
+def test_a_big_blind_ante_is_named_as_one_above_the_board(tmp_path: Path, browsers: Any) -> None:
+    """The hand's line over the board says a big blind ante as the log and
+    holdem join do ("25/50 big blind ante 50"), not as an ante each player
+    posts (it said "ante 50")."""
+    server = page_server(tmp_path)
+    try:
+        with server.client("Ann") as ann:
+            made = ann.request("create_table", name="Ann", stack=2000, pace=0, pause=0,
+                               schedule="@8h, 25/50/50bba, 50/100/100bba")  # fmt: skip
+            ann.request("add_bots", table=made["table"], level="calling-station", count=1)
+            eve = Page(browsers(), "Eve")
+            eve.driver.get(made["watch_link"])
+            wait_until(lambda: eve.shown("#hand-info"), what="the felt")
+            ann.request("start", table=made["table"])  # (Ann's turn waits: hand 1 stays)
+            wait_until(lambda: eve.text("#hand-info").startswith("Hand #1"), what="hand 1")
+            assert eve.text("#hand-info") == "Hand #1 · blinds 25/50 big blind ante 50"
+    finally:
+        assert server.stop() in (0, 130)
+
+
 def test_the_lobby_lists_a_table_s_betting_as_holdem_join_list_does_and_join_tells_its_terms(
     tmp_path: Path, browsers: Any
 ) -> None:

@@ -491,6 +491,7 @@ def snapshot(model: TableModel) -> dict[str, Any]:
         "shown": [[h.seat, h.name, texts(h.best), h.description, h.kicker, h.won, h.run]
                   for h in model.shown],
         "reviews": [[r.hand, r.net, [list(w) for w in r.won]] for r in model.reviews],
+        "blinds": list(model.blinds), "big_blind_ante": model.big_blind_ante,
     }  # fmt: skip
 
 
@@ -544,6 +545,7 @@ function snapshot(model) {
     shown: model.shown.map((h) => [h.seat, h.name, texts(h.best), h.description, h.kicker, h.won,
       h.run]),
     reviews: model.reviews.map((r) => [r.hand, r.net, r.won]),
+    blinds: model.blinds, big_blind_ante: model.bigBlindAnte,
   };
 }
 for (const segment of segments) {

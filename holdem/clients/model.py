@@ -165,6 +165,7 @@ class TableModel:
         self.small_blind_seat: int | None = None
         self.big_blind_seat: int | None = None
         self.blinds = (0, 0, 0)  # (small blind, big blind, ante)
+        self.big_blind_ante = False  # (the ante is the big blind's, not each player's)
         self.unit: Decimal = ONE  # (the table's chip unit: amounts read in its money, R9)
         self.level = 0
         self.board: tuple[Card, ...] = ()
@@ -279,6 +280,7 @@ class TableModel:
         elif isinstance(event, LevelUp):
             self.level = event.level
             self.blinds = (event.small_blind, event.big_blind, event.ante)
+            self.big_blind_ante = event.big_blind_ante
         elif isinstance(event, PlayerEliminated):
             info = self.seats.get(event.seat)
             if info is not None:
@@ -408,6 +410,7 @@ class TableModel:
         self.button, self.small_blind_seat = e.button, e.small_blind_seat
         self.big_blind_seat = e.big_blind_seat
         self.blinds = (e.small_blind, e.big_blind, e.ante)
+        self.big_blind_ante = e.big_blind_ante
         self.board, self.hole, self.shown, self.won = (), (), [], []
         self.second_board = ()
         self.current_bet = 0

@@ -13,7 +13,7 @@ from holdem import Card, describe, evaluate
 from holdem.units import chips_text, signed_text
 
 from ..model import SeatState, TableModel
-from ..telling import Teller
+from ..telling import Teller, ante_name
 
 __all__ = ["Felt", "Hole", "Review", "SeatBox", "cards_text"]
 
@@ -77,7 +77,7 @@ class Felt(Static):
             blinds = f"{chips_text(small, model.unit)}/{chips_text(big, model.unit)}"
             text.append(f"Hand #{model.hand} · blinds {blinds}", style="bold")
             if ante:
-                text.append(f" ante {chips_text(ante, model.unit)}")
+                text.append(f" {ante_name(model.big_blind_ante)} {chips_text(ante, model.unit)}")
             text.append("\n\n")
         else:
             text.append("Waiting for the next hand\n\n", style="dim")

@@ -600,6 +600,7 @@
     model.button = seats[view.config.button] === undefined ? null : seats[view.config.button];
     model.board = cards.parseAll(view.board);
     model.blinds = [view.config.small_blind, view.config.big_blind, view.config.ante || 0];
+    model.bigBlindAnte = Boolean(view.config.big_blind_ante);
     model.actor = view.actor === undefined ? null : view.actor;
     model.currentBet = view.current_bet || 0;
     seats.forEach((seat, i) => {
@@ -1029,7 +1030,8 @@
     const [small, big, ante] = model.blinds;
     const info = $("#hand-info");
     if (model.hand) {
-      info.textContent = `Hand #${model.hand} · blinds ${money(small)}/${money(big)}${ante ? ` ante ${money(ante)}` : ""}`;
+      const anted = ante ? ` ${Holdem.tell.anteName({ big_blind_ante: model.bigBlindAnte })} ${money(ante)}` : "";
+      info.textContent = `Hand #${model.hand} · blinds ${money(small)}/${money(big)}${anted}`;
     } else info.textContent = page.game && page.game.started ? "The next hand is dealt soon" : "Waiting for the start";
     const best = winningFive();
     const boardKey = model.board.map(cards.text).join(" ") + (best ? best.key : "");

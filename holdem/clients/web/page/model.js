@@ -104,6 +104,7 @@
       this.smallBlindSeat = null;
       this.bigBlindSeat = null;
       this.blinds = [0, 0, 0];
+      this.bigBlindAnte = false; // (the ante is the big blind's, not each player's)
       this.level = 0;
       this.board = [];
       this.secondBoard = []; // (a board run twice: the second run's, R10)
@@ -196,6 +197,7 @@
       } else if (kind === "level_up") {
         this.level = e.level;
         this.blinds = [e.small_blind, e.big_blind, e.ante || 0];
+        this.bigBlindAnte = Boolean(e.big_blind_ante);
       } else if (kind === "player_eliminated") {
         const info = this.seats.get(e.seat);
         if (info) {
@@ -317,6 +319,7 @@
       this.smallBlindSeat = e.small_blind_seat === undefined ? null : e.small_blind_seat;
       this.bigBlindSeat = e.big_blind_seat;
       this.blinds = [e.small_blind, e.big_blind, e.ante || 0];
+      this.bigBlindAnte = Boolean(e.big_blind_ante);
       this.board = [];
       this.secondBoard = [];
       this.hole = [];

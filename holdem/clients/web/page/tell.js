@@ -671,7 +671,7 @@
     }
   }
 
-  Holdem.tell = { chips, money, toChips, tableUnit, tableTerms, stakes, structure, secondRun, ordinal, escaped,
+  Holdem.tell = { chips, money, toChips, tableUnit, tableTerms, stakes, structure, anteName, secondRun, ordinal, escaped,
     seatStatus, WEB_WORDS };
   Holdem.Teller = Teller;
   Holdem.RoomGame = RoomGame;
